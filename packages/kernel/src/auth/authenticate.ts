@@ -1,0 +1,90 @@
+/** The kernel's auth rules: token sources, validity, scopes, admin routes and sudo. */
+import { ApiError, forbidden, notFound, unauthorized } from '../http/errors.js';
+import type { AuthMode } from '../http/route.js';
+import type { Credential, IdentityProvider, Principal } from './identity.js';
+
+export interface AuthInput {
+  method: string;
+  header(name: string): string | undefined;
+  param(name: string): unknown;
+}
+
+export interface AuthResult {
+  user: Principal | null;
+  credential: Credential | null;
+  /** The admin behind a sudo request. */
+  sudoer: Principal | null;
+}
+
+const ANONYMOUS: AuthResult = Object.freeze({ user: null, credential: null, sudoer: null });
+
+function invalidToken(description: string) {
+  return new ApiError(401, { error: 'invalid_token', error_description: description }, {
+    'WWW-Authenticate': `Bearer realm="service", error="invalid_token", error_description="${description}"`,
+  });
+}
+
+export function insufficientScope(scopes: readonly string[]) {
+  const description = 'The request requires higher privileges than provided by the access token.';
+  return new ApiError(403, { error: 'insufficient_scope', error_description: description, scope: scopes.join(' ') }, {
+    'WWW-Authenticate': `Bearer realm="service", error="insufficient_scope", error_description="${description}", scope="${scopes.join(' ')}"`,
+  });
+}
+
+/** The presented secret, in GitLab's order of precedence. */
+export function presentedToken(input: AuthInput): string | undefined {
+  const fromParam = (name: string) => {
+    const value = input.param(name);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const bearer = /^Bearer\s+(.+)$/i.exec(input.header('authorization') ?? '')?.[1]?.trim();
+  return fromParam('access_token') ?? fromParam('private_token') ?? input.header('private-token') ?? bearer;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function scopesFor(method: string, extra: readonly string[] = []): string[] {
+  const read = method === 'GET' || method === 'HEAD';
+  return read ? ['api', 'read_api', ...extra] : ['api', ...extra];
+}
+
+export async function authenticate(
+  mode: AuthMode,
+  routeScopes: readonly string[] | undefined,
+  input: AuthInput,
+  identityProvider: () => IdentityProvider,
+): Promise<AuthResult> {
+  if (mode === 'none') return ANONYMOUS;
+  const secret = presentedToken(input);
+  if (!secret) {
+    if (mode === 'optional') return ANONYMOUS;
+    throw unauthorized();
+  }
+  const identity = identityProvider();
+  const credential = await identity.findCredential(secret);
+  if (!credential) throw unauthorized();
+  if (credential.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (credential.expiresAt && credential.expiresAt <= today()) {
+    throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  }
+  const denial = identity.denialReason(credential.principal);
+  if (denial) throw forbidden(denial);
+
+  const sudo = input.param('sudo') ?? input.header('sudo');
+  if (sudo !== undefined && sudo !== null && sudo !== '') {
+    if (!credential.principal.isAdmin) throw forbidden('Must be admin to use sudo');
+    if (!credential.scopes.includes('sudo')) throw insufficientScope(['sudo']);
+    const target = await identity.findUser(String(sudo));
+    if (!target) throw notFound(`User with ID or username '${String(sudo)}'`);
+    return checkAdmin(mode, { user: target, credential, sudoer: credential.principal });
+  }
+
+  const allowed = scopesFor(input.method, routeScopes);
+  if (!allowed.some((scope) => credential.scopes.includes(scope))) throw insufficientScope(allowed);
+  return checkAdmin(mode, { user: credential.principal, credential, sudoer: null });
+}
+
+function checkAdmin(mode: AuthMode, result: AuthResult): AuthResult {
+  if (mode === 'admin' && !result.user?.isAdmin) throw forbidden();
+  return result;
+}

@@ -1,0 +1,61 @@
+/** The kernel's own settings and the loader that reads them from env and an optional JSON file. */
+import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
+
+export const KernelConfigSchema = v.object({
+  /** Where SQLite, uploaded files and repositories live. */
+  dataDir: v.optional(v.string(), './data'),
+  /** `postgres://...` for PostgreSQL; otherwise SQLite under dataDir (`:memory:` for tests). */
+  databaseUrl: v.optional(v.string()),
+  /** The URL clients reach the server at; used in `web_url` and Link headers. */
+  externalUrl: v.optional(v.string()),
+  port: v.optional(v.number(), 3000),
+  host: v.optional(v.string(), '0.0.0.0'),
+  logLevel: v.optional(v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']), 'info'),
+  /** Host-level job schedules: cron expression → job names (`'* * * * *': ['pipeline-schedules:tick']`). */
+  schedules: v.optional(v.record(v.string(), v.array(v.string())), {}),
+  /** One section per plugin id, validated by that plugin's schema. */
+  plugins: v.optional(v.record(v.string(), v.unknown()), {}),
+});
+
+export type KernelConfig = v.InferOutput<typeof KernelConfigSchema>;
+export type KernelConfigInput = v.InferInput<typeof KernelConfigSchema>;
+
+/** Env variables of the kernel itself. Plugins declare their own in `definePlugin({ env })`. */
+const KERNEL_ENV: Record<string, keyof KernelConfig> = {
+  FORGEKIT_DATA_DIR: 'dataDir',
+  FORGEKIT_DATABASE_URL: 'databaseUrl',
+  FORGEKIT_EXTERNAL_URL: 'externalUrl',
+  PORT: 'port',
+  HOST: 'host',
+  FORGEKIT_LOG_LEVEL: 'logLevel',
+};
+
+export interface LoadConfigOptions {
+  env?: Record<string, string | undefined>;
+  /** A JSON file; defaults to `FORGEKIT_CONFIG` when set. */
+  file?: string;
+  /** Env variable → plugin config key, per plugin id (from the plugins' `env` maps). */
+  pluginEnv?: Record<string, Record<string, string>>;
+}
+
+/** Reads env and the optional file into one raw config object (validated at boot). */
+export function loadConfig(options: LoadConfigOptions = {}): KernelConfigInput {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.FORGEKIT_CONFIG;
+  const fromFile: Record<string, any> = file ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const config: Record<string, any> = { ...fromFile, plugins: { ...(fromFile.plugins ?? {}) } };
+  for (const [name, key] of Object.entries(KERNEL_ENV)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    config[key] = key === 'port' ? Number(value) : value;
+  }
+  for (const [pluginId, mapping] of Object.entries(options.pluginEnv ?? {})) {
+    for (const [name, key] of Object.entries(mapping)) {
+      const value = env[name];
+      if (value === undefined || value === '') continue;
+      config.plugins[pluginId] = { ...(config.plugins[pluginId] ?? {}), [key]: value };
+    }
+  }
+  return config as KernelConfigInput;
+}

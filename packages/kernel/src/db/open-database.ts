@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MikroORM, type EntitySchema } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
+
+export type Dialect = 'sqlite' | 'postgresql';
+
+/** The single ORM instance, and its knex for lean queries and migrations. */
+export interface Database {
+  readonly orm: MikroORM;
+  readonly knex: Knex;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://...`, `:memory:`, or a SQLite file path; default `<dataDir>/forgekit.sqlite`. */
+  url?: string;
+  dataDir: string;
+  entities: EntitySchema<any, any>[];
+}
+
+export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const common = {
+    entities: options.entities,
+    discovery: { warnWhenNoEntities: false },
+    ensureDatabase: false,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+  } as const;
+  if (isPostgresUrl(options.url)) {
+    const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+    const orm = await MikroORM.init({ ...common, driver: PostgreSqlDriver, clientUrl: options.url, pool: { min: 0, max: 10 } });
+    return wrap(orm, 'postgresql');
+  }
+  const { SqliteDriver } = await import('@mikro-orm/sqlite');
+  const memory = options.url === ':memory:';
+  let dbName = ':memory:';
+  if (!memory) {
+    dbName = resolve(options.url ?? join(options.dataDir, 'forgekit.sqlite'));
+    mkdirSync(resolve(dbName, '..'), { recursive: true });
+  }
+  const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName });
+  const database = wrap(orm, 'sqlite');
+  await database.knex.raw('PRAGMA foreign_keys = ON');
+  if (!memory) {
+    await database.knex.raw('PRAGMA journal_mode = WAL');
+    await database.knex.raw('PRAGMA synchronous = NORMAL');
+    await database.knex.raw('PRAGMA busy_timeout = 5000');
+  }
+  return database;
+}
+
+function wrap(orm: MikroORM, dialect: Dialect): Database {
+  const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
+  return { orm, knex, dialect, close: () => orm.close(true) };
+}

@@ -1,0 +1,233 @@
+/** Turns route tables into an h3 app: auth, input, validation, errors and pagination live here. */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { EntityManager } from '@mikro-orm/core';
+import { createApp, createRouter, eventHandler, getRequestIP, readRawBody, send, type App, type H3Event } from 'h3';
+import type { DependencyContainer } from 'tsyringe';
+import { authenticate, type AuthResult } from '../auth/authenticate.js';
+import type { IdentityProvider } from '../auth/identity.js';
+import type { Database } from '../db/open-database.js';
+import type { Logger } from '../services/logger.js';
+import type { RequestContext } from './context.js';
+import { ApiError, frameworkError, unknownRoute } from './errors.js';
+import { paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
+import { validateParams } from './params.js';
+import { parseQuery, readBodyParams } from './read-input.js';
+import { Page, Reply } from './responses.js';
+import type { HttpMethod, Route } from './route.js';
+
+export const API_PREFIX = '/api/v4';
+
+export interface HttpAppOptions {
+  routes: readonly Route<any>[];
+  database: Database;
+  container: DependencyContainer;
+  log: Logger;
+  externalUrl: string;
+  /** Resolved on the first authenticated request. */
+  identity: () => IdentityProvider;
+  /** Counts requests in flight, for graceful shutdown. */
+  inflight: { count: number };
+}
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': '*',
+  'Access-Control-Expose-Headers':
+    'Link, X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page, X-Request-Id, ETag',
+  'Access-Control-Max-Age': '7200',
+};
+
+const STANDARD_HEADERS = {
+  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Content-Type-Options': 'nosniff',
+  Vary: 'Origin',
+  ...CORS_HEADERS,
+};
+
+const NO_PAGE: PageRequest = Object.freeze({ page: 1, perPage: 20, offset: 0, perPageSent: 20 });
+
+function setHeaders(event: H3Event, headers: Record<string, string>) {
+  for (const name in headers) event.node.res.setHeader(name, headers[name]!);
+}
+
+function sendJson(event: H3Event, status: number, body: unknown) {
+  event.node.res.statusCode = status;
+  if (status === 204 || status === 304 || event.method === 'HEAD') return send(event, '');
+  return send(event, JSON.stringify(body), 'application/json');
+}
+
+function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key in raw) {
+    try {
+      params[key] = decodeURIComponent(raw[key]!);
+    } catch {
+      params[key] = raw[key]!;
+    }
+  }
+  return params;
+}
+
+export function createHttpApp(options: HttpAppOptions): App {
+  const { log, externalUrl } = options;
+  const app = createApp({
+    onError: (error, event) => {
+      log.error({ err: error }, 'unhandled router error');
+      return sendJson(event, 500, { message: '500 Internal Server Error' }) as unknown as void;
+    },
+  });
+  const router = createRouter();
+
+  for (const route of options.routes) {
+    const fullPath = route.raw ? route.path : API_PREFIX + route.path;
+    const handler = eventHandler((event) => dispatch(route, event));
+    router.add(fullPath, handler, route.method.toLowerCase() as 'get');
+    if (route.method === 'GET') router.add(fullPath, handler, 'head');
+  }
+
+  app.use(
+    eventHandler((event) => {
+      setHeaders(event, STANDARD_HEADERS);
+      if (event.method === 'OPTIONS') {
+        event.node.res.statusCode = 204;
+        return send(event, '');
+      }
+    }),
+  );
+  app.use(router);
+  app.use(
+    eventHandler((event) => {
+      if (event.path.startsWith('/api/v3/')) {
+        return sendJson(event, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' });
+      }
+      return sendJson(event, 404, unknownRoute().body);
+    }),
+  );
+
+  async function dispatch(route: Route<any>, event: H3Event) {
+    const started = performance.now();
+    const requestId = (event.node.req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+    event.node.res.setHeader('X-Request-Id', requestId);
+    options.inflight.count++;
+    let status = 500;
+    try {
+      const result = await run(route, event, requestId);
+      status = await write(event, route, result);
+    } catch (error) {
+      status = await writeError(event, error, requestId);
+    } finally {
+      options.inflight.count--;
+      log.info(
+        { request_id: requestId, method: event.method, path: event.path.split('?')[0], status, duration_ms: Math.round((performance.now() - started) * 100) / 100 },
+        'request',
+      );
+    }
+  }
+
+  interface Prepared {
+    ctx: RequestContext;
+    result: unknown;
+    linkParams: Record<string, unknown>;
+  }
+
+  async function run(route: Route<any>, event: H3Event, requestId: string): Promise<Prepared> {
+    const method = event.method as HttpMethod;
+    const url = event.path;
+    const queryIndex = url.indexOf('?');
+    const path = queryIndex === -1 ? url : url.slice(0, queryIndex);
+    const params = decodeParams(event.context.params as Record<string, string> | undefined);
+    const query = queryIndex === -1 ? {} : parseQuery(url.slice(queryIndex + 1));
+    let body: Buffer | null = null;
+    let bodyParams: Record<string, unknown> = {};
+    if (route.streamBody) body = (await readRawBody(event, false)) ?? Buffer.alloc(0);
+    else bodyParams = await readBodyParams(event, method);
+    const merged: Record<string, unknown> = { ...query, ...bodyParams, ...params };
+
+    const headers = event.node.req.headers;
+    const header = (name: string) => {
+      const value = headers[name.toLowerCase()];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const auth: AuthResult = await authenticate(route.auth ?? 'required', route.scopes, { method, header, param: (name) => merged[name] }, options.identity);
+
+    const pageRequest = route.paginated ? readPageRequest(merged) : NO_PAGE;
+    let input: Record<string, unknown> = {};
+    if (route.input) {
+      const validated = validateParams(route.input, merged);
+      if ('error' in validated) throw frameworkError(400, validated.error);
+      input = validated.output as Record<string, unknown>;
+    }
+
+    let em: EntityManager | undefined;
+    let scope: DependencyContainer | undefined;
+    const ctx: RequestContext = {
+      requestId,
+      method,
+      path,
+      params,
+      user: auth.user,
+      credential: auth.credential,
+      sudoer: auth.sudoer,
+      page: pageRequest,
+      body,
+      ip: getRequestIP(event, { xForwardedFor: true }) ?? '',
+      externalUrl,
+      db: options.database.knex,
+      get em() {
+        em ??= options.database.orm.em.fork() as EntityManager;
+        return em;
+      },
+      get scope() {
+        if (!scope) {
+          scope = options.container.createChildContainer();
+          scope.register('request.context', { useValue: ctx });
+        }
+        return scope;
+      },
+      log,
+      header,
+      setHeader: (name, value) => event.node.res.setHeader(name, value),
+    };
+    const result = await route.handler(ctx, input);
+    const linkParams = route.paginated ? { ...input, ...params, page: pageRequest.page } : {};
+    return { ctx, result, linkParams };
+  }
+
+  async function write(event: H3Event, route: Route<any>, prepared: Prepared): Promise<number> {
+    const { result } = prepared;
+    if (result instanceof Reply) {
+      setHeaders(event, result.headers);
+      if (result.kind === 'raw') {
+        event.node.res.statusCode = result.status;
+        await send(event, event.method === 'HEAD' ? '' : (result.body as string));
+      } else {
+        await sendJson(event, result.status, result.body);
+      }
+      return result.status;
+    }
+    if (result instanceof Page) {
+      const base = `${externalUrl}${prepared.ctx.path}`;
+      setHeaders(event, paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams));
+      await sendJson(event, 200, result.items);
+      return 200;
+    }
+    const status = route.method === 'POST' ? 201 : 200;
+    await sendJson(event, status, result ?? null);
+    return status;
+  }
+
+  async function writeError(event: H3Event, error: unknown, requestId: string): Promise<number> {
+    if (error instanceof ApiError) {
+      setHeaders(event, error.headers);
+      await sendJson(event, error.status, error.body);
+      return error.status;
+    }
+    log.error({ err: error, request_id: requestId }, 'request failed');
+    await sendJson(event, 500, { message: '500 Internal Server Error' });
+    return 500;
+  }
+
+  return app;
+}

@@ -1,0 +1,176 @@
+/**
+ * Input fields with GitLab's (Grape's) coercion rules, as valibot schemas.
+ * Each failing field reports the suffix Grape uses ("is invalid", "is missing", ...);
+ * the kernel prefixes the parameter name when it renders the error.
+ */
+import * as v from 'valibot';
+
+const INVALID = Symbol('invalid');
+type Coerced<T> = T | typeof INVALID;
+
+export const MESSAGES = {
+  missing: 'is missing',
+  empty: 'is empty',
+  invalid: 'is invalid',
+  values: 'does not have a valid value',
+  notAllowed: 'has a value not allowed',
+} as const;
+
+type Field<T> = v.GenericSchema<unknown, T>;
+
+/** A required field: absent or null gives "is missing"; a failed coercion gives `message`. */
+function coerced<T>(coerce: (value: unknown) => Coerced<T>, message: string = MESSAGES.invalid): Field<T> {
+  return v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      if (dataset.value === undefined || dataset.value === null) {
+        addIssue({ message: MESSAGES.missing });
+        return NEVER;
+      }
+      const result = coerce(dataset.value);
+      if (result === INVALID) {
+        addIssue({ message });
+        return NEVER;
+      }
+      return result;
+    }),
+  ) as unknown as Field<T>;
+}
+
+const TRUE_WORDS = new Set(['1', 'on', 'On', 'ON', 't', 'true', 'True', 'TRUE', 'T', 'y', 'yes', 'Yes', 'YES', 'Y']);
+const FALSE_WORDS = new Set(['0', 'off', 'Off', 'OFF', 'f', 'false', 'False', 'FALSE', 'F', 'n', 'no', 'No', 'NO', 'N']);
+const INTEGER_TEXT = /^\s*[-+]?\d+\s*$/;
+
+const isScalar = (value: unknown) => typeof value !== 'object' || value === null;
+
+export function coerceBoolean(value: unknown): Coerced<boolean> {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : INVALID;
+  if (typeof value !== 'string') return INVALID;
+  if (TRUE_WORDS.has(value)) return true;
+  if (FALSE_WORDS.has(value)) return false;
+  return INVALID;
+}
+
+export function coerceInteger(value: unknown): Coerced<number> {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : INVALID;
+  if (typeof value === 'string' && INTEGER_TEXT.test(value)) {
+    const parsed = Number.parseInt(value, 10);
+    return Number.isSafeInteger(parsed) ? parsed : INVALID;
+  }
+  return INVALID;
+}
+
+function coerceString(value: unknown): Coerced<string> {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return INVALID;
+}
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+export function coerceDatetime(value: unknown): Coerced<Date> {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? INVALID : value;
+  if (typeof value !== 'string' || !ISO_DATETIME.test(value.trim())) return INVALID;
+  const text = value.trim();
+  // A datetime with no zone is UTC, as Ruby's DateTime.parse reads it.
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) || text.length === 10 ? text : `${text}Z`;
+  const date = new Date(text.length === 10 ? `${text}T00:00:00Z` : zoned.replace(' ', 'T'));
+  return Number.isNaN(date.getTime()) ? INVALID : date;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+function coerceDate(value: unknown): Coerced<string> {
+  if (typeof value !== 'string') return INVALID;
+  const match = DATE_ONLY.exec(value.trim());
+  if (!match) return INVALID;
+  const date = new Date(`${match[0]}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== match[0] ? INVALID : match[0];
+}
+
+/** Fields of non-string types: Grape turns "" into nil for them. */
+const BLANK_IS_NULL = new WeakSet<object>();
+
+function nonString<T>(coerce: (value: unknown) => Coerced<T>, message?: string): Field<T> {
+  const inner = coerced(coerce, message);
+  const field = v.pipe(v.unknown(), v.transform((value) => (value === '' ? null : value)), inner) as unknown as Field<T>;
+  BLANK_IS_NULL.add(field);
+  return field;
+}
+
+export const string = () => coerced(coerceString);
+/** A string that may not be blank (Grape's `allow_blank: false`). */
+export const nonBlankString = () =>
+  v.pipe(string(), v.check((s) => s.trim() !== '', MESSAGES.empty)) as unknown as Field<string>;
+export const integer = () => nonString(coerceInteger);
+export const boolean = () => nonString(coerceBoolean);
+export const datetime = () => nonString(coerceDatetime);
+export const date = () => nonString(coerceDate);
+
+/** A value from a fixed list: "does not have a valid value". */
+export function values<T extends string | number>(allowed: readonly T[], base?: Field<T>): Field<T> {
+  const inner = base ?? (string() as unknown as Field<T>);
+  return v.pipe(inner, v.check((value) => allowed.includes(value), MESSAGES.values)) as unknown as Field<T>;
+}
+
+/** An array param: `a[]=x&a[]=y` or a JSON array. A bare scalar is invalid; null is []. */
+export function array<T>(item: Field<T>): Field<T[]> {
+  return v.pipe(
+    v.unknown(),
+    v.transform((value) => (value === null || value === '' ? [] : value)),
+    v.custom<unknown[]>((value) => Array.isArray(value), MESSAGES.invalid),
+    v.array(item),
+  ) as unknown as Field<T[]>;
+}
+
+/** An array that also accepts `a,b` and splits array elements that contain commas. */
+export function commaList<T = string>(item?: Field<T>): Field<T[]> {
+  const split = (value: unknown): unknown => {
+    if (value === null || value === undefined) return [];
+    const parts = Array.isArray(value) ? value : isScalar(value) ? [value] : null;
+    if (!parts) return value;
+    return parts.flatMap((part) => (typeof part === 'string' ? part.split(',') : [part]))
+      .map((part) => (typeof part === 'string' ? part.trim() : part))
+      .filter((part) => part !== '');
+  };
+  return v.pipe(
+    v.unknown(),
+    v.transform(split),
+    v.custom<unknown[]>((value) => Array.isArray(value), MESSAGES.invalid),
+    v.array(item ?? (string() as unknown as Field<T>)),
+  ) as unknown as Field<T[]>;
+}
+
+/** A nested hash such as `filter[environment_scope]=x` (undeclared keys dropped). */
+export function hash<E extends v.ObjectEntries>(entries: E) {
+  return v.pipe(
+    v.unknown(),
+    v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), MESSAGES.invalid),
+    v.object(entries),
+  );
+}
+
+/**
+ * An optional field; `fallback` fills in when it is absent, as Grape's `default:`.
+ * An explicit null (or "" for a non-string type) stays null, so handlers can tell
+ * "clear this" from "leave it".
+ */
+export function optional<T>(field: Field<T>): v.GenericSchema<unknown, T | null | undefined>;
+export function optional<T>(field: Field<T>, fallback: T): v.GenericSchema<unknown, T | null>;
+export function optional<T>(field: Field<T>, fallback?: T) {
+  const blankIsNull = BLANK_IS_NULL.has(field);
+  const inner = v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = blankIsNull && dataset.value === '' ? null : dataset.value;
+      if (value === null) return null;
+      const result = v.safeParse(field, value);
+      if (result.success) return result.output;
+      for (const issue of result.issues) addIssue({ message: issue.message, path: issue.path as never });
+      return NEVER;
+    }),
+  );
+  return v.optional(inner, fallback as never);
+}
+
+export type InputOf<S> = S extends v.GenericSchema<unknown, infer O> ? O : never;

@@ -1,0 +1,76 @@
+/** Offset pagination with GitLab's parameters and headers. */
+import qs from 'qs';
+import { coerceInteger } from './fields.js';
+import { frameworkError } from './errors.js';
+
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 20;
+/** Above this many rows GitLab stops reporting totals. */
+export const MAX_COUNT = 10_000;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+  /** What the client sent for `per_page`, repeated in Link URLs. */
+  perPageSent: number;
+}
+
+function readPositive(name: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === null || value === '') return fallback;
+  const parsed = coerceInteger(value);
+  if (typeof parsed !== 'number') throw frameworkError(400, `${name} is invalid`);
+  return parsed;
+}
+
+export function readPageRequest(input: Record<string, unknown>): PageRequest {
+  const perPageSent = readPositive('per_page', input.per_page, DEFAULT_PER_PAGE);
+  if (perPageSent === 0) throw frameworkError(400, 'per_page has a value not allowed');
+  const requested = readPositive('page', input.page, 1);
+  const page = requested < 1 ? 1 : requested;
+  const perPage = perPageSent < 1 ? DEFAULT_PER_PAGE : Math.min(perPageSent, MAX_PER_PAGE);
+  return { page, perPage, offset: (page - 1) * perPage, perPageSent };
+}
+
+/** Link URLs repeat every request param, keys sorted, as Rails' `to_query`. */
+function linkUrl(base: string, params: Record<string, unknown>, page: number): string {
+  const query = qs.stringify({ ...params, page }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b), format: 'RFC1738' });
+  return `${base}?${query}`;
+}
+
+export function paginationHeaders(
+  request: PageRequest,
+  total: number | null,
+  baseUrl: string,
+  params: Record<string, unknown>,
+): Record<string, string> {
+  const { page, perPage } = request;
+  const linkParams = { ...params, per_page: request.perPageSent };
+  const counted = total !== null && total <= MAX_COUNT;
+  const totalPages = counted ? Math.max(1, Math.ceil(total / perPage)) : null;
+  const hasNext = total !== null ? page * perPage < total : false;
+  const headers: Record<string, string> = {
+    'X-Per-Page': String(perPage),
+    'X-Page': String(page),
+    'X-Next-Page': hasNext ? String(page + 1) : '',
+    'X-Prev-Page': page > 1 && (totalPages === null || page <= totalPages) ? String(page - 1) : '',
+  };
+  if (counted) {
+    headers['X-Total'] = String(total);
+    headers['X-Total-Pages'] = String(totalPages);
+  }
+  const links: string[] = [];
+  if (headers['X-Prev-Page']) links.push(`<${linkUrl(baseUrl, linkParams, page - 1)}>; rel="prev"`);
+  if (hasNext) links.push(`<${linkUrl(baseUrl, linkParams, page + 1)}>; rel="next"`);
+  links.push(`<${linkUrl(baseUrl, linkParams, 1)}>; rel="first"`);
+  if (counted) links.push(`<${linkUrl(baseUrl, linkParams, totalPages!)}>; rel="last"`);
+  headers.Link = links.join(', ');
+  return headers;
+}
+
+/** The total for a page, counting only when the page itself cannot tell. */
+export async function totalFor(request: PageRequest, pageLength: number, count: () => Promise<number>): Promise<number> {
+  if (pageLength > 0 && pageLength < request.perPage) return request.offset + pageLength;
+  if (pageLength === 0 && request.page === 1) return 0;
+  return count();
+}

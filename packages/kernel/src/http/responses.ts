@@ -1,0 +1,27 @@
+/** A handler result with an explicit status, headers or body kind. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+    /** `json` serialises the body; `raw` sends a string or bytes as they are. */
+    readonly kind: 'json' | 'raw' = 'json',
+  ) {}
+}
+
+export const reply = (status: number, body: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
+export const created = (body: unknown) => new Reply(201, body);
+export const noContent = () => new Reply(204, null);
+/** GitLab's asynchronous delete answer. */
+export const accepted = () => new Reply(202, { message: '202 Accepted' });
+export const raw = (status: number, body: string | Uint8Array, contentType: string, headers: Record<string, string> = {}) =>
+  new Reply(status, body, { 'Content-Type': contentType, ...headers }, 'raw');
+
+/** One page of a list, with the total the pagination headers need (null when not counted). */
+export class Page<T> {
+  constructor(
+    readonly items: T[],
+    readonly total: number | null,
+  ) {}
+}
+export const page = <T>(items: T[], total: number | null) => new Page(items, total);

@@ -1,0 +1,35 @@
+import type { ParamsSchema } from './params.js';
+import type { RequestContext } from './context.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+/**
+ * Who may call a route:
+ * - `required`: a valid token (401 otherwise);
+ * - `optional`: anonymous callers allowed, a presented token is still checked;
+ * - `admin`: 401 for anonymous callers, 403 for non-admins;
+ * - `none`: no token is read at all.
+ */
+export type AuthMode = 'required' | 'optional' | 'admin' | 'none';
+
+export interface Route<I = any> {
+  method: HttpMethod;
+  /** Relative to `/api/v4` unless `raw` is set; `:name` placeholders. */
+  path: string;
+  auth?: AuthMode;
+  /** Token scopes, besides `api` (and `read_api` on GET/HEAD), that allow this route. */
+  scopes?: readonly string[];
+  input?: ParamsSchema<I>;
+  /** Offset pagination: the kernel reads `page`/`per_page` and writes the headers. */
+  paginated?: boolean;
+  /** Mount outside `/api/v4` (health checks, git over HTTP). */
+  raw?: boolean;
+  /** Pass the request body to the handler as bytes instead of parsing it. */
+  streamBody?: boolean;
+  handler: (ctx: RequestContext, input: I) => unknown | Promise<unknown>;
+}
+
+/** Identity helper that keeps the input type flowing from the params schema to the handler. */
+export function defineRoute<I>(route: Route<I>): Route<I> {
+  return route;
+}

@@ -1,0 +1,81 @@
+/** Phase-one checks: contract, compatibility, duplicates, and the order plugins register in. */
+import semver from 'semver';
+import type { EntitySchema } from '@mikro-orm/core';
+import { PLUGIN_CONTRACT_VERSION, type ForgePlugin } from './define-plugin.js';
+import { coreServices } from './core-services.js';
+
+export class BootError extends Error {
+  override name = 'BootError';
+}
+
+const KERNEL_REFS = new Set(Object.values(coreServices).map((ref) => ref.id).filter((id) => id !== coreServices.identity.id));
+
+export function checkPlugins(plugins: readonly ForgePlugin<any>[], kernelVersion: string) {
+  const seen = new Set<string>();
+  for (const plugin of plugins) {
+    if (seen.has(plugin.id)) throw new BootError(`Plugin '${plugin.id}' is added twice`);
+    seen.add(plugin.id);
+    if (plugin.version !== PLUGIN_CONTRACT_VERSION) {
+      throw new BootError(`Plugin '${plugin.id}' uses plugin contract v${plugin.version}; this kernel speaks v${PLUGIN_CONTRACT_VERSION}`);
+    }
+    if (!semver.satisfies(kernelVersion, plugin.compatibility, { includePrerelease: true })) {
+      throw new BootError(`Plugin '${plugin.id}' needs @forgekit/kernel ${plugin.compatibility}; this is ${kernelVersion}`);
+    }
+  }
+}
+
+/** Entities by name and table, failing on any name or table claimed twice. */
+export function collectEntities(plugins: readonly ForgePlugin<any>[]): EntitySchema<any, any>[] {
+  const names = new Map<string, string>();
+  const tables = new Map<string, string>();
+  const entities: EntitySchema<any, any>[] = [];
+  for (const plugin of plugins) {
+    for (const entity of plugin.entities ?? []) {
+      const meta = entity.meta;
+      const table = meta.tableName ?? meta.collection ?? meta.className;
+      const nameOwner = names.get(meta.className);
+      if (nameOwner) throw new BootError(`Plugin '${plugin.id}' defines entity '${meta.className}', which plugin '${nameOwner}' already defines`);
+      const tableOwner = tables.get(table);
+      if (tableOwner) throw new BootError(`Plugin '${plugin.id}' defines table '${table}', which plugin '${tableOwner}' already owns`);
+      names.set(meta.className, plugin.id);
+      tables.set(table, plugin.id);
+      entities.push(entity);
+    }
+  }
+  return entities;
+}
+
+/** Providers before their consumers; every required ref must have a provider. */
+export function orderPlugins(plugins: readonly ForgePlugin<any>[]): ForgePlugin<any>[] {
+  const providerOf = new Map<string, ForgePlugin<any>>();
+  for (const plugin of plugins) {
+    for (const ref of plugin.provides ?? []) {
+      const other = providerOf.get(ref.id);
+      if (other) throw new BootError(`Plugins '${other.id}' and '${plugin.id}' both provide service '${ref.id}'`);
+      providerOf.set(ref.id, plugin);
+    }
+  }
+  for (const plugin of plugins) {
+    for (const ref of plugin.requires ?? []) {
+      if (KERNEL_REFS.has(ref.id) || providerOf.has(ref.id)) continue;
+      const known = [...providerOf.keys()].sort().join(', ') || 'none';
+      throw new BootError(`Plugin '${plugin.id}' requires service '${ref.id}', which no plugin provides (provided: ${known})`);
+    }
+  }
+  const ordered: ForgePlugin<any>[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (plugin: ForgePlugin<any>, trail: string[]) => {
+    const current = state.get(plugin.id);
+    if (current === 'done') return;
+    if (current === 'visiting') throw new BootError(`Plugins depend on each other in a cycle: ${[...trail, plugin.id].join(' -> ')}`);
+    state.set(plugin.id, 'visiting');
+    for (const ref of plugin.requires ?? []) {
+      const provider = providerOf.get(ref.id);
+      if (provider && provider !== plugin) visit(provider, [...trail, plugin.id]);
+    }
+    state.set(plugin.id, 'done');
+    ordered.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return ordered;
+}
