@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests resolve workspace packages to their TypeScript sources.
-const conditions = ['@forgekit/source', 'module', 'node', 'import', 'default'];
+// Tests resolve workspace packages to their TypeScript sources. Only conditions that are
+// safe for Node's own resolution go here: vitest passes them on to Node.
+const conditions = ['@forgekit/source', 'node', 'default'];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['@forgekit/source'] } },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'plugins/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',

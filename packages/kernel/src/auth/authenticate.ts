@@ -38,7 +38,7 @@ export function presentedToken(input: AuthInput): string | undefined {
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
   const bearer = /^Bearer\s+(.+)$/i.exec(input.header('authorization') ?? '')?.[1]?.trim();
-  return fromParam('access_token') ?? fromParam('private_token') ?? input.header('private-token') ?? bearer;
+  return fromParam('access_token') ?? fromParam('private_token') ?? (input.header('private-token') || undefined) ?? bearer;
 }
 
 const today = () => new Date().toISOString().slice(0, 10);

@@ -37,7 +37,8 @@ export async function runMigrations(knex: Knex, migrations: readonly OwnedMigrat
   // Another process may hold the migration lock while it migrates the same database: wait for it.
   for (let attempt = 0; ; attempt++) {
     try {
-      const [, applied] = await knex.migrate.latest({ migrationSource: source, tableName: MIGRATIONS_TABLE, sortDirsSeparately: false });
+      // No FS options here (`directory`, `sortDirsSeparately`, ...): knex would drop `migrationSource` for them.
+      const [, applied] = await knex.migrate.latest({ migrationSource: source, tableName: MIGRATIONS_TABLE });
       return applied as string[];
     } catch (error) {
       const locked = error instanceof Error && /already locked/i.test(error.message);

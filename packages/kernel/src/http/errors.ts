@@ -9,7 +9,7 @@ export class ApiError extends Error {
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}`);
+    super(`${status} ${JSON.stringify(body)}`);
   }
 }
 

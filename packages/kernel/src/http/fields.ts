@@ -90,6 +90,8 @@ function coerceDate(value: unknown): Coerced<string> {
 
 /** Fields of non-string types: Grape turns "" into nil for them. */
 const BLANK_IS_NULL = new WeakSet<object>();
+/** Array fields: GitLab turns nil into [] for them. */
+const NULL_IS_EMPTY = new WeakSet<object>();
 
 function nonString<T>(coerce: (value: unknown) => Coerced<T>, message?: string): Field<T> {
   const inner = coerced(coerce, message);
@@ -115,12 +117,14 @@ export function values<T extends string | number>(allowed: readonly T[], base?: 
 
 /** An array param: `a[]=x&a[]=y` or a JSON array. A bare scalar is invalid; null is []. */
 export function array<T>(item: Field<T>): Field<T[]> {
-  return v.pipe(
+  const field = v.pipe(
     v.unknown(),
     v.transform((value) => (value === null || value === '' ? [] : value)),
     v.custom<unknown[]>((value) => Array.isArray(value), MESSAGES.invalid),
     v.array(item),
   ) as unknown as Field<T[]>;
+  NULL_IS_EMPTY.add(field);
+  return field;
 }
 
 /** An array that also accepts `a,b` and splits array elements that contain commas. */
@@ -133,12 +137,14 @@ export function commaList<T = string>(item?: Field<T>): Field<T[]> {
       .map((part) => (typeof part === 'string' ? part.trim() : part))
       .filter((part) => part !== '');
   };
-  return v.pipe(
+  const field = v.pipe(
     v.unknown(),
     v.transform(split),
     v.custom<unknown[]>((value) => Array.isArray(value), MESSAGES.invalid),
     v.array(item ?? (string() as unknown as Field<T>)),
   ) as unknown as Field<T[]>;
+  NULL_IS_EMPTY.add(field);
+  return field;
 }
 
 /** A nested hash such as `filter[environment_scope]=x` (undeclared keys dropped). */
@@ -153,20 +159,25 @@ export function hash<E extends v.ObjectEntries>(entries: E) {
 /**
  * An optional field; `fallback` fills in when it is absent, as Grape's `default:`.
  * An explicit null (or "" for a non-string type) stays null, so handlers can tell
- * "clear this" from "leave it".
+ * "clear this" from "leave it"; array fields still turn null into [].
  */
 export function optional<T>(field: Field<T>): v.GenericSchema<unknown, T | null | undefined>;
 export function optional<T>(field: Field<T>, fallback: T): v.GenericSchema<unknown, T | null>;
 export function optional<T>(field: Field<T>, fallback?: T) {
   const blankIsNull = BLANK_IS_NULL.has(field);
+  const nullIsEmpty = NULL_IS_EMPTY.has(field);
   const inner = v.pipe(
     v.unknown(),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const value = blankIsNull && dataset.value === '' ? null : dataset.value;
-      if (value === null) return null;
+      if (value === null && !nullIsEmpty) return null;
       const result = v.safeParse(field, value);
       if (result.success) return result.output;
-      for (const issue of result.issues) addIssue({ message: issue.message, path: issue.path as never });
+      for (const issue of result.issues) {
+        // Re-added issues lose their type, so a nested absent key must be named here.
+        const missing = issue.type === 'object' && issue.input === undefined && (issue.path?.length ?? 0) > 0;
+        addIssue({ message: missing ? MESSAGES.missing : issue.message, path: issue.path as never });
+      }
       return NEVER;
     }),
   );

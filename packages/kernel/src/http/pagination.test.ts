@@ -1,0 +1,151 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from './errors.js';
+import { paginationHeaders, readPageRequest, totalFor, type PageRequest } from './pagination.js';
+
+const BASE = 'http://example.test/api/v4/projects';
+
+function apiError(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('readPageRequest', () => {
+  it('defaults to page 1 of 20', () => {
+    expect(readPageRequest({})).toEqual({ page: 1, perPage: 20, offset: 0, perPageSent: 20 });
+  });
+
+  it('reads integer text and computes the offset', () => {
+    expect(readPageRequest({ page: '3', per_page: ' 5 ' })).toEqual({ page: 3, perPage: 5, offset: 10, perPageSent: 5 });
+  });
+
+  it('clamps per_page to 100 but remembers what was sent', () => {
+    expect(readPageRequest({ per_page: '500' })).toMatchObject({ perPage: 100, perPageSent: 500 });
+  });
+
+  it('rejects per_page=0', () => {
+    const error = apiError(() => readPageRequest({ per_page: '0' }));
+    expect(error.status).toBe(400);
+    expect(error.body).toEqual({ error: 'per_page has a value not allowed' });
+  });
+
+  it.each(['abc', '1.5', ['2']])('rejects per_page=%j', (value) => {
+    const error = apiError(() => readPageRequest({ per_page: value }));
+    expect(error.status).toBe(400);
+    expect(error.body).toEqual({ error: 'per_page is invalid' });
+  });
+
+  it('rejects a non-integer page', () => {
+    expect(apiError(() => readPageRequest({ page: 'x' })).body).toEqual({ error: 'page is invalid' });
+  });
+
+  it('treats a page below 1 as page 1', () => {
+    expect(readPageRequest({ page: '0' })).toMatchObject({ page: 1, offset: 0 });
+    expect(readPageRequest({ page: '-4' })).toMatchObject({ page: 1, offset: 0 });
+  });
+
+  it('treats an empty value as absent', () => {
+    expect(readPageRequest({ page: '', per_page: '' })).toMatchObject({ page: 1, perPage: 20 });
+  });
+});
+
+const request = (page: number, perPage: number, perPageSent = perPage): PageRequest => ({ page, perPage, offset: (page - 1) * perPage, perPageSent });
+
+describe('paginationHeaders', () => {
+  it('writes every header on a middle page', () => {
+    expect(paginationHeaders(request(2, 20), 45, BASE, {})).toEqual({
+      'X-Per-Page': '20',
+      'X-Page': '2',
+      'X-Next-Page': '3',
+      'X-Prev-Page': '1',
+      'X-Total': '45',
+      'X-Total-Pages': '3',
+      Link: [
+        `<${BASE}?page=1&per_page=20>; rel="prev"`,
+        `<${BASE}?page=3&per_page=20>; rel="next"`,
+        `<${BASE}?page=1&per_page=20>; rel="first"`,
+        `<${BASE}?page=3&per_page=20>; rel="last"`,
+      ].join(', '),
+    });
+  });
+
+  it('sends empty next and prev at the ends', () => {
+    const headers = paginationHeaders(request(1, 20), 20, BASE, {});
+    expect(headers['X-Next-Page']).toBe('');
+    expect(headers['X-Prev-Page']).toBe('');
+    expect(headers.Link).toBe(`<${BASE}?page=1&per_page=20>; rel="first", <${BASE}?page=1&per_page=20>; rel="last"`);
+  });
+
+  it('reports one page for an empty list', () => {
+    const headers = paginationHeaders(request(1, 20), 0, BASE, {});
+    expect(headers['X-Total']).toBe('0');
+    expect(headers['X-Total-Pages']).toBe('1');
+  });
+
+  it('has no prev page beyond the end', () => {
+    const headers = paginationHeaders(request(5, 20), 30, BASE, {});
+    expect(headers['X-Page']).toBe('5');
+    expect(headers['X-Prev-Page']).toBe('');
+    expect(headers['X-Next-Page']).toBe('');
+    expect(headers.Link).toBe(`<${BASE}?page=1&per_page=20>; rel="first", <${BASE}?page=2&per_page=20>; rel="last"`);
+  });
+
+  it('leaves out totals and the last link above 10,000 rows', () => {
+    const headers = paginationHeaders(request(2, 100), 10_001, BASE, {});
+    expect(headers).not.toHaveProperty('X-Total');
+    expect(headers).not.toHaveProperty('X-Total-Pages');
+    expect(headers['X-Next-Page']).toBe('3');
+    expect(headers['X-Prev-Page']).toBe('1');
+    expect(headers.Link).not.toContain('rel="last"');
+    expect(headers.Link).toContain('rel="next"');
+  });
+
+  it('still counts exactly 10,000 rows', () => {
+    const headers = paginationHeaders(request(1, 100), 10_000, BASE, {});
+    expect(headers['X-Total']).toBe('10000');
+    expect(headers['X-Total-Pages']).toBe('100');
+  });
+
+  it('repeats every param in links, keys sorted, with the per_page sent', () => {
+    const headers = paginationHeaders(request(1, 100, 250), 150, BASE, { sort: 'desc', id: 5, order_by: 'created_at', labels: ['a', 'b'] });
+    expect(headers['X-Per-Page']).toBe('100');
+    expect(headers.Link.split(', ')[0]).toBe(
+      `<${BASE}?id=5&labels%5B%5D=a&labels%5B%5D=b&order_by=created_at&page=2&per_page=250&sort=desc>; rel="next"`,
+    );
+  });
+
+  it('encodes values in link URLs', () => {
+    const headers = paginationHeaders(request(1, 20), 1, BASE, { search: 'a b&c' });
+    expect(headers.Link).toBe(`<${BASE}?page=1&per_page=20&search=a+b%26c>; rel="first", <${BASE}?page=1&per_page=20&search=a+b%26c>; rel="last"`);
+  });
+});
+
+describe('totalFor', () => {
+  it('does not count when the page is short', async () => {
+    const count = vi.fn(async () => 999);
+    await expect(totalFor(request(3, 20), 5, count)).resolves.toBe(45);
+    expect(count).not.toHaveBeenCalled();
+  });
+
+  it('does not count an empty first page', async () => {
+    const count = vi.fn(async () => 999);
+    await expect(totalFor(request(1, 20), 0, count)).resolves.toBe(0);
+    expect(count).not.toHaveBeenCalled();
+  });
+
+  it('counts when the page is full', async () => {
+    const count = vi.fn(async () => 70);
+    await expect(totalFor(request(1, 20), 20, count)).resolves.toBe(70);
+    expect(count).toHaveBeenCalledOnce();
+  });
+
+  it('counts when a page past the first is empty', async () => {
+    const count = vi.fn(async () => 30);
+    await expect(totalFor(request(4, 20), 0, count)).resolves.toBe(30);
+    expect(count).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,336 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { IdentityProvider, Principal } from './auth/identity.js';
+import { notFound } from './http/errors.js';
+import * as f from './http/fields.js';
+import { params } from './http/params.js';
+import type { UploadedFile } from './http/read-input.js';
+import { page } from './http/responses.js';
+import { defineRoute } from './http/route.js';
+import { createKernel, type Kernel } from './kernel.js';
+import { BootError } from './plugin/boot-order.js';
+import { coreServices } from './plugin/core-services.js';
+import { definePlugin } from './plugin/define-plugin.js';
+import { createServiceRef } from './plugin/service-ref.js';
+
+// The root config passes the `import` condition to Node, under which pg's own require of pg-pool breaks; SQLite never needs pg.
+vi.mock('pg-boss', () => ({ default: class {} }));
+
+const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
+
+const identity: IdentityProvider = {
+  findCredential: async (secret) => (secret === 'alice-token' ? { tokenId: 1, principal: alice, scopes: ['api'], revoked: false, expiresAt: null } : null),
+  findUser: async () => null,
+  denialReason: () => null,
+};
+
+const upload = v.custom<UploadedFile>((value) => typeof value === 'object' && value !== null && 'filename' in value, 'is invalid');
+
+const demo = definePlugin({
+  id: 'demo',
+  compatibility: '*',
+  provides: [coreServices.identity],
+  migrations: [
+    {
+      name: '202601010000-notes',
+      async up(knex) {
+        await knex.schema.createTable('notes', (table) => {
+          table.increments('id');
+          table.string('name').notNullable();
+        });
+      },
+    },
+  ],
+  register(ctx) {
+    ctx.provide(coreServices.identity, identity);
+    ctx.routes(
+      defineRoute({
+        method: 'POST',
+        path: '/notes',
+        auth: 'none',
+        input: params({ name: f.string() }),
+        handler: async (req, input) => {
+          const [id] = await req.db('notes').insert({ name: input.name });
+          return { id, name: input.name };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/notes',
+        auth: 'none',
+        paginated: true,
+        input: params({ sort: f.optional(f.values(['asc', 'desc']), 'asc') }),
+        handler: async (req, input) => {
+          const rows = await req.db('notes').orderBy('id', input.sort ?? 'asc').limit(req.page.perPage).offset(req.page.offset);
+          const [{ count }] = await req.db('notes').count({ count: '*' });
+          return page(rows, Number(count));
+        },
+      }),
+      defineRoute({ method: 'GET', path: '/things/:id', auth: 'none', handler: (req) => ({ id: req.params.id, requestId: req.requestId }) }),
+      defineRoute({
+        method: 'GET',
+        path: '/missing',
+        auth: 'none',
+        handler: () => {
+          throw notFound('Project');
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/boom',
+        auth: 'none',
+        handler: () => {
+          throw new Error('boom');
+        },
+      }),
+      defineRoute({ method: 'GET', path: '/user', handler: (req) => ({ username: req.user?.username }) }),
+      defineRoute({
+        method: 'GET',
+        path: '/search',
+        auth: 'none',
+        input: params({ a: f.array(f.string()), filter: f.hash({ environment_scope: f.string() }) }),
+        handler: (_req, input) => input,
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/uploads',
+        auth: 'none',
+        input: params({ title: f.string(), labels: f.optional(f.array(f.string())), file: upload }),
+        handler: (_req, input) => ({ title: input.title, labels: input.labels, filename: input.file.filename, type: input.file.type, text: input.file.data.toString('utf8') }),
+      }),
+    );
+  },
+});
+
+let dataDir: string;
+let kernel: Kernel;
+
+const call = (path: string, init?: RequestInit) => kernel.fetch(new Request(`http://localhost${path}`, init));
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'kernel-test-'));
+  kernel = await createKernel({ plugins: [demo], config: { databaseUrl: ':memory:', dataDir, logLevel: 'silent', externalUrl: 'https://forge.test/' } });
+  await kernel.start();
+});
+
+afterAll(async () => {
+  await kernel?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('records kernel and plugin migrations by owner', async () => {
+    const names = await kernel.database.knex('forgekit_migrations').pluck('name');
+    expect(names).toEqual(['kernel:202611220500-rate-limits', 'demo:202601010000-notes']);
+  });
+});
+
+describe('routing', () => {
+  it('answers an unknown route with the framework 404', async () => {
+    const response = await call('/api/v4/nowhere');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers the v3 API with 410', async () => {
+    const response = await call('/api/v3/projects');
+    expect(response.status).toBe(410);
+    expect(await response.json()).toEqual({ error: 'API V3 is no longer supported. Use API V4 instead.' });
+  });
+
+  it('answers OPTIONS with 204', async () => {
+    const response = await call('/api/v4/notes', { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('decodes path params', async () => {
+    const response = await call('/api/v4/things/group%2Fproject');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: 'group/project' });
+  });
+
+  it('decodes path params once', async () => {
+    const response = await call('/api/v4/things/a%2525b');
+    expect(await response.json()).toMatchObject({ id: 'a%25b' });
+  });
+
+  it('serves HEAD on GET routes without a body', async () => {
+    const response = await call('/api/v4/things/1', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+  });
+
+  it('sends standard headers and a request id', async () => {
+    const response = await call('/api/v4/things/1');
+    const id = response.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(((await response.json()) as { requestId: string }).requestId).toBe(id);
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('keeps a request id the client sent', async () => {
+    const response = await call('/api/v4/things/1', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(response.headers.get('x-request-id')).toBe('abc-123');
+  });
+});
+
+describe('handlers and errors', () => {
+  it('answers a POST with 201', async () => {
+    const response = await call('/api/v4/notes', json({ name: 'first' }));
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ id: expect.any(Number), name: 'first' });
+  });
+
+  it('answers a validation failure with 400', async () => {
+    const response = await call('/api/v4/notes', json({ title: 'x' }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'name is missing' });
+  });
+
+  it('answers a JSON parse error with 400', async () => {
+    const response = await call('/api/v4/notes', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":' });
+    expect(response.status).toBe(400);
+    expect(Object.keys((await response.json()) as object)).toEqual(['error']);
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const response = await call('/api/v4/notes', { method: 'POST', headers: { 'Content-Type': 'image/png' }, body: 'png' });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: "The provided content-type 'image/png' is not supported." });
+  });
+
+  it('reads a form body, with the query underneath', async () => {
+    const response = await call('/api/v4/notes?name=query', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=form',
+    });
+    expect(await response.json()).toMatchObject({ name: 'form' });
+  });
+
+  it('renders a thrown API error', async () => {
+    const response = await call('/api/v4/missing');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: '404 Project Not Found' });
+  });
+
+  it('hides an unexpected error behind a 500', async () => {
+    const response = await call('/api/v4/boom');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ message: '500 Internal Server Error' });
+  });
+});
+
+describe('authentication', () => {
+  it('uses the identity a plugin provides', async () => {
+    const response = await call('/api/v4/user', { headers: { 'PRIVATE-TOKEN': 'alice-token' } });
+    expect(await response.json()).toEqual({ username: 'alice' });
+  });
+
+  it('answers a missing token with 401', async () => {
+    const response = await call('/api/v4/user');
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: '401 Unauthorized' });
+  });
+});
+
+describe('pagination', () => {
+  beforeAll(async () => {
+    await kernel.database.knex('notes').del();
+    await kernel.database.knex('notes').insert([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+  });
+
+  it('writes the headers for a page', async () => {
+    const response = await call('/api/v4/notes?per_page=2&extra=dropped');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { name: string }[]).map((row) => row.name)).toEqual(['a', 'b']);
+    const base = 'https://forge.test/api/v4/notes';
+    expect(Object.fromEntries(['x-total', 'x-total-pages', 'x-per-page', 'x-page', 'x-next-page', 'x-prev-page', 'link'].map((name) => [name, response.headers.get(name)]))).toEqual({
+      'x-total': '3',
+      'x-total-pages': '2',
+      'x-per-page': '2',
+      'x-page': '1',
+      'x-next-page': '2',
+      'x-prev-page': '',
+      link: `<${base}?page=2&per_page=2&sort=asc>; rel="next", <${base}?page=1&per_page=2&sort=asc>; rel="first", <${base}?page=2&per_page=2&sort=asc>; rel="last"`,
+    });
+  });
+
+  it('answers per_page=0 with 400', async () => {
+    const response = await call('/api/v4/notes?per_page=0');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'per_page has a value not allowed' });
+  });
+});
+
+describe('input', () => {
+  it('parses query arrays and hashes', async () => {
+    const response = await call('/api/v4/search?a[]=x&a%5B%5D=y&filter[environment_scope]=prod&filter[other]=z');
+    expect(await response.json()).toEqual({ a: ['x', 'y'], filter: { environment_scope: 'prod' } });
+  });
+
+  it('reads multipart fields and files', async () => {
+    const form = new FormData();
+    form.append('title', 'report');
+    form.append('labels[]', 'a');
+    form.append('labels[]', 'b');
+    form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'hello.txt');
+    const response = await call('/api/v4/uploads', { method: 'POST', body: form });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ title: 'report', labels: ['a', 'b'], filename: 'hello.txt', type: 'text/plain', text: 'hello' });
+  });
+});
+
+describe('boot', () => {
+  const tempDir = () => mkdtemp(join(tmpdir(), 'kernel-boot-'));
+
+  it('applies each migration once across restarts', async () => {
+    const dir = await tempDir();
+    const config = { dataDir: dir, logLevel: 'silent' as const };
+    await (await createKernel({ plugins: [demo], config })).stop();
+    const again = await createKernel({ plugins: [demo], config });
+    expect(await again.database.knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: 2 }]);
+    await again.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a plugin that requires a service nobody provides', async () => {
+    const missing = createServiceRef<string>('search.index');
+    const consumer = definePlugin({ id: 'consumer', compatibility: '*', requires: [missing], register: () => {} });
+    const dir = await tempDir();
+    const boot = createKernel({ plugins: [consumer], config: { databaseUrl: ':memory:', dataDir: dir, logLevel: 'silent' } });
+    await expect(boot).rejects.toThrow(BootError);
+    await expect(boot).rejects.toThrow("Plugin 'consumer' requires service 'search.index', which no plugin provides (provided: none)");
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses authenticated routes without an identity provider', async () => {
+    const plugin = definePlugin({
+      id: 'lonely',
+      compatibility: '*',
+      register: (ctx) => ctx.routes(defineRoute({ method: 'GET', path: '/x', handler: () => null })),
+    });
+    const dir = await tempDir();
+    await expect(createKernel({ plugins: [plugin], config: { databaseUrl: ':memory:', dataDir: dir, logLevel: 'silent' } })).rejects.toThrow(
+      "Routes need authentication, but no plugin provides service 'core.identity'",
+    );
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a plugin that resolves a service it does not list', async () => {
+    const other = createServiceRef<string>('other.thing');
+    const plugin = definePlugin({ id: 'sneaky', compatibility: '*', register: (ctx) => void ctx.resolve(other) });
+    const dir = await tempDir();
+    await expect(createKernel({ plugins: [plugin], config: { databaseUrl: ':memory:', dataDir: dir, logLevel: 'silent' } })).rejects.toThrow(
+      "Plugin 'sneaky' resolves service 'other.thing' without listing it in 'requires'",
+    );
+    await rm(dir, { recursive: true, force: true });
+  });
+});

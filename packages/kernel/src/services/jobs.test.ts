@@ -1,0 +1,113 @@
+import { pino } from 'pino';
+import { describe, expect, it, vi } from 'vitest';
+import { InProcessJobService } from './jobs.js';
+
+const silent = pino({ level: 'silent' });
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('InProcessJobService', () => {
+  it('accepts only <plugin-id>:<job> names', () => {
+    const jobs = new InProcessJobService(silent);
+    expect(() => jobs.define('core:cleanup', async () => {})).not.toThrow();
+    for (const name of ['cleanup', 'Core:cleanup', 'core:clean_up', 'core:a:b', ':a']) {
+      expect(() => jobs.define(name, async () => {})).toThrow(`Job name '${name}' must look like '<plugin-id>:<job>'`);
+    }
+    expect(jobs.names).toEqual(['core:cleanup']);
+  });
+
+  it('refuses a name defined twice', () => {
+    const jobs = new InProcessJobService(silent);
+    jobs.define('core:a', async () => {});
+    expect(() => jobs.define('core:a', async () => {})).toThrow("Job 'core:a' is defined twice");
+  });
+
+  it('runs a job now with its data and passes failures on', async () => {
+    const jobs = new InProcessJobService(silent);
+    const seen: unknown[] = [];
+    jobs.define('core:a', async (data) => void seen.push(data));
+    jobs.define('core:fail', async () => {
+      throw new Error('boom');
+    });
+    await jobs.run('core:a', { id: 1 });
+    expect(seen).toEqual([{ id: 1 }]);
+    await expect(jobs.run('core:fail')).rejects.toThrow('boom');
+    await expect(jobs.run('core:none')).rejects.toThrow("Unknown job 'core:none' (defined: core:a, core:fail)");
+  });
+
+  it('runs an enqueued job in the background', async () => {
+    const jobs = new InProcessJobService(silent);
+    const handler = vi.fn(async () => {});
+    jobs.define('core:a', handler);
+    await jobs.enqueue('core:a', { id: 2 });
+    await jobs.stop();
+    expect(handler).toHaveBeenCalledWith({ id: 2 });
+  });
+
+  it('refuses to enqueue an unknown job', async () => {
+    const jobs = new InProcessJobService(silent);
+    await expect(jobs.enqueue('core:none')).rejects.toThrow("Unknown job 'core:none' (defined: none)");
+  });
+
+  it('keeps one queued or running job per singleton key', async () => {
+    const jobs = new InProcessJobService(silent);
+    const gate = deferred();
+    const handler = vi.fn(() => gate.promise);
+    jobs.define('core:a', handler);
+    await jobs.enqueue('core:a', 1, { singletonKey: 'k' });
+    await jobs.enqueue('core:a', 2, { singletonKey: 'k' });
+    await jobs.enqueue('core:a', 3, { singletonKey: 'other' });
+    await tick();
+    expect(handler.mock.calls.map((call: unknown[]) => call[0])).toEqual([1, 3]);
+    gate.resolve();
+    await tick();
+    await jobs.enqueue('core:a', 4, { singletonKey: 'k' });
+    await jobs.stop();
+    expect(handler.mock.calls.map((call: unknown[]) => call[0])).toEqual([1, 3, 4]);
+  });
+
+  it('logs a failed background job instead of throwing', async () => {
+    const jobs = new InProcessJobService(silent);
+    const error = vi.spyOn(silent, 'error');
+    jobs.define('core:fail', async () => {
+      throw new Error('boom');
+    });
+    await jobs.enqueue('core:fail');
+    await jobs.stop();
+    expect(error).toHaveBeenCalledWith(expect.objectContaining({ job: 'core:fail' }), 'job failed');
+    error.mockRestore();
+  });
+
+  it('waits for running jobs on stop, then takes no more', async () => {
+    const jobs = new InProcessJobService(silent);
+    const gate = deferred();
+    let finished = false;
+    jobs.define('core:slow', async () => {
+      await gate.promise;
+      finished = true;
+    });
+    await jobs.enqueue('core:slow');
+    await tick();
+    const stopping = jobs.stop();
+    await tick();
+    expect(finished).toBe(false);
+    gate.resolve();
+    await stopping;
+    expect(finished).toBe(true);
+    await expect(jobs.enqueue('core:slow')).rejects.toThrow("Job service is stopped; 'core:slow' was not queued");
+  });
+
+  it('checks schedules on start', async () => {
+    const jobs = new InProcessJobService(silent);
+    jobs.define('core:a', async () => {});
+    await expect(jobs.start({ '* * * * *': ['core:b'] })).rejects.toThrow("Unknown job 'core:b'");
+    await expect(jobs.start({ 'not a cron': ['core:a'] })).rejects.toThrow();
+    await jobs.stop();
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * The caller's effective access to projects and groups: admin, direct and inherited
+ * membership, personal ownership and visibility. 404 for what the caller may not
+ * see, 403 for what they see but may not do.
+ */
+import { forbidden, notFound, type Principal } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import { AccessLevel, today, Visibility } from '../shared/levels.js';
+import { traversalIds, type NamespaceRow, type ProjectWithNamespace } from '../shared/rows.js';
+
+export interface ProjectAccess {
+  project: ProjectWithNamespace;
+  /** Effective level for permission checks (admins count as owners). */
+  level: number;
+  /** Direct project membership, or owner of a personal project. */
+  projectLevel: number | null;
+  /** Highest membership in the project's group or its ancestors. */
+  groupLevel: number | null;
+  canRead: boolean;
+}
+
+export interface GroupAccess {
+  group: NamespaceRow;
+  level: number;
+  /** Direct membership in this group. */
+  directLevel: number | null;
+  /** Highest membership in this group or its ancestors. */
+  inheritedLevel: number | null;
+  canRead: boolean;
+}
+
+const PROJECT_COLUMNS = [
+  'p.*',
+  'n.name as ns_name',
+  'n.path as ns_path',
+  'n.kind as ns_kind',
+  'n.full_path as ns_full_path',
+  'n.full_name as ns_full_name',
+  'n.parent_id as ns_parent_id',
+  'n.traversal_path as ns_traversal_path',
+  'n.owner_id as ns_owner_id',
+  'n.visibility_level as ns_visibility_level',
+];
+
+export const projectsWithNamespace = (db: Knex) => db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select(PROJECT_COLUMNS);
+
+const isInteger = (value: string) => /^\d+$/.test(value);
+
+export async function findProjectRow(db: Knex, idOrPath: string): Promise<ProjectWithNamespace | undefined> {
+  const query = projectsWithNamespace(db);
+  if (isInteger(idOrPath)) return query.where('p.id', Number(idOrPath)).first();
+  const slash = idOrPath.lastIndexOf('/');
+  if (slash <= 0) return undefined;
+  return query
+    .whereRaw('lower(n.full_path) = ?', [idOrPath.slice(0, slash).toLowerCase()])
+    .whereRaw('lower(p.path) = ?', [idOrPath.slice(slash + 1).toLowerCase()])
+    .first();
+}
+
+export async function findGroupRow(db: Knex, idOrPath: string): Promise<NamespaceRow | undefined> {
+  const query = db<NamespaceRow>('namespaces').where('kind', 'group');
+  if (isInteger(idOrPath)) return query.where('id', Number(idOrPath)).first();
+  return query.whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
+}
+
+/** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
+async function membershipLevels(db: Knex, userId: number, projectId: number | null, namespaceIds: number[]) {
+  const rows: { source_type: string; source_id: number; access_level: number }[] = await db('members')
+    .select('source_type', 'source_id', 'access_level')
+    .where('user_id', userId)
+    .where((q) => {
+      if (projectId !== null) q.orWhere((p) => p.where('source_type', 'Project').where('source_id', projectId));
+      if (namespaceIds.length > 0) q.orWhere((n) => n.where('source_type', 'Namespace').whereIn('source_id', namespaceIds));
+    })
+    .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', today()));
+  const levels = new Map<string, number>();
+  for (const row of rows) levels.set(`${row.source_type}:${row.source_id}`, row.access_level);
+  return levels;
+}
+
+const maxOf = (values: (number | undefined)[]) => {
+  const present = values.filter((value): value is number => value !== undefined);
+  return present.length > 0 ? Math.max(...present) : null;
+};
+
+function visibleByLevel(visibility: number, user: Principal | null) {
+  if (visibility >= Visibility.public) return true;
+  return visibility >= Visibility.internal && !!user && !user.external;
+}
+
+export function createAccessService(db: Knex) {
+  async function projectAccess(user: Principal | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
+    let projectLevel: number | null = null;
+    let groupLevel: number | null = null;
+    if (user) {
+      const groupIds = project.ns_kind === 'group' ? traversalIds(project.ns_traversal_path) : [];
+      const levels = await membershipLevels(db, user.id, project.id, groupIds);
+      projectLevel = levels.get(`Project:${project.id}`) ?? null;
+      groupLevel = maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`)));
+      if (project.ns_kind === 'user' && project.ns_owner_id === user.id) projectLevel = AccessLevel.OWNER;
+    }
+    const memberLevel = Math.max(projectLevel ?? 0, groupLevel ?? 0);
+    const level = user?.isAdmin ? AccessLevel.OWNER : memberLevel;
+    const canRead = !!user?.isAdmin || memberLevel >= AccessLevel.GUEST || visibleByLevel(project.visibility_level, user);
+    return { project, level, projectLevel, groupLevel, canRead };
+  }
+
+  async function groupAccess(user: Principal | null, group: NamespaceRow): Promise<GroupAccess> {
+    let directLevel: number | null = null;
+    let inheritedLevel: number | null = null;
+    let viaDescendant = false;
+    if (user) {
+      const ids = traversalIds(group.traversal_path);
+      const levels = await membershipLevels(db, user.id, null, ids);
+      directLevel = levels.get(`Namespace:${group.id}`) ?? null;
+      inheritedLevel = maxOf(ids.map((id) => levels.get(`Namespace:${id}`)));
+      if (!user.isAdmin && (inheritedLevel ?? 0) < AccessLevel.GUEST && !visibleByLevel(group.visibility_level, user)) {
+        viaDescendant = await memberOfDescendant(user.id, group);
+      }
+    }
+    const level = user?.isAdmin ? AccessLevel.OWNER : inheritedLevel ?? 0;
+    const canRead = !!user?.isAdmin || level >= AccessLevel.GUEST || visibleByLevel(group.visibility_level, user) || viaDescendant;
+    return { group, level, directLevel, inheritedLevel, canRead };
+  }
+
+  /** Members of a subgroup or project may see the groups above it. */
+  async function memberOfDescendant(userId: number, group: NamespaceRow) {
+    const like = `${group.traversal_path}%`;
+    const viaGroup = await db('members as m')
+      .join('namespaces as g', 'g.id', 'm.source_id')
+      .where('m.user_id', userId)
+      .where('m.source_type', 'Namespace')
+      .where('g.traversal_path', 'like', like)
+      .first('m.id');
+    if (viaGroup) return true;
+    const viaProject = await db('members as m')
+      .join('projects as p', 'p.id', 'm.source_id')
+      .join('namespaces as n', 'n.id', 'p.namespace_id')
+      .where('m.user_id', userId)
+      .where('m.source_type', 'Project')
+      .where('n.traversal_path', 'like', like)
+      .first('m.id');
+    return !!viaProject;
+  }
+
+  return {
+    projectAccess,
+    groupAccess,
+    /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
+    async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
+      const project = await findProjectRow(db, idOrPath);
+      if (!project) throw notFound('Project');
+      const access = await projectAccess(user, project);
+      if (!access.canRead) throw notFound('Project');
+      if (access.level < minLevel) throw forbidden();
+      return access;
+    },
+    /** A group the caller can see, else `404 Group Not Found`; 403 below `minLevel`. */
+    async requireGroup(user: Principal | null, idOrPath: string, minLevel = 0): Promise<GroupAccess> {
+      const group = await findGroupRow(db, idOrPath);
+      if (!group) throw notFound('Group');
+      const access = await groupAccess(user, group);
+      if (!access.canRead) throw notFound('Group');
+      if (access.level < minLevel) throw forbidden();
+      return access;
+    },
+    /** Narrows a query over `projects as p` / `namespaces as n` to what the user may see. */
+    visibleProjects(query: Knex.QueryBuilder, user: Principal | null, options: { membershipOnly?: boolean; minLevel?: number } = {}) {
+      if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
+      const minLevel = options.minLevel ?? AccessLevel.GUEST;
+      return query.where((q) => {
+        if (!options.membershipOnly && !options.minLevel) {
+          q.orWhere('p.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
+        }
+        if (!user) return;
+        const now = today();
+        q.orWhereExists(
+          db('members as m').select(db.raw('1'))
+            .where('m.user_id', user.id).where('m.source_type', 'Project').whereRaw('m.source_id = p.id')
+            .where('m.access_level', '>=', minLevel)
+            .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', now)),
+        );
+        q.orWhereExists(
+          db('members as m').select(db.raw('1'))
+            .join('namespaces as g', 'g.id', 'm.source_id')
+            .where('m.user_id', user.id).where('m.source_type', 'Namespace')
+            .where('m.access_level', '>=', minLevel)
+            .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
+            .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', now)),
+        );
+        q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
+      });
+    },
+    /** Narrows a query over `namespaces as n` (groups) to what the user may see. */
+    visibleGroups(query: Knex.QueryBuilder, user: Principal | null, options: { membershipOnly?: boolean; minLevel?: number } = {}) {
+      if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
+      const minLevel = options.minLevel ?? AccessLevel.GUEST;
+      return query.where((q) => {
+        if (!options.membershipOnly && !options.minLevel) {
+          q.orWhere('n.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
+        }
+        if (!user) return;
+        q.orWhereExists(
+          db('members as m').select(db.raw('1'))
+            .join('namespaces as g', 'g.id', 'm.source_id')
+            .where('m.user_id', user.id).where('m.source_type', 'Namespace')
+            .where('m.access_level', '>=', minLevel)
+            .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
+            .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today())),
+        );
+      });
+    },
+  };
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;

@@ -1,0 +1,38 @@
+/** The first administrator: `root`, with a token equal to the configured secret. */
+import { tokenDigest } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import type { UserRow } from './shared/rows.js';
+import { ALL_SCOPES, type TokenService } from './tokens/token-service.js';
+import type { UserService } from './users/user-service.js';
+
+export const ROOT_USERNAME = 'root';
+
+export async function ensureRootUser(db: Knex, users: UserService): Promise<UserRow> {
+  const existing = await users.findByUsername(ROOT_USERNAME);
+  if (existing) return existing;
+  try {
+    return await users.create({ username: ROOT_USERNAME, name: 'Administrator', email: 'admin@example.com', admin: true });
+  } catch (error) {
+    // Another server process created it at the same moment.
+    const raced = await users.findByUsername(ROOT_USERNAME);
+    if (raced) return raced;
+    throw error;
+  }
+}
+
+/** Makes `secret` a working all-scope token of root; returns whether it was new. */
+export async function ensureRootToken(db: Knex, users: UserService, tokens: TokenService, secret: string, name = 'bootstrap'): Promise<boolean> {
+  const root = await ensureRootUser(db, users);
+  const existing = await tokens.findByDigest(tokenDigest(secret));
+  if (existing) {
+    if (existing.user_id !== root.id) throw new Error('The root token is already in use by another user');
+    return false;
+  }
+  try {
+    await tokens.create({ userId: root.id, name, scopes: [...ALL_SCOPES], secret });
+    return true;
+  } catch (error) {
+    if (await tokens.findByDigest(tokenDigest(secret))) return false;
+    throw error;
+  }
+}

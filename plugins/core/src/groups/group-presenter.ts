@@ -1,0 +1,40 @@
+import { toIso } from '@forgekit/kernel/orm';
+import { visibilityName } from '../shared/levels.js';
+import type { NamespaceRow } from '../shared/rows.js';
+import { readGroupSettings } from './group-settings.js';
+
+/** GitLab's Group entity. */
+export function presentGroup(group: NamespaceRow, externalUrl: string) {
+  const settings = readGroupSettings(group.settings);
+  return {
+    id: group.id,
+    web_url: `${externalUrl}/groups/${group.full_path}`,
+    name: group.name,
+    path: group.path,
+    description: group.description,
+    visibility: visibilityName(group.visibility_level),
+    share_with_group_lock: settings.share_with_group_lock,
+    require_two_factor_authentication: settings.require_two_factor_authentication,
+    two_factor_grace_period: settings.two_factor_grace_period,
+    project_creation_level: settings.project_creation_level,
+    auto_devops_enabled: settings.auto_devops_enabled,
+    subgroup_creation_level: settings.subgroup_creation_level,
+    emails_disabled: !settings.emails_enabled,
+    emails_enabled: settings.emails_enabled,
+    mentions_disabled: settings.mentions_disabled,
+    lfs_enabled: settings.lfs_enabled,
+    archived: false,
+    default_branch: settings.default_branch,
+    default_branch_protection: settings.default_branch_protection,
+    avatar_url: null,
+    request_access_enabled: settings.request_access_enabled,
+    full_name: group.full_name,
+    full_path: group.full_path,
+    created_at: toIso(group.created_at),
+    parent_id: group.parent_id,
+    organization_id: 1,
+    shared_runners_setting: settings.shared_runners_setting,
+    max_artifacts_size: settings.max_artifacts_size,
+    marked_for_deletion_on: null,
+  };
+}

@@ -1,0 +1,186 @@
+import { accepted, defineRoute, f, forbidden, notFound, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import type { EventBus } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import type { AccessService } from '../access/access-service.js';
+import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
+import type { NamespaceRow } from '../shared/rows.js';
+import { projectListRoute } from '../projects/project-list.js';
+import type { GroupSettings } from './group-settings.js';
+import { presentGroup } from './group-presenter.js';
+import type { GroupService } from './group-service.js';
+
+const settingFields = {
+  description: f.optional(f.string()),
+  visibility: f.optional(f.values(VISIBILITY_NAMES)),
+  share_with_group_lock: f.optional(f.boolean()),
+  require_two_factor_authentication: f.optional(f.boolean()),
+  two_factor_grace_period: f.optional(f.integer()),
+  project_creation_level: f.optional(f.values(['noone', 'owner', 'maintainer', 'developer', 'administrator'])),
+  auto_devops_enabled: f.optional(f.boolean()),
+  subgroup_creation_level: f.optional(f.values(['owner', 'maintainer'])),
+  emails_enabled: f.optional(f.boolean()),
+  mentions_disabled: f.optional(f.boolean()),
+  lfs_enabled: f.optional(f.boolean()),
+  default_branch: f.optional(f.string()),
+  request_access_enabled: f.optional(f.boolean()),
+  shared_runners_setting: f.optional(f.values(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override'])),
+  max_artifacts_size: f.optional(f.integer()),
+  prevent_sharing_groups_outside_hierarchy: f.optional(f.boolean()),
+};
+
+const SETTING_KEYS = Object.keys(settingFields).filter((key) => key !== 'description' && key !== 'visibility') as (keyof GroupSettings)[];
+
+function settingsFrom(input: Record<string, unknown>): Partial<GroupSettings> {
+  const settings: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) if (input[key] !== undefined) settings[key] = input[key];
+  return settings as Partial<GroupSettings>;
+}
+
+export function groupRoutes(db: Knex, groups: GroupService, access: AccessService, events: EventBus): Route[] {
+  const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
+    const query = db('namespaces as n').where('n.kind', 'group').where((q) => base(q));
+    const user = ctx.user;
+    if (input.owned) access.visibleGroups(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
+    else if (input.min_access_level) access.visibleGroups(query, user, { membershipOnly: true, minLevel: input.min_access_level });
+    else if (user && !user.isAdmin && !input.all_available) access.visibleGroups(query, user, { membershipOnly: true });
+    else access.visibleGroups(query, user);
+    if (input.search) {
+      const like = `%${String(input.search).toLowerCase()}%`;
+      query.where((s) => s.whereRaw('lower(n.name) like ?', [like]).orWhereRaw('lower(n.path) like ?', [like]));
+    }
+    if (input.visibility) query.where('n.visibility_level', Visibility[input.visibility as keyof typeof Visibility]);
+    if (input.skip_groups?.length) query.whereNotIn('n.id', input.skip_groups);
+    const order = input.order_by === 'path' ? 'n.path' : input.order_by === 'id' ? 'n.id' : input.order_by === 'similarity' ? 'n.name' : 'n.name';
+    const rows: NamespaceRow[] = await query.clone().select('n.*').orderBy(order, input.sort).orderBy('n.id', input.sort)
+      .limit(ctx.page.perPage).offset(ctx.page.offset);
+    const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+    return page(rows.map((row) => presentGroup(row, ctx.externalUrl)), total);
+  };
+
+  const listFilters = {
+    search: f.optional(f.string()),
+    owned: f.optional(f.boolean(), false),
+    min_access_level: f.optional(f.values([10, 15, 20, 30, 40, 50], f.integer())),
+    all_available: f.optional(f.boolean()),
+    visibility: f.optional(f.values(VISIBILITY_NAMES)),
+    skip_groups: f.optional(f.array(f.integer())),
+    order_by: f.optional(f.values(['name', 'path', 'id', 'similarity']), 'name'),
+    sort: f.optional(f.values(['asc', 'desc']), 'asc'),
+    statistics: f.optional(f.boolean()),
+  };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/groups',
+      auth: 'optional',
+      paginated: true,
+      input: params({ ...listFilters, top_level_only: f.optional(f.boolean()) }),
+      handler: (ctx, input) => list(ctx, input, (q) => (input.top_level_only ? q.whereNull('n.parent_id') : q)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/groups/:id/subgroups',
+      auth: 'optional',
+      paginated: true,
+      input: params(listFilters),
+      async handler(ctx, input) {
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
+        return list(ctx, { ...input, all_available: true }, (q) => q.where('n.parent_id', group.id));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/groups/:id/descendant_groups',
+      auth: 'optional',
+      paginated: true,
+      input: params(listFilters),
+      async handler(ctx, input) {
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
+        return list(ctx, { ...input, all_available: true }, (q) => q.where('n.traversal_path', 'like', `${group.traversal_path}%`).whereNot('n.id', group.id));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/groups/:id',
+      auth: 'optional',
+      input: params({ with_projects: f.optional(f.boolean(), true) }),
+      async handler(ctx, input) {
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
+        const body: Record<string, unknown> = { ...presentGroup(group, ctx.externalUrl), shared_with_groups: [] };
+        if (input.with_projects) {
+          const { projectBasic } = await import('../projects/project-presenter.js');
+          const { projectsWithNamespace } = await import('../access/access-service.js');
+          const rows = await access.visibleProjects(projectsWithNamespace(db).where('p.namespace_id', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
+          body.projects = rows.map((row: any) => projectBasic(row, ctx.externalUrl));
+          body.shared_projects = [];
+        }
+        return body;
+      },
+    }),
+    projectListRoute('/groups/:id/projects', db, access, async (ctx) => {
+      const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
+      return (q) => q.where('p.namespace_id', group.id);
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/groups',
+      input: params({ name: f.string(), path: f.string(), parent_id: f.optional(f.integer()), ...settingFields }),
+      async handler(ctx, input) {
+        const user = ctx.user!;
+        if (input.parent_id) {
+          const parent = await access.requireGroup(user, String(input.parent_id));
+          const { subgroup_creation_level } = (await import('./group-settings.js')).readGroupSettings(parent.group.settings);
+          const needed = subgroup_creation_level === 'owner' ? AccessLevel.OWNER : AccessLevel.MAINTAINER;
+          if (parent.level < needed) throw forbidden();
+        } else if (!user.isAdmin) {
+          const row = await db('users').where('id', user.id).first('can_create_group');
+          if (!row || !(row.can_create_group === true || row.can_create_group === 1)) throw forbidden();
+        }
+        const group = await groups.create(
+          {
+            name: input.name,
+            path: input.path,
+            parentId: input.parent_id ?? null,
+            description: input.description ?? undefined,
+            visibilityLevel: input.visibility ? Visibility[input.visibility] : undefined,
+            settings: settingsFrom(input),
+          },
+          user.id,
+        );
+        await events.emit('group.created', { groupId: group.id });
+        return reply(201, presentGroup(group, ctx.externalUrl));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/groups/:id',
+      input: params({ name: f.optional(f.string()), path: f.optional(f.string()), ...settingFields }),
+      async handler(ctx, input) {
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.OWNER);
+        const updated = await groups.update(group, {
+          name: input.name ?? undefined,
+          path: input.path ?? undefined,
+          description: input.description ?? undefined,
+          visibilityLevel: input.visibility ? Visibility[input.visibility] : undefined,
+          settings: settingsFrom(input),
+        });
+        await events.emit('group.updated', { groupId: group.id });
+        return presentGroup(updated, ctx.externalUrl);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/groups/:id',
+      async handler(ctx) {
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.OWNER);
+        const removed = await groups.remove(group);
+        for (const projectId of removed.projectIds) await events.emit('project.deleted', { projectId });
+        for (const groupId of removed.groupIds) await events.emit('group.deleted', { groupId });
+        return accepted();
+      },
+    }),
+  ];
+}
+
+export const groupNotFound = () => notFound('Group');

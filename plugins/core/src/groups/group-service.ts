@@ -1,0 +1,134 @@
+/** Groups: nested namespaces with path rules, visibility limits and an owner on create. */
+import { apiError } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import { AccessLevel, Visibility } from '../shared/levels.js';
+import { nameError, pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
+import type { NamespaceRow } from '../shared/rows.js';
+import { GROUP_SETTING_DEFAULTS, readGroupSettings, type GroupSettings } from './group-settings.js';
+
+export interface GroupInput {
+  name?: string;
+  path?: string;
+  description?: string;
+  visibilityLevel?: number;
+  parentId?: number | null;
+  settings?: Partial<GroupSettings>;
+}
+
+/** Ruby's `Hash#inspect`, which GitLab puts in its group error text. */
+function rubyInspect(errors: Record<string, string[]>) {
+  return `{${Object.entries(errors).map(([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`).join(', ')}}`;
+}
+
+export function createGroupService(db: Knex) {
+  const findById = (id: number, trx: Knex = db) => trx<NamespaceRow>('namespaces').where({ id, kind: 'group' }).first();
+
+  async function validate(input: GroupInput, parent: NamespaceRow | null, exceptId: number | null) {
+    const errors: Record<string, string[]> = {};
+    if (input.name !== undefined) {
+      if (input.name.trim() === '') errors.name = ["can't be blank"];
+      else if (nameError(input.name)) errors.name = [nameError(input.name)!];
+    }
+    if (input.path !== undefined) {
+      const problem = pathError(input.path);
+      if (problem) errors.path = [problem];
+      else {
+        if (!parent && RESERVED_TOP_LEVEL.has(input.path.toLowerCase())) errors.path = [`${input.path} is a reserved name`];
+        const sibling = db('namespaces').whereRaw('lower(path) = ?', [input.path.toLowerCase()]);
+        if (parent) sibling.where('parent_id', parent.id);
+        else sibling.whereNull('parent_id');
+        if (exceptId) sibling.whereNot('id', exceptId);
+        if (await sibling.first('id')) errors.path = ['has already been taken'];
+      }
+    }
+    if (parent && input.visibilityLevel !== undefined && input.visibilityLevel > parent.visibility_level) {
+      errors.visibility_level = [`${visibilityText(input.visibilityLevel)} is not allowed since the parent group has a ${visibilityText(parent.visibility_level)} visibility.`];
+    }
+    if (Object.keys(errors).length > 0) throw apiError(400, `Failed to save group ${rubyInspect(errors)}`);
+  }
+
+  const visibilityText = (level: number) => (level >= Visibility.public ? 'public' : level >= Visibility.internal ? 'internal' : 'private');
+
+  /** Rewrites full_path, full_name and traversal_path of a group and everything below it. */
+  async function recomputeSubtree(trx: Knex, groupId: number) {
+    const group = (await findById(groupId, trx))!;
+    const parent = group.parent_id ? await findById(group.parent_id, trx) : null;
+    const fullPath = parent ? `${parent.full_path}/${group.path}` : group.path;
+    const fullName = parent ? `${parent.full_name} / ${group.name}` : group.name;
+    const traversal = `${parent ? parent.traversal_path : '/'}${group.id}/`;
+    await trx('namespaces').where('id', groupId).update({ full_path: fullPath, full_name: fullName, traversal_path: traversal });
+    const children: { id: number }[] = await trx('namespaces').where('parent_id', groupId).select('id');
+    for (const child of children) await recomputeSubtree(trx, child.id);
+  }
+
+  return {
+    findById,
+    async create(input: GroupInput & { name: string; path: string }, creatorId: number): Promise<NamespaceRow> {
+      const parent = input.parentId ? ((await findById(input.parentId)) ?? null) : null;
+      await validate(input, parent, null);
+      const now = new Date();
+      return db.transaction(async (trx) => {
+        const settings = { ...GROUP_SETTING_DEFAULTS, ...(input.settings ?? {}) };
+        const [inserted] = await trx('namespaces')
+          .insert({
+            name: input.name,
+            path: input.path,
+            kind: 'group',
+            parent_id: parent?.id ?? null,
+            full_path: parent ? `${parent.full_path}/${input.path}` : input.path,
+            full_name: parent ? `${parent.full_name} / ${input.name}` : input.name,
+            traversal_path: '/',
+            visibility_level: input.visibilityLevel ?? Visibility.private,
+            description: input.description ?? '',
+            settings: JSON.stringify(settings),
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id');
+        const id = typeof inserted === 'object' ? inserted.id : inserted;
+        await trx('namespaces').where('id', id).update({ traversal_path: `${parent ? parent.traversal_path : '/'}${id}/` });
+        await trx('members').insert({
+          source_type: 'Namespace', source_id: id, user_id: creatorId, access_level: AccessLevel.OWNER, created_by_id: creatorId, created_at: now, updated_at: now,
+        });
+        return (await findById(id, trx))!;
+      });
+    },
+    async update(group: NamespaceRow, input: GroupInput): Promise<NamespaceRow> {
+      const parentId = input.parentId !== undefined ? input.parentId : group.parent_id;
+      const parent = parentId ? ((await findById(parentId)) ?? null) : null;
+      await validate({ ...input, path: input.path !== undefined && input.path !== group.path ? input.path : undefined }, parent, group.id);
+      return db.transaction(async (trx) => {
+        const changes: Record<string, unknown> = { updated_at: new Date() };
+        if (input.name !== undefined) changes.name = input.name;
+        if (input.path !== undefined) changes.path = input.path;
+        if (input.description !== undefined) changes.description = input.description;
+        if (input.visibilityLevel !== undefined) changes.visibility_level = input.visibilityLevel;
+        if (input.parentId !== undefined) changes.parent_id = input.parentId;
+        if (input.settings) changes.settings = JSON.stringify({ ...readGroupSettings(group.settings), ...input.settings });
+        await trx('namespaces').where('id', group.id).update(changes);
+        if (input.name !== undefined || input.path !== undefined || input.parentId !== undefined) await recomputeSubtree(trx, group.id);
+        return (await findById(group.id, trx))!;
+      });
+    },
+    /** Removes the group, its subgroups and projects (rows cascade) and memberships in them. */
+    async remove(group: NamespaceRow): Promise<{ projectIds: number[]; groupIds: number[] }> {
+      return db.transaction(async (trx) => {
+        const groups: { id: number; traversal_path: string }[] = await trx('namespaces')
+          .where('traversal_path', 'like', `${group.traversal_path}%`)
+          .select('id', 'traversal_path');
+        // Deepest first, so no row outlives its parent.
+        groups.sort((a, b) => b.traversal_path.length - a.traversal_path.length);
+        const groupIds = groups.map((g) => g.id);
+        const projects: { id: number }[] = await trx('projects').whereIn('namespace_id', groupIds).select('id');
+        const projectIds = projects.map((p) => p.id);
+        await trx('members').where('source_type', 'Namespace').whereIn('source_id', groupIds).delete();
+        if (projectIds.length > 0) await trx('members').where('source_type', 'Project').whereIn('source_id', projectIds).delete();
+        await trx('projects').whereIn('namespace_id', groupIds).delete();
+        for (const id of groupIds) await trx('namespaces').where('id', id).delete();
+        return { projectIds, groupIds };
+      });
+    },
+  };
+}
+
+export type GroupService = ReturnType<typeof createGroupService>;

@@ -1,0 +1,234 @@
+/** Project and group members, direct and inherited (`/members/all`). */
+import {
+  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, recordNotFound, reply, rules, totalFor, validationFailed,
+  type RequestContext, type Route,
+} from '@forgekit/kernel';
+import { toDate, toIso, type Knex } from '@forgekit/kernel/orm';
+import type { AccessService } from '../access/access-service.js';
+import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
+import { traversalIds, type MemberRow, type UserRow } from '../shared/rows.js';
+import { userBasic } from '../users/user-presenter.js';
+
+type SourceKind = 'projects' | 'groups';
+
+interface Source {
+  type: 'Project' | 'Namespace';
+  id: number;
+  /** Sources whose members are inherited here, nearest last (ancestor groups). */
+  ancestors: number[];
+  level: number;
+  isAdmin: boolean;
+  kind: SourceKind;
+}
+
+type MemberWithUser = MemberRow & { u_username: string; u_name: string; u_state: string; u_public_email: string | null };
+
+const USER_COLUMNS = ['u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'u.public_email as u_public_email'];
+
+function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<number, UserRow>) {
+  const user = { id: row.user_id, username: row.u_username, name: row.u_name, state: row.u_state, public_email: row.u_public_email } as UserRow;
+  const creator = row.created_by_id ? creators.get(row.created_by_id) : undefined;
+  return {
+    ...userBasic(user, externalUrl),
+    access_level: row.access_level,
+    created_at: toIso(row.created_at),
+    created_by: creator ? userBasic(creator, externalUrl) : null,
+    expires_at: toDate(row.expires_at),
+    membership_state: 'active',
+  };
+}
+
+export function memberRoutes(db: Knex, access: AccessService): Route[] {
+  async function resolveSource(ctx: RequestContext, kind: SourceKind, minLevel = 0): Promise<Source> {
+    if (kind === 'projects') {
+      const found = await access.requireProject(ctx.user, ctx.params.id!, minLevel);
+      const ancestors = found.project.ns_kind === 'group' ? traversalIds(found.project.ns_traversal_path) : [];
+      return { type: 'Project', id: found.project.id, ancestors, level: found.level, isAdmin: !!ctx.user?.isAdmin, kind };
+    }
+    const found = await access.requireGroup(ctx.user, ctx.params.id!, minLevel);
+    const ancestors = traversalIds(found.group.traversal_path).filter((id) => id !== found.group.id);
+    return { type: 'Namespace', id: found.group.id, ancestors, level: found.level, isAdmin: !!ctx.user?.isAdmin, kind };
+  }
+
+  const manageLevel = (kind: SourceKind) => (kind === 'projects' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
+
+  const membersQuery = (source: Source, inherited: boolean) =>
+    db('members as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .select('m.*', ...USER_COLUMNS)
+      .where((q) => {
+        q.where((d) => d.where('m.source_type', source.type).where('m.source_id', source.id));
+        if (inherited && source.ancestors.length > 0) q.orWhere((a) => a.where('m.source_type', 'Namespace').whereIn('m.source_id', source.ancestors));
+      })
+      .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today()));
+
+  async function creatorsOf(rows: MemberRow[]) {
+    const ids = [...new Set(rows.map((row) => row.created_by_id).filter((id): id is number => !!id))];
+    const users: UserRow[] = ids.length > 0 ? await db('users').whereIn('id', ids) : [];
+    return new Map(users.map((user) => [user.id, user]));
+  }
+
+  /** One row per user, the highest level winning (GitLab's `/members/all`). */
+  function highestPerUser(rows: MemberWithUser[]) {
+    const best = new Map<number, MemberWithUser>();
+    for (const row of rows) {
+      const current = best.get(row.user_id);
+      if (!current || row.access_level > current.access_level) best.set(row.user_id, row);
+    }
+    return [...best.values()].sort((a, b) => a.user_id - b.user_id);
+  }
+
+  const listInput = params({ query: f.optional(f.string()), user_ids: f.optional(f.commaList(f.integer())), show_seat_info: f.optional(f.boolean()) });
+
+  const routesFor = (kind: SourceKind): Route[] => [
+    defineRoute({
+      method: 'GET',
+      path: `/${kind}/:id/members`,
+      auth: 'optional',
+      paginated: true,
+      input: listInput,
+      async handler(ctx, input) {
+        const source = await resolveSource(ctx, kind);
+        const query = membersQuery(source, false);
+        if (input.query) query.where((s) => s.whereRaw('lower(u.username) like ?', [`%${input.query!.toLowerCase()}%`]).orWhereRaw('lower(u.name) like ?', [`%${input.query!.toLowerCase()}%`]));
+        if (input.user_ids?.length) query.whereIn('m.user_id', input.user_ids);
+        const rows: MemberWithUser[] = await query.clone().orderBy('m.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().clearSelect().count({ n: '*' }))[0]!.n));
+        const creators = await creatorsOf(rows);
+        return page(rows.map((row) => presentMember(row, ctx.externalUrl, creators)), total);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `/${kind}/:id/members/all`,
+      auth: 'optional',
+      paginated: true,
+      input: listInput,
+      async handler(ctx, input) {
+        const source = await resolveSource(ctx, kind);
+        const query = membersQuery(source, true);
+        if (input.query) query.where((s) => s.whereRaw('lower(u.username) like ?', [`%${input.query!.toLowerCase()}%`]).orWhereRaw('lower(u.name) like ?', [`%${input.query!.toLowerCase()}%`]));
+        if (input.user_ids?.length) query.whereIn('m.user_id', input.user_ids);
+        const all = highestPerUser(await query);
+        const rows = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
+        const creators = await creatorsOf(rows);
+        return page(rows.map((row) => presentMember(row, ctx.externalUrl, creators)), all.length);
+      },
+    }),
+    ...(['members', 'members/all'] as const).map((segment) =>
+      defineRoute({
+        method: 'GET',
+        path: `/${kind}/:id/${segment}/:user_id`,
+        auth: 'optional',
+        input: params({ user_id: f.integer() }),
+        async handler(ctx, input) {
+          const source = await resolveSource(ctx, kind);
+          const rows: MemberWithUser[] = await membersQuery(source, segment === 'members/all').where('m.user_id', input.user_id);
+          const [row] = highestPerUser(rows);
+          if (!row) throw recordNotFound();
+          return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
+        },
+      }),
+    ),
+    defineRoute({
+      method: 'POST',
+      path: `/${kind}/:id/members`,
+      input: params(
+        {
+          user_id: f.optional(f.string()),
+          username: f.optional(f.string()),
+          access_level: f.values(MEMBER_LEVELS as unknown as number[], f.integer()),
+          expires_at: f.optional(f.date()),
+        },
+        rules.mutuallyExclusive('user_id', 'username'),
+        rules.atLeastOneOf('user_id', 'username'),
+      ),
+      async handler(ctx, input) {
+        const source = await resolveSource(ctx, kind, manageLevel(kind) === AccessLevel.OWNER ? AccessLevel.MAINTAINER : AccessLevel.MAINTAINER);
+        assertMayGrant(source, input.access_level, kind);
+        const identifiers = (input.user_id ?? input.username!).split(',').map((value) => value.trim()).filter(Boolean);
+        const bulk = identifiers.length > 1;
+        const byUsername = input.username !== undefined && input.username !== null;
+        const errors: Record<string, string> = {};
+        let created: MemberRow | undefined;
+        for (const identifier of identifiers) {
+          const user: UserRow | undefined = byUsername
+            ? await db('users').whereRaw('lower(username) = ?', [identifier.toLowerCase()]).first()
+            : /^\d+$/.test(identifier) ? await db('users').where('id', Number(identifier)).first() : undefined;
+          if (!user) {
+            if (!bulk) throw notFound('User');
+            errors[identifier] = 'User not found';
+            continue;
+          }
+          const existing = await db('members').where({ source_type: source.type, source_id: source.id, user_id: user.id }).first('id');
+          if (existing) {
+            if (!bulk) throw conflict('Member already exists');
+            errors[identifier] = 'Member already exists';
+            continue;
+          }
+          const now = new Date();
+          const [inserted] = await db('members')
+            .insert({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: input.access_level, expires_at: input.expires_at ?? null, created_by_id: ctx.user!.id, created_at: now, updated_at: now })
+            .returning('id');
+          created = await db('members').where('id', typeof inserted === 'object' ? inserted.id : inserted).first();
+        }
+        if (bulk) return reply(201, Object.keys(errors).length > 0 ? { status: 'error', message: errors } : { status: 'success' });
+        const row: MemberWithUser = await membersQuery(source, false).where('m.id', created!.id).first();
+        return reply(201, presentMember(row, ctx.externalUrl, await creatorsOf([row])));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: `/${kind}/:id/members/:user_id`,
+      input: params({
+        user_id: f.integer(),
+        access_level: f.values(MEMBER_LEVELS as unknown as number[], f.integer()),
+        expires_at: f.optional(f.date()),
+      }),
+      async handler(ctx, input) {
+        const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
+        const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
+        if (!member) throw recordNotFound();
+        assertMayGrant(source, Math.max(input.access_level, member.access_level), kind);
+        await assertNotLastOwner(source, member, input.access_level);
+        const changes: Record<string, unknown> = { access_level: input.access_level, updated_at: new Date() };
+        if (input.expires_at !== undefined) changes.expires_at = input.expires_at;
+        await db('members').where('id', member.id).update(changes);
+        const row: MemberWithUser = await membersQuery(source, false).where('m.id', member.id).first();
+        if (!row) throw recordNotFound();
+        return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `/${kind}/:id/members/:user_id`,
+      input: params({ user_id: f.integer(), skip_subresources: f.optional(f.boolean()), unassign_issuables: f.optional(f.boolean()) }),
+      async handler(ctx, input) {
+        const self = ctx.user!.id === input.user_id;
+        const source = await resolveSource(ctx, kind, self ? 0 : AccessLevel.MAINTAINER);
+        const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
+        if (!member) throw recordNotFound();
+        if (!self) assertMayGrant(source, member.access_level, kind);
+        await assertNotLastOwner(source, member, null);
+        await db('members').where('id', member.id).delete();
+        return noContent();
+      },
+    }),
+  ];
+
+  /** Only owners (and admins) may grant or change the Owner level. */
+  function assertMayGrant(source: Source, level: number, _kind: SourceKind) {
+    if (source.isAdmin) return;
+    if (level >= AccessLevel.OWNER && source.level < AccessLevel.OWNER) throw forbidden();
+  }
+
+  async function assertNotLastOwner(source: Source, member: MemberRow, newLevel: number | null) {
+    if (source.type !== 'Namespace' || member.access_level !== AccessLevel.OWNER || newLevel === AccessLevel.OWNER) return;
+    const others = await db('members').where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER }).whereNot('id', member.id).first('id');
+    if (!others) throw forbidden();
+  }
+
+  return [...routesFor('projects'), ...routesFor('groups')];
+}
+
+export const memberValidation = (message: string) => validationFailed({ access_level: [message] });

@@ -1,0 +1,78 @@
+import { coreServices, definePlugin, KERNEL_VERSION } from '@forgekit/kernel';
+import * as v from 'valibot';
+import { createAccessService } from './access/access-service.js';
+import { ensureRootToken } from './bootstrap.js';
+import { coreEntities } from './entities/index.js';
+import { groupRoutes } from './groups/group-routes.js';
+import { createGroupService } from './groups/group-service.js';
+import { instanceRoutes } from './instance/instance-routes.js';
+import { memberRoutes } from './members/member-routes.js';
+import { init } from './migrations/202611220510-init.js';
+import { namespaceRoutes } from './namespaces/namespace-routes.js';
+import { projectRoutes } from './projects/project-routes.js';
+import { createProjectService } from './projects/project-service.js';
+import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreTokensRef, coreUsersRef } from './refs.js';
+import { settingsRoutes } from './settings/settings-routes.js';
+import { createSettingsService, defineCoreSettings } from './settings/settings-service.js';
+import { createIdentityProvider } from './tokens/identity-provider.js';
+import { tokenRoutes } from './tokens/token-routes.js';
+import { createTokenService } from './tokens/token-service.js';
+import { userRoutes } from './users/user-routes.js';
+import { createUserService } from './users/user-service.js';
+
+export const CoreConfigSchema = v.object({
+  /** When set, `root` (an administrator) exists with a token equal to this secret. */
+  rootToken: v.optional(v.pipe(v.string(), v.minLength(16, 'rootToken must be at least 16 characters'))),
+  /** The GitLab version reported by `/version` and `/metadata`; clients gate features on it. */
+  reportedVersion: v.optional(v.string(), '17.11.0'),
+});
+
+export type CoreConfig = v.InferOutput<typeof CoreConfigSchema>;
+
+/** Users, tokens, groups, projects, members, namespaces and instance settings. */
+export const corePlugin = definePlugin<CoreConfig>({
+  id: 'core',
+  compatibility: '^0.1.0',
+  config: CoreConfigSchema,
+  env: { FORGEKIT_ROOT_TOKEN: 'rootToken' },
+  entities: coreEntities,
+  migrations: [init],
+  provides: [coreServices.identity, coreAccessRef, coreUsersRef, coreTokensRef, coreGroupsRef, coreProjectsRef, coreSettingsRef],
+  register(ctx) {
+    const { knex: db } = ctx.resolve(coreServices.database);
+    const { externalUrl } = ctx.resolve(coreServices.instance);
+    const users = createUserService(db);
+    const tokens = createTokenService(db);
+    const groups = createGroupService(db);
+    const projects = createProjectService(db);
+    const access = createAccessService(db);
+    const settings = createSettingsService(db);
+    defineCoreSettings(settings);
+
+    ctx.provide(coreServices.identity, createIdentityProvider(db, externalUrl));
+    ctx.provide(coreAccessRef, access);
+    ctx.provide(coreUsersRef, users);
+    ctx.provide(coreTokensRef, tokens);
+    ctx.provide(coreGroupsRef, groups);
+    ctx.provide(coreProjectsRef, projects);
+    ctx.provide(coreSettingsRef, settings);
+
+    ctx.routes(
+      ...userRoutes(db, users),
+      ...tokenRoutes(db, tokens, users),
+      ...groupRoutes(db, groups, access, ctx.events),
+      ...projectRoutes(db, projects, access, settings, ctx.events),
+      ...memberRoutes(db, access),
+      ...namespaceRoutes(db, access),
+      ...settingsRoutes(settings),
+      ...instanceRoutes(db, ctx.config.reportedVersion, KERNEL_VERSION),
+    );
+
+    const { rootToken } = ctx.config;
+    if (rootToken) {
+      ctx.lifecycle.onStart(async () => {
+        if (await ensureRootToken(db, users, tokens, rootToken)) ctx.log.info('root token from FORGEKIT_ROOT_TOKEN is ready');
+      });
+    }
+  },
+});

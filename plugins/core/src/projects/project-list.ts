@@ -1,0 +1,102 @@
+/** Project lists (`/projects`, `/groups/:id/projects`): visibility, filters, and one query per page plus a count. */
+import { defineRoute, f, page, params, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
+import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
+import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
+import { projectBasic, projectFull } from './project-presenter.js';
+
+const ORDER_COLUMNS: Record<string, string> = {
+  id: 'p.id',
+  name: 'p.name',
+  path: 'p.path',
+  created_at: 'p.created_at',
+  updated_at: 'p.updated_at',
+  last_activity_at: 'p.last_activity_at',
+  star_count: 'p.id',
+  similarity: 'p.name',
+};
+
+/** Owner columns of personal projects, joined so a page costs one query. */
+const OWNER_COLUMNS = ['o.username as owner_username', 'o.name as owner_name', 'o.state as owner_state', 'o.public_email as owner_public_email'];
+
+type OwnerColumns = { owner_username: string | null; owner_name: string; owner_state: string; owner_public_email: string | null };
+
+function ownerOf(row: ProjectWithNamespace & OwnerColumns): UserRow | null {
+  if (row.ns_kind !== 'user' || !row.owner_username) return null;
+  return { id: row.ns_owner_id!, username: row.owner_username, name: row.owner_name, state: row.owner_state, public_email: row.owner_public_email } as UserRow;
+}
+
+export const projectListFilters = {
+  search: f.optional(f.string()),
+  owned: f.optional(f.boolean(), false),
+  membership: f.optional(f.boolean(), false),
+  simple: f.optional(f.boolean(), false),
+  visibility: f.optional(f.values(VISIBILITY_NAMES)),
+  archived: f.optional(f.boolean()),
+  min_access_level: f.optional(f.values([10, 15, 20, 30, 40, 50], f.integer())),
+  repository_storage: f.optional(f.string()),
+  topic: f.optional(f.commaList()),
+  id_after: f.optional(f.integer()),
+  id_before: f.optional(f.integer()),
+  last_activity_after: f.optional(f.datetime()),
+  last_activity_before: f.optional(f.datetime()),
+  order_by: f.optional(f.values(Object.keys(ORDER_COLUMNS)), 'created_at'),
+  sort: f.optional(f.values(['asc', 'desc']), 'desc'),
+  statistics: f.optional(f.boolean()),
+  with_custom_attributes: f.optional(f.boolean()),
+};
+
+export type ScopeFn = (ctx: RequestContext) => Promise<(query: Knex.QueryBuilder) => unknown>;
+
+export function projectListRoute(path: string, db: Knex, access: AccessService, scope?: ScopeFn): Route {
+  return defineRoute({
+    method: 'GET',
+    path,
+    auth: 'optional',
+    paginated: true,
+    input: params(projectListFilters),
+    async handler(ctx, input) {
+      const user = ctx.user;
+      const scoped = scope ? await scope(ctx) : null;
+      const filter = (query: Knex.QueryBuilder) => {
+        if (scoped) scoped(query);
+        if (input.owned) access.visibleProjects(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
+        else if (input.min_access_level) access.visibleProjects(query, user, { membershipOnly: true, minLevel: input.min_access_level });
+        else if (input.membership) access.visibleProjects(query, user, { membershipOnly: true });
+        else access.visibleProjects(query, user);
+        if (input.search) {
+          const like = `%${input.search.toLowerCase()}%`;
+          query.where((s) => s.whereRaw('lower(p.name) like ?', [like]).orWhereRaw('lower(p.path) like ?', [like]).orWhereRaw('lower(p.description) like ?', [like]));
+        }
+        if (input.visibility) query.where('p.visibility_level', Visibility[input.visibility]);
+        if (input.archived !== undefined && input.archived !== null) query.where('p.archived', input.archived);
+        if (input.repository_storage && user?.isAdmin) query.where('p.repository_storage', input.repository_storage);
+        for (const topic of input.topic ?? []) query.where('p.topics', 'like', `%${JSON.stringify(topic)}%`);
+        if (input.id_after) query.where('p.id', '>', input.id_after);
+        if (input.id_before) query.where('p.id', '<', input.id_before);
+        if (input.last_activity_after) query.where('p.last_activity_at', '>', input.last_activity_after);
+        if (input.last_activity_before) query.where('p.last_activity_at', '<', input.last_activity_before);
+      };
+
+      const simple = input.simple || !user;
+      const rows: (ProjectWithNamespace & OwnerColumns)[] = await projectsWithNamespace(db)
+        .leftJoin('users as o', 'o.id', 'n.owner_id')
+        .select(OWNER_COLUMNS)
+        .modify(filter)
+        .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
+        .orderBy('p.id', input.sort!)
+        .limit(ctx.page.perPage)
+        .offset(ctx.page.offset);
+      const total = await totalFor(ctx.page, rows.length, async () => {
+        const [counted] = await db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter).count({ n: '*' });
+        return Number(counted!.n);
+      });
+      const isAdmin = !!user?.isAdmin;
+      const items = rows.map((row) =>
+        simple ? projectBasic(row, ctx.externalUrl) : projectFull(row, { externalUrl: ctx.externalUrl, isAdmin, owner: ownerOf(row) }),
+      );
+      return page(items, total);
+    },
+  });
+}

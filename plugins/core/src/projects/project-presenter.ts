@@ -1,0 +1,133 @@
+/** GitLab's project entities: BasicProjectDetails and the full Project. */
+import { toBool, toIso, parseJsonArray } from '@forgekit/kernel/orm';
+import { namespaceBasic } from '../shared/namespace-presenter.js';
+import { visibilityName } from '../shared/levels.js';
+import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
+import { userBasic } from '../users/user-presenter.js';
+import type { ProjectAccess } from '../access/access-service.js';
+import { readProjectSettings } from './project-settings.js';
+
+export interface PresentOptions {
+  externalUrl: string;
+  /** Admins also see `repository_storage`. */
+  isAdmin: boolean;
+  /** The owner of a personal project. */
+  owner?: UserRow | null;
+  /** Present on `GET /projects/:id`. */
+  access?: ProjectAccess;
+}
+
+const fullPathOf = (project: ProjectWithNamespace) => `${project.ns_full_path}/${project.path}`;
+
+export function projectBasic(project: ProjectWithNamespace, externalUrl: string) {
+  const fullPath = fullPathOf(project);
+  const host = new URL(externalUrl).hostname;
+  const topics = parseJsonArray(project.topics);
+  return {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: `${project.ns_full_name} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: fullPath,
+    created_at: toIso(project.created_at),
+    default_branch: project.default_branch,
+    tag_list: topics,
+    topics,
+    ssh_url_to_repo: `git@${host}:${fullPath}.git`,
+    http_url_to_repo: `${externalUrl}/${fullPath}.git`,
+    web_url: `${externalUrl}/${fullPath}`,
+    readme_url: null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: toIso(project.last_activity_at),
+    namespace: namespaceBasic(
+      { id: project.namespace_id, name: project.ns_name, path: project.ns_path, kind: project.ns_kind, full_path: project.ns_full_path, parent_id: project.ns_parent_id },
+      externalUrl,
+    ),
+  };
+}
+
+const permission = (level: number | null) => (level ? { access_level: level, notification_level: 3 } : null);
+
+export function projectFull(project: ProjectWithNamespace, options: PresentOptions) {
+  const { externalUrl } = options;
+  const settings = readProjectSettings(project.settings);
+  const api = `${externalUrl}/api/v4/projects/${project.id}`;
+  const enabled = (level: string) => level !== 'disabled';
+  const body: Record<string, unknown> = {
+    ...projectBasic(project, externalUrl),
+    container_registry_image_prefix: `${new URL(externalUrl).host}/${fullPathOf(project)}`.toLowerCase(),
+    _links: {
+      self: api,
+      issues: `${api}/issues`,
+      merge_requests: `${api}/merge_requests`,
+      repo_branches: `${api}/repository/branches`,
+      labels: `${api}/labels`,
+      events: `${api}/events`,
+      members: `${api}/members`,
+      cluster_agents: `${api}/cluster_agents`,
+    },
+    packages_enabled: settings.packages_enabled,
+    empty_repo: true,
+    archived: toBool(project.archived),
+    visibility: visibilityName(project.visibility_level),
+  };
+  if (project.ns_kind === 'user' && options.owner) body.owner = userBasic(options.owner, externalUrl);
+  Object.assign(body, {
+    resolve_outdated_diff_discussions: settings.resolve_outdated_diff_discussions,
+    container_registry_enabled: enabled(settings.container_registry_access_level),
+    issues_enabled: enabled(settings.issues_access_level),
+    merge_requests_enabled: enabled(settings.merge_requests_access_level),
+    wiki_enabled: enabled(settings.wiki_access_level),
+    jobs_enabled: enabled(settings.builds_access_level),
+    snippets_enabled: enabled(settings.snippets_access_level),
+    service_desk_enabled: settings.service_desk_enabled,
+    can_create_merge_request_in: true,
+    issues_access_level: settings.issues_access_level,
+    repository_access_level: settings.repository_access_level,
+    merge_requests_access_level: settings.merge_requests_access_level,
+    forking_access_level: settings.forking_access_level,
+    wiki_access_level: settings.wiki_access_level,
+    builds_access_level: settings.builds_access_level,
+    snippets_access_level: settings.snippets_access_level,
+    pages_access_level: settings.pages_access_level,
+    analytics_access_level: settings.analytics_access_level,
+    container_registry_access_level: settings.container_registry_access_level,
+    security_and_compliance_access_level: settings.security_and_compliance_access_level,
+    releases_access_level: settings.releases_access_level,
+    environments_access_level: settings.environments_access_level,
+    feature_flags_access_level: settings.feature_flags_access_level,
+    infrastructure_access_level: settings.infrastructure_access_level,
+    monitor_access_level: settings.monitor_access_level,
+    model_experiments_access_level: settings.model_experiments_access_level,
+    model_registry_access_level: settings.model_registry_access_level,
+    emails_disabled: !settings.emails_enabled,
+    emails_enabled: settings.emails_enabled,
+    shared_runners_enabled: settings.shared_runners_enabled,
+    lfs_enabled: settings.lfs_enabled,
+    creator_id: project.creator_id,
+    import_status: 'none',
+    open_issues_count: 0,
+    ci_config_path: settings.ci_config_path,
+    public_jobs: settings.public_jobs,
+    build_timeout: settings.build_timeout,
+    auto_devops_enabled: settings.auto_devops_enabled,
+    shared_with_groups: [],
+    only_allow_merge_if_pipeline_succeeds: settings.only_allow_merge_if_pipeline_succeeds,
+    allow_merge_on_skipped_pipeline: settings.allow_merge_on_skipped_pipeline,
+    request_access_enabled: settings.request_access_enabled,
+    only_allow_merge_if_all_discussions_are_resolved: settings.only_allow_merge_if_all_discussions_are_resolved,
+    remove_source_branch_after_merge: settings.remove_source_branch_after_merge,
+    printing_merge_request_link_enabled: settings.printing_merge_request_link_enabled,
+    merge_method: settings.merge_method,
+    squash_option: settings.squash_option,
+    autoclose_referenced_issues: settings.autoclose_referenced_issues,
+  });
+  if (options.isAdmin) body.repository_storage = project.repository_storage;
+  if (options.access) {
+    body.permissions = { project_access: permission(options.access.projectLevel), group_access: permission(options.access.groupLevel) };
+  }
+  return body;
+}

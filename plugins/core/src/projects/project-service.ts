@@ -1,0 +1,109 @@
+/** Projects: names, paths and visibility within a namespace. */
+import { validationFailed } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import { findProjectRow } from '../access/access-service.js';
+import { visibilityName } from '../shared/levels.js';
+import { nameError, pathError } from '../shared/path-rules.js';
+import type { NamespaceRow, ProjectRow, ProjectWithNamespace } from '../shared/rows.js';
+import { readProjectSettings, type ProjectSettings } from './project-settings.js';
+
+export interface ProjectInput {
+  name?: string;
+  path?: string;
+  description?: string;
+  visibilityLevel?: number;
+  defaultBranch?: string | null;
+  repositoryStorage?: string;
+  topics?: string[];
+  archived?: boolean;
+  settings?: Partial<ProjectSettings>;
+}
+
+export function createProjectService(db: Knex) {
+  async function validate(namespace: NamespaceRow, input: ProjectInput, exceptId: number | null) {
+    const errors: Record<string, string[]> = {};
+    const taken = (column: 'name' | 'path', value: string) => {
+      const query = db<ProjectRow>('projects').where('namespace_id', namespace.id).whereRaw(`lower(${column}) = ?`, [value.toLowerCase()]);
+      if (exceptId) query.whereNot('id', exceptId);
+      return query.first('id');
+    };
+    if (input.name !== undefined) {
+      const problem = input.name.trim() === '' ? "can't be blank" : nameError(input.name);
+      if (problem) errors.name = [problem];
+      else if (await taken('name', input.name)) {
+        errors['project_namespace.name'] = ['has already been taken'];
+        errors.name = ['has already been taken'];
+      }
+    }
+    if (input.path !== undefined) {
+      const problem = pathError(input.path);
+      if (problem) errors.path = [problem];
+      else if (await taken('path', input.path)) errors.path = ['has already been taken'];
+    }
+    if (input.visibilityLevel !== undefined && namespace.kind === 'group' && input.visibilityLevel > namespace.visibility_level) {
+      errors.visibility_level = [`${visibilityName(input.visibilityLevel)} is not allowed in a ${visibilityName(namespace.visibility_level)} group.`];
+    }
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
+
+  return {
+    async create(namespace: NamespaceRow, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<ProjectWithNamespace> {
+      await validate(namespace, input, null);
+      const now = new Date();
+      const [inserted] = await db('projects')
+        .insert({
+          name: input.name,
+          path: input.path,
+          namespace_id: namespace.id,
+          description: input.description ?? '',
+          visibility_level: input.visibilityLevel ?? 0,
+          default_branch: input.defaultBranch ?? null,
+          repository_storage: input.repositoryStorage ?? 'default',
+          creator_id: creatorId,
+          topics: JSON.stringify(input.topics ?? []),
+          settings: JSON.stringify(input.settings ?? {}),
+          created_at: now,
+          updated_at: now,
+          last_activity_at: now,
+        })
+        .returning('id');
+      const id = typeof inserted === 'object' ? inserted.id : inserted;
+      return (await findProjectRow(db, String(id)))!;
+    },
+
+    async update(project: ProjectWithNamespace, input: ProjectInput): Promise<ProjectWithNamespace> {
+      const namespace = (await db<NamespaceRow>('namespaces').where('id', project.namespace_id).first())!;
+      await validate(namespace, {
+        ...input,
+        name: input.name !== undefined && input.name !== project.name ? input.name : undefined,
+        path: input.path !== undefined && input.path !== project.path ? input.path : undefined,
+      }, project.id);
+      const now = new Date();
+      const changes: Record<string, unknown> = { updated_at: now, last_activity_at: now };
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.path !== undefined) changes.path = input.path;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.visibilityLevel !== undefined) changes.visibility_level = input.visibilityLevel;
+      if (input.defaultBranch !== undefined) changes.default_branch = input.defaultBranch;
+      if (input.repositoryStorage !== undefined) changes.repository_storage = input.repositoryStorage;
+      if (input.topics !== undefined) changes.topics = JSON.stringify(input.topics);
+      if (input.archived !== undefined) changes.archived = input.archived;
+      if (input.settings && Object.keys(input.settings).length > 0) {
+        changes.settings = JSON.stringify({ ...JSON.parse(project.settings || '{}'), ...input.settings });
+      }
+      await db('projects').where('id', project.id).update(changes);
+      return (await findProjectRow(db, String(project.id)))!;
+    },
+
+    async remove(projectId: number) {
+      await db.transaction(async (trx) => {
+        await trx('members').where({ source_type: 'Project', source_id: projectId }).delete();
+        await trx('projects').where('id', projectId).delete();
+      });
+    },
+
+    settingsOf: (project: ProjectRow) => readProjectSettings(project.settings),
+  };
+}
+
+export type ProjectService = ReturnType<typeof createProjectService>;

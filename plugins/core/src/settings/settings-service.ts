@@ -1,0 +1,75 @@
+/**
+ * Instance settings (`/application/settings`). The core defines the common keys;
+ * other plugins add their own with `define`, each with a schema and a default.
+ */
+import * as v from 'valibot';
+import type { Knex } from '@forgekit/kernel/orm';
+import { f } from '@forgekit/kernel';
+
+export interface SettingDefinition<T = unknown> {
+  key: string;
+  /** A field from `f.*`: how the value is parsed from a `PUT`. */
+  field: v.GenericSchema<unknown, T>;
+  default: T;
+  /** The plugin that defined it, for error messages. */
+  owner: string;
+}
+
+export function createSettingsService(db: Knex) {
+  const definitions = new Map<string, SettingDefinition>();
+
+  // Read on every use: several server processes may share the table.
+  async function load() {
+    const rows: { key: string; value: string }[] = await db('application_settings').select('key', 'value');
+    return new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
+  }
+
+  return {
+    define<T>(owner: string, key: string, field: v.GenericSchema<unknown, T>, fallback: T) {
+      const existing = definitions.get(key);
+      if (existing) throw new Error(`Plugin '${owner}' defines application setting '${key}', which '${existing.owner}' already defines`);
+      definitions.set(key, { key, field, default: fallback, owner } as SettingDefinition);
+    },
+    definitions: () => [...definitions.values()],
+    async get(key: string): Promise<unknown> {
+      const definition = definitions.get(key);
+      if (!definition) throw new Error(`Unknown application setting '${key}'`);
+      const row: { value: string } | undefined = await db('application_settings').where('key', key).first('value');
+      return row ? JSON.parse(row.value) : definition.default;
+    },
+    async all(): Promise<Record<string, unknown>> {
+      const stored = await load();
+      return Object.fromEntries([...definitions.values()].map((d) => [d.key, stored.has(d.key) ? stored.get(d.key) : d.default]));
+    },
+    async set(values: Record<string, unknown>) {
+      await db.transaction(async (trx) => {
+        for (const [key, value] of Object.entries(values)) {
+          const json = JSON.stringify(value);
+          const updated = await trx('application_settings').where('key', key).update({ value: json });
+          if (!updated) await trx('application_settings').insert({ key, value: json });
+        }
+      });
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
+
+/** The settings the core defines. */
+export function defineCoreSettings(settings: SettingsService) {
+  const define = <T>(key: string, field: v.GenericSchema<unknown, T>, fallback: T) => settings.define('core', key, field, fallback);
+  define('default_project_visibility', f.values(['private', 'internal', 'public']), 'private');
+  define('default_group_visibility', f.values(['private', 'internal', 'public']), 'private');
+  define('signup_enabled', f.boolean(), false);
+  define('allow_local_requests_from_web_hooks_and_services', f.boolean(), false);
+  define('allow_local_requests_from_system_hooks', f.boolean(), true);
+  define('max_attachment_size', f.integer(), 100);
+  define('max_import_size', f.integer(), 0);
+  define('default_projects_limit', f.integer(), 100000);
+  define('pages_domain_verification_enabled', f.boolean(), true);
+  define('max_pages_size', f.integer(), 100);
+  define('pages_extra_deployments_default_expiry_seconds', f.integer(), 86400);
+  define('external_authorization_service_enabled', f.boolean(), false);
+  define('user_default_external', f.boolean(), false);
+  define('require_admin_approval_after_user_signup', f.boolean(), true);
+}

@@ -1,0 +1,24 @@
+/** GitLab's numeric access levels. */
+export const AccessLevel = {
+  NO_ACCESS: 0,
+  MINIMAL: 5,
+  GUEST: 10,
+  PLANNER: 15,
+  REPORTER: 20,
+  DEVELOPER: 30,
+  MAINTAINER: 40,
+  OWNER: 50,
+} as const;
+
+export const MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
+
+export const Visibility = { private: 0, internal: 10, public: 20 } as const;
+export type VisibilityName = keyof typeof Visibility;
+export const VISIBILITY_NAMES = Object.keys(Visibility) as VisibilityName[];
+
+export function visibilityName(level: number): VisibilityName {
+  return level >= 20 ? 'public' : level >= 10 ? 'internal' : 'private';
+}
+
+/** Today as `YYYY-MM-DD`; memberships expire at the start of their `expires_at` day. */
+export const today = () => new Date().toISOString().slice(0, 10);

@@ -1,0 +1,149 @@
+import {
+  ApiError, badRequest, defineRoute, f, forbidden, frameworkError, insufficientScope, noContent, notFound, page, params, reply, totalFor, unauthorized,
+  type RequestContext, type Route,
+} from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import type { UserService } from '../users/user-service.js';
+import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
+
+const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+
+export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService): Route[] {
+  /** `self` is the presenting token; otherwise only its owner or an admin may see one. */
+  async function findVisible(ctx: RequestContext, id: string): Promise<TokenRow> {
+    if (id === 'self') return (await tokens.findById(ctx.credential!.tokenId))!;
+    const numeric = /^\d+$/.test(id) ? Number(id) : NaN;
+    const row = Number.isNaN(numeric) ? undefined : await tokens.findById(numeric);
+    if (ctx.user!.isAdmin) {
+      if (!row) throw notFound('Personal Access Token');
+      return row;
+    }
+    if (!row || row.user_id !== ctx.user!.id) throw unauthorized();
+    return row;
+  }
+
+  const scopesField = f.array(f.values(ALL_SCOPES as unknown as string[]));
+
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/users/:user_id/personal_access_tokens',
+      auth: 'admin',
+      input: params({
+        user_id: f.integer(),
+        name: f.string(),
+        scopes: scopesField,
+        description: f.optional(f.string()),
+        expires_at: f.optional(f.date()),
+      }),
+      async handler(_ctx, input) {
+        const user = await users.findById(input.user_id);
+        if (!user) throw notFound('User');
+        if (input.description && input.description.length > 255) throw frameworkError(400, 'description is too long');
+        if (input.scopes.length === 0) throw frameworkError(400, 'scopes is empty');
+        const { row, secret } = await tokens.create({
+          userId: user.id, name: input.name, scopes: input.scopes, description: input.description ?? null, expiresAt: input.expires_at ?? null,
+        });
+        return reply(201, presentToken(row, secret));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/user/personal_access_tokens',
+      input: params({
+        name: f.string(),
+        scopes: f.array(f.values(['k8s_proxy', 'self_rotate'])),
+        description: f.optional(f.string()),
+        expires_at: f.optional(f.date()),
+      }),
+      async handler(ctx, input) {
+        const { row, secret } = await tokens.create({
+          userId: ctx.user!.id, name: input.name, scopes: input.scopes, description: input.description ?? null, expiresAt: input.expires_at ?? null,
+        });
+        return reply(201, presentToken(row, secret));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/personal_access_tokens',
+      paginated: true,
+      input: params({
+        user_id: f.optional(f.integer()),
+        state: f.optional(f.values(['active', 'inactive'])),
+        revoked: f.optional(f.boolean()),
+        search: f.optional(f.string()),
+        created_before: f.optional(f.datetime()),
+        created_after: f.optional(f.datetime()),
+        last_used_before: f.optional(f.datetime()),
+        last_used_after: f.optional(f.datetime()),
+        expires_before: f.optional(f.date()),
+        expires_after: f.optional(f.date()),
+        sort: f.optional(f.values(['created_asc', 'created_desc', 'expires_asc', 'expires_desc', 'last_used_asc', 'last_used_desc', 'name_asc', 'name_desc'])),
+      }),
+      async handler(ctx, input) {
+        const isAdmin = ctx.user!.isAdmin;
+        if (!isAdmin && input.user_id && input.user_id !== ctx.user!.id) throw unauthorized();
+        const today = new Date().toISOString().slice(0, 10);
+        const query = db<TokenRow>('personal_access_tokens').where((q) => {
+          if (!isAdmin) q.where('user_id', ctx.user!.id);
+          else if (input.user_id) q.where('user_id', input.user_id);
+          if (input.state === 'active') q.where('revoked', false).where((e) => e.whereNull('expires_at').orWhere('expires_at', '>', today));
+          if (input.state === 'inactive') q.where((e) => e.where('revoked', true).orWhere('expires_at', '<=', today));
+          if (input.revoked !== undefined && input.revoked !== null) q.where('revoked', input.revoked);
+          if (input.search) q.whereRaw('lower(name) like ?', [`%${input.search.toLowerCase()}%`]);
+          if (input.created_before) q.where('created_at', '<', input.created_before);
+          if (input.created_after) q.where('created_at', '>', input.created_after);
+          if (input.last_used_before) q.where('last_used_at', '<', input.last_used_before);
+          if (input.last_used_after) q.where('last_used_at', '>', input.last_used_after);
+          if (input.expires_before) q.where('expires_at', '<', input.expires_before);
+          if (input.expires_after) q.where('expires_at', '>', input.expires_after);
+        });
+        const [column, direction] = (() => {
+          const sort = input.sort ?? 'created_desc';
+          const dir = sort.endsWith('_asc') ? 'asc' : 'desc';
+          const key = sort.replace(/_(asc|desc)$/, '');
+          return [key === 'created' ? 'created_at' : key === 'expires' ? 'expires_at' : key === 'last_used' ? 'last_used_at' : 'name', dir] as const;
+        })();
+        const rows = await query.clone().orderBy(column, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        return page(rows.map((row) => presentToken(row)), total);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/personal_access_tokens/:id',
+      scopes: ['read_user'],
+      async handler(ctx) {
+        return presentToken(await findVisible(ctx, ctx.params.id!));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/personal_access_tokens/:id/rotate',
+      scopes: ['self_rotate'],
+      input: params({ expires_at: f.optional(f.date()) }),
+      async handler(ctx, input) {
+        const self = ctx.params.id === 'self';
+        if (!self && !ctx.credential!.scopes.includes('api')) throw insufficientScope(['api']);
+        const row = await findVisible(ctx, ctx.params.id!);
+        if (self && !ctx.credential!.scopes.some((scope) => scope === 'api' || scope === 'self_rotate')) throw forbidden();
+        if (!presentToken(row).active) throw unauthorized();
+        const { row: successor, secret } = await tokens.rotate(row, input.expires_at ?? oneWeekFromNow());
+        return reply(200, presentToken(successor, secret));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/personal_access_tokens/:id',
+      async handler(ctx) {
+        const row = await findVisible(ctx, ctx.params.id!);
+        if (!presentToken(row).active && row.revoked) throw badRequest();
+        await tokens.revoke(row.id);
+        return noContent();
+      },
+    }),
+  ];
+}
+
+export const scopeErrorFor = (scopes: string[], isAdmin: boolean): ApiError | null =>
+  !isAdmin && scopes.some((scope) => ADMIN_ONLY_SCOPES.has(scope)) ? frameworkError(400, 'scopes does not have a valid value') : null;

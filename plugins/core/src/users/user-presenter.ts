@@ -1,0 +1,70 @@
+/** GitLab's user entities, fields in declaration order. */
+import { toBool, toIso } from '@forgekit/kernel/orm';
+import type { UserRow } from '../shared/rows.js';
+
+export function userBasic(user: UserRow, externalUrl: string) {
+  return {
+    id: user.id,
+    username: user.username,
+    public_email: user.public_email ?? null,
+    name: user.name,
+    state: user.state,
+    locked: false,
+    avatar_url: null,
+    web_url: `${externalUrl}/${user.username}`,
+  };
+}
+
+export function userDetail(user: UserRow, externalUrl: string) {
+  return {
+    ...userBasic(user, externalUrl),
+    created_at: toIso(user.created_at),
+    bio: user.bio,
+    location: user.location,
+    linkedin: '',
+    twitter: '',
+    discord: '',
+    website_url: user.website_url,
+    organization: user.organization,
+    job_title: user.job_title,
+    pronouns: user.pronouns,
+    bot: toBool(user.bot),
+    work_information: null,
+    followers: 0,
+    following: 0,
+    local_time: null,
+  };
+}
+
+export function userPublic(user: UserRow, externalUrl: string) {
+  return {
+    ...userDetail(user, externalUrl),
+    last_sign_in_at: null,
+    confirmed_at: toIso(user.confirmed_at),
+    last_activity_on: user.last_activity_on,
+    email: user.email,
+    theme_id: 1,
+    color_scheme_id: 1,
+    projects_limit: user.projects_limit,
+    current_sign_in_at: null,
+    identities: [],
+    can_create_group: toBool(user.can_create_group),
+    can_create_project: user.projects_limit > 0 && !toBool(user.external),
+    two_factor_enabled: false,
+    external: toBool(user.external),
+    private_profile: toBool(user.private_profile),
+    commit_email: user.email,
+  };
+}
+
+export function userWithAdmin(user: UserRow, externalUrl: string, createdBy: UserRow | null) {
+  return {
+    ...userPublic(user, externalUrl),
+    is_admin: toBool(user.admin),
+    note: user.note,
+    namespace_id: user.namespace_id,
+    created_by: createdBy ? userBasic(createdBy, externalUrl) : null,
+    current_sign_in_ip: null,
+    last_sign_in_ip: null,
+  };
+}

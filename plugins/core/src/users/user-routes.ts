@@ -1,0 +1,217 @@
+import {
+  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, reply, rules, totalFor, validationFailed, type RequestContext, type Route,
+} from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import type { UserRow } from '../shared/rows.js';
+import type { UserService } from './user-service.js';
+import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
+
+const profileFields = {
+  bio: f.optional(f.string()),
+  location: f.optional(f.string()),
+  public_email: f.optional(f.string()),
+  website_url: f.optional(f.string()),
+  organization: f.optional(f.string()),
+  job_title: f.optional(f.string()),
+  pronouns: f.optional(f.string()),
+  private_profile: f.optional(f.boolean()),
+  note: f.optional(f.string()),
+  admin: f.optional(f.boolean()),
+  external: f.optional(f.boolean()),
+  can_create_group: f.optional(f.boolean()),
+  projects_limit: f.optional(f.integer()),
+};
+
+type ProfileInput = { [K in keyof typeof profileFields]?: any };
+
+const profileOf = (input: ProfileInput) => ({
+  bio: input.bio ?? undefined,
+  location: input.location ?? undefined,
+  public_email: input.public_email,
+  website_url: input.website_url ?? undefined,
+  organization: input.organization ?? undefined,
+  job_title: input.job_title ?? undefined,
+  pronouns: input.pronouns,
+});
+
+export function userRoutes(db: Knex, users: UserService): Route[] {
+  async function adminView(ctx: RequestContext, user: UserRow) {
+    const creator = user.created_by_id ? ((await users.findById(user.created_by_id)) ?? null) : null;
+    return userWithAdmin(user, ctx.externalUrl, creator);
+  }
+
+  async function findUserOr404(id: number) {
+    const user = await users.findById(id);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  const idParam = { id: f.integer() };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/user',
+      scopes: ['read_user'],
+      async handler(ctx) {
+        const user = await findUserOr404(ctx.user!.id);
+        return ctx.user!.isAdmin ? adminView(ctx, user) : userPublic(user, ctx.externalUrl);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/users',
+      auth: 'optional',
+      scopes: ['read_user'],
+      paginated: true,
+      input: params({
+        username: f.optional(f.string()),
+        search: f.optional(f.string()),
+        active: f.optional(f.boolean()),
+        blocked: f.optional(f.boolean()),
+        external: f.optional(f.boolean()),
+        admins: f.optional(f.boolean()),
+        order_by: f.optional(f.values(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
+        sort: f.optional(f.values(['asc', 'desc']), 'desc'),
+      }),
+      async handler(ctx, input) {
+        if (!ctx.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
+        const isAdmin = !!ctx.user?.isAdmin;
+        const query = db<UserRow>('users').where((q) => {
+          if (input.username) q.whereRaw('lower(username) = ?', [input.username.toLowerCase()]);
+          if (input.search) {
+            const like = `%${input.search.toLowerCase()}%`;
+            q.where((s) => s.whereRaw('lower(username) like ?', [like]).orWhereRaw('lower(name) like ?', [like]).orWhereRaw('lower(email) = ?', [input.search!.toLowerCase()]));
+          }
+          if (input.active) q.where('state', 'active');
+          if (input.blocked) q.where('state', 'blocked');
+          if (isAdmin && input.external) q.where('external', true);
+          if (isAdmin && input.admins) q.where('admin', true);
+        });
+        const rows = await query.clone().orderBy(input.order_by!, input.sort!).orderBy('id', input.sort!).limit(ctx.page.perPage).offset(ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        const items = isAdmin ? await Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
+        return page(items, total);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/users/:id',
+      auth: 'optional',
+      scopes: ['read_user'],
+      input: params(idParam),
+      async handler(ctx, input) {
+        const user = await findUserOr404(input.id);
+        if (ctx.user?.isAdmin) return adminView(ctx, user);
+        return userDetail(user, ctx.externalUrl);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/users',
+      auth: 'admin',
+      input: params(
+        {
+          email: f.string(),
+          name: f.string(),
+          username: f.string(),
+          password: f.optional(f.string()),
+          reset_password: f.optional(f.boolean()),
+          force_random_password: f.optional(f.boolean()),
+          skip_confirmation: f.optional(f.boolean()),
+          ...profileFields,
+        },
+        rules.atLeastOneOf('password', 'reset_password', 'force_random_password'),
+      ),
+      async handler(ctx, input) {
+        const user = await users.create({
+          username: input.username,
+          name: input.name,
+          email: input.email,
+          password: input.password ?? null,
+          admin: input.admin ?? false,
+          external: input.external ?? false,
+          canCreateGroup: input.can_create_group ?? undefined,
+          projectsLimit: input.projects_limit ?? undefined,
+          note: input.note ?? null,
+          privateProfile: input.private_profile ?? undefined,
+          createdById: ctx.user!.id,
+          confirmed: input.skip_confirmation ?? true,
+          profile: profileOf(input),
+        });
+        return reply(201, await adminView(ctx, user));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/users/:id',
+      auth: 'admin',
+      input: params({
+        ...idParam,
+        email: f.optional(f.string()),
+        name: f.optional(f.string()),
+        username: f.optional(f.string()),
+        password: f.optional(f.string()),
+        ...profileFields,
+      }),
+      async handler(ctx, input) {
+        await findUserOr404(input.id);
+        const user = await users.update(input.id, {
+          username: input.username ?? undefined,
+          name: input.name ?? undefined,
+          email: input.email ?? undefined,
+          password: input.password ?? undefined,
+          admin: input.admin ?? undefined,
+          external: input.external ?? undefined,
+          canCreateGroup: input.can_create_group ?? undefined,
+          projectsLimit: input.projects_limit ?? undefined,
+          note: input.note,
+          privateProfile: input.private_profile ?? undefined,
+          profile: profileOf(input),
+        });
+        return adminView(ctx, user);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/users/:id',
+      auth: 'admin',
+      input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
+      async handler(ctx, input) {
+        await findUserOr404(input.id);
+        if (!input.hard_delete && (await users.soleOwnedGroups(input.id)).length > 0) {
+          throw conflict('User cannot be removed while is the sole-owner of a group');
+        }
+        await users.remove(input.id);
+        return noContent();
+      },
+    }),
+    ...stateRoutes(users, findUserOr404),
+  ];
+}
+
+/** Block, unblock, deactivate and activate: 201 `true`, or GitLab's refusals. */
+function stateRoutes(users: UserService, find: (id: number) => Promise<UserRow>): Route[] {
+  const transition = (action: string, apply: (user: UserRow) => string | { error: string; status: number } | null) =>
+    defineRoute({
+      method: 'POST',
+      path: `/users/:id/${action}`,
+      auth: 'admin',
+      input: params({ id: f.integer() }),
+      async handler(_ctx, input) {
+        const user = await find(input.id);
+        const next = apply(user);
+        if (next && typeof next === 'object') throw (next.status === 403 ? forbidden(next.error) : validationFailed({ state: [next.error] }, next.status));
+        if (typeof next === 'string') await users.update(user.id, { state: next });
+        return reply(201, true);
+      },
+    });
+  return [
+    transition('block', (user) => (user.state === 'blocked' ? null : 'blocked')),
+    transition('unblock', (user) => (user.state === 'active' ? null : 'active')),
+    transition('deactivate', (user) =>
+      user.state === 'blocked' ? { error: 'A blocked user cannot be deactivated by the API', status: 403 } : user.state === 'deactivated' ? null : 'deactivated'),
+    transition('activate', (user) =>
+      user.state === 'blocked' ? { error: 'A blocked user must be unblocked to be activated', status: 403 } : user.state === 'active' ? null : 'active'),
+  ];
+}

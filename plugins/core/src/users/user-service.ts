@@ -1,0 +1,174 @@
+/** Users and their personal namespaces. */
+import { conflict, validationFailed } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import type { UserRow } from '../shared/rows.js';
+import { pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
+import { hashPassword } from './password.js';
+
+export interface NewUser {
+  username: string;
+  name: string;
+  email: string;
+  password?: string | null;
+  admin?: boolean;
+  external?: boolean;
+  bot?: boolean;
+  canCreateGroup?: boolean;
+  projectsLimit?: number;
+  note?: string | null;
+  createdById?: number | null;
+  confirmed?: boolean;
+  profile?: Partial<Pick<UserRow, 'bio' | 'location' | 'public_email' | 'website_url' | 'organization' | 'job_title' | 'pronouns'>>;
+  privateProfile?: boolean;
+}
+
+export type UserPatch = Partial<Omit<NewUser, 'createdById' | 'confirmed'>> & { state?: string };
+
+const MIN_PASSWORD = 8;
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+
+export function createUserService(db: Knex) {
+  const users = (trx: Knex = db) => trx<UserRow>('users');
+
+  const findById = (id: number) => users().where('id', id).first();
+  const findByUsername = (username: string) => users().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+
+  async function assertAvailable(username: string | undefined, email: string | undefined, exceptId?: number) {
+    if (email !== undefined) {
+      const taken = await users().whereRaw('lower(email) = ?', [email.toLowerCase()]).whereNot('id', exceptId ?? 0).first('id');
+      if (taken) throw conflict('Email has already been taken');
+    }
+    if (username !== undefined) {
+      const taken = await users().whereRaw('lower(username) = ?', [username.toLowerCase()]).whereNot('id', exceptId ?? 0).first('id');
+      const namespaceTaken = await db('namespaces').whereNull('parent_id').whereRaw('lower(path) = ?', [username.toLowerCase()])
+        .whereNot('owner_id', exceptId ?? 0).first('id');
+      if (taken || namespaceTaken) throw conflict('Username has already been taken');
+    }
+  }
+
+  function validate(input: { username?: string; email?: string; password?: string | null; name?: string }) {
+    const errors: Record<string, string[]> = {};
+    if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD) {
+      errors.password = [`is too short (minimum is ${MIN_PASSWORD} characters)`];
+    }
+    if (input.email !== undefined && !EMAIL.test(input.email)) errors.email = ['is invalid'];
+    if (input.username !== undefined) {
+      const problem = pathError(input.username) ?? (RESERVED_TOP_LEVEL.has(input.username.toLowerCase()) ? 'is a reserved name' : null);
+      if (problem) errors.username = [problem];
+    }
+    if (input.name !== undefined && input.name.trim() === '') errors.name = ["can't be blank"];
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
+
+  return {
+    findById,
+    findByUsername,
+    /** A numeric id or a username. */
+    async findByIdOrUsername(value: string) {
+      return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);
+    },
+
+    async create(input: NewUser): Promise<UserRow> {
+      validate(input);
+      await assertAvailable(input.username, input.email);
+      const passwordHash = input.password ? await hashPassword(input.password) : null;
+      const now = new Date();
+      return db.transaction(async (trx) => {
+        const [inserted] = await trx('users')
+          .insert({
+            username: input.username,
+            name: input.name,
+            email: input.email,
+            password_hash: passwordHash,
+            admin: input.admin ?? false,
+            external: input.external ?? false,
+            bot: input.bot ?? false,
+            private_profile: input.privateProfile ?? false,
+            can_create_group: input.canCreateGroup ?? true,
+            projects_limit: input.projectsLimit ?? 100000,
+            note: input.note ?? null,
+            created_by_id: input.createdById ?? null,
+            confirmed_at: input.confirmed === false ? null : now,
+            bio: input.profile?.bio ?? '',
+            location: input.profile?.location ?? '',
+            public_email: input.profile?.public_email ?? null,
+            website_url: input.profile?.website_url ?? '',
+            organization: input.profile?.organization ?? '',
+            job_title: input.profile?.job_title ?? '',
+            pronouns: input.profile?.pronouns ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id');
+        const id = typeof inserted === 'object' ? inserted.id : inserted;
+        const [ns] = await trx('namespaces')
+          .insert({
+            name: input.name,
+            path: input.username,
+            kind: 'user',
+            full_path: input.username,
+            full_name: input.name,
+            traversal_path: '/',
+            owner_id: id,
+            visibility_level: 20,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id');
+        const namespaceId = typeof ns === 'object' ? ns.id : ns;
+        await trx('namespaces').where('id', namespaceId).update({ traversal_path: `/${namespaceId}/` });
+        await trx('users').where('id', id).update({ namespace_id: namespaceId });
+        return (await trx<UserRow>('users').where('id', id).first())!;
+      });
+    },
+
+    async update(id: number, patch: UserPatch): Promise<UserRow> {
+      validate(patch);
+      await assertAvailable(patch.username, patch.email, id);
+      const changes: Record<string, unknown> = { updated_at: new Date() };
+      if (patch.username !== undefined) changes.username = patch.username;
+      if (patch.name !== undefined) changes.name = patch.name;
+      if (patch.email !== undefined) changes.email = patch.email;
+      if (patch.password) changes.password_hash = await hashPassword(patch.password);
+      if (patch.admin !== undefined) changes.admin = patch.admin;
+      if (patch.external !== undefined) changes.external = patch.external;
+      if (patch.canCreateGroup !== undefined) changes.can_create_group = patch.canCreateGroup;
+      if (patch.projectsLimit !== undefined) changes.projects_limit = patch.projectsLimit;
+      if (patch.note !== undefined) changes.note = patch.note;
+      if (patch.state !== undefined) changes.state = patch.state;
+      if (patch.privateProfile !== undefined) changes.private_profile = patch.privateProfile;
+      for (const [key, value] of Object.entries(patch.profile ?? {})) if (value !== undefined) changes[key] = value;
+      await db.transaction(async (trx) => {
+        await trx('users').where('id', id).update(changes);
+        if (patch.username !== undefined || patch.name !== undefined) {
+          const ns: Record<string, unknown> = { updated_at: new Date() };
+          if (patch.username !== undefined) Object.assign(ns, { path: patch.username, full_path: patch.username });
+          if (patch.name !== undefined) Object.assign(ns, { name: patch.name, full_name: patch.name });
+          await trx('namespaces').where('kind', 'user').where('owner_id', id).update(ns);
+        }
+      });
+      return (await findById(id))!;
+    },
+
+    /** Removes a user, their personal namespace and projects, and their memberships and tokens. */
+    async remove(id: number) {
+      await db.transaction(async (trx) => {
+        await trx('namespaces').where('kind', 'user').where('owner_id', id).delete();
+        await trx('users').where('id', id).delete();
+      });
+    },
+
+    /** Groups in which this user is the only owner. */
+    async soleOwnedGroups(id: number): Promise<number[]> {
+      const owned: { source_id: number }[] = await db('members').where({ user_id: id, source_type: 'Namespace', access_level: 50 }).select('source_id');
+      const sole: number[] = [];
+      for (const { source_id } of owned) {
+        const others = await db('members').where({ source_type: 'Namespace', source_id, access_level: 50 }).whereNot('user_id', id).first('id');
+        if (!others) sole.push(source_id);
+      }
+      return sole;
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;
