@@ -1,13 +1,12 @@
 /** The first administrator: `root`, with a token equal to the configured secret. */
 import { tokenDigest } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
 import type { UserRow } from './shared/rows.js';
 import { ALL_SCOPES, type TokenService } from './tokens/token-service.js';
 import type { UserService } from './users/user-service.js';
 
 export const ROOT_USERNAME = 'root';
 
-export async function ensureRootUser(db: Knex, users: UserService): Promise<UserRow> {
+export async function ensureRootUser(users: UserService): Promise<UserRow> {
   const existing = await users.findByUsername(ROOT_USERNAME);
   if (existing) return existing;
   try {
@@ -21,8 +20,8 @@ export async function ensureRootUser(db: Knex, users: UserService): Promise<User
 }
 
 /** Makes `secret` a working all-scope token of root; returns whether it was new. */
-export async function ensureRootToken(db: Knex, users: UserService, tokens: TokenService, secret: string, name = 'bootstrap'): Promise<boolean> {
-  const root = await ensureRootUser(db, users);
+export async function ensureRootToken(users: UserService, tokens: TokenService, secret: string, name = 'bootstrap'): Promise<boolean> {
+  const root = await ensureRootUser(users);
   const existing = await tokens.findByDigest(tokenDigest(secret));
   if (existing) {
     if (existing.user_id !== root.id) throw new Error('The root token is already in use by another user');

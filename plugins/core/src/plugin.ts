@@ -60,7 +60,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.routes(
       ...userRoutes(db, users),
       ...tokenRoutes(db, tokens, users),
-      ...groupRoutes(db, groups, access, ctx.events),
+      ...groupRoutes(db, groups, projects, access, ctx.events),
       ...projectRoutes(db, projects, access, settings, ctx.events),
       ...memberRoutes(db, access),
       ...namespaceRoutes(db, access),
@@ -71,7 +71,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     const { rootToken } = ctx.config;
     if (rootToken) {
       ctx.lifecycle.onStart(async () => {
-        if (await ensureRootToken(db, users, tokens, rootToken)) ctx.log.info('root token from FORGEKIT_ROOT_TOKEN is ready');
+        if (await ensureRootToken(users, tokens, rootToken)) ctx.log.info('root token from FORGEKIT_ROOT_TOKEN is ready');
       });
     }
   },

@@ -5,6 +5,8 @@ import type { Credential, IdentityProvider, Principal } from './identity.js';
 
 export interface AuthInput {
   method: string;
+  /** Accept `Authorization: Basic` with the token as the password. */
+  basic?: boolean;
   header(name: string): string | undefined;
   param(name: string): unknown;
 }
@@ -38,7 +40,16 @@ export function presentedToken(input: AuthInput): string | undefined {
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
   const bearer = /^Bearer\s+(.+)$/i.exec(input.header('authorization') ?? '')?.[1]?.trim();
-  return fromParam('access_token') ?? fromParam('private_token') ?? (input.header('private-token') || undefined) ?? bearer;
+  return fromParam('access_token') ?? fromParam('private_token') ?? (input.header('private-token') || undefined) ?? bearer ?? (input.basic ? basicPassword(input) : undefined);
+}
+
+/** The password of `Authorization: Basic` (any username, the token as password). */
+function basicPassword(input: AuthInput): string | undefined {
+  const encoded = /^Basic\s+(.+)$/i.exec(input.header('authorization') ?? '')?.[1];
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : undefined;
 }
 
 const today = () => new Date().toISOString().slice(0, 10);

@@ -46,6 +46,15 @@ const STANDARD_HEADERS = {
   ...CORS_HEADERS,
 };
 
+/** The caller's `X-Request-Id` if it sent a sane one, else a new UUID; kept on the event. */
+function requestIdOf(event: H3Event): string {
+  if (typeof event.context.requestId === 'string') return event.context.requestId;
+  const sent = event.node.req.headers['x-request-id'];
+  const id = typeof sent === 'string' && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+  event.context.requestId = id;
+  return id;
+}
+
 const NO_PAGE: PageRequest = Object.freeze({ page: 1, perPage: 20, offset: 0, perPageSent: 20 });
 
 function setHeaders(event: H3Event, headers: Record<string, string>) {
@@ -90,6 +99,7 @@ export function createHttpApp(options: HttpAppOptions): App {
   app.use(
     eventHandler((event) => {
       setHeaders(event, STANDARD_HEADERS);
+      event.node.res.setHeader('X-Request-Id', requestIdOf(event));
       if (event.method === 'OPTIONS') {
         event.node.res.statusCode = 204;
         return send(event, '');
@@ -108,8 +118,7 @@ export function createHttpApp(options: HttpAppOptions): App {
 
   async function dispatch(route: Route<any>, event: H3Event) {
     const started = performance.now();
-    const requestId = (event.node.req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-    event.node.res.setHeader('X-Request-Id', requestId);
+    const requestId = requestIdOf(event);
     options.inflight.count++;
     let status = 500;
     try {
@@ -150,7 +159,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       const value = headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
     };
-    const auth: AuthResult = await authenticate(route.auth ?? 'required', route.scopes, { method, header, param: (name) => merged[name] }, options.identity);
+    const auth: AuthResult = await authenticate(route.auth ?? 'required', route.scopes, { method, basic: route.basicAuth, header, param: (name) => merged[name] }, options.identity);
 
     const pageRequest = route.paginated ? readPageRequest(merged) : NO_PAGE;
     let input: Record<string, unknown> = {};

@@ -24,6 +24,8 @@ export interface Route<I = any> {
   paginated?: boolean;
   /** Mount outside `/api/v4` (health checks, git over HTTP). */
   raw?: boolean;
+  /** Also accept HTTP Basic auth with the token as the password (git over HTTP). */
+  basicAuth?: boolean;
   /** Pass the request body to the handler as bytes instead of parsing it. */
   streamBody?: boolean;
   handler: (ctx: RequestContext, input: I) => unknown | Promise<unknown>;

@@ -1,11 +1,13 @@
-import { accepted, defineRoute, f, forbidden, notFound, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { EventBus } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
-import type { AccessService } from '../access/access-service.js';
+import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
+import { projectBasic } from '../projects/project-presenter.js';
+import type { ProjectService } from '../projects/project-service.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
-import type { NamespaceRow } from '../shared/rows.js';
+import type { NamespaceRow, ProjectWithNamespace } from '../shared/rows.js';
 import { projectListRoute } from '../projects/project-list.js';
-import type { GroupSettings } from './group-settings.js';
+import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
 import type { GroupService } from './group-service.js';
 
@@ -36,7 +38,7 @@ function settingsFrom(input: Record<string, unknown>): Partial<GroupSettings> {
   return settings as Partial<GroupSettings>;
 }
 
-export function groupRoutes(db: Knex, groups: GroupService, access: AccessService, events: EventBus): Route[] {
+export function groupRoutes(db: Knex, groups: GroupService, projects: ProjectService, access: AccessService, events: EventBus): Route[] {
   const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
     const query = db('namespaces as n').where('n.kind', 'group').where((q) => base(q));
     const user = ctx.user;
@@ -109,16 +111,14 @@ export function groupRoutes(db: Knex, groups: GroupService, access: AccessServic
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
         const body: Record<string, unknown> = { ...presentGroup(group, ctx.externalUrl), shared_with_groups: [] };
         if (input.with_projects) {
-          const { projectBasic } = await import('../projects/project-presenter.js');
-          const { projectsWithNamespace } = await import('../access/access-service.js');
           const rows = await access.visibleProjects(projectsWithNamespace(db).where('p.namespace_id', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
-          body.projects = rows.map((row: any) => projectBasic(row, ctx.externalUrl));
+          body.projects = rows.map((row: ProjectWithNamespace) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
           body.shared_projects = [];
         }
         return body;
       },
     }),
-    projectListRoute('/groups/:id/projects', db, access, async (ctx) => {
+    projectListRoute('/groups/:id/projects', db, access, projects, async (ctx) => {
       const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
       return (q) => q.where('p.namespace_id', group.id);
     }),
@@ -130,7 +130,7 @@ export function groupRoutes(db: Knex, groups: GroupService, access: AccessServic
         const user = ctx.user!;
         if (input.parent_id) {
           const parent = await access.requireGroup(user, String(input.parent_id));
-          const { subgroup_creation_level } = (await import('./group-settings.js')).readGroupSettings(parent.group.settings);
+          const { subgroup_creation_level } = readGroupSettings(parent.group.settings);
           const needed = subgroup_creation_level === 'owner' ? AccessLevel.OWNER : AccessLevel.MAINTAINER;
           if (parent.level < needed) throw forbidden();
         } else if (!user.isAdmin) {
@@ -182,5 +182,3 @@ export function groupRoutes(db: Knex, groups: GroupService, access: AccessServic
     }),
   ];
 }
-
-export const groupNotFound = () => notFound('Group');

@@ -1,6 +1,6 @@
 /** Project and group members, direct and inherited (`/members/all`). */
 import {
-  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, recordNotFound, reply, rules, totalFor, validationFailed,
+  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, recordNotFound, reply, rules, totalFor,
   type RequestContext, type Route,
 } from '@forgekit/kernel';
 import { toDate, toIso, type Knex } from '@forgekit/kernel/orm';
@@ -49,8 +49,6 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
     const ancestors = traversalIds(found.group.traversal_path).filter((id) => id !== found.group.id);
     return { type: 'Namespace', id: found.group.id, ancestors, level: found.level, isAdmin: !!ctx.user?.isAdmin, kind };
   }
-
-  const manageLevel = (kind: SourceKind) => (kind === 'projects' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
 
   const membersQuery = (source: Source, inherited: boolean) =>
     db('members as m')
@@ -144,8 +142,8 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         rules.atLeastOneOf('user_id', 'username'),
       ),
       async handler(ctx, input) {
-        const source = await resolveSource(ctx, kind, manageLevel(kind) === AccessLevel.OWNER ? AccessLevel.MAINTAINER : AccessLevel.MAINTAINER);
-        assertMayGrant(source, input.access_level, kind);
+        const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
+        assertMayGrant(source, input.access_level);
         const identifiers = (input.user_id ?? input.username!).split(',').map((value) => value.trim()).filter(Boolean);
         const bulk = identifiers.length > 1;
         const byUsername = input.username !== undefined && input.username !== null;
@@ -189,7 +187,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
         const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
         if (!member) throw recordNotFound();
-        assertMayGrant(source, Math.max(input.access_level, member.access_level), kind);
+        assertMayGrant(source, Math.max(input.access_level, member.access_level));
         await assertNotLastOwner(source, member, input.access_level);
         const changes: Record<string, unknown> = { access_level: input.access_level, updated_at: new Date() };
         if (input.expires_at !== undefined) changes.expires_at = input.expires_at;
@@ -208,7 +206,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         const source = await resolveSource(ctx, kind, self ? 0 : AccessLevel.MAINTAINER);
         const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
         if (!member) throw recordNotFound();
-        if (!self) assertMayGrant(source, member.access_level, kind);
+        if (!self) assertMayGrant(source, member.access_level);
         await assertNotLastOwner(source, member, null);
         await db('members').where('id', member.id).delete();
         return noContent();
@@ -217,7 +215,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
   ];
 
   /** Only owners (and admins) may grant or change the Owner level. */
-  function assertMayGrant(source: Source, level: number, _kind: SourceKind) {
+  function assertMayGrant(source: Source, level: number) {
     if (source.isAdmin) return;
     if (level >= AccessLevel.OWNER && source.level < AccessLevel.OWNER) throw forbidden();
   }
@@ -230,5 +228,3 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
 
   return [...routesFor('projects'), ...routesFor('groups')];
 }
-
-export const memberValidation = (message: string) => validationFailed({ access_level: [message] });

@@ -5,6 +5,7 @@ import { projectsWithNamespace, type AccessService } from '../access/access-serv
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
 import { projectBasic, projectFull } from './project-presenter.js';
+import type { ProjectService } from './project-service.js';
 
 const ORDER_COLUMNS: Record<string, string> = {
   id: 'p.id',
@@ -49,7 +50,7 @@ export const projectListFilters = {
 
 export type ScopeFn = (ctx: RequestContext) => Promise<(query: Knex.QueryBuilder) => unknown>;
 
-export function projectListRoute(path: string, db: Knex, access: AccessService, scope?: ScopeFn): Route {
+export function projectListRoute(path: string, db: Knex, access: AccessService, projects: ProjectService, scope?: ScopeFn): Route {
   return defineRoute({
     method: 'GET',
     path,
@@ -94,7 +95,9 @@ export function projectListRoute(path: string, db: Knex, access: AccessService, 
       });
       const isAdmin = !!user?.isAdmin;
       const items = rows.map((row) =>
-        simple ? projectBasic(row, ctx.externalUrl) : projectFull(row, { externalUrl: ctx.externalUrl, isAdmin, owner: ownerOf(row) }),
+        simple
+          ? projectBasic(row, ctx.externalUrl, projects.fieldExtensions)
+          : projectFull(row, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin, owner: ownerOf(row) }),
       );
       return page(items, total);
     },

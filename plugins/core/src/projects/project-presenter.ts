@@ -7,7 +7,14 @@ import { userBasic } from '../users/user-presenter.js';
 import type { ProjectAccess } from '../access/access-service.js';
 import { readProjectSettings } from './project-settings.js';
 
+/**
+ * Adds or overrides fields of a project representation (another plugin's data, such
+ * as the repository's `empty_repo`). Synchronous: it may not cost a query per project.
+ */
+export type ProjectFieldExtension = (project: ProjectWithNamespace, body: Record<string, unknown>, view: 'basic' | 'full') => void;
+
 export interface PresentOptions {
+  extensions?: readonly ProjectFieldExtension[];
   externalUrl: string;
   /** Admins also see `repository_storage`. */
   isAdmin: boolean;
@@ -19,7 +26,13 @@ export interface PresentOptions {
 
 const fullPathOf = (project: ProjectWithNamespace) => `${project.ns_full_path}/${project.path}`;
 
-export function projectBasic(project: ProjectWithNamespace, externalUrl: string) {
+export function projectBasic(project: ProjectWithNamespace, externalUrl: string, extensions: readonly ProjectFieldExtension[] = []) {
+  const body: Record<string, unknown> = basicFields(project, externalUrl);
+  for (const extend of extensions) extend(project, body, 'basic');
+  return body;
+}
+
+function basicFields(project: ProjectWithNamespace, externalUrl: string) {
   const fullPath = fullPathOf(project);
   const host = new URL(externalUrl).hostname;
   const topics = parseJsonArray(project.topics);
@@ -57,7 +70,7 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
   const api = `${externalUrl}/api/v4/projects/${project.id}`;
   const enabled = (level: string) => level !== 'disabled';
   const body: Record<string, unknown> = {
-    ...projectBasic(project, externalUrl),
+    ...basicFields(project, externalUrl),
     container_registry_image_prefix: `${new URL(externalUrl).host}/${fullPathOf(project)}`.toLowerCase(),
     _links: {
       self: api,
@@ -129,5 +142,6 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
   if (options.access) {
     body.permissions = { project_access: permission(options.access.projectLevel), group_access: permission(options.access.groupLevel) };
   }
+  for (const extend of options.extensions ?? []) extend(project, body, 'full');
   return body;
 }

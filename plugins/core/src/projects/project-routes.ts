@@ -1,4 +1,4 @@
-import { accepted, apiError, defineRoute, f, forbidden, notFound, params, reply, rules, structuredError, type EventBus, type RequestContext, type Route } from '@forgekit/kernel';
+import { accepted, defineRoute, f, forbidden, notFound, params, reply, rules, structuredError, type EventBus, type RequestContext, type Route } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import type { AccessService } from '../access/access-service.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
@@ -104,7 +104,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
   }
 
   return [
-    projectListRoute('/projects', db, access),
+    projectListRoute('/projects', db, access, projects),
     defineRoute({
       method: 'GET',
       path: '/projects/:id',
@@ -114,7 +114,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
         const projectAccess = await access.requireProject(ctx.user, ctx.params.id!);
         const { project } = projectAccess;
         const owner = project.ns_kind === 'user' ? await ownerOf(project.ns_kind, project.ns_owner_id) : null;
-        return projectFull(project, { externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, access: projectAccess });
+        return projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, access: projectAccess });
       },
     }),
     defineRoute({
@@ -154,7 +154,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
         await events.emit('project.created', { projectId: project.id, initializeWithReadme: input.initialize_with_readme, userId: ctx.user!.id });
         const projectAccess = await access.projectAccess(ctx.user, project);
         const owner = await ownerOf(project.ns_kind, project.ns_owner_id);
-        return reply(201, projectFull(project, { externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess }));
+        return reply(201, projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess }));
       },
     }),
     defineRoute({
@@ -176,7 +176,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
         });
         await events.emit('project.updated', { projectId: updated.id });
         const owner = await ownerOf(updated.ns_kind, updated.ns_owner_id);
-        return projectFull(updated, { externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess });
+        return projectFull(updated, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess });
       },
     }),
     ...(['archive', 'unarchive'] as const).map((action) =>
@@ -187,7 +187,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
           const projectAccess = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
           const updated = await projects.update(projectAccess.project, { archived: action === 'archive' });
           const owner = await ownerOf(updated.ns_kind, updated.ns_owner_id);
-          return reply(201, projectFull(updated, { externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess }));
+          return reply(201, projectFull(updated, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess }));
         },
       }),
     ),
@@ -203,5 +203,3 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
     }),
   ];
 }
-
-export const projectLimitError = (message: string) => apiError(403, message);

@@ -5,6 +5,7 @@ import { findProjectRow } from '../access/access-service.js';
 import { visibilityName } from '../shared/levels.js';
 import { nameError, pathError } from '../shared/path-rules.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace } from '../shared/rows.js';
+import type { ProjectFieldExtension } from './project-presenter.js';
 import { readProjectSettings, type ProjectSettings } from './project-settings.js';
 
 export interface ProjectInput {
@@ -20,6 +21,8 @@ export interface ProjectInput {
 }
 
 export function createProjectService(db: Knex) {
+  const fieldExtensions: ProjectFieldExtension[] = [];
+
   async function validate(namespace: NamespaceRow, input: ProjectInput, exceptId: number | null) {
     const errors: Record<string, string[]> = {};
     const taken = (column: 'name' | 'path', value: string) => {
@@ -47,6 +50,13 @@ export function createProjectService(db: Knex) {
   }
 
   return {
+    /** Project fields another plugin contributes to every representation. */
+    fieldExtensions: fieldExtensions as readonly ProjectFieldExtension[],
+    extendFields(extension: ProjectFieldExtension) {
+      fieldExtensions.push(extension);
+    },
+    findById: (id: number) => findProjectRow(db, String(id)),
+
     async create(namespace: NamespaceRow, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<ProjectWithNamespace> {
       await validate(namespace, input, null);
       const now = new Date();

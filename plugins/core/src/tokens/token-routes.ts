@@ -1,10 +1,10 @@
 import {
-  ApiError, badRequest, defineRoute, f, forbidden, frameworkError, insufficientScope, noContent, notFound, page, params, reply, totalFor, unauthorized,
+  badRequest, defineRoute, f, forbidden, frameworkError, insufficientScope, noContent, notFound, page, params, reply, totalFor, unauthorized,
   type RequestContext, type Route,
 } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import type { UserService } from '../users/user-service.js';
-import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
+import { ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
 
 const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
@@ -145,5 +145,3 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
   ];
 }
 
-export const scopeErrorFor = (scopes: string[], isAdmin: boolean): ApiError | null =>
-  !isAdmin && scopes.some((scope) => ADMIN_ONLY_SCOPES.has(scope)) ? frameworkError(400, 'scopes does not have a valid value') : null;

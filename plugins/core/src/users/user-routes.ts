@@ -177,7 +177,7 @@ export function userRoutes(db: Knex, users: UserService): Route[] {
       path: '/users/:id',
       auth: 'admin',
       input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
-      async handler(ctx, input) {
+      async handler(_ctx, input) {
         await findUserOr404(input.id);
         if (!input.hard_delete && (await users.soleOwnedGroups(input.id)).length > 0) {
           throw conflict('User cannot be removed while is the sole-owner of a group');

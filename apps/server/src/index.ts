@@ -1,0 +1,2 @@
+export { startServer, type StartedServer } from './server.js';
+export { allPlugins } from './plugins.js';
