@@ -54,3 +54,10 @@ describe('parseJsonArray', () => {
     expect(parseJsonArray(null)).toEqual([]);
   });
 });
+
+describe('toIso with PostgreSQL text', () => {
+  it('reads a timestamptz with a bare hour offset', () => {
+    expect(toIso('2026-11-22 05:17:42.45+00')).toBe('2026-11-22T05:17:42.450Z');
+    expect(toIso('2026-11-22 07:17:42.45+02')).toBe('2026-11-22T05:17:42.450Z');
+  });
+});

@@ -11,9 +11,11 @@ export function toIso(value: unknown): string | null {
   if (typeof value === 'bigint') return new Date(Number(value)).toISOString();
   const text = String(value);
   if (/^\d+$/.test(text)) return new Date(Number(text)).toISOString();
-  // SQLite's own `YYYY-MM-DD HH:MM:SS` is UTC.
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text.replace(' ', 'T')}Z`;
-  return new Date(zoned).toISOString();
+  // SQLite's own `YYYY-MM-DD HH:MM:SS` is UTC; PostgreSQL text may end in a bare `+00`.
+  let iso = text.replace(' ', 'T');
+  if (/[+-]\d{2}$/.test(iso)) iso += ':00';
+  else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(iso)) iso += 'Z';
+  return new Date(iso).toISOString();
 }
 
 export function toBool(value: unknown): boolean {

@@ -1,0 +1,53 @@
+/**
+ * A real server on a loopback port for black-box tests: the given plugins, a fresh
+ * SQLite data dir (or a fresh PostgreSQL database when FORGEKIT_TEST_DATABASE_URL is
+ * set), and a root token for the client.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createKernel, type ForgePlugin, type Kernel } from '@forgekit/kernel';
+import { createTestDatabase } from '@forgekit/testing';
+import { allPlugins } from '@forgekit/server';
+
+export interface ListeningServer {
+  url: string;
+  rootToken: string;
+  kernel: Kernel;
+  close(): Promise<void>;
+}
+
+export async function startListeningServer(plugins: readonly ForgePlugin<any>[] = allPlugins): Promise<ListeningServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-blackbox-'));
+  const database = await createTestDatabase();
+  const rootToken = `fkpat-blackbox-${Math.random().toString(36).slice(2)}${Date.now()}`;
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const kernel = await createKernel({
+    plugins,
+    config: {
+      dataDir,
+      databaseUrl: database.url === ':memory:' ? undefined : database.url,
+      externalUrl: url,
+      logLevel: 'silent',
+      plugins: { core: { rootToken } },
+    },
+  });
+  await kernel.start();
+  server.on('request', kernel.nodeListener);
+  return {
+    url,
+    rootToken,
+    kernel,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await kernel.stop();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
