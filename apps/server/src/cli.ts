@@ -15,8 +15,7 @@ const USAGE = `Usage:
   forgekit config check`;
 
 async function boot(): Promise<Kernel> {
-  const pluginEnv = Object.fromEntries(allPlugins.filter((plugin) => plugin.env).map((plugin) => [plugin.id, { ...plugin.env }]));
-  const config = loadConfig({ pluginEnv });
+  const config = loadConfig({ plugins: allPlugins });
   return createKernel({ plugins: allPlugins, config: { ...config, logLevel: 'warn' } });
 }
 

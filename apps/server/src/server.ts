@@ -13,8 +13,7 @@ export interface StartedServer {
 /** Reads config from env (and `FORGEKIT_CONFIG`), boots the kernel and listens on `PORT`. */
 export async function startServer(options: { plugins?: readonly ForgePlugin<any>[]; config?: LoadConfigOptions; showURL?: boolean } = {}): Promise<StartedServer> {
   const plugins = options.plugins ?? allPlugins;
-  const pluginEnv = Object.fromEntries(plugins.filter((plugin) => plugin.env).map((plugin) => [plugin.id, { ...plugin.env }]));
-  const kernel = await createKernel({ plugins, config: loadConfig({ ...options.config, pluginEnv }) });
+  const kernel = await createKernel({ plugins, config: loadConfig({ ...options.config, plugins }) });
   await kernel.start();
   const listener = await listen(kernel.nodeListener, {
     port: kernel.config.port,

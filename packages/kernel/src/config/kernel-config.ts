@@ -1,6 +1,7 @@
 /** The kernel's own settings and the loader that reads them from env and an optional JSON file. */
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
+import type { ForgePlugin } from '../plugin/define-plugin.js';
 
 export const KernelConfigSchema = v.object({
   /** Where SQLite, uploaded files and repositories live. */
@@ -35,8 +36,8 @@ export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
   /** A JSON file; defaults to `FORGEKIT_CONFIG` when set. */
   file?: string;
-  /** Env variable → plugin config key, per plugin id (from the plugins' `env` maps). */
-  pluginEnv?: Record<string, Record<string, string>>;
+  /** The plugins whose `env` maps (env variable → config key) are read too. */
+  plugins?: readonly Pick<ForgePlugin<unknown>, 'id' | 'env'>[];
 }
 
 /** Reads env and the optional file into one raw config object (validated at boot). */
@@ -50,8 +51,8 @@ export function loadConfig(options: LoadConfigOptions = {}): KernelConfigInput {
     if (value === undefined || value === '') continue;
     config[key] = key === 'port' ? Number(value) : value;
   }
-  for (const [pluginId, mapping] of Object.entries(options.pluginEnv ?? {})) {
-    for (const [name, key] of Object.entries(mapping)) {
+  for (const { id: pluginId, env: mapping } of options.plugins ?? []) {
+    for (const [name, key] of Object.entries(mapping ?? {})) {
       const value = env[name];
       if (value === undefined || value === '') continue;
       config.plugins[pluginId] = { ...(config.plugins[pluginId] ?? {}), [key]: value };
