@@ -7,7 +7,7 @@ export { BootError } from './plugin/boot-order.js';
 export { defineRoute, type Route, type AuthMode, type HttpMethod } from './http/route.js';
 export type { RequestContext } from './http/context.js';
 export * from './http/errors.js';
-export { reply, created, noContent, accepted, raw, page, Page, Reply } from './http/responses.js';
+export { reply, created, noContent, accepted, raw, page, Page, keysetPage, KeysetPage, Reply } from './http/responses.js';
 export { params, rules, validateParams, type ParamsSchema } from './http/params.js';
 export * as f from './http/fields.js';
 export type { UploadedFile } from './http/read-input.js';

@@ -10,10 +10,10 @@ import type { Database } from '../db/open-database.js';
 import type { Logger } from '../services/logger.js';
 import type { RequestContext } from './context.js';
 import { ApiError, frameworkError, unknownRoute } from './errors.js';
-import { paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
+import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
 import { validateParams } from './params.js';
 import { parseQuery, readBodyParams } from './read-input.js';
-import { Page, Reply } from './responses.js';
+import { KeysetPage, Page, Reply } from './responses.js';
 import type { HttpMethod, Route } from './route.js';
 
 export const API_PREFIX = '/api/v4';
@@ -216,9 +216,12 @@ export function createHttpApp(options: HttpAppOptions): App {
       }
       return result.status;
     }
-    if (result instanceof Page) {
+    if (result instanceof Page || result instanceof KeysetPage) {
       const base = `${externalUrl}${prepared.ctx.path}`;
-      setHeaders(event, paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams));
+      const headers = result instanceof Page
+        ? paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams)
+        : keysetHeaders(prepared.ctx.page, result.next, base, prepared.linkParams);
+      setHeaders(event, headers);
       await sendJson(event, 200, result.items);
       return 200;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.js';
-import { paginationHeaders, readPageRequest, totalFor, type PageRequest } from './pagination.js';
+import { keysetHeaders, paginationHeaders, readPageRequest, totalFor, type PageRequest } from './pagination.js';
 
 const BASE = 'http://example.test/api/v4/projects';
 
@@ -147,5 +147,19 @@ describe('totalFor', () => {
     const count = vi.fn(async () => 30);
     await expect(totalFor(request(4, 20), 0, count)).resolves.toBe(30);
     expect(count).toHaveBeenCalledOnce();
+  });
+});
+
+describe('keysetHeaders', () => {
+  const request = { page: 1, perPage: 20, offset: 0, perPageSent: 20 };
+  it('links to the next page with every param and the cursor, without page', () => {
+    const headers = keysetHeaders(request, { id_after: 42 }, 'http://x/api/v4/projects', { pagination: 'keyset', order_by: 'id', sort: 'asc', page: 1 });
+    expect(headers).toEqual({
+      'X-Per-Page': '20',
+      Link: '<http://x/api/v4/projects?id_after=42&order_by=id&pagination=keyset&per_page=20&sort=asc>; rel="next"',
+    });
+  });
+  it('sends no Link at the end', () => {
+    expect(keysetHeaders(request, null, 'http://x/api/v4/projects', {})).toEqual({ 'X-Per-Page': '20' });
   });
 });

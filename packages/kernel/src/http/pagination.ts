@@ -33,7 +33,7 @@ export function readPageRequest(input: Record<string, unknown>): PageRequest {
 }
 
 /** Link URLs repeat every request param, keys sorted, as Rails' `to_query`. */
-function linkUrl(base: string, params: Record<string, unknown>, page: number): string {
+export function linkUrl(base: string, params: Record<string, unknown>, page: number): string {
   const query = qs.stringify({ ...params, page }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b), format: 'RFC1738' });
   return `${base}?${query}`;
 }
@@ -73,4 +73,15 @@ export async function totalFor(request: PageRequest, pageLength: number, count: 
   if (pageLength > 0 && pageLength < request.perPage) return request.offset + pageLength;
   if (pageLength === 0 && request.page === 1) return 0;
   return count();
+}
+
+/** Keyset pages carry only `X-Per-Page` and a `rel="next"` link while more rows remain. */
+export function keysetHeaders(request: PageRequest, next: Record<string, unknown> | null, baseUrl: string, params: Record<string, unknown>) {
+  const headers: Record<string, string> = { 'X-Per-Page': String(request.perPage) };
+  if (next) {
+    const { page: _page, ...rest } = params;
+    const query = qs.stringify({ ...rest, per_page: request.perPageSent, ...next }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b), format: 'RFC1738' });
+    headers.Link = `<${baseUrl}?${query}>; rel="next"`;
+  }
+  return headers;
 }

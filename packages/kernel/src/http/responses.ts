@@ -25,3 +25,15 @@ export class Page<T> {
   ) {}
 }
 export const page = <T>(items: T[], total: number | null) => new Page(items, total);
+
+/**
+ * One page of a keyset-paginated list: `next` holds the params of the following
+ * page (such as `{ id_after: 42 }`), or null at the end.
+ */
+export class KeysetPage<T> {
+  constructor(
+    readonly items: T[],
+    readonly next: Record<string, unknown> | null,
+  ) {}
+}
+export const keysetPage = <T>(items: T[], next: Record<string, unknown> | null) => new KeysetPage(items, next);
