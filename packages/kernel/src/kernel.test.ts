@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityProvider, Principal } from './auth/identity.js';
 import { notFound } from './http/errors.js';
 import * as f from './http/fields.js';
@@ -16,8 +16,6 @@ import { coreServices } from './plugin/core-services.js';
 import { definePlugin } from './plugin/define-plugin.js';
 import { createServiceRef } from './plugin/service-ref.js';
 
-// The root config passes the `import` condition to Node, under which pg's own require of pg-pool breaks; SQLite never needs pg.
-vi.mock('pg-boss', () => ({ default: class {} }));
 
 const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
 
@@ -47,6 +45,17 @@ const demo = definePlugin({
   register(ctx) {
     ctx.provide(coreServices.identity, identity);
     ctx.routes(
+      defineRoute({
+        method: 'PUT',
+        path: '/guarded/:id',
+        auth: 'none',
+        before: (req) => {
+          if (req.params.id !== '1') throw notFound('Guarded');
+          return { found: req.params.id };
+        },
+        input: params({ name: f.string() }),
+        handler: (_req, input, resource) => ({ ...resource, name: input.name }),
+      }),
       defineRoute({
         method: 'POST',
         path: '/notes',
@@ -332,5 +341,31 @@ describe('boot', () => {
       "Plugin 'sneaky' resolves service 'other.thing' without listing it in 'requires'",
     );
     await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('route before hooks', () => {
+  let kernel: Kernel;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'forgekit-before-'));
+    kernel = await createKernel({ plugins: [demo], config: { databaseUrl: ':memory:', dataDir, logLevel: 'silent' } });
+  });
+  afterAll(async () => {
+    await kernel.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const put = (id: string, body: string) =>
+    kernel.fetch(new Request(`http://localhost/api/v4/guarded/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body }));
+
+  it('answers 404 for a missing resource before validating params', async () => {
+    const response = await put('2', '{}');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: '404 Guarded Not Found' });
+  });
+
+  it('validates params once the resource is found, and hands it to the handler', async () => {
+    expect(await (await put('1', '{}')).json()).toEqual({ error: 'name is missing' });
+    expect(await (await put('1', '{"name":"x"}')).json()).toEqual({ found: '1', name: 'x' });
   });
 });

@@ -162,13 +162,6 @@ export function createHttpApp(options: HttpAppOptions): App {
     const auth: AuthResult = await authenticate(route.auth ?? 'required', route.scopes, { method, basic: route.basicAuth, header, param: (name) => merged[name] }, options.identity);
 
     const pageRequest = route.paginated ? readPageRequest(merged) : NO_PAGE;
-    let input: Record<string, unknown> = {};
-    if (route.input) {
-      const validated = validateParams(route.input, merged);
-      if ('error' in validated) throw frameworkError(400, validated.error);
-      input = validated.output as Record<string, unknown>;
-    }
-
     let em: EntityManager | undefined;
     let scope: DependencyContainer | undefined;
     const ctx: RequestContext = {
@@ -199,7 +192,15 @@ export function createHttpApp(options: HttpAppOptions): App {
       header,
       setHeader: (name, value) => event.node.res.setHeader(name, value),
     };
-    const result = await route.handler(ctx, input);
+    // Like Grape's `before` blocks: find and authorize the resource before validating params.
+    const resource = route.before ? await route.before(ctx) : undefined;
+    let input: Record<string, unknown> = {};
+    if (route.input) {
+      const validated = validateParams(route.input, merged);
+      if ('error' in validated) throw frameworkError(400, validated.error);
+      input = validated.output as Record<string, unknown>;
+    }
+    const result = await route.handler(ctx, input, resource);
     const linkParams = route.paginated ? { ...input, ...params, page: pageRequest.page } : {};
     return { ctx, result, linkParams };
   }

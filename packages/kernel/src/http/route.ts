@@ -12,7 +12,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
  */
 export type AuthMode = 'required' | 'optional' | 'admin' | 'none';
 
-export interface Route<I = any> {
+export interface Route<I = any, R = any> {
   method: HttpMethod;
   /** Relative to `/api/v4` unless `raw` is set; `:name` placeholders. */
   path: string;
@@ -28,10 +28,16 @@ export interface Route<I = any> {
   basicAuth?: boolean;
   /** Pass the request body to the handler as bytes instead of parsing it. */
   streamBody?: boolean;
-  handler: (ctx: RequestContext, input: I) => unknown | Promise<unknown>;
+  /**
+   * Runs after authentication and before params are validated, as GitLab's `before`
+   * blocks do: find and authorize the resource here, so that a caller without access
+   * gets 404/403 rather than a validation error. Its result is the handler's third argument.
+   */
+  before?: (ctx: RequestContext) => R | Promise<R>;
+  handler: (ctx: RequestContext, input: I, resource: R) => unknown | Promise<unknown>;
 }
 
 /** Identity helper that keeps the input type flowing from the params schema to the handler. */
-export function defineRoute<I>(route: Route<I>): Route<I> {
+export function defineRoute<I, R = undefined>(route: Route<I, R>): Route<I, R> {
   return route;
 }
