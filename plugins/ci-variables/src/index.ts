@@ -1,0 +1,4 @@
+import { ciVariablesPlugin } from './plugin.js';
+
+export { ciVariablesPlugin } from './plugin.js';
+export default ciVariablesPlugin;

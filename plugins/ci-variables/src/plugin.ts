@@ -1,0 +1,46 @@
+import { coreServices, definePlugin } from '@forgekit/kernel';
+import { AccessLevel, coreAccessRef } from '@forgekit/plugin-core';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import { CiVariable } from './entities/ci-variable.js';
+import { init } from './migrations/202611221210-init.js';
+import { INSTANCE_OWNER } from './variables/owner-kinds.js';
+import { variableRoutes } from './variables/variable-routes.js';
+import { createVariableService } from './variables/variable-service.js';
+import { createVariableStore } from './variables/variable-store.js';
+
+/** CI/CD variables of projects, groups and the instance. */
+export const ciVariablesPlugin = definePlugin({
+  id: 'ci-variables',
+  compatibility: '^0.1.0',
+  entities: [CiVariable],
+  migrations: [init],
+  requires: [coreAccessRef, planLimitsServiceRef],
+  register(ctx) {
+    const { knex: db } = ctx.resolve(coreServices.database);
+    const access = ctx.resolve(coreAccessRef);
+    const service = createVariableService(createVariableStore(db), ctx.resolve(planLimitsServiceRef));
+
+    ctx.routes(
+      ...variableRoutes(service, {
+        kind: 'project',
+        path: '/projects/:id/variables',
+        auth: 'required',
+        owner: async (req) => ({ kind: 'project', id: (await access.requireProject(req.user, req.params.id!, AccessLevel.MAINTAINER)).project.id }),
+      }),
+      ...variableRoutes(service, {
+        kind: 'group',
+        path: '/groups/:id/variables',
+        auth: 'required',
+        owner: async (req) => ({ kind: 'group', id: (await access.requireGroup(req.user, req.params.id!, AccessLevel.OWNER)).group.id }),
+      }),
+      ...variableRoutes(service, { kind: 'instance', path: '/admin/ci/variables', auth: 'admin', owner: async () => INSTANCE_OWNER }),
+    );
+
+    ctx.events.on<{ projectId: number }>('project.deleted', async ({ projectId }) => {
+      await service.removeAllOf({ kind: 'project', id: projectId });
+    });
+    ctx.events.on<{ groupId: number }>('group.deleted', async ({ groupId }) => {
+      await service.removeAllOf({ kind: 'group', id: groupId });
+    });
+  },
+});

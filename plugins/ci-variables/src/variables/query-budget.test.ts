@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '@forgekit/testing';
+import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import { ciVariablesPlugin } from '../plugin.js';
+
+/** The hot paths stay within auth (1) + access (2) + data (1), plus a count only when a page is full. */
+describe('SQL statements per request', () => {
+  let app: TestApp;
+  let base: string;
+  const statements: string[] = [];
+  const record = (query: { sql: string }) => statements.push(query.sql);
+
+  async function measure(run: () => Promise<{ status: number }>, status: number) {
+    statements.length = 0;
+    const res = await run();
+    expect(res.status).toBe(status);
+    return [...statements];
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp({ plugins: [planLimitsPlugin, ciVariablesPlugin] });
+    base = `/api/v4/projects/${app.project.id}/variables`;
+    // Warm the plan-limit cache, as a running server has.
+    await app.post(base, { key: 'WARM', value: 'x' }, { token: 'maintainer' });
+    app.kernel.database.knex.on('query', record);
+  });
+  afterAll(async () => {
+    app?.kernel.database.knex.off('query', record);
+    await app?.close();
+  });
+
+  it('POST /projects/:id/variables', async () => {
+    const sql = await measure(() => app.post(base, { key: 'HOT', value: 'value' }, { token: 'maintainer' }), 201);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(4);
+    expect(sql.filter((s) => s.startsWith('insert'))).toHaveLength(1);
+  });
+
+  it('GET /projects/:id/variables', async () => {
+    const sql = await measure(() => app.get(base, { token: 'maintainer' }), 200);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(4);
+    expect(sql.some((s) => s.includes('count('))).toBe(false);
+  });
+
+  it('GET /projects/:id/variables counts only for a full page', async () => {
+    const sql = await measure(() => app.get(base, { token: 'maintainer', query: { per_page: 1 } }), 200);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(5);
+    expect(sql.filter((s) => s.includes('count('))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * GitLab's model validations for CI/CD variables, in the order GitLab runs them,
+ * so error bodies list attributes and messages the same way.
+ */
+import type { KindRules } from './owner-kinds.js';
+
+export type VariableType = 'env_var' | 'file';
+
+/** A variable as stored, in domain terms. */
+export interface Variable {
+  key: string;
+  value: string;
+  variableType: VariableType;
+  protected: boolean;
+  /** Null only when a request cleared it, which the validation rejects. */
+  masked: boolean | null;
+  hidden: boolean;
+  raw: boolean;
+  environmentScope: string;
+  description: string | null;
+}
+
+/** Ordered `{attribute: [messages]}`, as ActiveModel collects them. */
+export class ValidationErrors {
+  private readonly messages = new Map<string, string[]>();
+
+  add(attribute: string, message: string) {
+    const list = this.messages.get(attribute) ?? [];
+    list.push(message);
+    this.messages.set(attribute, list);
+  }
+
+  get empty() {
+    return this.messages.size === 0;
+  }
+
+  toJSON(): Record<string, string[]> {
+    return Object.fromEntries(this.messages);
+  }
+}
+
+const KEY_FORMAT = /^[a-zA-Z0-9_]+$/;
+/** Masked values that are expanded: the Base64 alphabet plus `@ : . ~`, at least 8 characters. */
+const MASKABLE = /^[a-zA-Z0-9_+=/@:.~-]{8,}$/;
+/** Masked raw values: at least 8 characters without (ASCII) whitespace. */
+const MASKABLE_RAW = /^[^ \t\r\n\f\v]{8,}$/u;
+const SCOPE_FORMAT = /^[a-zA-Z0-9_/${}. \-*]+$/;
+
+const SCOPE_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces";
+const HIDDEN_MASK_MESSAGE = 'The visibility setting cannot be changed for masked and hidden variables.';
+const MAX_LENGTH = 255;
+
+/** Length in characters, as Ruby counts them. */
+const length = (text: string) => [...text].length;
+const tooLong = (max: number) => `is too long (maximum is ${max} characters)`;
+
+const takenMessage = (key: string) => `(${key}) has already been taken`;
+const limitMessage = (limitName: string, limit: number) => `Maximum number of ${limitName.replaceAll('_', ' ')} (${limit}) exceeded`;
+
+export interface Checks {
+  /** The stored variable, on update. */
+  previous?: Variable;
+  /** A plan limit the owner already reached (create only). */
+  limitReached?: { name: string; limit: number };
+  /** Another variable of the owner has this key and scope. */
+  taken: boolean;
+}
+
+/** Every validation error of `variable`, or an empty list. */
+export function validateVariable(rules: KindRules, variable: Variable, checks: Checks): ValidationErrors {
+  const errors = new ValidationErrors();
+  const { key, value } = variable;
+  if (key.trim() === '') errors.add('key', "can't be blank");
+  if (length(key) > MAX_LENGTH) errors.add('key', tooLong(MAX_LENGTH));
+  if (!KEY_FORMAT.test(key)) errors.add('key', "can contain only letters, digits and '_'.");
+
+  if (variable.masked === null) errors.add('masked', 'is not included in the list');
+  else if (variable.masked && !(variable.raw ? MASKABLE_RAW : MASKABLE).test(value)) errors.add('value', 'is invalid');
+
+  const { previous } = checks;
+  if (previous?.hidden && variable.masked !== previous.masked) errors.add('base', HIDDEN_MASK_MESSAGE);
+  if (checks.limitReached) errors.add('base', limitMessage(checks.limitReached.name, checks.limitReached.limit));
+
+  if (rules.scoped) {
+    const scope = variable.environmentScope;
+    if (scope === '') errors.add('environment_scope', "can't be blank");
+    else if (!SCOPE_FORMAT.test(scope)) errors.add('environment_scope', SCOPE_MESSAGE);
+    if (length(scope) > MAX_LENGTH) errors.add('environment_scope', tooLong(MAX_LENGTH));
+  }
+  if (variable.description && length(variable.description) > MAX_LENGTH) errors.add('description', tooLong(MAX_LENGTH));
+  if (checks.taken) errors.add('key', takenMessage(key));
+  if (rules.maxValueLength !== undefined && length(value) > rules.maxValueLength) {
+    errors.add('value', `The value of the provided variable exceeds the ${rules.maxValueLength} character limit`);
+  }
+  return errors;
+}

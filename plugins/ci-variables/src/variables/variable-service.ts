@@ -1,0 +1,113 @@
+/**
+ * One service for project, group and instance variables: lookups with GitLab's
+ * ambiguity rule, and create/update with its validations and the plan limit.
+ */
+import { apiError, conflict, notFound, validationFailed } from '@forgekit/kernel';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
+import { KIND_RULES, type Owner } from './owner-kinds.js';
+import { validateVariable, type Variable, type VariableType } from './variable-rules.js';
+import type { StoredVariable, VariableStore } from './variable-store.js';
+
+const AMBIGUOUS_MESSAGE = "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'";
+
+/** What a create or update request sent; undefined is "not sent", null is "sent empty". */
+export interface VariableInput {
+  key?: string;
+  value?: string | null;
+  variable_type?: VariableType | null;
+  protected?: boolean | null;
+  masked?: boolean | null;
+  raw?: boolean | null;
+  masked_and_hidden?: boolean | null;
+  environment_scope?: string | null;
+  description?: string | null;
+}
+
+const DEFAULTS: Omit<Variable, 'key' | 'value'> = {
+  variableType: 'env_var',
+  protected: false,
+  masked: false,
+  hidden: false,
+  raw: false,
+  environmentScope: '*',
+  description: null,
+};
+
+/** The request's changes over `base`: keys and scopes are stripped, as GitLab's setters do. */
+function applyInput(base: Variable, input: VariableInput): Variable {
+  const next = { ...base };
+  if (typeof input.value === 'string') next.value = input.value;
+  if (input.variable_type) next.variableType = input.variable_type;
+  if (input.protected !== undefined) next.protected = input.protected ?? false;
+  if (input.masked !== undefined) next.masked = input.masked;
+  if (input.raw !== undefined) next.raw = input.raw ?? false;
+  if (input.environment_scope !== undefined) next.environmentScope = (input.environment_scope ?? '').trim();
+  if (input.description !== undefined) next.description = input.description;
+  return next;
+}
+
+export function createVariableService(store: VariableStore, limits: PlanLimitsService) {
+  /** The one variable `key` names, or 404; 409 when several scopes share the key and no filter picks one. */
+  async function find(owner: Owner, key: string, scope?: string | null, options: { pickFirst?: boolean } = {}): Promise<StoredVariable> {
+    const rules = KIND_RULES[owner.kind];
+    const filter = rules.scoped && scope ? scope : undefined;
+    const found = await store.findByKey(owner, key, filter);
+    if (found.length === 0) throw notFound(rules.notFound);
+    if (found.length > 1 && !options.pickFirst) throw conflict(AMBIGUOUS_MESSAGE);
+    return found[0]!;
+  }
+
+  async function create(owner: Owner, input: VariableInput & { key: string; value: string }): Promise<Variable> {
+    const rules = KIND_RULES[owner.kind];
+    let variable = applyInput({ ...DEFAULTS, key: input.key.trim(), value: input.value }, input);
+    if (rules.scoped && input.masked_and_hidden) variable = { ...variable, masked: true, hidden: true };
+    if (!rules.scoped) variable.environmentScope = '*';
+    const limit = await limits.get(rules.limit);
+
+    const errors = validateVariable(rules, variable, { taken: false });
+    if (errors.empty && (await store.insertGuarded(owner, variable, limit))) return variable;
+
+    // Not inserted: collect everything GitLab would report, the limit and a taken key included.
+    const { count, taken } = await store.occupancy(owner, variable.key, variable.environmentScope);
+    const limitReached = limit > 0 && count >= limit ? { name: rules.limit, limit } : undefined;
+    const all = validateVariable(rules, variable, { taken, limitReached });
+    if (all.empty) throw conflict(); // Raced with a delete; the caller may retry.
+    throw validationFailed(all.toJSON());
+  }
+
+  async function update(owner: Owner, previous: StoredVariable, input: VariableInput): Promise<StoredVariable> {
+    const rules = KIND_RULES[owner.kind];
+    const next = applyInput(previous, rules.scoped ? input : { ...input, environment_scope: undefined });
+    const errors = validateVariable(rules, next, { previous, taken: false });
+    if (errors.empty) {
+      const result = await store.update(previous.id, next);
+      if (result.updated) return { ...previous, ...next, masked: next.masked!, updatedAt: result.updatedAt };
+    }
+    const { taken } = await store.occupancy(owner, next.key, next.environmentScope, previous.id);
+    const all = validateVariable(rules, next, { previous, taken });
+    if (all.empty) throw conflict();
+    throw validationFailed(all.toJSON());
+  }
+
+  /** `destroy_conditionally!`: 412 when the variable changed after `If-Unmodified-Since`. */
+  function checkUnmodifiedSince(variable: StoredVariable, header: string | undefined) {
+    if (!header) return;
+    const since = Date.parse(header);
+    if (!Number.isNaN(since) && Date.parse(variable.updatedAt) > since) throw apiError(412, '412 Precondition Failed');
+  }
+
+  return {
+    find,
+    create,
+    update,
+    async remove(owner: Owner, variable: StoredVariable, unmodifiedSince?: string) {
+      if (KIND_RULES[owner.kind].conditionalDelete) checkUnmodifiedSince(variable, unmodifiedSince);
+      await store.remove(variable.id);
+    },
+    list: (owner: Owner, limit: number, offset: number) => store.list(owner, limit, offset),
+    count: (owner: Owner) => store.count(owner),
+    removeAllOf: (owner: Owner) => store.removeAllOf(owner),
+  };
+}
+
+export type VariableService = ReturnType<typeof createVariableService>;

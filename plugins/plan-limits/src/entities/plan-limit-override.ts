@@ -1,0 +1,13 @@
+import { defineEntity } from '@forgekit/kernel/orm';
+
+/** One limit an administrator changed for one plan; limits without a row keep their default. */
+export const PlanLimitOverride = defineEntity({
+  name: 'PlanLimitOverride',
+  tableName: 'plan_limit_overrides',
+  properties: (p) => ({
+    planName: p.string().length(64).primary(),
+    name: p.string().length(128).primary(),
+    value: p.bigint('number'),
+    updatedAt: p.datetime(),
+  }),
+});
