@@ -1,0 +1,21 @@
+import { defineEntity } from '@forgekit/kernel/orm';
+
+export const ClusterAgentUrlConfiguration = defineEntity({
+  name: 'ClusterAgentUrlConfiguration',
+  tableName: 'cluster_agent_url_configurations',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    agentId: p.integer().unique(),
+    projectId: p.integer(),
+    createdByUserId: p.integer().nullable(),
+    url: p.text(),
+    caCert: p.text().nullable(),
+    tlsHost: p.string().length(255).nullable(),
+    clientCert: p.text().nullable(),
+    clientKey: p.text().nullable(),
+    publicKey: p.string().length(255).nullable(),
+    privateKey: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  }),
+});

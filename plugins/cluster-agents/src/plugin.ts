@@ -1,0 +1,47 @@
+import { coreServices, definePlugin, f } from '@forgekit/kernel';
+import { coreAccessRef, coreSettingsRef } from '@forgekit/plugin-core';
+import * as v from 'valibot';
+import { agentRoutes } from './agents/agent-routes.js';
+import { createAgentService } from './agents/agent-service.js';
+import { clusterAgentEntities } from './entities/index.js';
+import { init } from './migrations/202611230900-init.js';
+import { clusterAgentsServiceRef } from './refs.js';
+import { createAgentLookup } from './shared/agent-lookup.js';
+import { createSecretBox } from './shared/secret-box.js';
+import { tokenRoutes } from './tokens/token-routes.js';
+import { createTokenService } from './tokens/token-service.js';
+import { RECEPTIVE_AGENTS_SETTING, urlConfigurationRoutes } from './url-configurations/url-configuration-routes.js';
+import { createUrlConfigurationService } from './url-configurations/url-configuration-service.js';
+
+export const ClusterAgentsConfigSchema = v.object({
+  /** Encrypts receptive agents' private keys at rest (AES-256-GCM); without it they are stored base64-encoded. */
+  encryptionKey: v.optional(v.pipe(v.string(), v.minLength(32, 'encryptionKey must be at least 32 characters'))),
+});
+
+export type ClusterAgentsConfig = v.InferOutput<typeof ClusterAgentsConfigSchema>;
+
+/** Kubernetes cluster agents, their tokens and receptive-agent URL configurations. */
+export const clusterAgentsPlugin = definePlugin<ClusterAgentsConfig>({
+  id: 'cluster-agents',
+  compatibility: '^0.1.0',
+  config: ClusterAgentsConfigSchema,
+  env: { FORGEKIT_CLUSTER_AGENTS_ENCRYPTION_KEY: 'encryptionKey' },
+  entities: clusterAgentEntities,
+  migrations: [init],
+  requires: [coreAccessRef, coreSettingsRef],
+  provides: [clusterAgentsServiceRef],
+  register(ctx) {
+    const { knex: db, dialect } = ctx.resolve(coreServices.database);
+    const settings = ctx.resolve(coreSettingsRef);
+    settings.define(ctx.pluginId, RECEPTIVE_AGENTS_SETTING, f.boolean(), false);
+
+    const agents = createAgentService(db);
+    const tokens = createTokenService(db, dialect);
+    const urlConfigurations = createUrlConfigurationService(db, createSecretBox(ctx.config.encryptionKey));
+    const lookup = createAgentLookup(ctx.resolve(coreAccessRef), agents);
+
+    ctx.provide(clusterAgentsServiceRef, { authenticateAgentToken: (secret) => tokens.authenticate(secret) });
+    ctx.routes(...agentRoutes(agents, lookup), ...tokenRoutes(tokens, lookup), ...urlConfigurationRoutes(urlConfigurations, lookup, settings));
+    ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => agents.removeForProject(projectId));
+  },
+});

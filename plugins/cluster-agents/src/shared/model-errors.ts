@@ -1,0 +1,29 @@
+/** Model validation texts and how service errors reach the wire. */
+import { badRequest } from '@forgekit/kernel';
+
+/** Characters as Ruby counts them (code points, not UTF-16 units). */
+export const charLength = (value: string) => [...value].length;
+
+export const isBlank = (value: string | null | undefined) => value === null || value === undefined || value.trim() === '';
+
+export const blankMessage = (attribute: string) => `${attribute} can't be blank`;
+
+/** The length rule: blank is left to the presence rule, longer than `max` is reported. */
+export function lengthMessage(attribute: string, value: string | null | undefined, max: number): string | null {
+  return value && charLength(value) > max ? `${attribute} is too long (maximum is ${max} characters)` : null;
+}
+
+/**
+ * A service error as GitLab's `bad_request!` renders it. A list of messages is
+ * interpolated in Ruby's inspect form: `400 Bad request - ["A", "B"]`.
+ */
+export function serviceError(messages: string | readonly string[]) {
+  if (typeof messages === 'string') return badRequest(messages);
+  return badRequest(`[${messages.map((message) => JSON.stringify(message)).join(', ')}]`);
+}
+
+/** A unique index refused the row (SQLite or PostgreSQL). */
+export function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}

@@ -1,0 +1,99 @@
+/**
+ * `/projects/:id/cluster_agents/:agent_id/url_configurations` (receptive agents).
+ * The whole API answers 404 unless the instance setting enables receptive agents,
+ * and every call needs Maintainer.
+ */
+import {
+  created, defineRoute, f, frameworkError, noContent, notFound, params, validateParams,
+  type HttpMethod, type ParamsSchema, type RequestContext, type Route,
+} from '@forgekit/kernel';
+import { AccessLevel, type SettingsService } from '@forgekit/plugin-core';
+import * as v from 'valibot';
+import type { AgentLookup } from '../shared/agent-lookup.js';
+import { requireUnmodifiedSince } from '../shared/unmodified-since.js';
+import { presentUrlConfiguration } from './url-configuration-presenter.js';
+import type { UrlConfigurationService } from './url-configuration-service.js';
+
+export const RECEPTIVE_AGENTS_SETTING = 'receptive_cluster_agents_enabled';
+
+const BASE = '/projects/:id/cluster_agents/:agent_id/url_configurations';
+
+/** Params are read raw so the setting check comes before validation, as in GitLab. */
+const RAW_INPUT: ParamsSchema<Record<string, unknown>> = { schema: v.record(v.string(), v.unknown()), rules: [] };
+
+const decodeBase64 = (value: string | null | undefined) => (value === null || value === undefined ? value : Buffer.from(value, 'base64'));
+
+export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup: AgentLookup, settings: SettingsService): Route[] {
+  function gated<I>(method: HttpMethod, path: string, declared: ParamsSchema<I>, handler: (ctx: RequestContext, input: I) => Promise<unknown>) {
+    return defineRoute({
+      method,
+      path,
+      input: RAW_INPUT,
+      async handler(ctx, raw) {
+        if ((await settings.get(RECEPTIVE_AGENTS_SETTING)) !== true) throw notFound();
+        const validated = validateParams(declared, raw);
+        if ('error' in validated) throw frameworkError(400, validated.error);
+        return handler(ctx, validated.output);
+      },
+    });
+  }
+
+  async function maintainedAgent(ctx: RequestContext, agentId: number) {
+    return lookup.agent(await lookup.project(ctx, AccessLevel.MAINTAINER), agentId);
+  }
+
+  /** The agent's configuration when its id is the one asked for, else `404 Not Found`. */
+  async function configurationOf(agentId: number, configurationId: number) {
+    const config = await configs.find(agentId);
+    if (!config || config.id !== configurationId) throw notFound();
+    return config;
+  }
+
+  const oneParams = params({ agent_id: f.integer(), url_configuration_id: f.integer() });
+
+  return [
+    gated('GET', BASE, params({ agent_id: f.integer() }), async (ctx, input) => {
+      const agent = await maintainedAgent(ctx, input.agent_id);
+      const config = await configs.find(agent.id);
+      return config ? [presentUrlConfiguration(config)] : [];
+    }),
+    gated('GET', `${BASE}/:url_configuration_id`, oneParams, async (ctx, input) => {
+      const agent = await maintainedAgent(ctx, input.agent_id);
+      return presentUrlConfiguration(await configurationOf(agent.id, input.url_configuration_id));
+    }),
+    gated(
+      'POST',
+      BASE,
+      params({
+        agent_id: f.integer(),
+        url: f.string(),
+        client_cert: f.optional(f.string()),
+        client_key: f.optional(f.string()),
+        ca_cert: f.optional(f.string()),
+        tls_host: f.optional(f.string()),
+      }),
+      async (ctx, input) => {
+        const agent = await maintainedAgent(ctx, input.agent_id);
+        const config = await configs.create(
+          agent,
+          {
+            url: input.url,
+            caCert: decodeBase64(input.ca_cert),
+            clientCert: decodeBase64(input.client_cert),
+            clientKey: decodeBase64(input.client_key),
+            tlsHost: input.tls_host,
+          },
+          ctx.user!.id,
+        );
+        return created(presentUrlConfiguration(config));
+      },
+    ),
+    gated('DELETE', `${BASE}/:url_configuration_id`, oneParams, async (ctx, input) => {
+      const agent = await maintainedAgent(ctx, input.agent_id);
+      const config = await configurationOf(agent.id, input.url_configuration_id);
+      requireUnmodifiedSince(ctx, config.updated_at);
+      await configs.remove(config.id);
+      return noContent();
+    }),
+  ];
+}

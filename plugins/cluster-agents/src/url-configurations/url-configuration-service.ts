@@ -1,0 +1,93 @@
+/**
+ * URL configurations of receptive agents (the server connects to the agent). At
+ * most one per agent; it authenticates either with a generated Ed25519 key pair
+ * or with a client certificate and key.
+ */
+import type { Knex } from '@forgekit/kernel/orm';
+import { isUniqueViolation, serviceError } from '../shared/model-errors.js';
+import type { AgentWithReceptive, UrlConfigurationRow } from '../shared/rows.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { isValidHost, urlError } from './address-rules.js';
+import { generateAgentKeyPair, isCertificate, isPrivateKey } from './key-material.js';
+
+const ALREADY_EXISTS = 'URL configuration already exists for this agent';
+
+/** Certificates and keys arrive decoded from base64; an absent `clientKey` means key-pair auth. */
+export interface NewUrlConfiguration {
+  url: string;
+  caCert?: Buffer | null;
+  clientCert?: Buffer | null;
+  clientKey?: Buffer | null;
+  tlsHost?: string | null;
+}
+
+const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
+const blankBytes = (bytes: Buffer | null | undefined) => !present(bytes) || bytes.toString('latin1').trim() === '';
+const bytesOrNull = (bytes: Buffer | null | undefined) => (blankBytes(bytes) ? null : bytes!);
+const base64OrNull = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
+
+function configurationErrors(url: string, config: { caCert: Buffer | null; tlsHost: string | null; certificateAuth: boolean; clientCert: Buffer | null; clientKey: Buffer | null }) {
+  const messages: string[] = [];
+  const badUrl = urlError(url);
+  if (badUrl) messages.push(badUrl);
+  if (config.caCert && !isCertificate(config.caCert)) messages.push('Ca cert must be a valid PEM certificate');
+  if (config.tlsHost && !isValidHost(config.tlsHost)) messages.push('Tls host must be a valid hostname!');
+  if (config.certificateAuth) {
+    if (!isCertificate(config.clientCert)) messages.push('Client cert must be a valid PEM certificate');
+    if (!isPrivateKey(config.clientKey)) messages.push('Client key must be a valid PEM private key');
+  }
+  return messages;
+}
+
+export function createUrlConfigurationService(db: Knex, box: SecretBox) {
+  return {
+    find: (agentId: number): Promise<UrlConfigurationRow | undefined> =>
+      db<UrlConfigurationRow>('cluster_agent_url_configurations').where('agent_id', agentId).first(),
+
+    async create(agent: AgentWithReceptive, input: NewUrlConfiguration, userId: number): Promise<UrlConfigurationRow> {
+      if (present(agent.url_configuration_id)) throw serviceError(ALREADY_EXISTS);
+      const url = input.url.trim();
+      const certificateAuth = present(input.clientKey);
+      const config = {
+        caCert: bytesOrNull(input.caCert),
+        tlsHost: input.tlsHost?.trim() ? input.tlsHost : null,
+        certificateAuth,
+        // Without a client key the client certificate is ignored and a key pair is generated.
+        clientCert: certificateAuth ? bytesOrNull(input.clientCert) : null,
+        clientKey: certificateAuth ? bytesOrNull(input.clientKey) : null,
+      };
+      const messages = configurationErrors(url, config);
+      if (messages.length > 0) throw serviceError(messages);
+      const keyPair = certificateAuth ? null : generateAgentKeyPair();
+      const now = new Date();
+      try {
+        const [inserted] = await db('cluster_agent_url_configurations')
+          .insert({
+            agent_id: agent.id,
+            project_id: agent.project_id,
+            created_by_user_id: userId,
+            url,
+            ca_cert: base64OrNull(config.caCert),
+            tls_host: config.tlsHost,
+            client_cert: base64OrNull(config.clientCert),
+            client_key: config.clientKey ? box.seal(config.clientKey) : null,
+            public_key: keyPair ? keyPair.publicKey.toString('base64') : null,
+            private_key: keyPair ? box.seal(keyPair.privateKey) : null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id');
+        return (await db<UrlConfigurationRow>('cluster_agent_url_configurations').where('id', inserted.id).first())!;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw serviceError(ALREADY_EXISTS);
+        throw error;
+      }
+    },
+
+    async remove(id: number) {
+      await db('cluster_agent_url_configurations').where('id', id).delete();
+    },
+  };
+}
+
+export type UrlConfigurationService = ReturnType<typeof createUrlConfigurationService>;
