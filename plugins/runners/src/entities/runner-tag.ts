@@ -1,0 +1,11 @@
+import { defineEntity } from '@forgekit/kernel/orm';
+
+export const CiRunnerTag = defineEntity({
+  name: 'CiRunnerTag',
+  tableName: 'ci_runner_tags',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    runnerId: p.integer(),
+    name: p.string().length(255),
+  }),
+});

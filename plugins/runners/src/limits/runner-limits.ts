@@ -1,0 +1,41 @@
+/**
+ * Plan limits on registered runners. As in GitLab, only runners created or contacted in
+ * the past seven days count, so abandoned runners do not block new ones.
+ */
+import type { Knex } from '@forgekit/kernel/orm';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
+import { staleDeadline } from '../runners/runner-status.js';
+
+export interface LimitError {
+  /** The key GitLab's validation error carries. */
+  key: 'runner_projects.base' | 'runner_namespaces.base';
+  message: string;
+}
+
+const LIMITS = {
+  project: { name: 'ci_registered_project_runners', key: 'runner_projects.base' },
+  group: { name: 'ci_registered_group_runners', key: 'runner_namespaces.base' },
+} as const;
+
+export function createRunnerLimits(db: Knex, limits: PlanLimitsService) {
+  async function recentCount(scope: 'project' | 'group', id: number): Promise<number> {
+    const deadline = staleDeadline();
+    const query = db('ci_runners as r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
+    if (scope === 'project') query.whereExists(db('ci_runner_projects as rp').select(db.raw('1')).whereRaw('rp.runner_id = r.id').where('rp.project_id', id));
+    else query.where('r.group_id', id);
+    const [row] = await query.count({ n: '*' });
+    return Number(row!.n);
+  }
+
+  return {
+    /** The error for one more runner in this project or group, or null when within the limit. */
+    async check(scope: 'project' | 'group', id: number): Promise<LimitError | null> {
+      const { name, key } = LIMITS[scope];
+      if (!(await limits.exceeded(name, await recentCount(scope, id)))) return null;
+      const limit = await limits.get(name);
+      return { key, message: `Maximum number of ${name.replace(/_/g, ' ')} (${limit}) exceeded` };
+    },
+  };
+}
+
+export type RunnerLimits = ReturnType<typeof createRunnerLimits>;

@@ -1,0 +1,59 @@
+import { coreServices, definePlugin } from '@forgekit/kernel';
+import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import { runnerEntities } from './entities/index.js';
+import { createRunnerLimits } from './limits/runner-limits.js';
+import { init } from './migrations/202611221200-init.js';
+import { createOwnershipCleanup } from './ownership/ownership-cleanup.js';
+import { runnersServiceRef } from './refs.js';
+import { registrationRoutes } from './registration/registration-routes.js';
+import { createRegistrationTokens } from './registration/registration-tokens.js';
+import { runnerTokenRoutes } from './registration/runner-token-routes.js';
+import { createRunnerCreation } from './runners/runner-creation.js';
+import { createRunnerList } from './runners/runner-list.js';
+import { createRunnerPermissions } from './runners/runner-permissions.js';
+import { createRunnerPresenter } from './runners/runner-presenter.js';
+import { runnerRoutes } from './runners/runner-routes.js';
+import { createRunnerStore } from './runners/runner-store.js';
+import { scopedRunnerRoutes } from './runners/scoped-runner-routes.js';
+import type { RunnerDeps } from './shared/deps.js';
+
+/** CI runners: registration, the newer creation flow, listing, status, assignment and plan limits. */
+export const runnersPlugin = definePlugin({
+  id: 'runners',
+  compatibility: '^0.1.0',
+  entities: runnerEntities,
+  migrations: [init],
+  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, coreGroupsRef, planLimitsServiceRef],
+  provides: [runnersServiceRef],
+  register(ctx) {
+    const { knex: db } = ctx.resolve(coreServices.database);
+    const access = ctx.resolve(coreAccessRef);
+    const projects = ctx.resolve(coreProjectsRef);
+    const groups = ctx.resolve(coreGroupsRef);
+    const store = createRunnerStore(db);
+    const limits = createRunnerLimits(db, ctx.resolve(planLimitsServiceRef));
+    const presenter = createRunnerPresenter(db, ctx.resolve(coreUsersRef), store, access);
+    const registrationTokens = createRegistrationTokens(db);
+    const deps: RunnerDeps = {
+      db,
+      access,
+      projects,
+      groups,
+      store,
+      limits,
+      presenter,
+      registrationTokens,
+      permissions: createRunnerPermissions(db, access, projects, groups, store),
+      runnerPage: createRunnerList(presenter),
+      createRunner: createRunnerCreation(store, limits),
+    };
+
+    ctx.provide(runnersServiceRef, { findById: store.findById, findByToken: store.findByToken, heartbeat: store.heartbeat });
+    ctx.routes(...runnerTokenRoutes(deps), ...registrationRoutes(deps), ...runnerRoutes(deps), ...scopedRunnerRoutes(deps));
+
+    const cleanup = createOwnershipCleanup(db, store, registrationTokens);
+    ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => cleanup.projectDeleted(projectId));
+    ctx.events.on<{ groupId: number }>('group.deleted', ({ groupId }) => cleanup.groupDeleted(groupId));
+  },
+});

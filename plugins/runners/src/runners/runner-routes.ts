@@ -1,0 +1,152 @@
+/** `/runners`, `/runners/all` and `/runners/:id...`: the user-facing runner API. */
+import { defineRoute, f, forbidden, noContent, page, params, recordNotFound, reply, rules, validationFailed, type Principal, type Route } from '@forgekit/kernel';
+import { toBool } from '@forgekit/kernel/orm';
+import { AccessLevel } from '@forgekit/plugin-core';
+import type { RunnerDeps } from '../shared/deps.js';
+import { resetTokenResult } from '../shared/token-results.js';
+import { checkUnmodifiedSince } from '../shared/unmodified-since.js';
+import { runnerErrors } from './runner-attributes.js';
+import { applyFilters, filterByScope, filterFields, scopeField, STATUSES_INCL_DEPRECATED } from './runner-filters.js';
+import { settingFields, toSettings } from './runner-settings-input.js';
+
+/** Job statuses `GET /runners/:id/jobs` filters by. */
+const JOB_STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
+  'success', 'failed', 'canceled', 'canceling', 'skipped', 'manual', 'scheduled',
+];
+
+const UPDATABLE = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'];
+
+/** Routes under `/runners/:id` also accept `manage_runner` tokens. */
+const MANAGE_RUNNER = ['manage_runner'];
+
+const noAccess = () => forbidden('No access granted');
+
+export function runnerRoutes(deps: RunnerDeps): Route[] {
+  const { db, store, permissions, presenter, runnerPage, access } = deps;
+
+  async function load(user: Principal, id: number) {
+    const runner = await store.findById(id);
+    if (!runner) throw recordNotFound();
+    return { runner, abilities: await permissions.of(user, runner) };
+  }
+
+  /** Runners assigned to projects the user maintains, and group runners of groups they own. */
+  function ownedRunners(user: Principal) {
+    const maintained = access.visibleProjects(
+      db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id'),
+      user,
+      { minLevel: AccessLevel.MAINTAINER },
+    );
+    const owned = access.visibleGroups(db('namespaces as n').where('n.kind', 'group').select('n.id'), user, { minLevel: AccessLevel.OWNER });
+    return db('ci_runners as r').where((q) =>
+      q.whereIn('r.id', db('ci_runner_projects').select('runner_id').whereIn('project_id', maintained)).orWhereIn('r.group_id', owned),
+    );
+  }
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/runners',
+      paginated: true,
+      input: params({ ...scopeField, ...filterFields }),
+      async handler(ctx, input) {
+        const query = filterByScope(ownedRunners(ctx.user!), input.scope, STATUSES_INCL_DEPRECATED);
+        return runnerPage(ctx, applyFilters(db, query, input));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/runners/all',
+      auth: 'admin',
+      paginated: true,
+      input: params({ ...scopeField, ...filterFields }),
+      async handler(ctx, input) {
+        return runnerPage(ctx, applyFilters(db, filterByScope(db('ci_runners as r'), input.scope), input));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/runners/:id',
+      scopes: MANAGE_RUNNER,
+      input: params({ id: f.integer(), include_projects: f.optional(f.boolean(), true) }),
+      async handler(ctx, input) {
+        const { runner, abilities } = await load(ctx.user!, input.id);
+        if (!abilities.read) throw noAccess();
+        return presenter.details(ctx.user!, runner, abilities, ctx.externalUrl, input.include_projects !== false);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/runners/:id',
+      scopes: MANAGE_RUNNER,
+      input: params(
+        { id: f.integer(), active: f.optional(f.boolean()), ...settingFields },
+        rules.atLeastOneOf(...UPDATABLE),
+        rules.mutuallyExclusive('active', 'paused'),
+      ),
+      async handler(ctx, input) {
+        const { runner, abilities } = await load(ctx.user!, input.id);
+        if (!abilities.update) throw noAccess();
+        const changes = toSettings(input);
+        const stored = {
+          runUntagged: toBool(runner.run_untagged),
+          tags: await store.tagsOf(runner.id),
+          maximumTimeout: runner.maximum_timeout,
+          maintenanceNote: runner.maintenance_note,
+        };
+        const errors = runnerErrors(stored, changes);
+        if (Object.keys(errors).length > 0) throw validationFailed(errors);
+        const updated = await store.update(runner.id, changes);
+        return presenter.details(ctx.user!, updated, abilities, ctx.externalUrl);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/runners/:id',
+      scopes: MANAGE_RUNNER,
+      input: params({ id: f.integer() }),
+      async handler(ctx, input) {
+        const { runner, abilities } = await load(ctx.user!, input.id);
+        if (!ctx.user!.isAdmin) {
+          if (abilities.projectIds.length > 1) throw forbidden('Runner associated with more than one project');
+          if (!abilities.delete) throw noAccess();
+        }
+        checkUnmodifiedSince(ctx, runner.updated_at);
+        await store.remove([runner.id]);
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/runners/:id/jobs',
+      scopes: MANAGE_RUNNER,
+      paginated: true,
+      input: params({
+        id: f.integer(),
+        system_id: f.optional(f.string()),
+        status: f.optional(f.values(JOB_STATUSES)),
+        order_by: f.optional(f.values(['id'])),
+        sort: f.optional(f.values(['asc', 'desc']), 'desc'),
+        cursor: f.optional(f.string()),
+      }),
+      async handler(ctx, input) {
+        const { abilities } = await load(ctx.user!, input.id);
+        if (!abilities.readJobs) throw noAccess();
+        // Jobs do not exist yet. As in GitLab, a list narrowed to one manager is not counted.
+        return page([], input.system_id ? null : 0);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/runners/:id/reset_authentication_token',
+      scopes: MANAGE_RUNNER,
+      input: params({ id: f.integer() }),
+      async handler(ctx, input) {
+        const { runner, abilities } = await load(ctx.user!, input.id);
+        if (!abilities.update) throw noAccess();
+        return reply(201, resetTokenResult(await store.resetToken(runner)));
+      },
+    }),
+  ];
+}
