@@ -1,5 +1,15 @@
 import type { ForgePlugin } from '@forgekit/kernel';
+import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
+import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
+import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import { runnersPlugin } from '@forgekit/plugin-runners';
 
 /** Every plugin the reference server composes. */
-export const allPlugins: readonly ForgePlugin<any>[] = [corePlugin];
+export const allPlugins: readonly ForgePlugin<any>[] = [
+  corePlugin,
+  planLimitsPlugin,
+  ciVariablesPlugin,
+  runnersPlugin,
+  clusterAgentsPlugin,
+];
