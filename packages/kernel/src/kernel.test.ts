@@ -58,6 +58,14 @@ const demo = definePlugin({
       }),
       defineRoute({
         method: 'POST',
+        path: '/formatted',
+        auth: 'none',
+        paramErrors: 'message',
+        input: params({ name: f.string() }),
+        handler: (_req, input) => input,
+      }),
+      defineRoute({
+        method: 'POST',
         path: '/notes',
         auth: 'none',
         input: params({ name: f.string() }),
@@ -362,6 +370,12 @@ describe('route before hooks', () => {
     const response = await put('2', '{}');
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: '404 Guarded Not Found' });
+  });
+
+  it('can report param errors in the message shape', async () => {
+    const response = await kernel.fetch(new Request('http://localhost/api/v4/formatted', { method: 'POST' }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: 'name is missing' });
   });
 
   it('validates params once the resource is found, and hands it to the handler', async () => {

@@ -9,7 +9,7 @@ import type { IdentityProvider } from '../auth/identity.js';
 import type { Database } from '../db/open-database.js';
 import type { Logger } from '../services/logger.js';
 import type { RequestContext } from './context.js';
-import { ApiError, frameworkError, unknownRoute } from './errors.js';
+import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
 import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
 import { validateParams } from './params.js';
 import { parseQuery, readBodyParams } from './read-input.js';
@@ -197,7 +197,7 @@ export function createHttpApp(options: HttpAppOptions): App {
     let input: Record<string, unknown> = {};
     if (route.input) {
       const validated = validateParams(route.input, merged);
-      if ('error' in validated) throw frameworkError(400, validated.error);
+      if ('error' in validated) throw route.paramErrors === 'message' ? apiError(400, validated.error) : frameworkError(400, validated.error);
       input = validated.output as Record<string, unknown>;
     }
     const result = await route.handler(ctx, input, resource);

@@ -20,6 +20,8 @@ export interface Route<I = any, R = any> {
   /** Token scopes, besides `api` (and `read_api` on GET/HEAD), that allow this route. */
   scopes?: readonly string[];
   input?: ParamsSchema<I>;
+  /** The body of a params error: Grape's `{"error": ...}` (default), or `{"message": ...}` for APIs with their own error formatter. */
+  paramErrors?: 'error' | 'message';
   /** Offset pagination: the kernel reads `page`/`per_page` and writes the headers. */
   paginated?: boolean;
   /** Mount outside `/api/v4` (health checks, git over HTTP). */
