@@ -1,0 +1,23 @@
+/**
+ * GitLab's fuzzy name search: every word (or "quoted phrase") must occur in the name,
+ * case-insensitively.
+ */
+import type { Knex } from '@forgekit/kernel/orm';
+
+export function searchTerms(search: string): string[] {
+  const query = search.trim().replace(/\s+/g, ' ');
+  const quoted = query.match(/(?<=^| )"[^"]+"(?= |$)/g) ?? [];
+  const rest = quoted.reduce((text, phrase) => text.replace(phrase, ''), query);
+  return [...rest.split(/\s+/).filter((word) => word !== ''), ...quoted.map((phrase) => phrase.slice(1, -1))];
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** Narrows a query to names matching every term of `search`; a blank search matches all. */
+export function whereNameMatches(query: Knex.QueryBuilder, column: string, search: string | null | undefined) {
+  if (!search || search.trim() === '') return query;
+  for (const term of searchTerms(search)) {
+    query.whereRaw(`lower(??) like ? escape '\\'`, [column, `%${escapeLike(term.toLowerCase())}%`]);
+  }
+  return query;
+}
