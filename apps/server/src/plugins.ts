@@ -2,6 +2,7 @@ import type { ForgePlugin } from '@forgekit/kernel';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
+import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 
@@ -10,6 +11,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   corePlugin,
   planLimitsPlugin,
   ciVariablesPlugin,
+  featureFlagsPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
 ];
