@@ -1,9 +1,7 @@
 /** Merges query, form, multipart and JSON input the way Grape does. */
-import qs from 'qs';
 import { readMultipartFormData, readRawBody, type H3Event } from 'h3';
 import { frameworkError } from './errors.js';
-
-const QS_OPTIONS = { depth: 10, arrayLimit: 1000, parameterLimit: 10_000, allowDots: false } as const;
+import { nestPairs, parseNestedParams } from './nested-params.js';
 
 /** A file from a multipart body. */
 export interface UploadedFile {
@@ -13,7 +11,16 @@ export interface UploadedFile {
 }
 
 export function parseQuery(rawQuery: string): Record<string, unknown> {
-  return rawQuery ? (qs.parse(rawQuery, QS_OPTIONS) as Record<string, unknown>) : {};
+  return parseOrReject(rawQuery);
+}
+
+function parseOrReject(text: string): Record<string, unknown> {
+  try {
+    return parseNestedParams(text);
+  } catch (error) {
+    if (error instanceof RangeError) throw frameworkError(400, 'There was a problem with the request parameters');
+    throw error;
+  }
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -34,23 +41,20 @@ export async function readBodyParams(event: H3Event, method: string): Promise<Re
     }
   }
   if (type === 'application/x-www-form-urlencoded' || type === '' || type === 'text/plain') {
-    return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
+    return parseOrReject(raw);
   }
   throw frameworkError(415, `The provided content-type '${type}' is not supported.`);
 }
 
 async function readMultipart(event: H3Event): Promise<Record<string, unknown>> {
   const parts = (await readMultipartFormData(event)) ?? [];
-  const pairs: string[] = [];
-  const files: Record<string, UploadedFile> = {};
+  const pairs: [string, unknown][] = [];
   for (const part of parts) {
     if (!part.name) continue;
-    if (part.filename !== undefined) {
-      files[part.name] = { filename: part.filename, type: part.type ?? 'application/octet-stream', data: part.data };
-    } else {
-      pairs.push(`${encodeURIComponent(part.name)}=${encodeURIComponent(part.data.toString('utf8'))}`);
-    }
+    const value = part.filename !== undefined
+      ? ({ filename: part.filename, type: part.type ?? 'application/octet-stream', data: part.data } satisfies UploadedFile)
+      : part.data.toString('utf8');
+    pairs.push([part.name, value]);
   }
-  // Text fields go through the same bracket syntax as a query string.
-  return { ...(qs.parse(pairs.join('&'), QS_OPTIONS) as Record<string, unknown>), ...files };
+  return nestPairs(pairs);
 }
