@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MikroORM, type EntitySchema } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
+import { createPreparedQueries, type PreparedQuery } from './prepared-queries.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -10,6 +11,8 @@ export interface Database {
   readonly orm: MikroORM;
   readonly knex: Knex;
   readonly dialect: Dialect;
+  /** A prepared read for hot paths (`?` placeholders on both engines). */
+  prepare<Row>(sql: string): PreparedQuery<Row>;
   close(): Promise<void>;
 }
 
@@ -55,5 +58,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 function wrap(orm: MikroORM, dialect: Dialect): Database {
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
-  return { orm, knex, dialect, close: () => orm.close(true) };
+  const prepared = createPreparedQueries(knex, dialect);
+  return {
+    orm,
+    knex,
+    dialect,
+    prepare: (sql) => prepared.prepare(sql),
+    async close() {
+      await prepared.finalize();
+      await orm.close(true);
+    },
+  };
 }

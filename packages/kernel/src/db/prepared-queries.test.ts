@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from './open-database.js';
+import { toNumberedPlaceholders } from './prepared-queries.js';
+
+describe('toNumberedPlaceholders', () => {
+  it('numbers placeholders outside quotes', () => {
+    expect(toNumberedPlaceholders("select * from t where a = ? and b = '?' and c in (?, ?)")).toBe(
+      "select * from t where a = $1 and b = '?' and c in ($2, $3)",
+    );
+  });
+});
+
+describe('prepared queries', () => {
+  let database: Database;
+  let dataDir: string;
+  const baseUrl = process.env.FORGEKIT_TEST_DATABASE_URL;
+  const pgName = `forgekit_prepared_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'forgekit-prepared-'));
+    let url = ':memory:';
+    if (baseUrl) {
+      await admin(`CREATE DATABASE ${pgName}`);
+      const parsed = new URL(baseUrl);
+      parsed.pathname = `/${pgName}`;
+      url = parsed.toString();
+    }
+    database = await openDatabase({ url, dataDir, entities: [] });
+    await database.knex.schema.createTable('items', (t) => {
+      t.increments('id');
+      t.string('name');
+    });
+    await database.knex('items').insert([{ name: 'a' }, { name: 'b' }]);
+  });
+  afterAll(async () => {
+    await database.close();
+    if (baseUrl) await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads rows with bound params, reusing the statement', async () => {
+    const byName = database.prepare<{ id: number; name: string }>('select id, name from items where name = ?');
+    expect(await byName.first(['a'])).toMatchObject({ name: 'a' });
+    expect(await byName.first(['b'])).toMatchObject({ name: 'b' });
+    expect(await byName.all(['c'])).toEqual([]);
+  });
+
+  it('runs beside a transaction without losing either', async () => {
+    const count = database.prepare<{ n: number }>('select count(*) as n from items');
+    const trx = database.knex.transaction(async (t) => {
+      await t('items').insert({ name: 'c' });
+    });
+    const [counted] = await Promise.all([count.first(), trx]);
+    expect(Number(counted!.n)).toBeGreaterThanOrEqual(2);
+  });
+});
