@@ -1,0 +1,56 @@
+/** A schedule's pipelines: the filtered list, and `play` to start one now. */
+import { created, defineRoute, f, page, params, totalFor, type Route } from '@forgekit/kernel';
+import { authorize, type ScheduleAccess } from '../schedules/schedule-access.js';
+import { projectPathOf } from '../schedules/schedule-views.js';
+import type { PipelineRow } from '../shared/rows.js';
+import { pipelineBasic } from './pipeline-presenter.js';
+import { PIPELINE_STATUSES, type PipelineStore } from './pipeline-store.js';
+import type { SchedulePipelines } from './schedule-pipelines.js';
+
+const ONE = '/projects/:id/pipeline_schedules/:pipeline_schedule_id';
+
+export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore, runs: SchedulePipelines): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: `${ONE}/pipelines`,
+      paginated: true,
+      input: params({
+        pipeline_schedule_id: f.integer(),
+        scope: f.optional(f.values(['running', 'pending', 'finished', 'branches', 'tags'] as const)),
+        status: f.optional(f.values(PIPELINE_STATUSES)),
+        updated_before: f.optional(f.datetime()),
+        updated_after: f.optional(f.datetime()),
+        created_before: f.optional(f.datetime()),
+        created_after: f.optional(f.datetime()),
+        sort: f.optional(f.values(['asc', 'desc'] as const), 'asc'),
+      }),
+      async handler(ctx, input) {
+        const { schedule, project } = await access.schedule(ctx, input.pipeline_schedule_id);
+        const query = pipelines.forSchedule(schedule.id, {
+          scope: input.scope,
+          status: input.status,
+          updatedBefore: input.updated_before,
+          updatedAfter: input.updated_after,
+          createdBefore: input.created_before,
+          createdAfter: input.created_after,
+        });
+        const rows: PipelineRow[] = await query.clone().orderBy('id', input.sort ?? 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        const path = projectPathOf(project);
+        return page(rows.map((row) => pipelineBasic(row, path, ctx.externalUrl)), total);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${ONE}/play`,
+      input: params({ pipeline_schedule_id: f.integer() }),
+      async handler(ctx, input) {
+        const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
+        authorize(abilities.createPipelines);
+        await runs.start(abilities.schedule, abilities.project, ctx.user!.id);
+        return created({ message: '201 Created' });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,79 @@
+import { coreServices, definePlugin } from '@forgekit/kernel';
+import { coreAccessRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import * as v from 'valibot';
+import { isValidCron } from './cron/cron-expression.js';
+import { pipelineScheduleEntities } from './entities/index.js';
+import { defaultRefResolver, type RefResolver } from './git-refs/ref-resolver.js';
+import { init } from './migrations/202611231000-init.js';
+import { pipelineRoutes } from './pipelines/pipeline-routes.js';
+import { createPipelineStore } from './pipelines/pipeline-store.js';
+import { createSchedulePipelines } from './pipelines/schedule-pipelines.js';
+import { createScheduleAccess } from './schedules/schedule-access.js';
+import { scheduleRoutes } from './schedules/schedule-routes.js';
+import { createScheduleService } from './schedules/schedule-service.js';
+import { createScheduleStore } from './schedules/schedule-store.js';
+import { createScheduleViews } from './schedules/schedule-views.js';
+import { createScheduler, TICK_JOB } from './scheduler/run-due-schedules.js';
+import { scheduleVariableRoutes } from './variables/schedule-variable-routes.js';
+import { createScheduleVariableStore } from './variables/schedule-variable-store.js';
+
+export const PipelineSchedulesConfigSchema = v.object({
+  /**
+   * The cron (UTC) the host runs `pipeline-schedules:tick` on. When set, `next_run_at`
+   * names the tick that will fire the run, as GitLab reports it; without it,
+   * `next_run_at` is the cron's own next occurrence.
+   */
+  workerCron: v.optional(v.pipe(v.string(), v.check(isValidCron, 'workerCron is not a valid cron expression'))),
+});
+
+export type PipelineSchedulesConfig = v.InferOutput<typeof PipelineSchedulesConfigSchema>;
+
+export interface PipelineSchedulesPluginOptions {
+  /** How short refs become full refs and which commit a ref points at; the default knows no repository. */
+  refResolver?: RefResolver;
+}
+
+/** Pipeline schedules with their variables and inputs, the pipelines they start, and the scheduler that fires them. */
+export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOptions = {}) {
+  const refs = options.refResolver ?? defaultRefResolver;
+  return definePlugin<PipelineSchedulesConfig>({
+    id: 'pipeline-schedules',
+    compatibility: '^0.1.0',
+    config: PipelineSchedulesConfigSchema,
+    env: { FORGEKIT_PIPELINE_SCHEDULES_WORKER_CRON: 'workerCron' },
+    entities: pipelineScheduleEntities,
+    migrations: [init],
+    requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef],
+    register(ctx) {
+      const { knex: db } = ctx.resolve(coreServices.database);
+      const projects = ctx.resolve(coreProjectsRef);
+      const store = createScheduleStore(db);
+      const pipelines = createPipelineStore(db);
+      const variables = createScheduleVariableStore(db);
+      const users = ctx.resolve(coreUsersRef);
+      const access = createScheduleAccess(ctx.resolve(coreAccessRef), projects, users, store);
+      const service = createScheduleService({ store, refs, limits: ctx.resolve(planLimitsServiceRef), workerCron: ctx.config.workerCron });
+      const views = createScheduleViews(store, pipelines, users);
+      const runs = createSchedulePipelines(db, pipelines, refs, ctx.events);
+      const runDueSchedules = createScheduler({ db, projects, runs, ownerMayRun: access.ownerMayRun, log: ctx.log, workerCron: ctx.config.workerCron });
+
+      ctx.routes(
+        ...scheduleRoutes({ access, store, service, views, variables, pipelines }),
+        ...pipelineRoutes(access, pipelines, runs),
+        ...scheduleVariableRoutes(access, variables),
+      );
+      ctx.jobs.define(TICK_JOB, async () => {
+        await runDueSchedules();
+      });
+      ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) =>
+        db.transaction(async (trx) => {
+          await store.removeForProject(trx, projectId);
+          await pipelines.removeForProject(trx, projectId);
+        }),
+      );
+    },
+  });
+}
+
+export const pipelineSchedulesPlugin = createPipelineSchedulesPlugin();

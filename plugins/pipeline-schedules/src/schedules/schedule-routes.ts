@@ -1,0 +1,132 @@
+/** `/projects/:id/pipeline_schedules`: list, read, create, edit, take over and delete schedules. */
+import { apiError, created, defineRoute, f, noContent, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { toIso } from '@forgekit/kernel/orm';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { PipelineStore } from '../pipelines/pipeline-store.js';
+import type { ScheduleRow } from '../shared/rows.js';
+import type { ScheduleVariableStore } from '../variables/schedule-variable-store.js';
+import { authorize, type ScheduleAccess } from './schedule-access.js';
+import { changedInputs, newInputs } from './schedule-params.js';
+import type { ScheduleService } from './schedule-service.js';
+import type { ScheduleStore } from './schedule-store.js';
+import type { ScheduleViews } from './schedule-views.js';
+
+export interface ScheduleRouteDeps {
+  access: ScheduleAccess;
+  store: ScheduleStore;
+  service: ScheduleService;
+  views: ScheduleViews;
+  variables: ScheduleVariableStore;
+  pipelines: PipelineStore;
+}
+
+const BASE = '/projects/:id/pipeline_schedules';
+const ONE = `${BASE}/:pipeline_schedule_id`;
+
+/** GitLab's conditional delete: 412 when the record changed after `If-Unmodified-Since`. */
+function requireUnmodifiedSince(ctx: RequestContext, updatedAt: unknown) {
+  const header = ctx.header('if-unmodified-since');
+  if (!header) return;
+  const since = Date.parse(header);
+  if (!Number.isNaN(since) && Date.parse(toIso(updatedAt)!) > since) throw apiError(412, '412 Precondition Failed');
+}
+
+export function scheduleRoutes({ access, store, service, views, variables, pipelines }: ScheduleRouteDeps): Route[] {
+  const details = (ctx: RequestContext, row: ScheduleRow, project: ProjectWithNamespace) => views.details(row, project, ctx.externalUrl);
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: BASE,
+      paginated: true,
+      input: params({ scope: f.optional(f.values(['active', 'inactive'] as const)) }),
+      async handler(ctx, input) {
+        const abilities = await access.project(ctx);
+        authorize(abilities.readSchedules);
+        const query = store.forProject(abilities.project.id, input.scope);
+        const rows: ScheduleRow[] = await query.clone().orderBy('id', 'desc').limit(ctx.page.perPage).offset(ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        return page(await views.list(rows, ctx.externalUrl), total);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: ONE,
+      input: params({ pipeline_schedule_id: f.integer() }),
+      async handler(ctx, input) {
+        const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
+        const readable = abilities.adminSchedule ? await variables.list(abilities.schedule.id) : undefined;
+        return views.details(abilities.schedule, abilities.project, ctx.externalUrl, readable);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: BASE,
+      input: params({
+        description: f.string(),
+        ref: f.nonBlankString(),
+        cron: f.string(),
+        cron_timezone: f.optional(f.string(), 'UTC'),
+        active: f.optional(f.boolean(), true),
+        inputs: newInputs(),
+      }),
+      async handler(ctx, input) {
+        const abilities = await access.project(ctx);
+        authorize(abilities.createSchedules);
+        const row = await service.create(abilities.project, ctx.user!.id, {
+          description: input.description,
+          ref: input.ref,
+          cron: input.cron,
+          cron_timezone: input.cron_timezone ?? '',
+          active: input.active ?? true,
+          inputs: input.inputs,
+        });
+        return created(await details(ctx, row, abilities.project));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: ONE,
+      input: params({
+        pipeline_schedule_id: f.integer(),
+        description: f.optional(f.string()),
+        ref: f.optional(f.string()),
+        cron: f.optional(f.string()),
+        cron_timezone: f.optional(f.string()),
+        active: f.optional(f.boolean()),
+        inputs: changedInputs(),
+      }),
+      async handler(ctx, input) {
+        const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
+        authorize(abilities.updateSchedule);
+        const { description, ref, cron, cron_timezone, active, inputs } = input;
+        const row = await service.update(abilities.project, abilities.schedule, { description, ref, cron, cron_timezone, active, inputs });
+        return details(ctx, row, abilities.project);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${ONE}/take_ownership`,
+      input: params({ pipeline_schedule_id: f.integer() }),
+      async handler(ctx, input) {
+        const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
+        authorize(abilities.adminSchedule);
+        if (abilities.ownsSchedule) return reply(200, await details(ctx, abilities.schedule, abilities.project));
+        const row = await service.takeOwnership(abilities.schedule, ctx.user!.id);
+        return created(await details(ctx, row, abilities.project));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: ONE,
+      input: params({ pipeline_schedule_id: f.integer() }),
+      async handler(ctx, input) {
+        const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
+        authorize(abilities.adminSchedule);
+        requireUnmodifiedSince(ctx, abilities.schedule.updated_at);
+        await store.remove(abilities.schedule.id, (trx) => pipelines.detachFromSchedule(trx, abilities.schedule.id));
+        return noContent();
+      },
+    }),
+  ];
+}

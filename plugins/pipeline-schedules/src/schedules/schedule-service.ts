@@ -1,0 +1,149 @@
+/**
+ * Creating and changing schedules with GitLab's rules: the ref is expanded to a
+ * full ref first (and refused as ambiguous when it cannot be), then the model rules
+ * run, and every save recomputes `next_run_at`.
+ */
+import { validationFailed } from '@forgekit/kernel';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
+import { isValidCron } from '../cron/cron-expression.js';
+import { nextRunAt } from '../cron/next-run.js';
+import { ianaZoneFor } from '../cron/time-zone.js';
+import { FULL_REF, type RefProject, type RefResolver } from '../git-refs/ref-resolver.js';
+import type { ScheduleRow } from '../shared/rows.js';
+import { INPUTS_LIMIT, planInputs, type InputItem, type InputPlan } from './schedule-inputs.js';
+import type { ScheduleStore } from './schedule-store.js';
+
+export const SCHEDULE_LIMIT = 'ci_pipeline_schedules';
+
+export interface NewSchedule {
+  description: string;
+  ref: string;
+  cron: string;
+  cron_timezone: string;
+  active: boolean;
+  inputs?: InputItem[] | null;
+}
+
+/** Absent fields stay; a null string field counts as blank. */
+export interface ScheduleChanges {
+  description?: string | null;
+  ref?: string | null;
+  cron?: string | null;
+  cron_timezone?: string | null;
+  active?: boolean | null;
+  inputs?: InputItem[] | null;
+}
+
+export interface ScheduleServiceOptions {
+  store: ScheduleStore;
+  refs: RefResolver;
+  limits: PlanLimitsService;
+  /** The scheduler's own cron, when `next_run_at` should name the tick that fires it. */
+  workerCron?: string;
+}
+
+type Errors = Record<string, string[]>;
+
+export const refProjectOf = (project: ProjectWithNamespace): RefProject => ({
+  id: project.id,
+  fullPath: `${project.ns_full_path}/${project.path}`,
+  defaultBranch: project.default_branch,
+});
+
+const isBlank = (value: string) => value.trim() === '';
+
+function addError(errors: Errors, key: string, message: string) {
+  (errors[key] ??= []).push(message);
+}
+
+/** The model rules, in the order GitLab reports them. */
+function modelErrors(values: { cron: string; cron_timezone: string; description: string }, inputs: InputPlan, limitError: string | null): Errors {
+  const errors: Errors = {};
+  if (limitError) addError(errors, 'base', limitError);
+  if (!isValidCron(values.cron)) addError(errors, 'cron', ' is invalid syntax');
+  if (isBlank(values.cron)) addError(errors, 'cron', "can't be blank");
+  if (!ianaZoneFor(values.cron_timezone)) addError(errors, 'cron_timezone', ' is invalid syntax');
+  if (isBlank(values.cron_timezone)) addError(errors, 'cron_timezone', "can't be blank");
+  if (isBlank(values.description)) addError(errors, 'description', "can't be blank");
+  const nameErrors = new Set<string>();
+  for (const name of inputs.names) {
+    if (isBlank(name)) nameErrors.add("can't be blank");
+    if ([...name].length > 255) nameErrors.add('is too long (maximum is 255 characters)');
+  }
+  if (nameErrors.size === 0 && inputs.duplicates.length > 0) addError(errors, 'inputs', `have duplicate values (${inputs.duplicates.join(', ')})`);
+  if (inputs.total > INPUTS_LIMIT) addError(errors, 'inputs', `exceeds the limit of ${INPUTS_LIMIT}.`);
+  for (const message of nameErrors) addError(errors, 'inputs.name', message);
+  return errors;
+}
+
+export function createScheduleService({ store, refs, limits, workerCron }: ScheduleServiceOptions) {
+  /** A full ref for what was sent, or `{"ref": ["is ambiguous"]}`. */
+  async function fullRef(project: ProjectWithNamespace, ref: string): Promise<string> {
+    if (FULL_REF.test(ref)) return ref;
+    const expanded = isBlank(ref) ? null : await refs.expandShortRef(refProjectOf(project), ref);
+    if (!expanded || !FULL_REF.test(expanded)) throw validationFailed({ ref: ['is ambiguous'] });
+    return expanded;
+  }
+
+  async function limitError(projectId: number): Promise<string | null> {
+    if (!(await limits.exceeded(SCHEDULE_LIMIT, await store.countForProject(projectId)))) return null;
+    return `Maximum number of ci pipeline schedules (${await limits.get(SCHEDULE_LIMIT)}) exceeded`;
+  }
+
+  const nextRun = (cron: string, cronTimezone: string) => nextRunAt(cron, cronTimezone, new Date(), workerCron)!;
+
+  return {
+    async create(project: ProjectWithNamespace, ownerId: number, input: NewSchedule): Promise<ScheduleRow> {
+      const ref = await fullRef(project, input.ref);
+      const cron = input.cron.trim();
+      const inputs = planInputs([], input.inputs ?? []);
+      const errors = modelErrors({ ...input, cron }, inputs, await limitError(project.id));
+      if (Object.keys(errors).length > 0) throw validationFailed(errors);
+      return store.insert(
+        project.id,
+        {
+          description: input.description,
+          ref,
+          cron,
+          cron_timezone: input.cron_timezone,
+          active: input.active,
+          next_run_at: nextRun(cron, input.cron_timezone),
+          owner_id: ownerId,
+        },
+        inputs.changes,
+      );
+    },
+
+    async update(project: ProjectWithNamespace, schedule: ScheduleRow, changes: ScheduleChanges): Promise<ScheduleRow> {
+      const ref = changes.ref === undefined ? schedule.ref : await fullRef(project, changes.ref ?? '');
+      const pick = (sent: string | null | undefined, current: string) => (sent === undefined ? current : (sent ?? ''));
+      const values = {
+        description: pick(changes.description, schedule.description),
+        cron: pick(changes.cron, schedule.cron).trim(),
+        cron_timezone: pick(changes.cron_timezone, schedule.cron_timezone),
+      };
+      const existing = changes.inputs ? ((await store.inputsOf([schedule.id])).get(schedule.id) ?? []).map((row) => row.name) : [];
+      const inputs = planInputs(existing, changes.inputs ?? []);
+      const errors = modelErrors(values, inputs, null);
+      if (Object.keys(errors).length > 0) throw validationFailed(errors);
+      return store.update(
+        schedule.id,
+        {
+          ...values,
+          ref,
+          ...(changes.active === undefined || changes.active === null ? {} : { active: changes.active }),
+          next_run_at: nextRun(values.cron, values.cron_timezone),
+        },
+        changes.inputs ? inputs.changes : undefined,
+      );
+    },
+
+    /** Hands the schedule to `ownerId`; saving recomputes `next_run_at` as every save does. */
+    takeOwnership(schedule: ScheduleRow, ownerId: number): Promise<ScheduleRow> {
+      return store.update(schedule.id, { owner_id: ownerId, next_run_at: nextRun(schedule.cron, schedule.cron_timezone) });
+    },
+  };
+}
+
+export type ScheduleService = ReturnType<typeof createScheduleService>;

@@ -1,0 +1,85 @@
+/** `/projects/:id/pipeline_schedules/:pipeline_schedule_id/variables`: a schedule's variables by key. */
+import { defineRoute, f, notFound, params, reply, validationFailed, type RequestContext, type Route } from '@forgekit/kernel';
+import { authorize, type ScheduleAccess, type ScheduleAbilities } from '../schedules/schedule-access.js';
+import { scheduleVariableEntity } from '../schedules/schedule-presenter.js';
+import type { ScheduleVariableStore } from './schedule-variable-store.js';
+
+const PATH = '/projects/:id/pipeline_schedules/:pipeline_schedule_id/variables';
+const VARIABLE_TYPES = ['env_var', 'file'] as const;
+
+/** The key rules of CI variables; GitLab strips the key first. */
+function keyErrors(key: string): string[] {
+  const errors: string[] = [];
+  if (key === '') errors.push("can't be blank");
+  if ([...key].length > 255) errors.push('is too long (maximum is 255 characters)');
+  if (!/^[a-zA-Z0-9_]+$/.test(key)) errors.push("can contain only letters, digits and '_'.");
+  return errors;
+}
+
+export function scheduleVariableRoutes(access: ScheduleAccess, variables: ScheduleVariableStore): Route[] {
+  /** GitLab's order: the project-level right first, then the schedule lookup and its right. */
+  async function writable(ctx: RequestContext, scheduleId: number, right: (abilities: ScheduleAbilities) => boolean) {
+    const project = await access.project(ctx);
+    authorize(project.setPipelineVariables);
+    const abilities = await access.schedule(ctx, scheduleId, project);
+    authorize(right(abilities));
+    return abilities;
+  }
+
+  async function variableOf(scheduleId: number, key: string) {
+    const variable = await variables.find(scheduleId, key);
+    if (!variable) throw notFound('Pipeline Schedule Variable');
+    return variable;
+  }
+
+  return [
+    defineRoute({
+      method: 'POST',
+      path: PATH,
+      input: params({ pipeline_schedule_id: f.integer(), key: f.string(), value: f.string(), variable_type: f.optional(f.values(VARIABLE_TYPES), 'env_var') }),
+      async handler(ctx, input) {
+        const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
+        const key = input.key.trim();
+        const errors = keyErrors(key);
+        if (errors.length === 0 && (await variables.find(schedule.id, key))) errors.push('has already been taken');
+        if (errors.length > 0) throw validationFailed({ key: errors });
+        return scheduleVariableEntity(await variables.insert(schedule.id, { key, value: input.value, variable_type: input.variable_type ?? 'env_var' }));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${PATH}/:key`,
+      input: params({ pipeline_schedule_id: f.integer(), key: f.string() }),
+      async handler(ctx, input) {
+        const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
+        authorize(abilities.adminSchedule);
+        return scheduleVariableEntity(await variableOf(abilities.schedule.id, input.key));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: `${PATH}/:key`,
+      input: params({ pipeline_schedule_id: f.integer(), key: f.string(), value: f.optional(f.string()), variable_type: f.optional(f.values(VARIABLE_TYPES)) }),
+      async handler(ctx, input) {
+        const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
+        const variable = await variableOf(schedule.id, input.key);
+        const changes = {
+          ...(input.value === undefined || input.value === null ? {} : { value: input.value }),
+          ...(input.variable_type ? { variable_type: input.variable_type } : {}),
+        };
+        return scheduleVariableEntity(await variables.update(variable.id, changes));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: `${PATH}/:key`,
+      input: params({ pipeline_schedule_id: f.integer(), key: f.string() }),
+      async handler(ctx, input) {
+        const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.adminSchedule);
+        const variable = await variableOf(schedule.id, input.key);
+        await variables.remove(variable.id);
+        return reply(202, scheduleVariableEntity(variable));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,91 @@
+import { AccessLevel } from '@gitbeaker/rest';
+import { corePlugin } from '@forgekit/plugin-core';
+import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
+import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
+import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+
+/**
+ * A team runs a nightly pipeline: a developer schedules it in their own time zone
+ * with a variable, a maintainer takes it over when the developer moves on, the
+ * scheduler fires it, and anyone on the team can see the pipelines it started.
+ */
+describe('pipeline schedules through @gitbeaker/rest', () => {
+  let server: ListeningServer;
+  let admin: Api;
+  let maya: UserWithToken; // maintainer
+  let dev: UserWithToken; // developer
+  let project: { id: number; path_with_namespace: string };
+  let scheduleId: number;
+
+  beforeAll(async () => {
+    server = await startListeningServer([corePlugin, planLimitsPlugin, pipelineSchedulesPlugin]);
+    admin = clientFor(server, server.rootToken);
+    [maya, dev] = await Promise.all(['maya', 'dev'].map((name) => createUserWithToken(admin, server, name)));
+    const group = await admin.Groups.create('Nightly Team', 'nightly-team');
+    project = await admin.Projects.create({ name: 'Service', path: 'service', namespaceId: group.id });
+    await admin.GroupMembers.add(group.id, AccessLevel.MAINTAINER, { userId: maya.id });
+    await admin.GroupMembers.add(group.id, AccessLevel.DEVELOPER, { userId: dev.id });
+  });
+  afterAll(() => server?.close());
+
+  it('creates a schedule in a Rails time zone, with the ref expanded and next_run_at at 02:00 Pacific', async () => {
+    const schedule = await dev.api.PipelineSchedules.create(project.id, 'Nightly', 'main', '0 2 * * *', { cronTimezone: 'Pacific Time (US & Canada)' });
+    scheduleId = schedule.id;
+    expect(schedule).toMatchObject({ description: 'Nightly', ref: 'refs/heads/main', cron: '0 2 * * *', cron_timezone: 'Pacific Time (US & Canada)', active: true, last_pipeline: null });
+    expect(schedule.owner).toMatchObject({ id: dev.id, username: 'dev' });
+    const pacific = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Los_Angeles', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(schedule.next_run_at));
+    expect(pacific).toBe('02:00');
+  });
+
+  it("refuses an invalid cron with GitLab's model error", async () => {
+    expect(await failureOf(dev.api.PipelineSchedules.create(project.id, 'Broken', 'main', 'every night'))).toEqual({
+      status: 400,
+      description: JSON.stringify({ cron: [' is invalid syntax'] }),
+    });
+  });
+
+  it('keeps schedule variables, shown to the owner with the schedule', async () => {
+    const variable = await dev.api.PipelineScheduleVariables.create(project.id, scheduleId, 'DEPLOY_ENV', 'staging', { variableType: 'env_var' });
+    expect(variable).toEqual({ variable_type: 'env_var', key: 'DEPLOY_ENV', value: 'staging', raw: false });
+    await dev.api.PipelineScheduleVariables.edit(project.id, scheduleId, 'DEPLOY_ENV', 'production');
+    const shown = await dev.api.PipelineSchedules.show(project.id, scheduleId);
+    expect(shown.variables).toEqual([{ variable_type: 'env_var', key: 'DEPLOY_ENV', value: 'production', raw: false }]);
+  });
+
+  it('lets only the owner edit, until a maintainer takes the schedule over', async () => {
+    expect(await failureOf(maya.api.PipelineSchedules.edit(project.id, scheduleId, { description: 'Mine' }))).toEqual({ status: 403, description: '403 Forbidden' });
+    const taken = await maya.api.PipelineSchedules.takeOwnership(project.id, scheduleId);
+    expect(taken.owner).toMatchObject({ username: 'maya' });
+    const edited = await maya.api.PipelineSchedules.edit(project.id, scheduleId, { cron: '30 1 * * *', cronTimezone: 'Europe/Berlin' });
+    expect(edited).toMatchObject({ cron: '30 1 * * *', cron_timezone: 'Europe/Berlin' });
+    expect(await failureOf(dev.api.PipelineSchedules.edit(project.id, scheduleId, { active: false }))).toEqual({ status: 403, description: '403 Forbidden' });
+  });
+
+  it('starts pipelines on play and when the scheduler finds the schedule due', async () => {
+    expect(await dev.api.PipelineSchedules.run(project.id, scheduleId)).toEqual({ message: '201 Created' });
+    await server.kernel.database.knex('ci_pipeline_schedules').where('id', scheduleId).update({ next_run_at: new Date(Date.now() - 60_000) });
+    await server.kernel.jobs.run(TICK_JOB);
+    await server.kernel.jobs.run(TICK_JOB);
+
+    const pipelines = await dev.api.PipelineSchedules.allTriggeredPipelines(project.id, scheduleId);
+    expect(pipelines.map((pipeline) => [pipeline.iid, pipeline.source, pipeline.ref, pipeline.status])).toEqual([
+      [1, 'scheduled', 'main', 'created'],
+      [2, 'scheduled', 'main', 'created'],
+    ]);
+    expect(pipelines[1]!.web_url).toBe(`${server.url}/${project.path_with_namespace}/-/pipelines/${pipelines[1]!.id}`);
+    const shown = await dev.api.PipelineSchedules.show(project.id, scheduleId);
+    expect(shown.last_pipeline).toMatchObject({ id: pipelines[1]!.id, status: 'created' });
+    expect(Date.parse(shown.next_run_at)).toBeGreaterThan(Date.now());
+  });
+
+  it('lists schedules by scope and deletes them', async () => {
+    const paused = await dev.api.PipelineSchedules.create(project.id, 'Paused', 'refs/tags/v1.0', '@weekly', { active: false });
+    expect((await dev.api.PipelineSchedules.all(project.id, { scope: 'active' })).map((schedule) => schedule.id)).toEqual([scheduleId]);
+    expect((await dev.api.PipelineSchedules.all(project.id)).map((schedule) => schedule.id)).toEqual([paused.id, scheduleId]);
+    await maya.api.PipelineScheduleVariables.remove(project.id, scheduleId, 'DEPLOY_ENV');
+    await maya.api.PipelineSchedules.remove(project.id, paused.id);
+    expect(await failureOf(dev.api.PipelineSchedules.show(project.id, paused.id))).toEqual({ status: 404, description: '404 Pipeline Schedule Not Found' });
+  });
+});
