@@ -3,6 +3,7 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 
@@ -12,6 +13,12 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   planLimitsPlugin,
   ciVariablesPlugin,
   featureFlagsPlugin,
+  pipelineSchedulesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
 ];
+
+/** Background jobs the reference server runs unless the config names its own `schedules`. */
+export const defaultSchedules: Record<string, string[]> = {
+  '* * * * *': [TICK_JOB],
+};

@@ -1,6 +1,6 @@
 import { createKernel, loadConfig, type ForgePlugin, type Kernel, type LoadConfigOptions } from '@forgekit/kernel';
 import { listen, type Listener } from 'listhen';
-import { allPlugins } from './plugins.js';
+import { allPlugins, defaultSchedules } from './plugins.js';
 
 export interface StartedServer {
   kernel: Kernel;
@@ -13,7 +13,8 @@ export interface StartedServer {
 /** Reads config from env (and `FORGEKIT_CONFIG`), boots the kernel and listens on `PORT`. */
 export async function startServer(options: { plugins?: readonly ForgePlugin<any>[]; config?: LoadConfigOptions; showURL?: boolean } = {}): Promise<StartedServer> {
   const plugins = options.plugins ?? allPlugins;
-  const kernel = await createKernel({ plugins, config: loadConfig({ ...options.config, plugins }) });
+  const config = loadConfig({ ...options.config, plugins });
+  const kernel = await createKernel({ plugins, config: { schedules: plugins === allPlugins ? defaultSchedules : {}, ...config } });
   await kernel.start();
   const listener = await listen(kernel.nodeListener, {
     port: kernel.config.port,
