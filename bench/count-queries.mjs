@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * Diagnostic: how many SQL statements each GET scenario costs per request. Boots the
+ * reference server in this process (SQLite, logging off), seeds like the bench, and
+ * counts knex queries over sequential requests.
+ *
+ * Usage: node bench/count-queries.mjs [--requests 5] [--sql]
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { startServer } from '@forgekit/server';
+import { cleanup, cleanupOnExit, freePort, tempDir } from './lib/children.mjs';
+import { prepareScenario, seedContext } from './lib/prepare.mjs';
+import { scenarios } from './scenarios.mjs';
+
+const { values: options } = parseArgs({ options: { requests: { type: 'string', default: '5' }, sql: { type: 'boolean', default: false } } });
+const requests = Number(options.requests);
+
+async function main() {
+  const port = await freePort();
+  const rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}`;
+  const env = { PORT: String(port), HOST: '127.0.0.1', FORGEKIT_DATA_DIR: tempDir('forgekit-queries-'), FORGEKIT_ROOT_TOKEN: rootToken, FORGEKIT_LOG_LEVEL: 'silent' };
+  const server = await startServer({ config: { env }, showURL: false });
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const ctx = await seedContext(baseUrl, rootToken);
+    let statements = [];
+    server.kernel.database.knex.on('query', (query) => statements.push(query.sql));
+    for (const scenario of scenarios.filter((s) => s.method === 'GET')) {
+      const prepared = await prepareScenario(scenario, ctx);
+      if (prepared.skipped) {
+        console.log(`${scenario.name}: skipped (${prepared.skipped})`);
+        continue;
+      }
+      const send = async () => {
+        const response = await fetch(`${baseUrl}${prepared.path}`, { headers: prepared.headers });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${prepared.path} answered ${response.status}`);
+      };
+      await send();
+      statements = [];
+      for (let i = 0; i < requests; i++) await send();
+      const perRequest = statements.length / requests;
+      console.log(`${scenario.name}: ${perRequest} SQL statements per request`);
+      if (options.sql) for (const sql of statements.slice(0, Math.round(perRequest))) console.log(`  ${sql}`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+cleanupOnExit();
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,50 @@
+/** The two servers under measurement, each in its own process so none shares autocannon's event loop. */
+import { randomBytes } from 'node:crypto';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, spawnOwned, tempDir, waitUntilReady } from './children.mjs';
+
+const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
+export const repoRoot = dirname(benchDir);
+const serverMain = join(repoRoot, 'apps/server/dist/main.js');
+
+/** Environment the bench must not inherit: it would change the database or the log level. */
+const SCRUBBED_ENV = ['FORGEKIT_DATABASE_URL', 'FORGEKIT_CONFIG', 'FORGEKIT_LOG_LEVEL', 'FORGEKIT_EXTERNAL_URL', 'FORGEKIT_DATA_DIR', 'FORGEKIT_ROOT_TOKEN', 'PORT', 'HOST'];
+
+function tail(file, lines = 20) {
+  if (!existsSync(file)) return '';
+  return `\n--- last lines of ${file} ---\n${readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n')}`;
+}
+
+/**
+ * The reference server as production runs it: `node apps/server/dist/main.js`, SQLite in a
+ * fresh data dir, the default log level (`info`, one line per request) written to a file.
+ */
+export async function startForgekit() {
+  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: run \`npm run build\` first`);
+  const dataDir = tempDir('forgekit-bench-');
+  const logFile = join(dataDir, 'server.log');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}`;
+  const env = { ...process.env };
+  for (const name of SCRUBBED_ENV) delete env[name];
+  Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', FORGEKIT_DATA_DIR: dataDir, FORGEKIT_ROOT_TOKEN: rootToken, FORGEKIT_EXTERNAL_URL: url });
+  const log = openSync(logFile, 'a');
+  const child = spawnOwned(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', log, log] });
+  await waitUntilReady(`${url}/-/readiness`, child, { describe: () => tail(logFile) });
+  return { url, rootToken, dataDir, logFile, child };
+}
+
+/** A bare `node:http` server answering every request with `body`. */
+export async function startBaseline(body) {
+  const dir = tempDir('forgekit-bench-bare-');
+  const bodyFile = join(dir, 'body.json');
+  writeFileSync(bodyFile, body);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnOwned(process.execPath, [join(benchDir, 'baseline-server.mjs'), String(port), bodyFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitUntilReady(url, child);
+  return { url, child };
+}

@@ -1,0 +1,90 @@
+/**
+ * What `npm run bench` measures. Add an endpoint by adding one object to `scenarios`:
+ *
+ *   name          shown in the table
+ *   method        HTTP method
+ *   path          relative to /api/v4; a string or `(ctx) => string`
+ *   headers       optional extra headers (the root token, and a JSON content type when
+ *                 there is a body, are always sent)
+ *   body          optional JSON value, or `(ctx) => value`, sent with every request
+ *   setupRequest  optional `(request, ctx) => request`, run before every request, e.g. to
+ *                 give each POST a unique body (`ctx.unique(prefix)`)
+ *   seed          optional `async (api, ctx) => extra context` run once before measuring
+ *   targets       optional `{ minRatio, maxP99Ms }` printed as met or missed (maxP99Ms is
+ *                 checked at the lowest connection count)
+ *
+ * `ctx` holds `api` (a JSON client with the root token), the seeded `group` and `project`,
+ * `unique(prefix)`, and whatever the scenario's `seed` returned. A scenario whose seed or
+ * first request answers 404 is skipped with a note: its plugin is not installed.
+ */
+
+/** Rows in the list, so a page of 20 is full. */
+export const LIST_PROJECTS = 25;
+
+/** Data every scenario can use: a group, the measured project, and enough projects to page. */
+export async function seedBase(api, unique) {
+  const group = await api.post('/groups', { name: `Bench ${unique('group')}`, path: unique('bench-group') });
+  const project = await api.post('/projects', { name: 'Bench project', path: 'bench-project', namespace_id: group.id });
+  for (let i = 1; i <= LIST_PROJECTS; i++) {
+    await api.post('/projects', { name: `Listed ${i}`, path: `listed-${i}`, namespace_id: group.id });
+  }
+  return { group, project };
+}
+
+/** The bare `node:http` server answers with the body this scenario returns. */
+export const baselineBodyFrom = 'GET /projects/:id';
+
+export const scenarios = [
+  {
+    name: 'GET /projects/:id',
+    method: 'GET',
+    path: ({ project }) => `/projects/${project.id}`,
+    targets: { minRatio: 0.1, maxP99Ms: 25 },
+  },
+  {
+    name: 'GET /projects?per_page=20',
+    method: 'GET',
+    path: '/projects?per_page=20',
+    targets: { minRatio: 0.06, maxP99Ms: 25 },
+  },
+  {
+    name: 'POST /projects',
+    method: 'POST',
+    path: '/projects',
+    setupRequest: (request, { group, unique }) => ({ ...request, body: JSON.stringify({ name: unique('created'), namespace_id: group.id }) }),
+  },
+  {
+    name: 'GET /projects/:id/variables',
+    method: 'GET',
+    path: ({ project }) => `/projects/${project.id}/variables`,
+    async seed(api, { project }) {
+      for (let i = 1; i <= 10; i++) await api.post(`/projects/${project.id}/variables`, { key: `BENCH_VAR_${i}`, value: `value-${i}` });
+    },
+  },
+  {
+    name: 'POST /projects/:id/variables',
+    method: 'POST',
+    path: ({ project }) => `/projects/${project.id}/variables`,
+    setupRequest: (request, { unique }) => ({ ...request, body: JSON.stringify({ key: unique('BENCH').replace(/\W/g, '_'), value: 'v' }) }),
+  },
+  {
+    name: 'POST /projects/:id/repository/commits',
+    method: 'POST',
+    path: ({ repo }) => `/projects/${repo.id}/repository/commits`,
+    async seed(api, { group }) {
+      const repo = await api.post('/projects', { name: 'Bench repo', path: 'bench-repo', namespace_id: group.id, initialize_with_readme: true });
+      return { repo };
+    },
+    setupRequest: (request, { repo, unique }) => {
+      const file = unique('file');
+      return {
+        ...request,
+        body: JSON.stringify({
+          branch: repo.default_branch ?? 'main',
+          commit_message: `Add ${file}`,
+          actions: [{ action: 'create', file_path: `bench/${file}.txt`, content: file }],
+        }),
+      };
+    },
+  },
+];
