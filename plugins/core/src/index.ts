@@ -2,7 +2,7 @@ import { corePlugin } from './plugin.js';
 
 export { corePlugin, CoreConfigSchema, type CoreConfig } from './plugin.js';
 export * from './refs.js';
-export type { AccessService, ProjectAccess, GroupAccess } from './access/access-service.js';
+export type { AccessService, ProjectAccess, ProjectPermissions, GroupAccess } from './access/access-service.js';
 export type { UserService, NewUser } from './users/user-service.js';
 export type { TokenService, NewToken } from './tokens/token-service.js';
 export type { GroupService } from './groups/group-service.js';

@@ -49,7 +49,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     const settings = createSettingsService(db);
     defineCoreSettings(settings);
 
-    ctx.provide(coreServices.identity, createIdentityProvider(db, externalUrl));
+    ctx.provide(coreServices.identity, createIdentityProvider(db, tokens, externalUrl));
     ctx.provide(coreAccessRef, access);
     ctx.provide(coreUsersRef, users);
     ctx.provide(coreTokensRef, tokens);
@@ -58,9 +58,9 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.provide(coreSettingsRef, settings);
 
     ctx.routes(
-      ...userRoutes(db, users),
+      ...userRoutes(db, users, groups, ctx.events),
       ...tokenRoutes(db, tokens, users),
-      ...groupRoutes(db, groups, projects, access, ctx.events),
+      ...groupRoutes(db, groups, projects, access, settings, ctx.events),
       ...projectRoutes(db, projects, access, settings, ctx.events),
       ...memberRoutes(db, access),
       ...namespaceRoutes(db, access),

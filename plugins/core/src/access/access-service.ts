@@ -19,6 +19,14 @@ export interface ProjectAccess {
   canRead: boolean;
 }
 
+/** A user's levels on a project, as `permissions` shows them. */
+export interface ProjectPermissions {
+  /** Direct project membership, or owner of a personal project. */
+  projectLevel: number | null;
+  /** Highest membership in the project's group or its ancestors. */
+  groupLevel: number | null;
+}
+
 export interface GroupAccess {
   group: NamespaceRow;
   level: number;
@@ -64,12 +72,12 @@ export async function findGroupRow(db: Knex, idOrPath: string): Promise<Namespac
 }
 
 /** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
-async function membershipLevels(db: Knex, userId: number, projectId: number | null, namespaceIds: number[]) {
+async function membershipLevels(db: Knex, userId: number, projectIds: number[], namespaceIds: number[]) {
   const rows: { source_type: string; source_id: number; access_level: number }[] = await db('members')
     .select('source_type', 'source_id', 'access_level')
     .where('user_id', userId)
     .where((q) => {
-      if (projectId !== null) q.orWhere((p) => p.where('source_type', 'Project').where('source_id', projectId));
+      if (projectIds.length > 0) q.orWhere((p) => p.where('source_type', 'Project').whereIn('source_id', projectIds));
       if (namespaceIds.length > 0) q.orWhere((n) => n.where('source_type', 'Namespace').whereIn('source_id', namespaceIds));
     })
     .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', today()));
@@ -94,7 +102,7 @@ export function createAccessService(db: Knex) {
     let groupLevel: number | null = null;
     if (user) {
       const groupIds = project.ns_kind === 'group' ? traversalIds(project.ns_traversal_path) : [];
-      const levels = await membershipLevels(db, user.id, project.id, groupIds);
+      const levels = await membershipLevels(db, user.id, [project.id], groupIds);
       projectLevel = levels.get(`Project:${project.id}`) ?? null;
       groupLevel = maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`)));
       if (project.ns_kind === 'user' && project.ns_owner_id === user.id) projectLevel = AccessLevel.OWNER;
@@ -111,7 +119,7 @@ export function createAccessService(db: Knex) {
     let viaDescendant = false;
     if (user) {
       const ids = traversalIds(group.traversal_path);
-      const levels = await membershipLevels(db, user.id, null, ids);
+      const levels = await membershipLevels(db, user.id, [], ids);
       directLevel = levels.get(`Namespace:${group.id}`) ?? null;
       inheritedLevel = maxOf(ids.map((id) => levels.get(`Namespace:${id}`)));
       if (!user.isAdmin && (inheritedLevel ?? 0) < AccessLevel.GUEST && !visibleByLevel(group.visibility_level, user)) {
@@ -143,9 +151,22 @@ export function createAccessService(db: Knex) {
     return !!viaProject;
   }
 
+  /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
+  async function projectPermissions(user: Principal, projects: ProjectWithNamespace[]): Promise<Map<number, ProjectPermissions>> {
+    const groupIds = [...new Set(projects.flatMap((p) => (p.ns_kind === 'group' ? traversalIds(p.ns_traversal_path) : [])))];
+    const levels = projects.length > 0 ? await membershipLevels(db, user.id, projects.map((p) => p.id), groupIds) : new Map<string, number>();
+    return new Map(projects.map((project) => {
+      const personal = project.ns_kind === 'user' && project.ns_owner_id === user.id;
+      const projectLevel = personal ? AccessLevel.OWNER : (levels.get(`Project:${project.id}`) ?? null);
+      const groupLevel = project.ns_kind === 'group' ? maxOf(traversalIds(project.ns_traversal_path).map((id) => levels.get(`Namespace:${id}`))) : null;
+      return [project.id, { projectLevel, groupLevel }];
+    }));
+  }
+
   return {
     projectAccess,
     groupAccess,
+    projectPermissions,
     /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
     async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
       const project = await findProjectRow(db, idOrPath);

@@ -3,6 +3,24 @@ import { visibilityName } from '../shared/levels.js';
 import type { NamespaceRow } from '../shared/rows.js';
 import { readGroupSettings } from './group-settings.js';
 
+const rule = (level: number) => [{ access_level: level }];
+
+/** The structured form of a `default_branch_protection` level, as GitLab derives it. */
+export function branchProtectionDefaults(level: number) {
+  switch (level) {
+    case 0:
+      return { allowed_to_push: rule(30), allow_force_push: true, allowed_to_merge: rule(30) };
+    case 1:
+      return { allowed_to_push: rule(30), allow_force_push: false, allowed_to_merge: rule(40) };
+    case 3:
+      return { allowed_to_push: rule(40), allow_force_push: false, allowed_to_merge: rule(30) };
+    case 4:
+      return { allowed_to_push: rule(40), allow_force_push: false, allowed_to_merge: rule(40), developer_can_initial_push: true };
+    default:
+      return { allowed_to_push: rule(40), allow_force_push: false, allowed_to_merge: rule(40) };
+  }
+}
+
 /** GitLab's Group entity. */
 export function presentGroup(group: NamespaceRow, externalUrl: string) {
   const settings = readGroupSettings(group.settings);
@@ -26,6 +44,7 @@ export function presentGroup(group: NamespaceRow, externalUrl: string) {
     archived: false,
     default_branch: settings.default_branch,
     default_branch_protection: settings.default_branch_protection,
+    default_branch_protection_defaults: branchProtectionDefaults(settings.default_branch_protection),
     avatar_url: null,
     request_access_enabled: settings.request_access_enabled,
     full_name: group.full_name,

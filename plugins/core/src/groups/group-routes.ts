@@ -10,6 +10,8 @@ import { projectListRoute } from '../projects/project-list.js';
 import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
 import type { GroupService } from './group-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { removeGroupAndNotify } from './remove-group.js';
 
 const settingFields = {
   description: f.optional(f.string()),
@@ -27,6 +29,7 @@ const settingFields = {
   request_access_enabled: f.optional(f.boolean()),
   shared_runners_setting: f.optional(f.values(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable', 'disabled_with_override'])),
   max_artifacts_size: f.optional(f.integer()),
+  default_branch_protection: f.optional(f.values([0, 1, 2, 3, 4], f.integer())),
   prevent_sharing_groups_outside_hierarchy: f.optional(f.boolean()),
 };
 
@@ -38,7 +41,15 @@ function settingsFrom(input: Record<string, unknown>): Partial<GroupSettings> {
   return settings as Partial<GroupSettings>;
 }
 
-export function groupRoutes(db: Knex, groups: GroupService, projects: ProjectService, access: AccessService, events: EventBus): Route[] {
+export function groupRoutes(
+  db: Knex, groups: GroupService, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus,
+): Route[] {
+  /** The instance default, lowered to the parent's visibility for a subgroup. */
+  async function defaultVisibility(parent: NamespaceRow | null) {
+    const level = Visibility[(await settings.get('default_group_visibility')) as keyof typeof Visibility];
+    return parent ? Math.min(level, parent.visibility_level) : level;
+  }
+
   const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
     const query = db('namespaces as n').where('n.kind', 'group').where((q) => base(q));
     const user = ctx.user;
@@ -118,21 +129,27 @@ export function groupRoutes(db: Knex, groups: GroupService, projects: ProjectSer
         return body;
       },
     }),
-    projectListRoute('/groups/:id/projects', db, access, projects, async (ctx) => {
-      const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
-      return (q) => q.where('p.namespace_id', group.id);
-    }),
+    projectListRoute(
+      '/groups/:id/projects', db, access, projects,
+      async (ctx, input) => {
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
+        return (q) => (input.include_subgroups ? q.where('n.traversal_path', 'like', `${group.traversal_path}%`) : q.where('p.namespace_id', group.id));
+      },
+      { include_subgroups: f.optional(f.boolean(), false) },
+    ),
     defineRoute({
       method: 'POST',
       path: '/groups',
       input: params({ name: f.string(), path: f.string(), parent_id: f.optional(f.integer()), ...settingFields }),
       async handler(ctx, input) {
         const user = ctx.user!;
+        let parentGroup: NamespaceRow | null = null;
         if (input.parent_id) {
           const parent = await access.requireGroup(user, String(input.parent_id));
           const { subgroup_creation_level } = readGroupSettings(parent.group.settings);
           const needed = subgroup_creation_level === 'owner' ? AccessLevel.OWNER : AccessLevel.MAINTAINER;
           if (parent.level < needed) throw forbidden();
+          parentGroup = parent.group;
         } else if (!user.isAdmin) {
           const row = await db('users').where('id', user.id).first('can_create_group');
           if (!row || !(row.can_create_group === true || row.can_create_group === 1)) throw forbidden();
@@ -143,7 +160,7 @@ export function groupRoutes(db: Knex, groups: GroupService, projects: ProjectSer
             path: input.path,
             parentId: input.parent_id ?? null,
             description: input.description ?? undefined,
-            visibilityLevel: input.visibility ? Visibility[input.visibility] : undefined,
+            visibilityLevel: input.visibility ? Visibility[input.visibility] : await defaultVisibility(parentGroup),
             settings: settingsFrom(input),
           },
           user.id,
@@ -174,9 +191,7 @@ export function groupRoutes(db: Knex, groups: GroupService, projects: ProjectSer
       path: '/groups/:id',
       async handler(ctx) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.OWNER);
-        const removed = await groups.remove(group);
-        for (const projectId of removed.projectIds) await events.emit('project.deleted', { projectId });
-        for (const groupId of removed.groupIds) await events.emit('group.deleted', { groupId });
+        await removeGroupAndNotify(groups, events, group);
         return accepted();
       },
     }),

@@ -1,5 +1,5 @@
 /** Groups: nested namespaces with path rules, visibility limits and an owner on create. */
-import { apiError } from '@forgekit/kernel';
+import { apiError, validationFailed } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { AccessLevel, Visibility } from '../shared/levels.js';
 import { nameError, pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
@@ -23,6 +23,7 @@ function rubyInspect(errors: Record<string, string[]>) {
 export function createGroupService(db: Knex) {
   const findById = (id: number, trx: Knex = db) => trx<NamespaceRow>('namespaces').where({ id, kind: 'group' }).first();
 
+  /** A failed create reads `Failed to save group {...}`; a failed update is a plain validation error. */
   async function validate(input: GroupInput, parent: NamespaceRow | null, exceptId: number | null) {
     const errors: Record<string, string[]> = {};
     if (input.name !== undefined) {
@@ -44,7 +45,23 @@ export function createGroupService(db: Knex) {
     if (parent && input.visibilityLevel !== undefined && input.visibilityLevel > parent.visibility_level) {
       errors.visibility_level = [`${visibilityText(input.visibilityLevel)} is not allowed since the parent group has a ${visibilityText(parent.visibility_level)} visibility.`];
     }
-    if (Object.keys(errors).length > 0) throw apiError(400, `Failed to save group ${rubyInspect(errors)}`);
+    if (exceptId !== null && input.visibilityLevel !== undefined) {
+      const problems = await contentsMoreVisibleThan(exceptId, input.visibilityLevel);
+      if (problems.length > 0) errors.visibility_level = [...(errors.visibility_level ?? []), ...problems];
+    }
+    if (Object.keys(errors).length === 0) return;
+    throw exceptId === null ? apiError(400, `Failed to save group ${rubyInspect(errors)}`) : validationFailed(errors);
+  }
+
+  /** A group may not become less visible than the projects and subgroups inside it. */
+  async function contentsMoreVisibleThan(groupId: number, level: number): Promise<string[]> {
+    const text = visibilityText(level);
+    const problems: string[] = [];
+    const project = await db('projects').where('namespace_id', groupId).where('visibility_level', '>', level).first('id');
+    if (project) problems.push(`${text} is not allowed since this group contains projects with higher visibility.`);
+    const subgroup = await db('namespaces').where('parent_id', groupId).where('visibility_level', '>', level).first('id');
+    if (subgroup) problems.push(`${text} is not allowed since there are sub-groups with higher visibility.`);
+    return problems;
   }
 
   const visibilityText = (level: number) => (level >= Visibility.public ? 'public' : level >= Visibility.internal ? 'internal' : 'private');

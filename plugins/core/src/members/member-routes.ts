@@ -1,6 +1,6 @@
 /** Project and group members, direct and inherited (`/members/all`). */
 import {
-  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, recordNotFound, reply, rules, totalFor,
+  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, recordNotFound, reply, rules, totalFor, validationFailed,
   type RequestContext, type Route,
 } from '@forgekit/kernel';
 import { toDate, toIso, type Knex } from '@forgekit/kernel/orm';
@@ -28,14 +28,12 @@ const USER_COLUMNS = ['u.username as u_username', 'u.name as u_name', 'u.state a
 function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<number, UserRow>) {
   const user = { id: row.user_id, username: row.u_username, name: row.u_name, state: row.u_state, public_email: row.u_public_email } as UserRow;
   const creator = row.created_by_id ? creators.get(row.created_by_id) : undefined;
-  return {
-    ...userBasic(user, externalUrl),
-    access_level: row.access_level,
-    created_at: toIso(row.created_at),
-    created_by: creator ? userBasic(creator, externalUrl) : null,
-    expires_at: toDate(row.expires_at),
-    membership_state: 'active',
-  };
+  const body: Record<string, unknown> = { ...userBasic(user, externalUrl), access_level: row.access_level, created_at: toIso(row.created_at) };
+  // GitLab leaves `created_by` out, rather than null, when nobody is recorded.
+  if (creator) body.created_by = userBasic(creator, externalUrl);
+  body.expires_at = toDate(row.expires_at);
+  body.membership_state = 'active';
+  return body;
 }
 
 export function memberRoutes(db: Knex, access: AccessService): Route[] {
@@ -82,7 +80,6 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
     defineRoute({
       method: 'GET',
       path: `/${kind}/:id/members`,
-      auth: 'optional',
       paginated: true,
       input: listInput,
       async handler(ctx, input) {
@@ -99,7 +96,6 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
     defineRoute({
       method: 'GET',
       path: `/${kind}/:id/members/all`,
-      auth: 'optional',
       paginated: true,
       input: listInput,
       async handler(ctx, input) {
@@ -117,7 +113,6 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       defineRoute({
         method: 'GET',
         path: `/${kind}/:id/${segment}/:user_id`,
-        auth: 'optional',
         input: params({ user_id: f.integer() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
@@ -135,7 +130,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         {
           user_id: f.optional(f.string()),
           username: f.optional(f.string()),
-          access_level: f.values(MEMBER_LEVELS as unknown as number[], f.integer()),
+          access_level: f.integer(),
           expires_at: f.optional(f.date()),
         },
         rules.mutuallyExclusive('user_id', 'username'),
@@ -143,6 +138,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       ),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
+        assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, input.access_level);
         const identifiers = (input.user_id ?? input.username!).split(',').map((value) => value.trim()).filter(Boolean);
         const bulk = identifiers.length > 1;
@@ -180,13 +176,14 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       path: `/${kind}/:id/members/:user_id`,
       input: params({
         user_id: f.integer(),
-        access_level: f.values(MEMBER_LEVELS as unknown as number[], f.integer()),
+        access_level: f.integer(),
         expires_at: f.optional(f.date()),
       }),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
         const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
         if (!member) throw recordNotFound();
+        assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, Math.max(input.access_level, member.access_level));
         await assertNotLastOwner(source, member, input.access_level);
         const changes: Record<string, unknown> = { access_level: input.access_level, updated_at: new Date() };
@@ -213,6 +210,14 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       },
     }),
   ];
+
+  /** The member model's own checks: `400 {"message": {...}}`. */
+  function assertValidMembership(level: number, expiresAt: string | null | undefined) {
+    const errors: Record<string, string[]> = {};
+    if (!(MEMBER_LEVELS as readonly number[]).includes(level)) errors.access_level = ['is not included in the list'];
+    if (expiresAt && expiresAt < today()) errors.expires_at = ['cannot be a date in the past'];
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+  }
 
   /** Only owners (and admins) may grant or change the Owner level. */
   function assertMayGrant(source: Source, level: number) {

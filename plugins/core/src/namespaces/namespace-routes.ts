@@ -1,4 +1,4 @@
-import { defineRoute, f, notFound, page, params, totalFor, type Route } from '@forgekit/kernel';
+import { defineRoute, f, notFound, page, params, totalFor, type Principal, type Route } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import type { AccessService } from '../access/access-service.js';
 import { AccessLevel } from '../shared/levels.js';
@@ -14,7 +14,27 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
     });
   };
 
-  const present = (row: NamespaceRow, externalUrl: string) => ({ ...namespaceBasic(row, externalUrl), members_count_with_descendants: null });
+  /** Group owners (and admins) also see how many users belong to the group and its subgroups. */
+  async function present(rows: NamespaceRow[], user: Principal, externalUrl: string) {
+    const groups = rows.filter((row) => row.kind === 'group');
+    const owned = new Set<number>();
+    if (groups.length > 0 && !user.isAdmin) {
+      const owners = await access.visibleGroups(db('namespaces as n').whereIn('n.id', groups.map((g) => g.id)), user, { membershipOnly: true, minLevel: AccessLevel.OWNER }).select('n.id');
+      for (const { id } of owners) owned.add(id);
+    }
+    const counts = new Map<number, number>();
+    for (const group of groups) {
+      if (!user.isAdmin && !owned.has(group.id)) continue;
+      const [row] = await db('members as m').join('namespaces as g', 'g.id', 'm.source_id').where('m.source_type', 'Namespace')
+        .where('g.traversal_path', 'like', `${group.traversal_path}%`).countDistinct({ n: 'm.user_id' });
+      counts.set(group.id, Number(row!.n));
+    }
+    return rows.map((row) => {
+      const body: Record<string, unknown> = namespaceBasic(row, externalUrl);
+      if (counts.has(row.id)) body.members_count_with_descendants = counts.get(row.id);
+      return body;
+    });
+  }
 
   return [
     defineRoute({
@@ -31,7 +51,7 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
         }
         const rows: NamespaceRow[] = await query.clone().select('n.*').orderBy('n.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
-        return page(rows.map((row) => present(row, ctx.externalUrl)), total);
+        return page(await present(rows, ctx.user!, ctx.externalUrl), total);
       },
     }),
     defineRoute({
@@ -66,7 +86,7 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
         visible(query, ctx.user!);
         const row: NamespaceRow | undefined = await query.first('n.*');
         if (!row) throw notFound('Namespace');
-        return present(row, ctx.externalUrl);
+        return (await present([row], ctx.user!, ctx.externalUrl))[0];
       },
     }),
   ];

@@ -1,5 +1,6 @@
 /** Project lists (`/projects`, `/groups/:id/projects`): visibility, filters, and one query per page plus a count. */
-import { defineRoute, f, page, params, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { defineRoute, f, page, params, totalFor, type ParamsSchema, type RequestContext, type Route } from '@forgekit/kernel';
+import type * as v from 'valibot';
 import type { Knex } from '@forgekit/kernel/orm';
 import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
@@ -48,18 +49,21 @@ export const projectListFilters = {
   with_custom_attributes: f.optional(f.boolean()),
 };
 
-export type ScopeFn = (ctx: RequestContext) => Promise<(query: Knex.QueryBuilder) => unknown>;
+export type ScopeFn = (ctx: RequestContext, input: Record<string, unknown>) => Promise<(query: Knex.QueryBuilder) => unknown>;
 
-export function projectListRoute(path: string, db: Knex, access: AccessService, projects: ProjectService, scope?: ScopeFn): Route {
+/** A project list; `scope` narrows it (one group's projects), reading any `extraFilters` it declares. */
+export function projectListRoute(
+  path: string, db: Knex, access: AccessService, projects: ProjectService, scope?: ScopeFn, extraFilters: v.ObjectEntries = {},
+): Route {
   return defineRoute({
     method: 'GET',
     path,
     auth: 'optional',
     paginated: true,
-    input: params(projectListFilters),
+    input: params({ ...projectListFilters, ...extraFilters }) as ParamsSchema<v.InferOutput<v.ObjectSchema<typeof projectListFilters, undefined>>>,
     async handler(ctx, input) {
       const user = ctx.user;
-      const scoped = scope ? await scope(ctx) : null;
+      const scoped = scope ? await scope(ctx, input) : null;
       const filter = (query: Knex.QueryBuilder) => {
         if (scoped) scoped(query);
         if (input.owned) access.visibleProjects(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
@@ -93,11 +97,12 @@ export function projectListRoute(path: string, db: Knex, access: AccessService, 
         const [counted] = await db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter).count({ n: '*' });
         return Number(counted!.n);
       });
-      const isAdmin = !!user?.isAdmin;
+      if (simple) return page(rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions)), total);
+      const permissions = await access.projectPermissions(user!, rows);
       const items = rows.map((row) =>
-        simple
-          ? projectBasic(row, ctx.externalUrl, projects.fieldExtensions)
-          : projectFull(row, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin, owner: ownerOf(row) }),
+        projectFull(row, {
+          extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: user!.isAdmin, owner: ownerOf(row), permissions: permissions.get(row.id),
+        }),
       );
       return page(items, total);
     },

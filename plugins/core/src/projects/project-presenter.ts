@@ -4,7 +4,7 @@ import { namespaceBasic } from '../shared/namespace-presenter.js';
 import { visibilityName } from '../shared/levels.js';
 import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
 import { userBasic } from '../users/user-presenter.js';
-import type { ProjectAccess } from '../access/access-service.js';
+import type { ProjectPermissions } from '../access/access-service.js';
 import { readProjectSettings } from './project-settings.js';
 
 /**
@@ -20,8 +20,8 @@ export interface PresentOptions {
   isAdmin: boolean;
   /** The owner of a personal project. */
   owner?: UserRow | null;
-  /** Present on `GET /projects/:id`. */
-  access?: ProjectAccess;
+  /** The caller's levels: signed-in callers see `permissions` on reads (GitLab's ProjectWithAccess). */
+  permissions?: ProjectPermissions;
 }
 
 const fullPathOf = (project: ProjectWithNamespace) => `${project.ns_full_path}/${project.path}`;
@@ -139,8 +139,8 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
     autoclose_referenced_issues: settings.autoclose_referenced_issues,
   });
   if (options.isAdmin) body.repository_storage = project.repository_storage;
-  if (options.access) {
-    body.permissions = { project_access: permission(options.access.projectLevel), group_access: permission(options.access.groupLevel) };
+  if (options.permissions) {
+    body.permissions = { project_access: permission(options.permissions.projectLevel), group_access: permission(options.permissions.groupLevel) };
   }
   for (const extend of options.extensions ?? []) extend(project, body, 'full');
   return body;

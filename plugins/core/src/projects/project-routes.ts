@@ -1,9 +1,12 @@
-import { accepted, defineRoute, f, forbidden, notFound, params, reply, rules, structuredError, type EventBus, type RequestContext, type Route } from '@forgekit/kernel';
+import {
+  accepted, defineRoute, f, params, reply, rules, structuredError, validationFailed, type EventBus, type Principal, type RequestContext, type Route,
+} from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
-import type { AccessService } from '../access/access-service.js';
+import type { AccessService, ProjectPermissions } from '../access/access-service.js';
+import { readGroupSettings } from '../groups/group-settings.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { pathFromName } from '../shared/path-rules.js';
-import type { NamespaceRow, UserRow } from '../shared/rows.js';
+import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../shared/rows.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
@@ -65,29 +68,36 @@ const commonFields = {
   ...legacyFields,
 };
 
+/** Who may create projects in a group, by the group's `project_creation_level`. */
+const CREATION_LEVELS: Record<string, number> = {
+  developer: AccessLevel.DEVELOPER,
+  maintainer: AccessLevel.MAINTAINER,
+  owner: AccessLevel.OWNER,
+};
+
 export function projectRoutes(db: Knex, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus): Route[] {
-  async function ownerOf(namespaceKind: string, ownerId: number | null) {
-    if (namespaceKind !== 'user' || !ownerId) return null;
-    return (await db<UserRow>('users').where('id', ownerId).first()) ?? null;
+  /** GitLab's Project entity; reads by signed-in callers add `permissions`. */
+  async function present(ctx: RequestContext, project: ProjectWithNamespace, permissions?: ProjectPermissions) {
+    const owner = project.ns_kind === 'user' && project.ns_owner_id ? ((await db<UserRow>('users').where('id', project.ns_owner_id).first()) ?? null) : null;
+    return projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, permissions });
   }
 
+  /** Where a new project goes; GitLab answers any namespace the caller may not use with one validation error. */
   async function targetNamespace(ctx: RequestContext, namespaceId: number | null | undefined): Promise<NamespaceRow> {
     const user = ctx.user!;
-    if (!namespaceId) {
-      const own = await db<NamespaceRow>('namespaces').where({ kind: 'user', owner_id: user.id }).first();
-      if (!own) throw notFound('Namespace');
-      return own;
-    }
-    const namespace = await db<NamespaceRow>('namespaces').where('id', namespaceId).first();
-    if (!namespace) throw notFound('Namespace');
-    if (namespace.kind === 'user') {
-      if (namespace.owner_id !== user.id && !user.isAdmin) throw notFound('Namespace');
-      return namespace;
-    }
+    const namespace = namespaceId
+      ? await db<NamespaceRow>('namespaces').where('id', namespaceId).first()
+      : await db<NamespaceRow>('namespaces').where({ kind: 'user', owner_id: user.id }).first();
+    if (namespace && (await mayCreateIn(user, namespace))) return namespace;
+    throw validationFailed({ namespace: ['is not valid'] });
+  }
+
+  async function mayCreateIn(user: Principal, namespace: NamespaceRow) {
+    if (user.isAdmin) return true;
+    if (namespace.kind === 'user') return namespace.owner_id === user.id;
     const group = await access.groupAccess(user, namespace);
-    if (!group.canRead) throw notFound('Namespace');
-    if (group.level < AccessLevel.DEVELOPER) throw forbidden();
-    return namespace;
+    const needed = CREATION_LEVELS[readGroupSettings(namespace.settings).project_creation_level];
+    return group.canRead && needed !== undefined && group.level >= needed;
   }
 
   async function checkProjectLimit(ctx: RequestContext, namespace: NamespaceRow) {
@@ -103,6 +113,15 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
     }
   }
 
+  /** The instance default, lowered to the group's visibility. */
+  async function defaultVisibility(namespace: NamespaceRow) {
+    const level = Visibility[(await settings.get('default_project_visibility')) as keyof typeof Visibility];
+    return namespace.kind === 'group' ? Math.min(level, namespace.visibility_level) : level;
+  }
+
+  /** Only admins may choose a storage shard; GitLab drops the param for everyone else. */
+  const storageOf = (ctx: RequestContext, requested: string | null | undefined) => (ctx.user!.isAdmin ? (requested ?? undefined) : undefined);
+
   return [
     projectListRoute('/projects', db, access, projects),
     defineRoute({
@@ -112,9 +131,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
       input: params({ statistics: f.optional(f.boolean()), license: f.optional(f.boolean()), with_custom_attributes: f.optional(f.boolean()) }),
       async handler(ctx) {
         const projectAccess = await access.requireProject(ctx.user, ctx.params.id!);
-        const { project } = projectAccess;
-        const owner = project.ns_kind === 'user' ? await ownerOf(project.ns_kind, project.ns_owner_id) : null;
-        return projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, access: projectAccess });
+        return present(ctx, projectAccess.project, ctx.user ? projectAccess : undefined);
       },
     }),
     defineRoute({
@@ -133,28 +150,24 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
       async handler(ctx, input) {
         const namespace = await targetNamespace(ctx, input.namespace_id);
         await checkProjectLimit(ctx, namespace);
-        if (input.repository_storage && !ctx.user!.isAdmin) throw forbidden();
         const name = input.name ?? input.path!;
         const path = input.path ?? pathFromName(name);
-        const defaultVisibility = (await settings.get('default_project_visibility')) as keyof typeof Visibility;
         const project = await projects.create(
           namespace,
           {
             name,
             path,
             description: input.description ?? undefined,
-            visibilityLevel: Visibility[input.visibility ?? defaultVisibility],
+            visibilityLevel: input.visibility ? Visibility[input.visibility] : await defaultVisibility(namespace),
             defaultBranch: input.default_branch ?? null,
-            repositoryStorage: input.repository_storage ?? undefined,
+            repositoryStorage: storageOf(ctx, input.repository_storage),
             topics: input.topics ?? input.tag_list ?? [],
             settings: settingsFrom(input),
           },
           ctx.user!.id,
         );
         await events.emit('project.created', { projectId: project.id, initializeWithReadme: input.initialize_with_readme, userId: ctx.user!.id });
-        const projectAccess = await access.projectAccess(ctx.user, project);
-        const owner = await ownerOf(project.ns_kind, project.ns_owner_id);
-        return reply(201, projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess }));
+        return reply(201, await present(ctx, project));
       },
     }),
     defineRoute({
@@ -162,21 +175,19 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
       path: '/projects/:id',
       input: params({ name: f.optional(f.string()), path: f.optional(f.string()), ...commonFields }),
       async handler(ctx, input) {
-        const projectAccess = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
-        if (input.repository_storage && !ctx.user!.isAdmin) throw forbidden();
-        const updated = await projects.update(projectAccess.project, {
+        const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
+        const updated = await projects.update(project, {
           name: input.name ?? undefined,
           path: input.path ?? undefined,
           description: input.description ?? undefined,
           visibilityLevel: input.visibility ? Visibility[input.visibility] : undefined,
           defaultBranch: input.default_branch ?? undefined,
-          repositoryStorage: input.repository_storage ?? undefined,
+          repositoryStorage: storageOf(ctx, input.repository_storage),
           topics: input.topics ?? input.tag_list ?? undefined,
           settings: settingsFrom(input),
         });
         await events.emit('project.updated', { projectId: updated.id });
-        const owner = await ownerOf(updated.ns_kind, updated.ns_owner_id);
-        return projectFull(updated, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess });
+        return present(ctx, updated);
       },
     }),
     ...(['archive', 'unarchive'] as const).map((action) =>
@@ -184,10 +195,10 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
         method: 'POST',
         path: `/projects/:id/${action}`,
         async handler(ctx) {
-          const projectAccess = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
-          const updated = await projects.update(projectAccess.project, { archived: action === 'archive' });
-          const owner = await ownerOf(updated.ns_kind, updated.ns_owner_id);
-          return reply(201, projectFull(updated, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: ctx.user!.isAdmin, owner, access: projectAccess }));
+          const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
+          const updated = await projects.update(project, { archived: action === 'archive' });
+          await events.emit('project.updated', { projectId: updated.id });
+          return reply(201, await present(ctx, updated));
         },
       }),
     ),

@@ -2,7 +2,7 @@
 import { validationFailed } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { findProjectRow } from '../access/access-service.js';
-import { visibilityName } from '../shared/levels.js';
+import { AccessLevel, visibilityName } from '../shared/levels.js';
 import { nameError, pathError } from '../shared/path-rules.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace } from '../shared/rows.js';
 import type { ProjectFieldExtension } from './project-presenter.js';
@@ -60,24 +60,33 @@ export function createProjectService(db: Knex) {
     async create(namespace: NamespaceRow, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<ProjectWithNamespace> {
       await validate(namespace, input, null);
       const now = new Date();
-      const [inserted] = await db('projects')
-        .insert({
-          name: input.name,
-          path: input.path,
-          namespace_id: namespace.id,
-          description: input.description ?? '',
-          visibility_level: input.visibilityLevel ?? 0,
-          default_branch: input.defaultBranch ?? null,
-          repository_storage: input.repositoryStorage ?? 'default',
-          creator_id: creatorId,
-          topics: JSON.stringify(input.topics ?? []),
-          settings: JSON.stringify(input.settings ?? {}),
-          created_at: now,
-          updated_at: now,
-          last_activity_at: now,
-        })
-        .returning('id');
-      const id = typeof inserted === 'object' ? inserted.id : inserted;
+      const id = await db.transaction(async (trx) => {
+        const [inserted] = await trx('projects')
+          .insert({
+            name: input.name,
+            path: input.path,
+            namespace_id: namespace.id,
+            description: input.description ?? '',
+            visibility_level: input.visibilityLevel ?? 0,
+            default_branch: input.defaultBranch ?? null,
+            repository_storage: input.repositoryStorage ?? 'default',
+            creator_id: creatorId,
+            topics: JSON.stringify(input.topics ?? []),
+            settings: JSON.stringify(input.settings ?? {}),
+            created_at: now,
+            updated_at: now,
+            last_activity_at: now,
+          })
+          .returning('id');
+        const projectId: number = typeof inserted === 'object' ? inserted.id : inserted;
+        if (namespace.kind === 'user' && namespace.owner_id) {
+          // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
+          await trx('members').insert({
+            source_type: 'Project', source_id: projectId, user_id: namespace.owner_id, access_level: AccessLevel.OWNER, created_by_id: creatorId, created_at: now, updated_at: now,
+          });
+        }
+        return projectId;
+      });
       return (await findProjectRow(db, String(id)))!;
     },
 

@@ -2,6 +2,7 @@
 import { tokenDigest, type Credential, type IdentityProvider, type Principal } from '@forgekit/kernel';
 import { parseJsonArray, toBool, toIso, type Knex } from '@forgekit/kernel/orm';
 import type { UserRow } from '../shared/rows.js';
+import type { TokenService } from './token-service.js';
 
 /** GitLab refreshes `last_used_at` at most this often. */
 const LAST_USED_INTERVAL_MS = 10 * 60 * 1000;
@@ -10,7 +11,7 @@ export function toPrincipal(user: Pick<UserRow, 'id' | 'username' | 'name' | 'ad
   return { id: user.id, username: user.username, name: user.name, isAdmin: toBool(user.admin), external: toBool(user.external), state: user.state };
 }
 
-export function createIdentityProvider(db: Knex, externalUrl: string): IdentityProvider {
+export function createIdentityProvider(db: Knex, tokens: TokenService, externalUrl: string): IdentityProvider {
   return {
     async findCredential(secret) {
       const row = await db('personal_access_tokens as t')
@@ -18,6 +19,8 @@ export function createIdentityProvider(db: Knex, externalUrl: string): IdentityP
         .where('t.token_digest', tokenDigest(secret))
         .first('t.id', 't.scopes', 't.revoked', 't.expires_at', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.name', 'u.admin', 'u.external', 'u.state');
       if (!row) return null;
+      // A revoked token presented again may have leaked: its rotated successors stop working too.
+      if (toBool(row.revoked)) await tokens.revokeFamily(row);
       const lastUsed = toIso(row.last_used_at);
       if (!lastUsed || Date.now() - Date.parse(lastUsed) > LAST_USED_INTERVAL_MS) {
         // Bookkeeping only: the request does not wait for it.

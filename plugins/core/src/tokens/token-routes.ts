@@ -1,67 +1,75 @@
 import {
-  badRequest, defineRoute, f, forbidden, frameworkError, insufficientScope, noContent, notFound, page, params, reply, totalFor, unauthorized,
-  type RequestContext, type Route,
+  badRequest, defineRoute, f, forbidden, frameworkError, insufficientScope, noContent, notFound, page, recordNotFound, params, reply, totalFor, unauthorized,
+  unprocessable, type RequestContext, type Route,
 } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { toBool, type Knex } from '@forgekit/kernel/orm';
+import * as v from 'valibot';
 import type { UserService } from '../users/user-service.js';
-import { ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
+import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
 
 const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
+/** A scope list: an array or `a,b`; one unknown scope fails the whole param, as Grape reports it. */
+const scopesField = (allowed: readonly string[]) =>
+  v.pipe(f.commaList(), v.check((scopes: string[]) => scopes.every((scope) => allowed.includes(scope)), f.MESSAGES.values));
+
+const tokenInput = (allowed: readonly string[]) =>
+  params({ name: f.string(), scopes: scopesField(allowed), description: f.optional(f.string()), expires_at: f.optional(f.date()) });
+
+type TokenInput = { name: string; scopes: string[]; description?: string | null; expires_at?: string | null };
+
+/** The token model's own checks; GitLab reports them as one sentence with 422. */
+function modelErrors(input: TokenInput, ownerIsAdmin: boolean): string | null {
+  const errors: string[] = [];
+  if (input.description && input.description.length > 255) errors.push('Description is too long (maximum is 255 characters)');
+  if (input.scopes.length === 0) errors.push("Scopes can't be blank");
+  else if (!ownerIsAdmin && input.scopes.some((scope) => ADMIN_ONLY_SCOPES.has(scope))) errors.push('Scopes can only contain available scopes');
+  return errors.length > 0 ? errors.join(' and ') : null;
+}
+
 export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService): Route[] {
-  /** `self` is the presenting token; otherwise only its owner or an admin may see one. */
+  /**
+   * `self` is the presenting token. Otherwise only its owner or an admin may use one;
+   * only admins learn that a token does not exist.
+   */
   async function findVisible(ctx: RequestContext, id: string): Promise<TokenRow> {
     if (id === 'self') return (await tokens.findById(ctx.credential!.tokenId))!;
-    const numeric = /^\d+$/.test(id) ? Number(id) : NaN;
-    const row = Number.isNaN(numeric) ? undefined : await tokens.findById(numeric);
-    if (ctx.user!.isAdmin) {
-      if (!row) throw notFound('Personal Access Token');
-      return row;
-    }
-    if (!row || row.user_id !== ctx.user!.id) throw unauthorized();
-    return row;
+    const numeric = f.coerceInteger(id);
+    if (typeof numeric !== 'number') throw frameworkError(400, 'id is invalid');
+    const row = await tokens.findById(numeric);
+    if (row && (ctx.user!.isAdmin || row.user_id === ctx.user!.id)) return row;
+    throw ctx.user!.isAdmin ? notFound() : unauthorized();
   }
 
-  const scopesField = f.array(f.values(ALL_SCOPES as unknown as string[]));
+  async function issue(userId: number, input: TokenInput, ownerIsAdmin: boolean) {
+    const problem = modelErrors(input, ownerIsAdmin);
+    if (problem) throw unprocessable(problem);
+    const { row, secret } = await tokens.create({
+      userId, name: input.name, scopes: input.scopes, description: input.description ?? null, expiresAt: input.expires_at ?? null,
+    });
+    return reply(201, presentToken(row, secret));
+  }
 
   return [
     defineRoute({
       method: 'POST',
-      path: '/users/:user_id/personal_access_tokens',
+      // `:id`, not `:user_id`: the router needs one placeholder name per position under /users.
+      path: '/users/:id/personal_access_tokens',
       auth: 'admin',
-      input: params({
-        user_id: f.integer(),
-        name: f.string(),
-        scopes: scopesField,
-        description: f.optional(f.string()),
-        expires_at: f.optional(f.date()),
-      }),
-      async handler(_ctx, input) {
-        const user = await users.findById(input.user_id);
+      input: tokenInput(ALL_SCOPES),
+      async handler(ctx, input) {
+        const userId = f.coerceInteger(ctx.params.id);
+        if (typeof userId !== 'number') throw frameworkError(400, 'user_id is invalid');
+        const user = await users.findById(userId);
         if (!user) throw notFound('User');
-        if (input.description && input.description.length > 255) throw frameworkError(400, 'description is too long');
-        if (input.scopes.length === 0) throw frameworkError(400, 'scopes is empty');
-        const { row, secret } = await tokens.create({
-          userId: user.id, name: input.name, scopes: input.scopes, description: input.description ?? null, expiresAt: input.expires_at ?? null,
-        });
-        return reply(201, presentToken(row, secret));
+        return issue(user.id, input, toBool(user.admin));
       },
     }),
     defineRoute({
       method: 'POST',
       path: '/user/personal_access_tokens',
-      input: params({
-        name: f.string(),
-        scopes: f.array(f.values(['k8s_proxy', 'self_rotate'])),
-        description: f.optional(f.string()),
-        expires_at: f.optional(f.date()),
-      }),
-      async handler(ctx, input) {
-        const { row, secret } = await tokens.create({
-          userId: ctx.user!.id, name: input.name, scopes: input.scopes, description: input.description ?? null, expiresAt: input.expires_at ?? null,
-        });
-        return reply(201, presentToken(row, secret));
-      },
+      input: tokenInput(['k8s_proxy', 'self_rotate']),
+      handler: (ctx, input) => issue(ctx.user!.id, input, ctx.user!.isAdmin),
     }),
     defineRoute({
       method: 'GET',
@@ -136,8 +144,12 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
       method: 'DELETE',
       path: '/personal_access_tokens/:id',
       async handler(ctx) {
-        const row = await findVisible(ctx, ctx.params.id!);
-        if (!presentToken(row).active && row.revoked) throw badRequest();
+        const id = ctx.params.id!;
+        if (id !== 'self' && typeof f.coerceInteger(id) !== 'number') throw frameworkError(400, 'id is invalid');
+        const row = id === 'self' ? await tokens.findById(ctx.credential!.tokenId) : await tokens.findById(Number(id));
+        if (!row) throw recordNotFound();
+        // GitLab's revoke service refuses someone else's token as a bad request.
+        if (row.user_id !== ctx.user!.id && !ctx.user!.isAdmin) throw badRequest();
         await tokens.revoke(row.id);
         return noContent();
       },

@@ -100,8 +100,8 @@ export function createTokenService(db: Knex) {
         );
       });
     },
-    /** Revokes every token descended from or leading to this one (GitLab's token family). */
-    async revokeFamily(row: TokenRow) {
+    /** Revokes this token and every token rotated from it (GitLab's token family). */
+    async revokeFamily(row: Pick<TokenRow, 'id'>) {
       const family = new Set<number>([row.id]);
       let frontier = [row.id];
       while (frontier.length > 0) {

@@ -2,6 +2,9 @@
 import { toBool, toIso } from '@forgekit/kernel/orm';
 import type { UserRow } from '../shared/rows.js';
 
+/** Who is looking: profile fields of a private profile show only to its owner and admins. */
+export type Viewer = { id: number; isAdmin: boolean } | null;
+
 export function userBasic(user: UserRow, externalUrl: string) {
   return {
     id: user.id,
@@ -15,12 +18,14 @@ export function userBasic(user: UserRow, externalUrl: string) {
   };
 }
 
-export function userDetail(user: UserRow, externalUrl: string) {
-  return {
-    ...userBasic(user, externalUrl),
-    created_at: toIso(user.created_at),
+export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
+  const profileReadable = !toBool(user.private_profile) || (!!viewer && (viewer.isAdmin || viewer.id === user.id));
+  const body: Record<string, unknown> = userBasic(user, externalUrl);
+  if (profileReadable) body.created_at = toIso(user.created_at);
+  Object.assign(body, {
     bio: user.bio,
     location: user.location,
+    skype: '',
     linkedin: '',
     twitter: '',
     discord: '',
@@ -30,15 +35,17 @@ export function userDetail(user: UserRow, externalUrl: string) {
     pronouns: user.pronouns,
     bot: toBool(user.bot),
     work_information: null,
-    followers: 0,
-    following: 0,
-    local_time: null,
-  };
+  });
+  if (profileReadable) Object.assign(body, { followers: 0, following: 0 });
+  if (viewer) body.is_followed = false;
+  body.local_time = null;
+  return body;
 }
 
+/** `GET /user`: the caller's own view. */
 export function userPublic(user: UserRow, externalUrl: string) {
   return {
-    ...userDetail(user, externalUrl),
+    ...userDetail(user, externalUrl, { id: user.id, isAdmin: toBool(user.admin) }),
     last_sign_in_at: null,
     confirmed_at: toIso(user.confirmed_at),
     last_activity_on: user.last_activity_on,

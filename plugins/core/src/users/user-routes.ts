@@ -1,7 +1,9 @@
 import {
-  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, reply, rules, totalFor, validationFailed, type RequestContext, type Route,
+  ApiError, apiError, conflict, defineRoute, f, forbidden, noContent, notFound, page, params, reply, rules, totalFor, type EventBus, type RequestContext, type Route,
 } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { toBool, type Knex } from '@forgekit/kernel/orm';
+import type { GroupService } from '../groups/group-service.js';
+import { removeGroupAndNotify } from '../groups/remove-group.js';
 import type { UserRow } from '../shared/rows.js';
 import type { UserService } from './user-service.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
@@ -34,7 +36,7 @@ const profileOf = (input: ProfileInput) => ({
   pronouns: input.pronouns,
 });
 
-export function userRoutes(db: Knex, users: UserService): Route[] {
+export function userRoutes(db: Knex, users: UserService, groups: GroupService, events: EventBus): Route[] {
   async function adminView(ctx: RequestContext, user: UserRow) {
     const creator = user.created_by_id ? ((await users.findById(user.created_by_id)) ?? null) : null;
     return userWithAdmin(user, ctx.externalUrl, creator);
@@ -90,7 +92,7 @@ export function userRoutes(db: Knex, users: UserService): Route[] {
         });
         const rows = await query.clone().orderBy(input.order_by!, input.sort!).orderBy('id', input.sort!).limit(ctx.page.perPage).offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
-        const items = isAdmin ? await Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
+        const items: Record<string, unknown>[] = isAdmin ? await Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
         return page(items, total);
       },
     }),
@@ -103,7 +105,7 @@ export function userRoutes(db: Knex, users: UserService): Route[] {
       async handler(ctx, input) {
         const user = await findUserOr404(input.id);
         if (ctx.user?.isAdmin) return adminView(ctx, user);
-        return userDetail(user, ctx.externalUrl);
+        return userDetail(user, ctx.externalUrl, ctx.user);
       },
     }),
     defineRoute({
@@ -179,10 +181,16 @@ export function userRoutes(db: Knex, users: UserService): Route[] {
       input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
       async handler(_ctx, input) {
         await findUserOr404(input.id);
-        if (!input.hard_delete && (await users.soleOwnedGroups(input.id)).length > 0) {
-          throw conflict('User cannot be removed while is the sole-owner of a group');
+        const soleOwned = await users.soleOwnedGroups(input.id);
+        if (soleOwned.length > 0 && !input.hard_delete) throw conflict('User cannot be removed while is the sole-owner of a group');
+        // A hard delete also removes the groups only this user owns.
+        for (const groupId of soleOwned) {
+          const group = await groups.findById(groupId);
+          if (group) await removeGroupAndNotify(groups, events, group);
         }
-        await users.remove(input.id);
+        const { projectIds } = await users.remove(input.id);
+        for (const projectId of projectIds) await events.emit('project.deleted', { projectId });
+        await events.emit('user.deleted', { userId: input.id });
         return noContent();
       },
     }),
@@ -190,28 +198,41 @@ export function userRoutes(db: Knex, users: UserService): Route[] {
   ];
 }
 
+/** What a state change does: the next state, `null` for "already there" (201 `null`), or a refusal. */
+type Transition = string | null | ApiError;
+
+const isBot = (user: UserRow) => toBool(user.bot);
+
 /** Block, unblock, deactivate and activate: 201 `true`, or GitLab's refusals. */
 function stateRoutes(users: UserService, find: (id: number) => Promise<UserRow>): Route[] {
-  const transition = (action: string, apply: (user: UserRow) => string | { error: string; status: number } | null) =>
+  const transition = (action: string, decide: (user: UserRow, ctx: RequestContext) => Transition) =>
     defineRoute({
       method: 'POST',
       path: `/users/:id/${action}`,
       auth: 'admin',
       input: params({ id: f.integer() }),
-      async handler(_ctx, input) {
+      async handler(ctx, input) {
         const user = await find(input.id);
-        const next = apply(user);
-        if (next && typeof next === 'object') throw (next.status === 403 ? forbidden(next.error) : validationFailed({ state: [next.error] }, next.status));
-        if (typeof next === 'string') await users.update(user.id, { state: next });
+        const next = decide(user, ctx);
+        if (next instanceof ApiError) throw next;
+        if (next === null) return reply(201, null);
+        if (next !== user.state) await users.update(user.id, { state: next });
         return reply(201, true);
       },
     });
   return [
-    transition('block', (user) => (user.state === 'blocked' ? null : 'blocked')),
-    transition('unblock', (user) => (user.state === 'active' ? null : 'active')),
-    transition('deactivate', (user) =>
-      user.state === 'blocked' ? { error: 'A blocked user cannot be deactivated by the API', status: 403 } : user.state === 'deactivated' ? null : 'deactivated'),
-    transition('activate', (user) =>
-      user.state === 'blocked' ? { error: 'A blocked user must be unblocked to be activated', status: 403 } : user.state === 'active' ? null : 'active'),
+    transition('block', (user, ctx) => {
+      if (user.id === ctx.user!.id) return forbidden('The API initiating user cannot be blocked by the API');
+      if (isBot(user)) return apiError(403, 'An internal user cannot be blocked');
+      return user.state === 'blocked' ? null : 'blocked';
+    }),
+    transition('unblock', (user) => (user.state === 'deactivated' ? forbidden('Deactivated users cannot be unblocked by the API') : 'active')),
+    transition('deactivate', (user) => {
+      if (user.state === 'deactivated') return null;
+      if (user.state === 'blocked') return forbidden('A blocked user cannot be deactivated by the API');
+      if (isBot(user)) return forbidden('An internal user cannot be deactivated by the API');
+      return 'deactivated';
+    }),
+    transition('activate', (user) => (user.state === 'blocked' ? forbidden('A blocked user must be unblocked to be activated') : 'active')),
   ];
 }

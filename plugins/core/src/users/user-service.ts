@@ -150,11 +150,22 @@ export function createUserService(db: Knex) {
       return (await findById(id))!;
     },
 
-    /** Removes a user, their personal namespace and projects, and their memberships and tokens. */
-    async remove(id: number) {
-      await db.transaction(async (trx) => {
+    /**
+     * Removes a user, their personal namespace and projects, and their memberships and
+     * tokens; returns the ids of the projects that went with the namespace.
+     */
+    async remove(id: number): Promise<{ projectIds: number[] }> {
+      return db.transaction(async (trx) => {
+        const projects: { id: number }[] = await trx('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id')
+          .where('n.kind', 'user').where('n.owner_id', id).select('p.id');
+        const projectIds = projects.map((project) => project.id);
+        if (projectIds.length > 0) {
+          await trx('members').where('source_type', 'Project').whereIn('source_id', projectIds).delete();
+          await trx('projects').whereIn('id', projectIds).delete();
+        }
         await trx('namespaces').where('kind', 'user').where('owner_id', id).delete();
         await trx('users').where('id', id).delete();
+        return { projectIds };
       });
     },
 

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '@forgekit/testing';
+import { coreTokensRef, coreUsersRef } from '../refs.js';
+
+const PROJECT_BASIC = [
+  'id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics',
+  'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace',
+];
+
+type Listed = { id: number; path_with_namespace: string; permissions?: unknown };
+
+describe('project lists', () => {
+  let app: TestApp;
+  let externalToken: string;
+  const made: Record<string, Listed> = {};
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    const external = await app.kernel.resolve(coreUsersRef).create({ username: 'outsider', name: 'Outsider', email: 'outsider@example.com', external: true });
+    externalToken = (await app.kernel.resolve(coreTokensRef).create({ userId: external.id, name: 't', scopes: ['api'] })).secret;
+
+    const sub = (await app.post('/api/v4/groups', { name: 'Sub', path: 'sub', parent_id: app.group.id }, { token: 'owner' })).body;
+    const create = async (key: string, token: string, body: Record<string, unknown>) => {
+      const res = await app.post('/api/v4/projects', body, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made[key] = res.body;
+    };
+    await create('public', 'owner', { name: 'Alpha Public', visibility: 'public', topics: ['web', 'api'] });
+    await create('internal', 'owner', { name: 'Beta Internal', visibility: 'internal', description: 'needle in description' });
+    await create('private', 'owner', { name: 'Gamma Private' });
+    await create('nested', 'owner', { name: 'Delta Nested', namespace_id: sub.id });
+    await create('archived', 'owner', { name: 'Epsilon Archived', namespace_id: app.group.id });
+    await app.post(`/api/v4/projects/${made.archived!.id}/archive`, undefined, { token: 'owner' });
+    await create('stored', 'admin', { name: 'Zeta Stored', repository_storage: 'fast', visibility: 'internal' });
+  });
+  afterAll(() => app?.close());
+
+  const list = (token: string | undefined, query: Record<string, string | number | boolean> = {}) =>
+    app.get('/api/v4/projects', { token, query: { per_page: 100, ...query } });
+  const idsOf = async (token: string | undefined, query: Record<string, string | number | boolean> = {}) =>
+    (await list(token, query)).body.map((project: Listed) => project.id);
+
+  it('shows anonymous callers public projects only, in the simple view', async () => {
+    const res = await list(undefined);
+    expect(res.status).toBe(200);
+    expect(res.body.map((p: Listed) => p.id)).toEqual([made.public!.id]);
+    expect(Object.keys(res.body[0])).toEqual(PROJECT_BASIC);
+  });
+
+  it('shows signed-in users public, internal and member projects with permissions, newest first', async () => {
+    const res = await list('developer');
+    const ids = res.body.map((p: Listed) => p.id);
+    expect(ids).toEqual([made.stored!.id, made.archived!.id, made.nested!.id, made.internal!.id, made.public!.id, app.project.id]);
+    const nested = res.body.find((p: Listed) => p.id === made.nested!.id);
+    expect(nested.permissions).toEqual({ project_access: null, group_access: { access_level: 30, notification_level: 3 } });
+    const pub = res.body.find((p: Listed) => p.id === made.public!.id);
+    expect(pub.permissions).toEqual({ project_access: null, group_access: null });
+    expect(Object.keys(res.body[0]).slice(0, PROJECT_BASIC.length)).toEqual(PROJECT_BASIC);
+  });
+
+  it('hides internal projects from external users and private ones from strangers', async () => {
+    expect(await idsOf(externalToken)).toEqual([made.public!.id]);
+    const stranger = await idsOf('nonMember');
+    expect(stranger).toEqual([made.stored!.id, made.internal!.id, made.public!.id]);
+  });
+
+  it('shows admins every project', async () => {
+    const ids = await idsOf('admin');
+    expect(ids).toEqual(expect.arrayContaining([made.private!.id, made.nested!.id, app.project.id]));
+    expect(ids).toHaveLength(7);
+  });
+
+  it('lists membership and owned projects', async () => {
+    expect(await idsOf('developer', { membership: true })).toEqual([made.archived!.id, made.nested!.id, app.project.id]);
+    expect(await idsOf('owner', { owned: true })).toEqual([made.archived!.id, made.nested!.id, made.private!.id, made.internal!.id, made.public!.id, app.project.id]);
+    expect(await idsOf('maintainer', { owned: true })).toEqual([]);
+  });
+
+  it('filters by min_access_level', async () => {
+    expect(await idsOf('developer', { min_access_level: 30 })).toEqual([made.archived!.id, made.nested!.id, app.project.id]);
+    expect(await idsOf('developer', { min_access_level: 40 })).toEqual([]);
+    const bad = await list('developer', { min_access_level: 25 });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'min_access_level does not have a valid value' });
+  });
+
+  it('searches name, path and description', async () => {
+    expect(await idsOf('owner', { search: 'ALPHA' })).toEqual([made.public!.id]);
+    expect(await idsOf('owner', { search: 'needle' })).toEqual([made.internal!.id]);
+  });
+
+  it('filters by visibility, archived and topic', async () => {
+    expect(await idsOf('owner', { visibility: 'internal' })).toEqual([made.stored!.id, made.internal!.id]);
+    expect(await idsOf('owner', { archived: true })).toEqual([made.archived!.id]);
+    expect(await idsOf('owner', { archived: false })).not.toContain(made.archived!.id);
+    expect(await idsOf('owner', { topic: 'api,web' })).toEqual([made.public!.id]);
+    expect(await idsOf('owner', { topic: 'api,missing' })).toEqual([]);
+  });
+
+  it('filters by repository_storage for admins only', async () => {
+    expect(await idsOf('admin', { repository_storage: 'fast' })).toEqual([made.stored!.id]);
+    expect(await idsOf('owner', { repository_storage: 'fast' })).toHaveLength((await idsOf('owner')).length);
+  });
+
+  it('filters by id_after and id_before', async () => {
+    expect(await idsOf('owner', { id_after: made.nested!.id, id_before: made.stored!.id })).toEqual([made.archived!.id]);
+  });
+
+  it('orders by name or id on request', async () => {
+    const byName = (await list('owner', { order_by: 'name', sort: 'asc' })).body.map((p: { name: string }) => p.name);
+    expect(byName).toEqual([...byName].sort((a: string, b: string) => a.localeCompare(b)));
+    const byId = await idsOf('owner', { order_by: 'id', sort: 'asc' });
+    expect(byId).toEqual([...byId].sort((a: number, b: number) => a - b));
+    const bad = await list('owner', { order_by: 'color' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'order_by does not have a valid value' });
+  });
+
+  it('returns the simple view on request', async () => {
+    const res = await list('owner', { simple: true });
+    expect(Object.keys(res.body[0])).toEqual(PROJECT_BASIC);
+  });
+
+  it('writes exact pagination headers and Link URLs with every param, sorted', async () => {
+    const first = await app.get('/api/v4/projects', { token: 'owner', query: { per_page: 4, membership: true } });
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(4);
+    expect(first.headers.get('x-total')).toBe('6');
+    expect(first.headers.get('x-total-pages')).toBe('2');
+    expect(first.headers.get('x-per-page')).toBe('4');
+    expect(first.headers.get('x-page')).toBe('1');
+    expect(first.headers.get('x-next-page')).toBe('2');
+    expect(first.headers.get('x-prev-page')).toBe('');
+    const url = (pageNumber: number) =>
+      `http://localhost/api/v4/projects?membership=true&order_by=created_at&owned=false&page=${pageNumber}&per_page=4&simple=false&sort=desc`;
+    expect(first.headers.get('link')).toBe(`<${url(2)}>; rel="next", <${url(1)}>; rel="first", <${url(2)}>; rel="last"`);
+
+    const second = await app.get('/api/v4/projects', { token: 'owner', query: { per_page: 4, membership: true, page: 2 } });
+    expect(second.body).toHaveLength(2);
+    expect(second.headers.get('x-next-page')).toBe('');
+    expect(second.headers.get('x-prev-page')).toBe('1');
+    expect(second.headers.get('link')).toBe(`<${url(1)}>; rel="prev", <${url(1)}>; rel="first", <${url(2)}>; rel="last"`);
+    const all = [...first.body, ...second.body].map((p: Listed) => p.id);
+    expect(new Set(all).size).toBe(6);
+
+    const beyond = await app.get('/api/v4/projects', { token: 'owner', query: { per_page: 4, membership: true, page: 5 } });
+    expect(beyond.status).toBe(200);
+    expect(beyond.body).toEqual([]);
+    expect(beyond.headers.get('x-total')).toBe('6');
+    expect(beyond.headers.get('x-next-page')).toBe('');
+  });
+
+  it('clamps per_page to 100 and refuses per_page=0', async () => {
+    const clamped = await app.get('/api/v4/projects', { token: 'owner', query: { per_page: 500 } });
+    expect(clamped.headers.get('x-per-page')).toBe('100');
+    const zero = await app.get('/api/v4/projects', { token: 'owner', query: { per_page: 0 } });
+    expect(zero.status).toBe(400);
+    expect(zero.body).toEqual({ error: 'per_page has a value not allowed' });
+  });
+});

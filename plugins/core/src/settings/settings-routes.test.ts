@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { definePlugin, f } from '@forgekit/kernel';
+import { createTestApp, type TestApp } from '@forgekit/testing';
+import { coreSettingsRef } from '../refs.js';
+
+/** A plugin that adds its own instance setting, as other plugins do. */
+const extraSettingPlugin = definePlugin({
+  id: 'extra-setting',
+  compatibility: '^0.1.0',
+  requires: [coreSettingsRef],
+  register(ctx) {
+    ctx.resolve(coreSettingsRef).define('extra-setting', 'extra_feature_enabled', f.boolean(), false);
+  },
+});
+
+describe('application settings', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await createTestApp({ plugins: [extraSettingPlugin] });
+  });
+  afterAll(() => app?.close());
+
+  it('shows admins every setting with its default', async () => {
+    const res = await app.get('/api/v4/application/settings', { token: 'admin' });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)[0]).toBe('id');
+    expect(res.body).toMatchObject({
+      id: 1,
+      default_project_visibility: 'private',
+      default_group_visibility: 'private',
+      signup_enabled: false,
+      default_projects_limit: 100000,
+      extra_feature_enabled: false,
+    });
+  });
+
+  it('updates settings, keeps them, and ignores unknown keys', async () => {
+    const res = await app.put('/api/v4/application/settings', { signup_enabled: 'true', max_attachment_size: '250', extra_feature_enabled: true, no_such_setting: 1 }, { token: 'admin' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ signup_enabled: true, max_attachment_size: 250, extra_feature_enabled: true });
+    expect(res.body).not.toHaveProperty('no_such_setting');
+    const again = await app.get('/api/v4/application/settings', { token: 'admin' });
+    expect(again.body).toMatchObject({ signup_enabled: true, max_attachment_size: 250, extra_feature_enabled: true });
+    expect(await app.kernel.resolve(coreSettingsRef).get('extra_feature_enabled')).toBe(true);
+  });
+
+  it('answers bad values with the framework error', async () => {
+    const bool = await app.put('/api/v4/application/settings', { signup_enabled: 'perhaps' }, { token: 'admin' });
+    expect(bool.status).toBe(400);
+    expect(bool.body).toEqual({ error: 'signup_enabled is invalid' });
+    const choice = await app.put('/api/v4/application/settings', { default_project_visibility: 'secret', max_import_size: 'big' }, { token: 'admin' });
+    expect(choice.status).toBe(400);
+    expect(choice.body).toEqual({ error: 'default_project_visibility does not have a valid value, max_import_size is invalid' });
+  });
+
+  it('is for admins only', async () => {
+    for (const request of [app.get('/api/v4/application/settings', { token: 'owner' }), app.put('/api/v4/application/settings', { signup_enabled: true }, { token: 'owner' })]) {
+      const res = await request;
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: '403 Forbidden' });
+    }
+    const anonymous = await app.get('/api/v4/application/settings');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('refuses a second definition of the same key, naming both plugins', async () => {
+    const clash = definePlugin({
+      id: 'clashing-setting',
+      compatibility: '^0.1.0',
+      requires: [coreSettingsRef],
+      register(ctx) {
+        ctx.resolve(coreSettingsRef).define('clashing-setting', 'signup_enabled', f.boolean(), true);
+      },
+    });
+    await expect(createTestApp({ plugins: [clash], seed: false })).rejects.toThrow(
+      "Plugin 'clashing-setting' defines application setting 'signup_enabled', which 'core' already defines",
+    );
+  });
+});
