@@ -9,9 +9,9 @@ import { KernelConfigSchema, type KernelConfig, type KernelConfigInput } from '.
 import { runMigrations, type OwnedMigration } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
-import { createHttpApp } from './http/create-http-app.js';
+import { API_PREFIX, createHttpApp } from './http/create-http-app.js';
 import type { Route } from './http/route.js';
-import { BootError, checkPlugins, collectEntities, orderPlugins } from './plugin/boot-order.js';
+import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './plugin/boot-order.js';
 import { coreServices, type InstanceInfo } from './plugin/core-services.js';
 import type { ForgePlugin, PluginContext } from './plugin/define-plugin.js';
 import type { ServiceRef } from './plugin/service-ref.js';
@@ -114,6 +114,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
 
   // Phase two: register in dependency order.
   const routes: Route<any>[] = [];
+  const routeOwners: { pluginId: string; path: string }[] = [];
   const startHooks: (() => void | Promise<void>)[] = [];
   const stopHooks: (() => void | Promise<void>)[] = [];
   for (const plugin of plugins) {
@@ -133,7 +134,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         }
         provideValue(ref, value);
       },
-      routes: (...added) => routes.push(...added),
+      routes: (...added) => {
+        routes.push(...added);
+        for (const route of added) routeOwners.push({ pluginId: plugin.id, path: (route.raw ? '' : API_PREFIX) + route.path });
+      },
       events,
       jobs,
       lifecycle: { onStart: (fn) => startHooks.push(fn), onStop: (fn) => stopHooks.unshift(fn) },
@@ -143,6 +147,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       if (!provided.has(ref.id)) throw new BootError(`Plugin '${plugin.id}' lists service '${ref.id}' in 'provides' but did not provide it`);
     }
   }
+  checkRouteParams(routeOwners);
   const needsIdentity = routes.some((route) => (route.auth ?? 'required') !== 'none');
   if (needsIdentity && !provided.has(coreServices.identity.id)) {
     throw new BootError(`Routes need authentication, but no plugin provides service '${coreServices.identity.id}' (add the core plugin)`);
@@ -155,6 +160,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     container,
     log,
     externalUrl,
+    trustProxy: config.trustProxy,
     identity: () => container.resolve(coreServices.identity.id),
     inflight,
   });

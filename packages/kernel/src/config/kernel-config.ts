@@ -12,6 +12,8 @@ export const KernelConfigSchema = v.object({
   externalUrl: v.optional(v.string()),
   port: v.optional(v.number(), 3000),
   host: v.optional(v.string(), '0.0.0.0'),
+  /** Read the caller's address from `X-Forwarded-For` (only behind a proxy that sets it). */
+  trustProxy: v.optional(v.union([v.boolean(), v.pipe(v.string(), v.transform((text) => ['1', 'true', 'yes', 'on'].includes(text.toLowerCase())))]), false),
   logLevel: v.optional(v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']), 'info'),
   /** Host-level job schedules: cron expression → job names (`'* * * * *': ['pipeline-schedules:tick']`). */
   schedules: v.optional(v.record(v.string(), v.array(v.string())), {}),
@@ -30,6 +32,7 @@ const KERNEL_ENV: Record<string, keyof KernelConfig> = {
   PORT: 'port',
   HOST: 'host',
   FORGEKIT_LOG_LEVEL: 'logLevel',
+  FORGEKIT_TRUST_PROXY: 'trustProxy',
 };
 
 export interface LoadConfigOptions {

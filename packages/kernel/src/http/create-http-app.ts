@@ -24,6 +24,8 @@ export interface HttpAppOptions {
   container: DependencyContainer;
   log: Logger;
   externalUrl: string;
+  /** Take the caller's address from `X-Forwarded-For`. */
+  trustProxy: boolean;
   /** Resolved on the first authenticated request. */
   identity: () => IdentityProvider;
   /** Counts requests in flight, for graceful shutdown. */
@@ -174,7 +176,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       sudoer: auth.sudoer,
       page: pageRequest,
       body,
-      ip: getRequestIP(event, { xForwardedFor: true }) ?? '',
+      ip: getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? '',
       externalUrl,
       db: options.database.knex,
       get em() {

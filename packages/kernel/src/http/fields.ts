@@ -110,9 +110,15 @@ export const datetime = () => nonString(coerceDatetime);
 export const date = () => nonString(coerceDate);
 
 /** A value from a fixed list: "does not have a valid value". */
+/** Fields limited to a list of values: Grape reports "does not have a valid value" for them when they are missing too. */
+const VALUE_LIST_FIELDS = new WeakSet<object>();
+export const hasValueList = (field: unknown) => typeof field === 'object' && field !== null && VALUE_LIST_FIELDS.has(field);
+
 export function values<T extends string | number>(allowed: readonly T[], base?: Field<T>): Field<T> {
   const inner = base ?? (string() as unknown as Field<T>);
-  return v.pipe(inner, v.check((value) => allowed.includes(value), MESSAGES.values)) as unknown as Field<T>;
+  const field = v.pipe(inner, v.check((value) => allowed.includes(value), MESSAGES.values)) as unknown as Field<T>;
+  VALUE_LIST_FIELDS.add(field);
+  return field;
 }
 
 /** An array param: `a[]=x&a[]=y` or a JSON array. A bare scalar is invalid; null is []. */
@@ -124,6 +130,7 @@ export function array<T>(item: Field<T>): Field<T[]> {
     v.array(item),
   ) as unknown as Field<T[]>;
   NULL_IS_EMPTY.add(field);
+  if (VALUE_LIST_FIELDS.has(item)) VALUE_LIST_FIELDS.add(field);
   return field;
 }
 

@@ -64,6 +64,23 @@ describe('group rules', () => {
 
   it('joins rule failures with field failures', () => {
     const schema = params({ ...optionalAb, id: f.integer() }, rules.mutuallyExclusive('a', 'b'));
-    expect(validateParams(schema, { a: '1', b: '2', id: 'x' })).toEqual({ error: 'a, b are mutually exclusive, id is invalid' });
+    expect(validateParams(schema, { a: '1', b: '2', id: 'x' })).toEqual({ error: 'id is invalid, a, b are mutually exclusive' });
+  });
+});
+
+describe('Grape message details', () => {
+  it('names an item of a plain array by the array', () => {
+    const schema = params({ scopes: f.array(f.values(['api', 'read_api'])) });
+    expect(validateParams(schema, { scopes: ['api', 'nope', 'other'] })).toEqual({ error: 'scopes does not have a valid value' });
+  });
+
+  it('adds the value-list message to a missing value-list param', () => {
+    const schema = params({ name: f.string(), scopes: f.array(f.values(['api'])) });
+    expect(validateParams(schema, {})).toEqual({ error: 'name is missing, scopes is missing, scopes does not have a valid value' });
+  });
+
+  it('reports group rules after the params', () => {
+    const schema = params({ email: f.string(), password: f.optional(f.string()), reset: f.optional(f.boolean()) }, rules.atLeastOneOf('password', 'reset'));
+    expect(validateParams(schema, {})).toEqual({ error: 'email is missing, password, reset are missing, at least one parameter must be provided' });
   });
 });

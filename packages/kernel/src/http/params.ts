@@ -3,6 +3,7 @@
  * Undeclared params are dropped, as Grape's `declared_params` does.
  */
 import * as v from 'valibot';
+import { hasValueList, MESSAGES } from './fields.js';
 
 type Entries = v.ObjectEntries;
 type Rule = (input: Record<string, unknown>) => string | null;
@@ -35,32 +36,42 @@ export function params<E extends Entries>(entries: E, ...groupRules: Rule[]): Pa
   return { schema: v.object(entries) as never, rules: groupRules };
 }
 
-/** `a[b][0]`: Grape's name for a nested parameter. */
+/**
+ * `a[0][b]`: Grape's name for a nested parameter. An item of an array of plain values
+ * is reported under the array's own name (`scopes`, not `scopes[0]`).
+ */
 function paramName(path: readonly { key: unknown }[]): string {
-  return path.map((item, index) => (index === 0 ? String(item.key) : `[${String(item.key)}]`)).join('');
+  const keys = path.map((item) => item.key);
+  while (keys.length > 1 && typeof keys[keys.length - 1] === 'number') keys.pop();
+  return keys.map((key, index) => (index === 0 ? String(key) : `[${String(key)}]`)).join('');
 }
 
-function describe(issue: v.BaseIssue<unknown>): string {
+function describe(issue: v.BaseIssue<unknown>, entries: v.ObjectEntries): string[] {
   const path = issue.path ?? [];
-  if (path.length === 0) return issue.message;
+  if (path.length === 0) return [issue.message];
+  const name = paramName(path);
   // valibot reports an absent required key as an object issue with no input.
-  const text = issue.type === 'object' && issue.input === undefined ? 'is missing' : issue.message;
-  return `${paramName(path)} ${text}`;
+  if (issue.type === 'object' && issue.input === undefined) {
+    const field = path.length === 1 ? entries[String(path[0]!.key)] : undefined;
+    return hasValueList(field) ? [`${name} is missing`, `${name} ${MESSAGES.values}`] : [`${name} is missing`];
+  }
+  return [`${name} ${issue.message}`];
 }
 
 /** Validates merged input; returns the output or the Grape error text. */
 export function validateParams<O>(declared: ParamsSchema<O>, input: Record<string, unknown>): { output: O } | { error: string } {
   const messages: string[] = [];
-  for (const rule of declared.rules) {
-    const message = rule(input);
-    if (message) messages.push(message);
-  }
+  const entries = (declared.schema as unknown as { entries?: v.ObjectEntries }).entries ?? {};
   const result = v.safeParse(declared.schema, input);
   if (!result.success) {
     for (const issue of result.issues) {
-      const text = describe(issue);
-      if (!messages.includes(text)) messages.push(text);
+      for (const text of describe(issue, entries)) if (!messages.includes(text)) messages.push(text);
     }
+  }
+  // Group rules are declared after the params they name, so Grape reports them last.
+  for (const rule of declared.rules) {
+    const message = rule(input);
+    if (message && !messages.includes(message)) messages.push(message);
   }
   if (messages.length > 0) return { error: messages.join(', ') };
   return { output: (result as v.SafeParseResult<v.GenericSchema<unknown, O>> & { success: true }).output };

@@ -1,6 +1,6 @@
 import { defineEntity } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
-import { BootError, checkPlugins, collectEntities, orderPlugins } from './boot-order.js';
+import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './boot-order.js';
 import { coreServices } from './core-services.js';
 import { definePlugin, type ForgePlugin } from './define-plugin.js';
 import { createServiceRef } from './service-ref.js';
@@ -113,5 +113,22 @@ describe('orderPlugins', () => {
 
   it('allows a plugin to require what it provides', () => {
     expect(orderPlugins([plugin('a', { provides: [alpha], requires: [alpha] })]).map((p) => p.id)).toEqual(['a']);
+  });
+});
+
+describe('checkRouteParams', () => {
+  it('accepts routes that share placeholder names', () => {
+    expect(() => checkRouteParams([
+      { pluginId: 'a', path: '/api/v4/users/:id/block' },
+      { pluginId: 'b', path: '/api/v4/users/:id/tokens/:token_id' },
+      { pluginId: 'b', path: '/api/v4/users/self' },
+    ])).not.toThrow();
+  });
+
+  it('fails on two names for one position, naming both routes', () => {
+    expect(() => checkRouteParams([
+      { pluginId: 'core', path: '/api/v4/users/:id/block' },
+      { pluginId: 'tokens', path: '/api/v4/users/:user_id/personal_access_tokens' },
+    ])).toThrow("Plugin 'tokens' route '/api/v4/users/:user_id/personal_access_tokens' names the placeholder ':user_id' where plugin 'core' route '/api/v4/users/:id/block' names it ':id'");
   });
 });

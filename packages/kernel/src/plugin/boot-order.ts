@@ -79,3 +79,25 @@ export function orderPlugins(plugins: readonly ForgePlugin<any>[]): ForgePlugin<
   for (const plugin of plugins) visit(plugin, []);
   return ordered;
 }
+
+/**
+ * The router keeps one placeholder name per path position, so `/users/:id/block`
+ * beside `/users/:user_id/tokens` would silently break one of them. Fail the boot instead.
+ */
+export function checkRouteParams(routes: readonly { pluginId: string; path: string }[]) {
+  const seen = new Map<string, { name: string; pluginId: string; path: string }>();
+  for (const route of routes) {
+    const segments = route.path.split('/');
+    segments.forEach((segment, index) => {
+      if (!segment.startsWith(':')) return;
+      const position = segments.slice(0, index).map((s) => (s.startsWith(':') ? ':' : s)).join('/');
+      const earlier = seen.get(position);
+      if (!earlier) seen.set(position, { name: segment, pluginId: route.pluginId, path: route.path });
+      else if (earlier.name !== segment) {
+        throw new BootError(
+          `Plugin '${route.pluginId}' route '${route.path}' names the placeholder '${segment}' where plugin '${earlier.pluginId}' route '${earlier.path}' names it '${earlier.name}'; routes must share placeholder names`,
+        );
+      }
+    });
+  }
+}

@@ -64,10 +64,27 @@ describe('version, metadata and health', () => {
     expect(all.body).toEqual({ status: 'ok', master_check: [{ status: 'ok' }], db_check: [{ status: 'ok' }] });
   });
 
-  it('hides the health checks from remote callers', async () => {
-    for (const path of ['/-/health', '/-/liveness', '/-/readiness']) {
-      const res = await app.get(path, { headers: { 'X-Forwarded-For': '203.0.113.7' } });
-      expect(res.status, path).toBe(404);
+  it('hides the health checks from remote callers behind a trusted proxy', async () => {
+    const proxied = await createTestApp({ seed: false, config: { trustProxy: true } });
+    try {
+      for (const path of ['/-/health', '/-/liveness', '/-/readiness']) {
+        const res = await proxied.get(path, { headers: { 'X-Forwarded-For': '203.0.113.7' } });
+        expect(res.status, path).toBe(404);
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For unless the proxy is trusted', async () => {
+    const res = await app.get('/-/health', { headers: { 'X-Forwarded-For': '127.0.0.1' } });
+    expect(res.status).toBe(200);
+    const remote = await createTestApp({ seed: false });
+    try {
+      // In-process requests have no socket address; a forged header must not make them remote or local.
+      expect((await remote.get('/-/liveness', { headers: { 'X-Forwarded-For': '203.0.113.7' } })).status).toBe(200);
+    } finally {
+      await remote.close();
     }
   });
 });

@@ -98,7 +98,7 @@ describe('plan limits API', () => {
     it('requires plan_name', async () => {
       const res = await app.put(PATH, { conan_max_file_size: 0 }, { token: 'admin' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'plan_name is missing' });
+      expect(res.body).toEqual({ error: 'plan_name is missing, plan_name does not have a valid value' });
     });
 
     it('rejects an unknown plan name', async () => {

@@ -77,7 +77,7 @@ describe('POST /user/runners', () => {
   });
 
   it('validates the runner type and its target', async () => {
-    expect(await app.post('/api/v4/user/runners', {}, { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'runner_type is missing' } });
+    expect(await app.post('/api/v4/user/runners', {}, { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'runner_type is missing, runner_type does not have a valid value' } });
     expect(await app.post('/api/v4/user/runners', { runner_type: 'cloud' }, { token: 'admin' })).toMatchObject({
       status: 400, body: { error: 'runner_type does not have a valid value' },
     });
