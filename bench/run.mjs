@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the reference server (SQLite, default logging) against a bare `node:http`
- * server returning the same body, at several connection counts. Scenarios: bench/scenarios.mjs.
+ * server, at several connection counts. Each scenario is compared with a bare server that
+ * returns that scenario's own response body, measured just before it in the same run.
+ * Scenarios: bench/scenarios.mjs.
  *
- * Options: --duration <s> (10)  --warmup <s> (3)  --connections 10,50  --only <text>  --json <file>
+ * Options: --duration <s> (5)  --warmup <s> (2)  --connections 10,50  --only <text>  --json <file>
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -12,12 +14,12 @@ import { measure } from './lib/measure.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { formatTable, formatTargets } from './lib/report.mjs';
 import { startBaseline, startForgekit } from './lib/servers.mjs';
-import { baselineBodyFrom, scenarios } from './scenarios.mjs';
+import { scenarios } from './scenarios.mjs';
 
 const { values: options } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10,50' },
     only: { type: 'string' },
     json: { type: 'string' },
@@ -38,33 +40,33 @@ async function main() {
   const prepared = [];
   for (const scenario of scenarios) prepared.push(await prepareScenario(scenario, ctx));
 
-  const bodySource = prepared.find((entry) => entry.name === baselineBodyFrom);
-  if (!bodySource || bodySource.skipped) throw new Error(`the baseline body comes from '${baselineBodyFrom}', which is ${bodySource ? `skipped: ${bodySource.skipped}` : 'not a scenario'}`);
-  const bare = await startBaseline(bodySource.sampleBody);
-  const bareName = `bare node:http (${Buffer.byteLength(bodySource.sampleBody)} B body)`;
-  progress(`bare baseline at ${bare.url} with the body of ${baselineBodyFrom}`);
-
   const selected = prepared.filter((entry) => !options.only || entry.name.includes(options.only));
-  const targets = [{ name: bareName, baseUrl: bare.url, request: { method: 'GET', path: '/' } }, ...selected.map((entry) => ({ name: entry.name, baseUrl: forgekit.url, request: entry }))];
-
   const rows = [];
-  const bareRps = new Map();
-  for (const target of targets) {
-    if (target.request.skipped) {
-      rows.push({ name: target.name, skipped: target.request.skipped });
-      progress(`skipping ${target.name}: ${target.request.skipped}`);
+  for (const scenario of selected) {
+    if (scenario.skipped) {
+      rows.push({ name: scenario.name, skipped: scenario.skipped });
+      progress(`skipping ${scenario.name}: ${scenario.skipped}`);
       continue;
     }
-    if (warmupSeconds > 0) {
-      progress(`warming up ${target.name} (${warmupSeconds} s)...`);
-      await measure(target.baseUrl, target.request, { connections: connectionCounts[0], durationSeconds: warmupSeconds });
-    }
-    for (const connections of connectionCounts) {
-      progress(`measuring ${target.name} @${connections} connections (${durationSeconds} s)...`);
-      const result = await measure(target.baseUrl, target.request, { connections, durationSeconds });
-      if (target.baseUrl === bare.url) bareRps.set(connections, result.rps);
-      const baseline = bareRps.get(connections);
-      rows.push({ name: target.name, connections, result, targets: target.request.targets, ratio: baseline ? result.rps / baseline : null });
+    const bare = await startBaseline(scenario.sampleBody);
+    const bareName = `  bare node:http, same ${Buffer.byteLength(scenario.sampleBody)} B body`;
+    try {
+      const bareRps = new Map();
+      for (const [name, baseUrl, request] of [[bareName, bare.url, { method: 'GET', path: '/' }], [scenario.name, forgekit.url, scenario]]) {
+        if (warmupSeconds > 0) {
+          progress(`warming up ${name.trim()} (${warmupSeconds} s)...`);
+          await measure(baseUrl, request, { connections: connectionCounts[0], durationSeconds: warmupSeconds });
+        }
+        for (const connections of connectionCounts) {
+          progress(`measuring ${name.trim()} @${connections} connections (${durationSeconds} s)...`);
+          const result = await measure(baseUrl, request, { connections, durationSeconds });
+          if (baseUrl === bare.url) bareRps.set(connections, result.rps);
+          const baseline = bareRps.get(connections);
+          rows.push({ name, connections, result, targets: request.targets, ratio: baseline ? result.rps / baseline : null });
+        }
+      }
+    } finally {
+      await bare.stop();
     }
   }
 

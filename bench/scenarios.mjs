@@ -31,9 +31,6 @@ export async function seedBase(api, unique) {
   return { group, project };
 }
 
-/** The bare `node:http` server answers with the body this scenario returns. */
-export const baselineBodyFrom = 'GET /projects/:id';
-
 export const scenarios = [
   {
     name: 'GET /projects/:id',

@@ -46,5 +46,13 @@ export async function startBaseline(body) {
   const url = `http://127.0.0.1:${port}`;
   const child = spawnOwned(process.execPath, [join(benchDir, 'baseline-server.mjs'), String(port), bodyFile], { stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntilReady(url, child);
-  return { url, child };
+  return {
+    url,
+    child,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
 }

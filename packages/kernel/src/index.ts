@@ -11,11 +11,12 @@ export { reply, created, noContent, accepted, raw, page, Page, keysetPage, Keyse
 export { params, rules, validateParams, type ParamsSchema } from './http/params.js';
 export * as f from './http/fields.js';
 export type { UploadedFile } from './http/read-input.js';
-export { totalFor, MAX_PER_PAGE, DEFAULT_PER_PAGE, MAX_COUNT, type PageRequest } from './http/pagination.js';
+export { totalFor, totalFromRows, TOTAL_COLUMN, MAX_PER_PAGE, DEFAULT_PER_PAGE, MAX_COUNT, type PageRequest } from './http/pagination.js';
 export { API_PREFIX } from './http/create-http-app.js';
 export { tokenDigest, generateToken, type Principal, type Credential, type IdentityProvider } from './auth/identity.js';
 export { insufficientScope, scopesFor } from './auth/authenticate.js';
 export type { Database, Dialect } from './db/open-database.js';
+export type { PreparedQuery } from './db/prepared-queries.js';
 export { isPostgresUrl } from './db/open-database.js';
 export type { EventBus, EventHandler } from './services/events.js';
 export type { JobService, JobHandler, EnqueueOptions } from './services/jobs.js';

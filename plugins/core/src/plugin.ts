@@ -39,17 +39,18 @@ export const corePlugin = definePlugin<CoreConfig>({
   migrations: [init],
   provides: [coreServices.identity, coreAccessRef, coreUsersRef, coreTokensRef, coreGroupsRef, coreProjectsRef, coreSettingsRef],
   register(ctx) {
-    const { knex: db } = ctx.resolve(coreServices.database);
+    const database = ctx.resolve(coreServices.database);
+    const db = database.knex;
     const { externalUrl } = ctx.resolve(coreServices.instance);
     const users = createUserService(db);
     const tokens = createTokenService(db);
     const groups = createGroupService(db);
     const projects = createProjectService(db);
-    const access = createAccessService(db);
+    const access = createAccessService(database);
     const settings = createSettingsService(db);
     defineCoreSettings(settings);
 
-    ctx.provide(coreServices.identity, createIdentityProvider(db, tokens, externalUrl));
+    ctx.provide(coreServices.identity, createIdentityProvider(database, tokens, externalUrl));
     ctx.provide(coreAccessRef, access);
     ctx.provide(coreUsersRef, users);
     ctx.provide(coreTokensRef, tokens);
@@ -60,8 +61,8 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.routes(
       ...userRoutes(db, users, groups, ctx.events),
       ...tokenRoutes(db, tokens, users),
-      ...groupRoutes(db, groups, projects, access, settings, ctx.events),
-      ...projectRoutes(db, projects, access, settings, ctx.events),
+      ...groupRoutes(database, groups, projects, access, settings, ctx.events),
+      ...projectRoutes(database, projects, access, settings, ctx.events),
       ...memberRoutes(db, access),
       ...namespaceRoutes(db, access),
       ...settingsRoutes(settings),

@@ -53,6 +53,11 @@ describe('prepared queries', () => {
     expect(await byName.all(['c'])).toEqual([]);
   });
 
+  it('runs a knex select as a prepared read', async () => {
+    const rows = await database.read<{ name: string }>(database.knex('items').select('name').where('name', 'b'));
+    expect(rows).toEqual([{ name: 'b' }]);
+  });
+
   it('runs beside a transaction without losing either', async () => {
     const count = database.prepare<{ n: number }>('select count(*) as n from items');
     const trx = database.knex.transaction(async (t) => {
@@ -60,5 +65,33 @@ describe('prepared queries', () => {
     });
     const [counted] = await Promise.all([count.first(), trx]);
     expect(Number(counted!.n)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe.skipIf(!!process.env.FORGEKIT_TEST_DATABASE_URL)('prepared queries on a SQLite file', () => {
+  let database: Database;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'forgekit-prepared-file-'));
+    database = await openDatabase({ dataDir, entities: [] });
+    await database.knex.schema.createTable('items', (t) => {
+      t.increments('id');
+      t.string('name');
+    });
+  });
+  afterAll(async () => {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads committed rows and never uncommitted ones of a running transaction', async () => {
+    const byName = database.prepare<{ name: string }>('select name from items where name = ?');
+    await database.knex('items').insert({ name: 'committed' });
+    expect(await byName.first(['committed'])).toEqual({ name: 'committed' });
+    await database.knex.transaction(async (trx) => {
+      await trx('items').insert({ name: 'pending' });
+      expect(await byName.first(['pending'])).toBeUndefined();
+    });
+    expect(await byName.first(['pending'])).toEqual({ name: 'pending' });
   });
 });

@@ -49,15 +49,32 @@ export function toNumberedPlaceholders(sql: string): string {
 
 export interface PreparedQueries {
   prepare<Row>(sql: string): PreparedQuery<Row>;
+  /** Runs a knex select the same way: compiled once per SQL text, on the read connection. */
+  read<Row>(query: Knex.QueryBuilder): Promise<Row[]>;
   /** Releases SQLite statements; call before the connection closes. */
   finalize(): Promise<void>;
 }
 
-export function createPreparedQueries(knex: Knex, dialect: Dialect): PreparedQueries {
+/**
+ * @param readConnections SQLite connections of their own for these reads (file databases
+ * in WAL mode): reads then run beside the writer's connection, and each other, instead
+ * of queueing for it, and never see another request's uncommitted transaction.
+ */
+export function createPreparedQueries(knex: Knex, dialect: Dialect, readConnections: readonly unknown[] = []): PreparedQueries {
   const client = (knex as unknown as { client: KnexClient }).client;
   const sqliteStatements = new Map<unknown, Map<string, SqliteStatement>>();
+  const busy = readConnections.map(() => 0);
 
   async function onConnection<T>(run: (connection: unknown) => Promise<T>): Promise<T> {
+    if (readConnections.length > 0) {
+      const index = busy.indexOf(Math.min(...busy));
+      busy[index]!++;
+      try {
+        return await run(readConnections[index]);
+      } finally {
+        busy[index]!--;
+      }
+    }
     const connection = await client.acquireConnection();
     try {
       return await run(connection);
@@ -74,7 +91,20 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect): PreparedQue
     return statement;
   }
 
-  return {
+  // Queries built at request time come in a bounded number of shapes; the cap only guards against surprises.
+  const bySql = new Map<string, PreparedQuery<unknown>>();
+  const MAX_CACHED = 500;
+
+  const queries: PreparedQueries = {
+    read<Row>(query: Knex.QueryBuilder) {
+      const { sql, bindings } = query.toSQL();
+      let prepared = bySql.get(sql);
+      if (!prepared) {
+        if (bySql.size >= MAX_CACHED) bySql.clear();
+        bySql.set(sql, (prepared = queries.prepare(sql)));
+      }
+      return prepared.all(bindings) as Promise<Row[]>;
+    },
     prepare<Row>(sql: string): PreparedQuery<Row> {
       const text = dialect === 'postgresql' ? toNumberedPlaceholders(sql) : sql;
       const name = `fk_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
@@ -91,6 +121,8 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect): PreparedQue
         for (const statement of statements.values()) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
       }
       sqliteStatements.clear();
+      bySql.clear();
     },
   };
+  return queries;
 }

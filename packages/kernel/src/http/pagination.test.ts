@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.js';
-import { keysetHeaders, paginationHeaders, readPageRequest, totalFor, type PageRequest } from './pagination.js';
+import { keysetHeaders, paginationHeaders, readPageRequest, totalFor, totalFromRows, TOTAL_COLUMN, type PageRequest } from './pagination.js';
 
 const BASE = 'http://example.test/api/v4/projects';
 
@@ -161,5 +161,17 @@ describe('keysetHeaders', () => {
   });
   it('sends no Link at the end', () => {
     expect(keysetHeaders(request, null, 'http://x/api/v4/projects', {})).toEqual({ 'X-Per-Page': '20' });
+  });
+});
+
+describe('totalFromRows', () => {
+  const request = { page: 2, perPage: 20, offset: 20, perPageSent: 20 };
+  it('reads the window total from the first row without counting', async () => {
+    const count = vi.fn(async () => 99);
+    expect(await totalFromRows(request, [{ [TOTAL_COLUMN]: '42' }], count)).toBe(42);
+    expect(count).not.toHaveBeenCalled();
+  });
+  it('counts when a page past the end has no row to carry it', async () => {
+    expect(await totalFromRows(request, [], async () => 7)).toBe(7);
   });
 });

@@ -85,3 +85,16 @@ export function keysetHeaders(request: PageRequest, next: Record<string, unknown
   }
   return headers;
 }
+
+/**
+ * A page query can carry its own total: select `count(*) over () as <TOTAL_COLUMN>`
+ * beside the rows (SQLite and PostgreSQL both run window functions), and read it here.
+ * Only a page past the end, which has no rows to carry it, still needs `count`.
+ */
+export const TOTAL_COLUMN = 'total_count';
+
+export async function totalFromRows(request: PageRequest, rows: readonly object[], count: () => Promise<number>): Promise<number> {
+  const first = rows[0] as Record<string, unknown> | undefined;
+  if (first && first[TOTAL_COLUMN] !== undefined && first[TOTAL_COLUMN] !== null) return Number(first[TOTAL_COLUMN]);
+  return totalFor(request, rows.length, count);
+}

@@ -3,7 +3,7 @@
  * membership, personal ownership and visibility. 404 for what the caller may not
  * see, 403 for what they see but may not do.
  */
-import { forbidden, notFound, type Principal } from '@forgekit/kernel';
+import { forbidden, notFound, type Database, type PreparedQuery, type Principal } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { AccessLevel, today, Visibility } from '../shared/levels.js';
 import { traversalIds, type NamespaceRow, type ProjectWithNamespace } from '../shared/rows.js';
@@ -71,19 +71,17 @@ export async function findGroupRow(db: Knex, idOrPath: string): Promise<Namespac
   return query.whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
 }
 
-/** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
-async function membershipLevels(db: Knex, userId: number, projectIds: number[], namespaceIds: number[]) {
-  const rows: { source_type: string; source_id: number; access_level: number }[] = await db('members')
-    .select('source_type', 'source_id', 'access_level')
-    .where('user_id', userId)
-    .where((q) => {
-      if (projectIds.length > 0) q.orWhere((p) => p.where('source_type', 'Project').whereIn('source_id', projectIds));
-      if (namespaceIds.length > 0) q.orWhere((n) => n.where('source_type', 'Namespace').whereIn('source_id', namespaceIds));
-    })
-    .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', today()));
-  const levels = new Map<string, number>();
-  for (const row of rows) levels.set(`${row.source_type}:${row.source_id}`, row.access_level);
-  return levels;
+type MembershipRow = { source_type: string; source_id: number; access_level: number };
+
+const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+
+/** The membership lookup for a shape of sources; prepared once per shape, as it runs on most requests. */
+function membershipSql(projects: number, namespaces: number) {
+  const sources = [
+    projects > 0 ? `(source_type = 'Project' and source_id in (${placeholders(projects)}))` : null,
+    namespaces > 0 ? `(source_type = 'Namespace' and source_id in (${placeholders(namespaces)}))` : null,
+  ].filter(Boolean);
+  return `select source_type, source_id, access_level from members where user_id = ? and (${sources.join(' or ')}) and (expires_at is null or expires_at > ?)`;
 }
 
 const maxOf = (values: (number | undefined)[]) => {
@@ -96,13 +94,35 @@ function visibleByLevel(visibility: number, user: Principal | null) {
   return visibility >= Visibility.internal && !!user && !user.external;
 }
 
-export function createAccessService(db: Knex) {
+export function createAccessService(database: Database) {
+  const db = database.knex;
+  const prepared = new Map<string, PreparedQuery<MembershipRow>>();
+  const projectById = database.prepare<ProjectWithNamespace>(
+    `select p.*, n.name as ns_name, n.path as ns_path, n.kind as ns_kind, n.full_path as ns_full_path, n.full_name as ns_full_name,
+      n.parent_id as ns_parent_id, n.traversal_path as ns_traversal_path, n.owner_id as ns_owner_id, n.visibility_level as ns_visibility_level
+     from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
+  );
+
+  /** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
+  async function membershipLevels(userId: number, projectIds: number[], namespaceIds: number[]) {
+    const levels = new Map<string, number>();
+    if (projectIds.length === 0 && namespaceIds.length === 0) return levels;
+    const sql = membershipSql(projectIds.length, namespaceIds.length);
+    let query = prepared.get(sql);
+    if (!query) prepared.set(sql, (query = database.prepare<MembershipRow>(sql)));
+    for (const row of await query.all([userId, ...projectIds, ...namespaceIds, today()])) {
+      levels.set(`${row.source_type}:${row.source_id}`, row.access_level);
+    }
+    return levels;
+  }
+
+  const findProject = (idOrPath: string) => (isInteger(idOrPath) ? projectById.first([Number(idOrPath)]) : findProjectRow(db, idOrPath));
   async function projectAccess(user: Principal | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
     let projectLevel: number | null = null;
     let groupLevel: number | null = null;
     if (user) {
       const groupIds = project.ns_kind === 'group' ? traversalIds(project.ns_traversal_path) : [];
-      const levels = await membershipLevels(db, user.id, [project.id], groupIds);
+      const levels = await membershipLevels(user.id, [project.id], groupIds);
       projectLevel = levels.get(`Project:${project.id}`) ?? null;
       groupLevel = maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`)));
       if (project.ns_kind === 'user' && project.ns_owner_id === user.id) projectLevel = AccessLevel.OWNER;
@@ -119,7 +139,7 @@ export function createAccessService(db: Knex) {
     let viaDescendant = false;
     if (user) {
       const ids = traversalIds(group.traversal_path);
-      const levels = await membershipLevels(db, user.id, [], ids);
+      const levels = await membershipLevels(user.id, [], ids);
       directLevel = levels.get(`Namespace:${group.id}`) ?? null;
       inheritedLevel = maxOf(ids.map((id) => levels.get(`Namespace:${id}`)));
       if (!user.isAdmin && (inheritedLevel ?? 0) < AccessLevel.GUEST && !visibleByLevel(group.visibility_level, user)) {
@@ -154,7 +174,7 @@ export function createAccessService(db: Knex) {
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
   async function projectPermissions(user: Principal, projects: ProjectWithNamespace[]): Promise<Map<number, ProjectPermissions>> {
     const groupIds = [...new Set(projects.flatMap((p) => (p.ns_kind === 'group' ? traversalIds(p.ns_traversal_path) : [])))];
-    const levels = projects.length > 0 ? await membershipLevels(db, user.id, projects.map((p) => p.id), groupIds) : new Map<string, number>();
+    const levels = projects.length > 0 ? await membershipLevels(user.id, projects.map((p) => p.id), groupIds) : new Map<string, number>();
     return new Map(projects.map((project) => {
       const personal = project.ns_kind === 'user' && project.ns_owner_id === user.id;
       const projectLevel = personal ? AccessLevel.OWNER : (levels.get(`Project:${project.id}`) ?? null);
@@ -169,7 +189,7 @@ export function createAccessService(db: Knex) {
     projectPermissions,
     /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
     async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
-      const project = await findProjectRow(db, idOrPath);
+      const project = await findProject(idOrPath);
       if (!project) throw notFound('Project');
       const access = await projectAccess(user, project);
       if (!access.canRead) throw notFound('Project');

@@ -1,5 +1,5 @@
 import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
-import type { EventBus } from '@forgekit/kernel';
+import type { Database, EventBus } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
 import { projectBasic } from '../projects/project-presenter.js';
@@ -42,8 +42,9 @@ function settingsFrom(input: Record<string, unknown>): Partial<GroupSettings> {
 }
 
 export function groupRoutes(
-  db: Knex, groups: GroupService, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus,
+  database: Database, groups: GroupService, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus,
 ): Route[] {
+  const db = database.knex;
   /** The instance default, lowered to the parent's visibility for a subgroup. */
   async function defaultVisibility(parent: NamespaceRow | null) {
     const level = Visibility[(await settings.get('default_group_visibility')) as keyof typeof Visibility];
@@ -130,7 +131,7 @@ export function groupRoutes(
       },
     }),
     projectListRoute(
-      '/groups/:id/projects', db, access, projects,
+      '/groups/:id/projects', database, access, projects,
       async (ctx, input) => {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
         return (q) => (input.include_subgroups ? q.where('n.traversal_path', 'like', `${group.traversal_path}%`) : q.where('p.namespace_id', group.id));

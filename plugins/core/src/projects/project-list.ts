@@ -1,5 +1,5 @@
 /** Project lists (`/projects`, `/groups/:id/projects`): visibility, filters, and one query per page plus a count. */
-import { defineRoute, f, page, params, totalFor, type ParamsSchema, type RequestContext, type Route } from '@forgekit/kernel';
+import { defineRoute, f, page, params, totalFromRows, TOTAL_COLUMN, type Database, type ParamsSchema, type RequestContext, type Route } from '@forgekit/kernel';
 import type * as v from 'valibot';
 import type { Knex } from '@forgekit/kernel/orm';
 import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
@@ -53,8 +53,9 @@ export type ScopeFn = (ctx: RequestContext, input: Record<string, unknown>) => P
 
 /** A project list; `scope` narrows it (one group's projects), reading any `extraFilters` it declares. */
 export function projectListRoute(
-  path: string, db: Knex, access: AccessService, projects: ProjectService, scope?: ScopeFn, extraFilters: v.ObjectEntries = {},
+  path: string, database: Database, access: AccessService, projects: ProjectService, scope?: ScopeFn, extraFilters: v.ObjectEntries = {},
 ): Route {
+  const db = database.knex;
   return defineRoute({
     method: 'GET',
     path,
@@ -85,16 +86,19 @@ export function projectListRoute(
       };
 
       const simple = input.simple || !user;
-      const rows: (ProjectWithNamespace & OwnerColumns)[] = await projectsWithNamespace(db)
-        .leftJoin('users as o', 'o.id', 'n.owner_id')
-        .select(OWNER_COLUMNS)
-        .modify(filter)
-        .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
-        .orderBy('p.id', input.sort!)
-        .limit(ctx.page.perPage)
-        .offset(ctx.page.offset);
-      const total = await totalFor(ctx.page, rows.length, async () => {
-        const [counted] = await db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter).count({ n: '*' });
+      const rows = await database.read<ProjectWithNamespace & OwnerColumns>(
+        projectsWithNamespace(db)
+          .leftJoin('users as o', 'o.id', 'n.owner_id')
+          .select(OWNER_COLUMNS)
+          .select(db.raw(`count(*) over () as ${TOTAL_COLUMN}`))
+          .modify(filter)
+          .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
+          .orderBy('p.id', input.sort!)
+          .limit(ctx.page.perPage)
+          .offset(ctx.page.offset),
+      );
+      const total = await totalFromRows(ctx.page, rows, async () => {
+        const [counted] = await database.read<{ n: number }>(db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter).count({ n: '*' }));
         return Number(counted!.n);
       });
       if (simple) return page(rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions)), total);

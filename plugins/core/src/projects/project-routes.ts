@@ -1,7 +1,6 @@
 import {
-  accepted, defineRoute, f, params, reply, rules, structuredError, validationFailed, type EventBus, type Principal, type RequestContext, type Route,
+  accepted, defineRoute, f, params, reply, rules, structuredError, validationFailed, type EventBus, type Principal, type Database, type RequestContext, type Route,
 } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
 import type { AccessService, ProjectPermissions } from '../access/access-service.js';
 import { readGroupSettings } from '../groups/group-settings.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
@@ -75,7 +74,8 @@ const CREATION_LEVELS: Record<string, number> = {
   owner: AccessLevel.OWNER,
 };
 
-export function projectRoutes(db: Knex, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus): Route[] {
+export function projectRoutes(database: Database, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus): Route[] {
+  const db = database.knex;
   /** GitLab's Project entity; reads by signed-in callers add `permissions`. */
   async function present(ctx: RequestContext, project: ProjectWithNamespace, permissions?: ProjectPermissions) {
     const owner = project.ns_kind === 'user' && project.ns_owner_id ? ((await db<UserRow>('users').where('id', project.ns_owner_id).first()) ?? null) : null;
@@ -123,7 +123,7 @@ export function projectRoutes(db: Knex, projects: ProjectService, access: Access
   const storageOf = (ctx: RequestContext, requested: string | null | undefined) => (ctx.user!.isAdmin ? (requested ?? undefined) : undefined);
 
   return [
-    projectListRoute('/projects', db, access, projects),
+    projectListRoute('/projects', database, access, projects),
     defineRoute({
       method: 'GET',
       path: '/projects/:id',

@@ -1,6 +1,6 @@
 /** The kernel's token and user lookup, backed by the core tables: one query per request. */
-import { tokenDigest, type Credential, type IdentityProvider, type Principal } from '@forgekit/kernel';
-import { parseJsonArray, toBool, toIso, type Knex } from '@forgekit/kernel/orm';
+import { tokenDigest, type Credential, type Database, type IdentityProvider, type Principal } from '@forgekit/kernel';
+import { parseJsonArray, toBool, toIso } from '@forgekit/kernel/orm';
 import type { UserRow } from '../shared/rows.js';
 import type { TokenService } from './token-service.js';
 
@@ -11,13 +11,30 @@ export function toPrincipal(user: Pick<UserRow, 'id' | 'username' | 'name' | 'ad
   return { id: user.id, username: user.username, name: user.name, isAdmin: toBool(user.admin), external: toBool(user.external), state: user.state };
 }
 
-export function createIdentityProvider(db: Knex, tokens: TokenService, externalUrl: string): IdentityProvider {
+interface CredentialRow {
+  id: number;
+  scopes: string;
+  revoked: unknown;
+  expires_at: string | null;
+  last_used_at: unknown;
+  user_id: number;
+  username: string;
+  name: string;
+  admin: unknown;
+  external: unknown;
+  state: string;
+}
+
+export function createIdentityProvider(database: Database, tokens: TokenService, externalUrl: string): IdentityProvider {
+  const db = database.knex;
+  // Runs on every authenticated request.
+  const byDigest = database.prepare<CredentialRow>(
+    'select t.id, t.scopes, t.revoked, t.expires_at, t.last_used_at, u.id as user_id, u.username, u.name, u.admin, u.external, u.state ' +
+      'from personal_access_tokens t join users u on u.id = t.user_id where t.token_digest = ?',
+  );
   return {
     async findCredential(secret) {
-      const row = await db('personal_access_tokens as t')
-        .join('users as u', 'u.id', 't.user_id')
-        .where('t.token_digest', tokenDigest(secret))
-        .first('t.id', 't.scopes', 't.revoked', 't.expires_at', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.name', 'u.admin', 'u.external', 'u.state');
+      const row = await byDigest.first([tokenDigest(secret)]);
       if (!row) return null;
       // A revoked token presented again may have leaked: its rotated successors stop working too.
       if (toBool(row.revoked)) await tokens.revokeFamily(row);
