@@ -1,0 +1,65 @@
+/**
+ * Who may clone and push over HTTP, with git-friendly answers: an anonymous caller
+ * is challenged for credentials (so git asks for them) rather than told a private
+ * project does not exist.
+ */
+import { raw, type Principal, type Reply } from '@forgekit/kernel';
+import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core';
+import { toBool } from '@forgekit/kernel/orm';
+import { canDownloadCode, canPushCode } from '../shared/project-repository.js';
+
+export const BASIC_REALM = 'Basic realm="forgekit"';
+
+export class GitHttpRefusal extends Error {
+  constructor(readonly reply: Reply) {
+    super('git http refusal');
+  }
+}
+
+const text = (status: number, message: string, headers: Record<string, string> = {}) => new GitHttpRefusal(raw(status, `${message}\n`, 'text/plain; charset=utf-8', headers));
+
+export const challenge = () => text(401, 'HTTP Basic: Access denied', { 'WWW-Authenticate': BASIC_REALM });
+export const notFoundText = () => text(404, "The project you were looking for could not be found or you don't have permission to view it.");
+export const forbiddenText = (message: string) => text(403, message);
+
+export type RepositoryTarget = 'project' | 'wiki';
+
+function wikiFeatureOpen(projects: ProjectService, access: ProjectAccess, user: Principal | null) {
+  const level = projects.settingsOf(access.project).wiki_access_level;
+  if (level === 'disabled') return false;
+  if (level === 'private') return !!user?.isAdmin || Math.max(access.projectLevel ?? 0, access.groupLevel ?? 0) >= AccessLevel.GUEST;
+  return true;
+}
+
+export function createGitAccess(access: AccessService, projects: ProjectService) {
+  return {
+    /** The project behind a git URL that the caller may read, or the refusal to send. */
+    async project(user: Principal | null, fullPath: string): Promise<ProjectAccess> {
+      let projectAccess: ProjectAccess;
+      try {
+        projectAccess = await access.requireProject(user, fullPath);
+      } catch {
+        throw user ? notFoundText() : challenge();
+      }
+      return projectAccess;
+    },
+
+    checkDownload(user: Principal | null, projectAccess: ProjectAccess, target: RepositoryTarget) {
+      const allowed = target === 'wiki' ? projectAccess.canRead && wikiFeatureOpen(projects, projectAccess, user) : canDownloadCode(projects, projectAccess, user);
+      if (allowed) return;
+      if (!user) throw challenge();
+      throw forbiddenText('You are not allowed to download code from this project.');
+    },
+
+    checkPush(user: Principal | null, scopes: readonly string[], projectAccess: ProjectAccess, target: RepositoryTarget) {
+      if (!user) throw challenge();
+      if (!scopes.includes('api') && !scopes.includes('write_repository')) throw forbiddenText('You are not allowed to push code to this project.');
+      if (toBool(projectAccess.project.archived)) throw forbiddenText('You are not allowed to push code to an archived project.');
+      const allowed =
+        target === 'wiki'
+          ? wikiFeatureOpen(projects, projectAccess, user) && projectAccess.level >= AccessLevel.DEVELOPER
+          : canPushCode(projects, projectAccess, user);
+      if (!allowed) throw forbiddenText('You are not allowed to push code to this project.');
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * Commits a set of file actions to a branch without a working tree. The actions are
+ * checked against the start commit's entries for the paths they touch (GitLab's
+ * refusals), turned into tree edits, and written with fast-import; the branch then
+ * moves with compare-and-swap, so a concurrent change fails this commit instead of
+ * being overwritten.
+ */
+import { git } from './git-runner.js';
+import { dropRefs, fastImportCommit, type GitIdentity, type RefUpdate, type TreeCommand } from './fast-import.js';
+import { isValidRefName } from './ref-names.js';
+import { branchHead, lastCommitFor, resolveCommit } from './repo-reader.js';
+import { RepositoryError } from './repository-error.js';
+
+export type { GitIdentity, RefUpdate } from './fast-import.js';
+
+export interface FileAction {
+  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
+  filePath: string;
+  previousPath?: string | null;
+  /** New content; a move without content keeps the old file's. */
+  content?: Buffer | null;
+  executeFilemode?: boolean | null;
+  lastCommitId?: string | null;
+}
+
+export interface CommitFilesRequest {
+  branch: string;
+  /** The branch to start from when creating `branch` (defaults to `branch` itself). */
+  startBranch?: string | null;
+  startSha?: string | null;
+  /** Overwrite an existing `branch` with a commit on top of the start point. */
+  force?: boolean;
+  /**
+   * The branch tip the caller based its change on (null: the branch must not exist yet).
+   * When given, the commit fails if the branch has moved since.
+   */
+  expectedHead?: string | null;
+  message: string;
+  author: GitIdentity;
+  committer: GitIdentity;
+  actions: FileAction[];
+}
+
+interface Entry {
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha?: string;
+  content?: Buffer;
+}
+
+/** Gitaly's path checks, with its texts. */
+export function checkFilePath(path: string): void {
+  if (path === '') throw new RepositoryError('invalid_path', 'You must provide a file path');
+  const parts = path.split('/');
+  if (parts.includes('..')) throw new RepositoryError('invalid_path', 'Path cannot include directory traversal');
+  if (path.includes('\0') || parts.some((part) => part === '' || part === '.' || part.toLowerCase() === '.git')) {
+    throw new RepositoryError('invalid_path', `invalid path: '${path}'`);
+  }
+}
+
+/** Every path an action reads or writes, plus their parent directories. */
+function touchedPaths(actions: FileAction[]): string[] {
+  const paths = new Set<string>();
+  for (const action of actions) {
+    for (const path of [action.filePath, action.previousPath]) {
+      if (!path) continue;
+      const parts = path.split('/');
+      for (let i = 1; i <= parts.length; i++) paths.add(parts.slice(0, i).join('/'));
+    }
+  }
+  return [...paths];
+}
+
+/** The entries at exactly these paths in a tree-ish (directories included, not descended). */
+async function entriesAt(gitDir: string, treeish: string, paths: string[]): Promise<Map<string, Entry>> {
+  const entries = new Map<string, Entry>();
+  if (paths.length === 0) return entries;
+  const { stdout, code } = await git(gitDir, ['ls-tree', '-z', '--end-of-options', treeish, '--', ...paths], { okCodes: [128] });
+  if (code !== 0) return entries;
+  for (const line of stdout.toString('utf8').split('\0')) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(line);
+    if (match) entries.set(match[4]!, { mode: match[1]!, type: match[2] as Entry['type'], sha: match[3]! });
+  }
+  return entries;
+}
+
+/** Applies the actions in order to the touched entries; returns fast-import's tree edits. */
+function applyActions(entries: Map<string, Entry>, actions: FileAction[]): TreeCommand[] {
+  const isFile = (path: string) => !!entries.get(path) && entries.get(path)!.type !== 'tree';
+  const parentIsFile = (path: string) => {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) if (isFile(parts.slice(0, i).join('/'))) return true;
+    return false;
+  };
+  const mustExist = (path: string) => {
+    if (!isFile(path)) throw new RepositoryError('file_missing', "A file with this name doesn't exist");
+    return entries.get(path)!;
+  };
+  const mustBeFree = (path: string) => {
+    if (isFile(path) || parentIsFile(path)) throw new RepositoryError('file_exists', 'A file with this name already exists');
+    if (entries.get(path)?.type === 'tree') throw new RepositoryError('directory_exists', 'A directory with this name already exists');
+  };
+  const commands: TreeCommand[] = [];
+  const set = (path: string, entry: Entry) => {
+    entries.set(path, entry);
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) entries.set(parts.slice(0, i).join('/'), { mode: '040000', type: 'tree' });
+    commands.push({ op: 'set', path, mode: entry.mode, content: entry.content, sha: entry.sha });
+  };
+  const remove = (path: string) => {
+    entries.delete(path);
+    commands.push({ op: 'delete', path });
+  };
+
+  for (const action of actions) {
+    const path = action.filePath;
+    const content = action.content ?? undefined;
+    switch (action.action) {
+      case 'create':
+        mustBeFree(path);
+        set(path, { mode: action.executeFilemode ? '100755' : '100644', type: 'blob', content: content ?? Buffer.alloc(0) });
+        break;
+      case 'update': {
+        const existing = mustExist(path);
+        set(path, { mode: existing.type === 'commit' ? '100644' : existing.mode, type: 'blob', content: content ?? Buffer.alloc(0) });
+        break;
+      }
+      case 'delete':
+        mustExist(path);
+        remove(path);
+        break;
+      case 'move': {
+        const from = action.previousPath!;
+        const existing = mustExist(from);
+        if (from !== path) mustBeFree(path);
+        remove(from);
+        set(path, content ? { mode: existing.mode, type: 'blob', content } : existing);
+        break;
+      }
+      case 'chmod': {
+        const existing = mustExist(path);
+        set(path, { ...existing, mode: action.executeFilemode ? '100755' : '100644' });
+        break;
+      }
+    }
+  }
+  return commands;
+}
+
+/**
+ * The tree edits of creates, updates and deletes as they will almost always turn out
+ * (updated files keeping mode 100644), so the commit can be written while the current
+ * entries are still being read. null when an action needs those entries first.
+ */
+function likelyCommands(actions: FileAction[]): TreeCommand[] | null {
+  const commands: TreeCommand[] = [];
+  for (const action of actions) {
+    const content = action.content ?? Buffer.alloc(0);
+    if (action.action === 'create') commands.push({ op: 'set', path: action.filePath, mode: action.executeFilemode ? '100755' : '100644', content });
+    else if (action.action === 'update') commands.push({ op: 'set', path: action.filePath, mode: '100644', content });
+    else if (action.action === 'delete') commands.push({ op: 'delete', path: action.filePath });
+    else return null;
+  }
+  return commands;
+}
+
+const sameCommands = (a: TreeCommand[], b: TreeCommand[]) =>
+  a.length === b.length &&
+  a.every((command, i) => {
+    const other = b[i]!;
+    if (command.op !== other.op || command.path !== other.path) return false;
+    if (command.op === 'delete' || other.op === 'delete') return true;
+    return command.mode === other.mode && command.sha === other.sha && (command.content === other.content || !!command.content?.equals(other.content ?? Buffer.alloc(0)));
+  });
+
+/**
+ * Checks the request, writes the commit and returns it with the branch update to apply
+ * (and the temporary ref to drop); the caller moves the branch.
+ */
+export async function buildFilesCommit(gitDir: string, request: CommitFilesRequest, empty: boolean) {
+  const { branch } = request;
+  const startBranch = request.startSha ? null : (request.startBranch ?? branch);
+  const differentBranch = !!request.startSha || startBranch !== branch;
+  if (request.startSha && !/^[0-9a-f]{7,40}$/i.test(request.startSha)) {
+    throw new RepositoryError('invalid_start_sha', `Invalid start_sha '${request.startSha}'`);
+  }
+  const [current, parent] = await Promise.all([
+    branchHead(gitDir, branch),
+    request.startSha ? resolveCommit(gitDir, request.startSha) : startBranch === branch ? null : branchHead(gitDir, startBranch!),
+  ]);
+  if (request.expectedHead !== undefined && request.expectedHead !== current) {
+    throw new RepositoryError('ref_update', `Could not update refs/heads/${branch}. Please refresh and try again.`);
+  }
+  const from = differentBranch ? parent : current;
+  const message = request.message;
+  const write = (commands: TreeCommand[]) => fastImportCommit(gitDir, { parent: from, commands, message, author: request.author, committer: request.committer });
+
+  const likely = from && likelyCommands(request.actions);
+  const [entries, early] = await Promise.all([
+    from ? entriesAt(gitDir, from, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
+    likely ? write(likely) : Promise.resolve(null),
+  ]);
+  try {
+    if (request.startSha && !from) throw new RepositoryError('missing_start_sha', `Cannot find start_sha '${request.startSha}'`);
+    if (!request.startSha && !from && !empty) throw new RepositoryError('not_on_branch', 'You can only create or edit files when you are on a branch');
+    if (!empty && differentBranch && current && !request.force) {
+      throw new RepositoryError('branch_exists', `A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
+    }
+    if (!isValidRefName(branch)) {
+      throw new RepositoryError(
+        'invalid_branch',
+        differentBranch ? `Something went wrong when we tried to create '${branch}' for you: Branch name is invalid` : 'Branch name is invalid',
+      );
+    }
+    if (from) {
+      for (const action of request.actions) {
+        if (!action.lastCommitId || !['update', 'move', 'delete'].includes(action.action)) continue;
+        const path = action.previousPath ?? action.filePath;
+        const last = await lastCommitFor(gitDir, from, path);
+        if (last && last !== action.lastCommitId) throw new RepositoryError('file_changed', `The file has changed since you started editing it: ${path}`);
+      }
+    }
+    for (const action of request.actions) {
+      checkFilePath(action.filePath);
+      if (action.action === 'move') checkFilePath(action.previousPath ?? '');
+    }
+    const commands = applyActions(entries, request.actions);
+    const written = early && likely && sameCommands(likely, commands) ? early : await write(commands);
+    const drop = early && written !== early ? [early.tempRef, written.tempRef] : [written.tempRef];
+    const update: RefUpdate = { ref: `refs/heads/${branch}`, before: current, after: written.commit };
+    return { commit: written.commit, update, tempRefs: drop };
+  } catch (error) {
+    if (early) await dropRefs(gitDir, [early.tempRef]);
+    throw error;
+  }
+}

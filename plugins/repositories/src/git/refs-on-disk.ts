@@ -1,0 +1,59 @@
+/**
+ * Ref facts read straight from a bare repository's files (git's default "files" ref
+ * backend), for checks too frequent to spawn git for.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { isValidRefName } from './ref-names.js';
+import { join } from 'node:path';
+
+/** Whether a directory holds a file at any depth (empty directories can outlive deleted refs). */
+function holdsFile(dir: string, depth = 0): boolean {
+  if (depth > 32) return false;
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some((entry) => (entry.isDirectory() ? holdsFile(join(dir, entry.name), depth + 1) : true));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether any branch exists, loose or packed. */
+export function hasBranchesOnDisk(gitDir: string): boolean {
+  if (holdsFile(join(gitDir, 'refs', 'heads'))) return true;
+  try {
+    return / refs\/heads\//.test(readFileSync(join(gitDir, 'packed-refs'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The branch HEAD points at, or null when HEAD is detached or missing. */
+export async function headBranchOnDisk(gitDir: string): Promise<string | null> {
+  try {
+    const match = /^ref: refs\/heads\/(.+)$/m.exec(await readFile(join(gitDir, 'HEAD'), 'utf8'));
+    return match ? match[1]!.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The commit a branch points at (loose ref first, then packed refs), or null. */
+export async function branchHeadOnDisk(gitDir: string, branch: string): Promise<string | null> {
+  if (!isValidRefName(branch)) return null;
+  const ref = `refs/heads/${branch}`;
+  try {
+    const loose = (await readFile(join(gitDir, ref), 'utf8')).trim();
+    if (/^[0-9a-f]{40}$/.test(loose)) return loose;
+  } catch {
+    // not a loose ref
+  }
+  try {
+    const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8');
+    for (const line of packed.split('\n')) {
+      if (line.endsWith(` ${ref}`) && line.length === 41 + ref.length) return line.slice(0, 40);
+    }
+  } catch {
+    // no packed refs
+  }
+  return null;
+}

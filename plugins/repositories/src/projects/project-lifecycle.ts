@@ -1,0 +1,65 @@
+/**
+ * Project repositories follow their projects: created (on a storage drawn by weight,
+ * optionally with a README) when the project is, kept in step with its default
+ * branch, removed with it, and shown through `empty_repo`.
+ */
+import type { EventBus, Logger } from '@forgekit/kernel';
+import type { ProjectService, UserService } from '@forgekit/plugin-core';
+import { isValidRefName } from '../git/ref-names.js';
+import { diskPathFor } from '../storage/storages.js';
+import type { RepositoryService } from '../storage/repository-service.js';
+
+/** The branch name a project without one gets (GitLab's instance default). */
+export const INSTANCE_DEFAULT_BRANCH = 'main';
+
+export function registerProjectLifecycle(options: { events: EventBus; projects: ProjectService; users: UserService; repos: RepositoryService; log: Logger }) {
+  const { events, projects, users, repos, log } = options;
+
+  events.on<{ projectId: number; initializeWithReadme?: boolean; userId?: number }>('project.created', async ({ projectId, initializeWithReadme, userId }) => {
+    let project = await projects.findById(projectId);
+    if (!project) return;
+    // An administrator's explicit storage stays; otherwise the weights decide.
+    const chosen = project.repository_storage !== 'default' && repos.storages.has(project.repository_storage) ? project.repository_storage : await repos.pickStorage();
+    const defaultBranch = project.default_branch && isValidRefName(project.default_branch) ? project.default_branch : INSTANCE_DEFAULT_BRANCH;
+    if (chosen !== project.repository_storage || project.default_branch !== defaultBranch) {
+      project = await projects.update(project, { repositoryStorage: chosen, defaultBranch });
+    }
+    const repository = await repos.ensure({ kind: 'project', containerId: projectId }, { storage: chosen, defaultBranch });
+    if (!initializeWithReadme) return;
+    const user = userId ? await users.findById(userId) : undefined;
+    const identity = { name: user?.name ?? 'Administrator', email: user?.email ?? 'admin@localhost' };
+    const content = `# ${project.name}\n\n${project.description ?? ''}`.trimEnd() + '\n';
+    await repos.commitFiles(
+      repository,
+      {
+        branch: defaultBranch,
+        message: 'Initial commit',
+        author: identity,
+        committer: identity,
+        actions: [{ action: 'create', filePath: 'README.md', content: Buffer.from(content) }],
+      },
+      user ? { id: user.id, username: user.username, ...identity } : null,
+    );
+  });
+
+  events.on<{ projectId: number }>('project.updated', async ({ projectId }) => {
+    const project = await projects.findById(projectId);
+    const repository = project && (await repos.find({ kind: 'project', containerId: projectId }));
+    if (!project?.default_branch || !repository) return;
+    // A new default branch moves HEAD once the branch exists.
+    if ((await repos.headBranch(repository)) !== project.default_branch && (await repos.branchHead(repository, project.default_branch))) {
+      await repos.setHeadBranch(repository, project.default_branch);
+    }
+  });
+
+  events.on<{ projectId: number }>('project.deleted', async ({ projectId }) => {
+    for (const kind of ['project', 'wiki'] as const) {
+      await repos.remove({ kind, containerId: projectId }).catch((error) => log.error({ err: error, projectId, kind }, 'could not remove repository'));
+    }
+  });
+
+  projects.extendFields((project, body, view) => {
+    if (body.default_branch === null || body.default_branch === undefined) body.default_branch = INSTANCE_DEFAULT_BRANCH;
+    if (view === 'full') body.empty_repo = repos.isEmptyOnDisk(diskPathFor({ kind: 'project', containerId: project.id }), project.repository_storage);
+  });
+}

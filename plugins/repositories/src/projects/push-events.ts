@@ -1,0 +1,139 @@
+/**
+ * `repository.pushed`: one event per updated ref of a project repository, whether the
+ * change came from a git push or through the API, with GitLab's push hook fields. As in
+ * GitLab, the payload is built after the push by a job, off the request's path.
+ */
+import type { EventBus } from '@forgekit/kernel';
+import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
+import { commitTitle } from '../commits/commit-presenter.js';
+import { ZERO_SHA } from '../git/ref-names.js';
+import { changedPaths, listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';
+import type { RefUpdate } from '../git/commit-writer.js';
+import type { Pusher, RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
+
+export const POST_RECEIVE_JOB = 'repositories:post-receive';
+
+/** GitLab lists at most this many commits in a push payload. */
+const COMMITS_LIMIT = 20;
+
+export function projectHookData(project: ProjectWithNamespace, externalUrl: string) {
+  const fullPath = `${project.ns_full_path}/${project.path}`;
+  const webUrl = `${externalUrl}/${fullPath}`;
+  const sshUrl = `git@${new URL(externalUrl).hostname}:${fullPath}.git`;
+  const httpUrl = `${webUrl}.git`;
+  return {
+    project: {
+      id: project.id,
+      name: project.name,
+      description: project.description,
+      web_url: webUrl,
+      avatar_url: null,
+      git_ssh_url: sshUrl,
+      git_http_url: httpUrl,
+      namespace: project.ns_name,
+      visibility_level: project.visibility_level,
+      path_with_namespace: fullPath,
+      default_branch: project.default_branch,
+      ci_config_path: null,
+      homepage: webUrl,
+      url: sshUrl,
+      ssh_url: sshUrl,
+      http_url: httpUrl,
+    },
+    repository: {
+      name: project.name,
+      url: sshUrl,
+      description: project.description,
+      homepage: webUrl,
+      git_http_url: httpUrl,
+      git_ssh_url: sshUrl,
+      visibility_level: project.visibility_level,
+    },
+  };
+}
+
+/** The commits a ref update brought in, newest last, and how many there were in all. */
+async function pushedCommits(repository: RepositoryHandle, update: RefUpdate, isTag: boolean) {
+  if (!update.after) return { commits: [] as CommitInfo[], total: 0 };
+  if (isTag) {
+    const commits = await listCommits(repository.gitDir, { revisions: [update.after], limit: 1 });
+    return { commits, total: commits.length };
+  }
+  let exclude: string[] = [];
+  if (update.before) exclude = [update.before];
+  else {
+    // A new branch brings what the default branch lacks.
+    const defaultBranch = await headBranch(repository.gitDir);
+    const defaultHead = defaultBranch && `refs/heads/${defaultBranch}` !== update.ref ? await branchHead(repository.gitDir, defaultBranch) : null;
+    if (defaultHead) exclude = [defaultHead];
+  }
+  const options = { revisions: [update.after], exclude };
+  const commits = (await listCommits(repository.gitDir, { ...options, limit: COMMITS_LIMIT })).reverse();
+  const total = commits.length < COMMITS_LIMIT ? commits.length : await countCommits(repository.gitDir, options);
+  return { commits, total };
+}
+
+/** What a push leaves for the post-receive job (JSON, so it can wait in a queue). */
+export interface PostReceive {
+  repositoryId: number;
+  updates: RefUpdate[];
+  pusher: Pusher | null;
+}
+
+/** The post-receive job: builds GitLab's push payload for each updated ref and emits it. */
+export function postReceive(events: EventBus, projects: ProjectService, repos: RepositoryService, externalUrl: string) {
+  return async ({ repositoryId, updates, pusher }: PostReceive) => {
+    const repository = await repos.findById(repositoryId);
+    if (!repository || repository.kind !== 'project') return;
+    const project = await projects.findById(repository.containerId);
+    if (!project) return;
+    const hookData = projectHookData(project, externalUrl);
+    for (const update of updates) await events.emit('repository.pushed', await pushPayload(repository, project, hookData, update, pusher));
+  };
+}
+
+async function pushPayload(
+  repository: RepositoryHandle,
+  project: ProjectWithNamespace,
+  hookData: ReturnType<typeof projectHookData>,
+  update: RefUpdate,
+  pusher: Pusher | null,
+) {
+  const isTag = update.ref.startsWith('refs/tags/');
+  const { commits, total } = await pushedCommits(repository, update, isTag);
+  const webUrl = hookData.project.web_url;
+  const commitData = await Promise.all(
+    commits.map(async (commit) => ({
+      id: commit.id,
+      message: commit.message,
+      title: commitTitle(commit.message),
+      timestamp: commit.committedDate,
+      url: `${webUrl}/-/commit/${commit.id}`,
+      author: { name: commit.authorName, email: commit.authorEmail },
+      ...(await changedPaths(repository.gitDir, commit.id)),
+    })),
+  );
+  const kind = isTag ? 'tag_push' : 'push';
+  return {
+    projectId: project.id,
+    userId: pusher?.id ?? null,
+    object_kind: kind,
+    event_name: kind,
+    before: update.before ?? ZERO_SHA,
+    after: update.after ?? ZERO_SHA,
+    ref: update.ref,
+    ref_protected: false,
+    checkout_sha: update.after ? (commits[commits.length - 1]?.id ?? update.after) : null,
+    message: null,
+    user_id: pusher?.id ?? null,
+    user_name: pusher?.name ?? null,
+    user_username: pusher?.username ?? null,
+    user_email: pusher?.email ?? null,
+    user_avatar: null,
+    project_id: project.id,
+    ...hookData,
+    commits: commitData,
+    total_commits_count: total,
+    push_options: {},
+  };
+}

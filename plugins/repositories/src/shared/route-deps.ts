@@ -1,0 +1,30 @@
+import type { AccessService, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
+import { apiError } from '@forgekit/kernel';
+import { RepositoryError } from '../git/repository-error.js';
+import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
+import type { ProjectRepositories } from './project-repository.js';
+
+/** What the repository routes share. */
+export interface RouteDeps {
+  repos: RepositoryService;
+  projectRepos: ProjectRepositories;
+  projects: ProjectService;
+  access: AccessService;
+}
+
+/** A refused repository operation as GitLab answers it: `400 {"message": ...}` unless told otherwise. */
+export function asApiError(error: unknown, status = 400): never {
+  if (error instanceof RepositoryError) throw apiError(status, error.message);
+  throw error;
+}
+
+/** The branch reads default to: the repository's HEAD, else the project's setting, else `main`. */
+export async function defaultBranchOf(repos: RepositoryService, repository: RepositoryHandle | null, project: ProjectWithNamespace): Promise<string> {
+  const head = repository ? await repos.headBranch(repository) : null;
+  return head ?? project.default_branch ?? 'main';
+}
+
+/** Sets the project's `default_branch` when the first branch of an empty repository appeared. */
+export async function adoptDefaultBranch(projects: ProjectService, project: ProjectWithNamespace, branch: string) {
+  if (project.default_branch !== branch) await projects.update(project, { defaultBranch: branch });
+}

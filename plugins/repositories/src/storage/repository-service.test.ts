@@ -1,0 +1,70 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '@forgekit/testing';
+import { git } from '../git/git-runner.js';
+import { HOUSEKEEPING_JOB } from '../projects/housekeeping.js';
+import { repositoriesServiceRef } from '../refs.js';
+import { createRepoTestApp } from '../testing/repo-test-app.js';
+import type { RepositoryService } from './repository-service.js';
+
+const who = { id: 1, username: 'someone', name: 'Some One', email: 'some@example.com' };
+
+describe('the repository service other plugins use', () => {
+  let app: TestApp;
+  let repos: RepositoryService;
+
+  beforeAll(async () => {
+    app = await createRepoTestApp();
+    repos = app.kernel.resolve(repositoriesServiceRef);
+  });
+  afterAll(() => app.close());
+
+  const commit = (repository: Awaited<ReturnType<RepositoryService['ensure']>>, path: string, content: string, extra: { expectedHead?: string | null } = {}) =>
+    repos.commitFiles(repository, { branch: 'main', message: `Write ${path}`, author: who, committer: who, actions: [{ action: 'create', filePath: path, content: Buffer.from(content) }], ...extra }, who);
+
+  it('creates wiki and snippet repositories with their own layouts, and removes them', async () => {
+    const wiki = await repos.ensure({ kind: 'wiki', containerId: app.project.id });
+    expect(wiki.diskPath).toMatch(/^@hashed\/.+\.wiki\.git$/);
+    const snippet = await repos.ensure({ kind: 'snippet', containerId: 5 });
+    expect(snippet.diskPath).toMatch(/^@snippets\/.+\.git$/);
+    expect((await repos.ensure({ kind: 'snippet', containerId: 5 })).id).toBe(snippet.id);
+    await repos.remove({ kind: 'snippet', containerId: 5 });
+    expect(await repos.find({ kind: 'snippet', containerId: 5 })).toBeNull();
+  });
+
+  it('reads blobs and trees at a ref', async () => {
+    const wiki = await repos.ensure({ kind: 'wiki', containerId: app.project.id });
+    const { commit: sha } = await commit(wiki, 'pages/home.md', '# Home');
+    expect((await repos.readBlob(wiki, 'main', 'pages/home.md'))!.data.toString()).toBe('# Home');
+    expect(await repos.readBlob(wiki, sha, 'pages/missing.md')).toBeNull();
+    expect((await repos.readTree(wiki, 'main', 'pages', false))!.map((entry) => entry.name)).toEqual(['home.md']);
+  });
+
+  it('commits with compare-and-swap: a stale expected head fails, a concurrent writer loses cleanly', async () => {
+    const wiki = (await repos.find({ kind: 'wiki', containerId: app.project.id }))!;
+    const head = (await repos.branchHead(wiki, 'main'))!;
+    await commit(wiki, 'a.md', 'a', { expectedHead: head });
+    await expect(commit(wiki, 'b.md', 'b', { expectedHead: head })).rejects.toThrow('Could not update refs/heads/main. Please refresh and try again.');
+    await expect(commit(wiki, 'c.md', 'c', { expectedHead: null })).rejects.toThrow('Could not update refs/heads/main');
+
+    const results = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => commit(wiki, `race-${i}.md`, String(i))));
+    const won = results.filter((result) => result.status === 'fulfilled').length;
+    expect(won).toBeGreaterThanOrEqual(1);
+    for (const result of results) if (result.status === 'rejected') expect(String(result.reason)).toContain('Could not update refs/heads/main');
+    const tree = (await repos.readTree(wiki, 'main', '', false))!.map((entry) => entry.name);
+    expect(tree.filter((name) => name.startsWith('race-'))).toHaveLength(won);
+    const refs = (await git(wiki.gitDir, ['for-each-ref', '--format=%(refname)'])).stdout.toString();
+    expect(refs).not.toContain('refs/forgekit/');
+  });
+
+  it('repacks a repository after many writes, keeping every commit', async () => {
+    const repository = await repos.ensure({ kind: 'snippet', containerId: 9 });
+    for (let i = 0; i < 30; i++) await commit(repository, `f-${i}.txt`, String(i));
+    await app.kernel.jobs.run(HOUSEKEEPING_JOB, { repositoryId: repository.id });
+    const packs = readdirSync(join(repository.gitDir, 'objects', 'pack')).filter((name) => name.endsWith('.pack'));
+    expect(packs.length).toBeLessThanOrEqual(2);
+    expect((await git(repository.gitDir, ['fsck', '--no-progress'])).code).toBe(0);
+    expect(Number((await git(repository.gitDir, ['rev-list', '--count', 'main'])).stdout.toString())).toBe(30);
+  });
+});

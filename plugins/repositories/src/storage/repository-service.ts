@@ -1,0 +1,336 @@
+/**
+ * The repository service: where each repository lives, whether it takes writes, and
+ * every read and write other code does on it. Writes check the read-only flag, move
+ * refs with compare-and-swap, and report each ref update to listeners (push events).
+ */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { toBool, type Knex } from '@forgekit/kernel/orm';
+import { buildFilesCommit, type CommitFilesRequest } from '../git/commit-writer.js';
+import { dropRefs, updateRefs, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
+import { hasBranchesOnDisk } from '../git/refs-on-disk.js';
+import { diffCommits } from '../git/diff-reader.js';
+import { git, gitText } from '../git/git-runner.js';
+import { isValidRefName } from '../git/ref-names.js';
+import * as reader from '../git/repo-reader.js';
+import { READ_ONLY_MESSAGE, RepositoryError } from '../git/repository-error.js';
+import { buildEditsCommit, type TreeEdit } from '../git/tree-edits.js';
+import { diskPathFor, pickByWeight, type RepositoryKey, type RepositoryKind } from './storages.js';
+
+export interface RepositoryHandle {
+  id: number;
+  kind: RepositoryKind;
+  containerId: number;
+  storage: string;
+  diskPath: string;
+  readOnly: boolean;
+  /** Absolute path of the bare repository. */
+  gitDir: string;
+}
+
+/** Who made a change, for commits and push events. */
+export interface Pusher extends GitIdentity {
+  id: number;
+  username: string;
+}
+
+export interface RefsUpdated {
+  repository: RepositoryHandle;
+  updates: RefUpdate[];
+  pusher: Pusher | null;
+}
+
+export type RefsUpdatedListener = (event: RefsUpdated) => void | Promise<void>;
+
+interface RepositoryRow {
+  id: number;
+  container_type: RepositoryKind;
+  container_id: number;
+  storage: string;
+  disk_path: string;
+  read_only: unknown;
+}
+
+/**
+ * How a plugin that owns a kind of container (snippets) tells others about it, for
+ * answers such as storage moves: whether one exists and how to show it.
+ */
+export interface ContainerDescriber {
+  exists(id: number): Promise<boolean>;
+  present(ids: number[], externalUrl: string): Promise<Map<number, Record<string, unknown>>>;
+}
+
+export interface RepositoryServiceOptions {
+  db: Knex;
+  storages: ReadonlyMap<string, string>;
+  /** The `repository_storages_weighted` setting. */
+  weights: () => Promise<Record<string, number>>;
+}
+
+export function createRepositoryService({ db, storages, weights }: RepositoryServiceOptions) {
+  const listeners: RefsUpdatedListener[] = [];
+  const describers = new Map<RepositoryKind, ContainerDescriber>();
+  /** Writes running in this process, per repository id, so a storage move can wait them out. */
+  const activeWrites = new Map<number, number>();
+  const drained = new Map<number, (() => void)[]>();
+
+  /** Runs a write: refused on a read-only repository, counted while it runs. */
+  async function writing<T>(repository: RepositoryHandle, write: () => Promise<T>): Promise<T> {
+    if (repository.readOnly) throw new RepositoryError('read_only', READ_ONLY_MESSAGE);
+    activeWrites.set(repository.id, (activeWrites.get(repository.id) ?? 0) + 1);
+    try {
+      return await write();
+    } finally {
+      const left = activeWrites.get(repository.id)! - 1;
+      if (left > 0) activeWrites.set(repository.id, left);
+      else {
+        activeWrites.delete(repository.id);
+        for (const resolve of drained.get(repository.id) ?? []) resolve();
+        drained.delete(repository.id);
+      }
+    }
+  }
+
+  const storagePath = (name: string) => {
+    const path = storages.get(name);
+    if (!path) throw new Error(`Repository storage '${name}' is not configured`);
+    return path;
+  };
+
+  const toHandle = (row: RepositoryRow): RepositoryHandle => ({
+    id: row.id,
+    kind: row.container_type,
+    containerId: row.container_id,
+    storage: row.storage,
+    diskPath: row.disk_path,
+    readOnly: toBool(row.read_only),
+    gitDir: join(storagePath(row.storage), row.disk_path),
+  });
+
+  const rowQuery = (key: RepositoryKey) => db<RepositoryRow>('repositories').where({ container_type: key.kind, container_id: key.containerId });
+
+  async function find(key: RepositoryKey): Promise<RepositoryHandle | null> {
+    const row = await rowQuery(key).first();
+    return row ? toHandle(row) : null;
+  }
+
+  async function initBare(gitDir: string, defaultBranch: string) {
+    if (existsSync(join(gitDir, 'HEAD'))) return;
+    await git(null, ['init', '--quiet', '--bare', `--initial-branch=${isValidRefName(defaultBranch) ? defaultBranch : 'main'}`, gitDir]);
+  }
+
+  async function assertWritable(repository: RepositoryHandle) {
+    const row = await db<RepositoryRow>('repositories').where('id', repository.id).first('read_only');
+    if (!row || toBool(row.read_only)) throw new RepositoryError('read_only', READ_ONLY_MESSAGE);
+  }
+
+  async function notify(repository: RepositoryHandle, updates: RefUpdate[], pusher: Pusher | null) {
+    for (const listener of listeners) await listener({ repository, updates, pusher });
+  }
+
+  /** Applies ref updates with compare-and-swap after a last read-only check, then reports them. */
+  async function moveRefs(repository: RepositoryHandle, updates: RefUpdate[], pusher: Pusher | null, drop: string[] = []) {
+    try {
+      await assertWritable(repository);
+    } catch (error) {
+      await dropRefs(repository.gitDir, drop);
+      throw error;
+    }
+    await updateRefs(repository.gitDir, updates, drop);
+    await notify(repository, updates, pusher);
+  }
+
+  const service = {
+    storages,
+    storagePath,
+    /** A storage for a new repository, drawn by the configured weights. */
+    async pickStorage(exclude?: string): Promise<string> {
+      return pickByWeight(await weights(), storages, exclude);
+    },
+    find,
+    async findById(id: number) {
+      const row = await db<RepositoryRow>('repositories').where('id', id).first();
+      return row ? toHandle(row) : null;
+    },
+    /** Repositories of some kinds for one container (a project and its wiki). */
+    async findAll(kinds: readonly RepositoryKind[], containerId: number): Promise<RepositoryHandle[]> {
+      const rows = await db<RepositoryRow>('repositories').whereIn('container_type', kinds).where('container_id', containerId).orderBy('id');
+      return rows.map(toHandle);
+    },
+    async allIds(): Promise<number[]> {
+      return (await db<RepositoryRow>('repositories').orderBy('id').select('id')).map((row) => row.id);
+    },
+    /** Container ids of one kind with a repository on a storage. */
+    async containersOnStorage(kind: RepositoryKind, storage: string): Promise<number[]> {
+      const rows = await db<RepositoryRow>('repositories').where({ container_type: kind, storage }).orderBy('container_id').select('container_id');
+      return rows.map((row) => row.container_id);
+    },
+
+    /** Creates the repository (row and bare directory) unless it exists; returns it either way. */
+    async ensure(key: RepositoryKey, options: { storage?: string; defaultBranch?: string } = {}): Promise<RepositoryHandle> {
+      let existing = await find(key);
+      if (!existing) {
+        const storage = options.storage && storages.has(options.storage) ? options.storage : await service.pickStorage();
+        const now = new Date();
+        await db('repositories')
+          .insert({ container_type: key.kind, container_id: key.containerId, storage, disk_path: diskPathFor(key), read_only: false, created_at: now, updated_at: now })
+          .onConflict(['container_type', 'container_id'])
+          .ignore();
+        existing = (await find(key))!;
+      }
+      await initBare(existing.gitDir, options.defaultBranch ?? 'main');
+      return existing;
+    },
+
+    /** Deletes the row and the directory on disk. */
+    async remove(key: RepositoryKey): Promise<void> {
+      const existing = await find(key);
+      if (!existing) return;
+      await rowQuery(key).delete();
+      await rm(existing.gitDir, { recursive: true, force: true });
+    },
+
+    /** Sets or clears the read-only flag; only rows not already in that state change. Returns how many changed. */
+    async setReadOnly(ids: number[], readOnly: boolean): Promise<number> {
+      if (ids.length === 0) return 0;
+      return db('repositories').whereIn('id', ids).where('read_only', !readOnly).update({ read_only: readOnly, updated_at: new Date() });
+    },
+    /** Points repositories at another storage (their data must already be there). */
+    async relocate(ids: number[], storage: string): Promise<void> {
+      storagePath(storage);
+      if (ids.length > 0) await db('repositories').whereIn('id', ids).update({ storage, updated_at: new Date() });
+    },
+    gitDirOn: (storage: string, diskPath: string) => join(storagePath(storage), diskPath),
+
+    /**
+     * Whether a repository at this disk path on any storage has no branch, read from
+     * the filesystem only (cheap enough for every project in a list).
+     */
+    isEmptyOnDisk(diskPath: string, preferredStorage: string): boolean {
+      const candidates = [preferredStorage, ...[...storages.keys()].filter((name) => name !== preferredStorage)];
+      for (const name of candidates) {
+        const dir = storages.get(name);
+        if (!dir) continue;
+        const gitDir = join(dir, diskPath);
+        if (existsSync(join(gitDir, 'HEAD'))) return !hasBranchesOnDisk(gitDir);
+      }
+      return true;
+    },
+
+    /** Registers how containers of a kind (e.g. snippets) are found and shown. */
+    describeContainers(kind: RepositoryKind, describer: ContainerDescriber) {
+      describers.set(kind, describer);
+    },
+    containerDescriber: (kind: RepositoryKind): ContainerDescriber | undefined => describers.get(kind),
+
+    onRefsUpdated(listener: RefsUpdatedListener) {
+      listeners.push(listener);
+    },
+    notify,
+    assertWritable,
+
+    // Reads
+    resolveCommit: (repository: RepositoryHandle, revision: string) => reader.resolveCommit(repository.gitDir, revision),
+    branchHead: (repository: RepositoryHandle, branch: string) => reader.branchHead(repository.gitDir, branch),
+    readCommit: (repository: RepositoryHandle, revision: string) => reader.readCommit(repository.gitDir, revision),
+    listCommits: (repository: RepositoryHandle, options: reader.LogOptions) => reader.listCommits(repository.gitDir, options),
+    countCommits: (repository: RepositoryHandle, options: reader.LogOptions) => reader.countCommits(repository.gitDir, options),
+    commitStats: (repository: RepositoryHandle, sha: string) => reader.commitStats(repository.gitDir, sha),
+    readCommitWithStats: (repository: RepositoryHandle, sha: string) => reader.readCommitWithStats(repository.gitDir, sha),
+    listRefs: (repository: RepositoryHandle, kind: 'branches' | 'tags') => reader.listRefs(repository.gitDir, kind),
+    readTree: (repository: RepositoryHandle, commit: string, path: string, recursive: boolean) => reader.readTree(repository.gitDir, commit, path, recursive),
+    entryAt: (repository: RepositoryHandle, commit: string, path: string) => reader.entryAt(repository.gitDir, commit, path),
+    readBlob: (repository: RepositoryHandle, commit: string, path: string) => reader.readBlob(repository.gitDir, commit, path),
+    readBlobById: (repository: RepositoryHandle, sha: string) => reader.readBlobById(repository.gitDir, sha),
+    lastCommitFor: (repository: RepositoryHandle, commit: string, path: string) => reader.lastCommitFor(repository.gitDir, commit, path),
+    mergeBase: (repository: RepositoryHandle, a: string, b: string) => reader.mergeBase(repository.gitDir, a, b),
+    diff: (repository: RepositoryHandle, from: string, to: string) => diffCommits(repository.gitDir, from, to),
+    hasBranches: (repository: RepositoryHandle) => reader.hasBranches(repository.gitDir),
+    headBranch: (repository: RepositoryHandle) => reader.headBranch(repository.gitDir),
+    async setHeadBranch(repository: RepositoryHandle, branch: string) {
+      await git(repository.gitDir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+    },
+
+    // Writes
+    /**
+     * One commit of file actions on a branch, created atomically. `becameDefault` tells
+     * whether this first branch of an empty repository is now its default.
+     */
+    commitFiles: (repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) => writing(repository, async () => {
+      const empty = !hasBranchesOnDisk(repository.gitDir);
+      const { commit, update, tempRefs } = await buildFilesCommit(repository.gitDir, request, empty);
+      // The new commit's details are read while the branch moves.
+      const [details] = await Promise.all([reader.readCommitWithStats(repository.gitDir, commit), moveRefs(repository, [update], pusher, tempRefs)]);
+      // The first branch of an empty repository becomes its default.
+      if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
+      return { commit, update, becameDefault: empty, details: details! };
+    }),
+
+    /** Sets tree entries (such as a submodule's gitlink) in a new commit on a branch. */
+    commitTreeEdits: (
+      repository: RepositoryHandle,
+      options: { branch: string; expectedHead: string; edits: TreeEdit[]; message: string; author: GitIdentity; committer: GitIdentity },
+      pusher: Pusher | null,
+    ) => writing(repository, async () => {
+      const { commit, tempRef } = await buildEditsCommit(repository.gitDir, { parent: options.expectedHead, ...options });
+      const update = { ref: `refs/heads/${options.branch}`, before: options.expectedHead, after: commit };
+      await moveRefs(repository, [update], pusher, [tempRef]);
+      return { commit, update };
+    }),
+
+    createBranch: (repository: RepositoryHandle, name: string, revision: string, pusher: Pusher | null): Promise<string> => writing(repository, async () => {
+      if (!isValidRefName(name)) throw new RepositoryError('invalid_branch', 'Branch name is invalid');
+      if (await reader.branchHead(repository.gitDir, name)) throw new RepositoryError('branch_exists', 'Branch already exists');
+      const target = await reader.resolveCommit(repository.gitDir, revision);
+      if (!target) throw new RepositoryError('invalid_ref', `Failed to create branch '${name}': invalid reference name '${revision}'`);
+      await moveRefs(repository, [{ ref: `refs/heads/${name}`, before: null, after: target }], pusher);
+      return target;
+    }),
+
+    deleteBranch: (repository: RepositoryHandle, name: string, pusher: Pusher | null): Promise<void> => writing(repository, async () => {
+      const head = await reader.branchHead(repository.gitDir, name);
+      if (!head) throw new RepositoryError('not_found', 'No such branch');
+      if ((await reader.headBranch(repository.gitDir)) === name) {
+        throw new RepositoryError('default_branch', 'The default branch of a project cannot be deleted.');
+      }
+      await moveRefs(repository, [{ ref: `refs/heads/${name}`, before: head, after: null }], pusher);
+    }),
+
+    /** A lightweight tag, or an annotated one when `message` is given. Returns the tag's commit. */
+    createTag: (repository: RepositoryHandle, name: string, revision: string, message: string | null, tagger: Pusher): Promise<string> => writing(repository, async () => {
+      if (!isValidRefName(name)) throw new RepositoryError('invalid_tag', 'Tag name invalid');
+      const target = await reader.resolveCommit(repository.gitDir, revision);
+      if (!target) throw new RepositoryError('invalid_target', `Target ${revision} is invalid`);
+      const existing = await git(repository.gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${name}`], { okCodes: [1] });
+      if (existing.code === 0) throw new RepositoryError('tag_exists', `Tag ${name} already exists`);
+      let object = target;
+      if (message) {
+        const now = Math.floor(Date.now() / 1000);
+        const tagText = `object ${target}\ntype commit\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${now} +0000\n\n${message}\n`;
+        object = await gitText(repository.gitDir, ['mktag'], { input: tagText });
+      }
+      await moveRefs(repository, [{ ref: `refs/tags/${name}`, before: null, after: object }], tagger);
+      return target;
+    }),
+
+    deleteTag: (repository: RepositoryHandle, name: string, pusher: Pusher | null): Promise<void> => writing(repository, async () => {
+      const { stdout, code } = await git(repository.gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${name}`], { okCodes: [1] });
+      if (code !== 0) throw new RepositoryError('not_found', 'No such tag');
+      await moveRefs(repository, [{ ref: `refs/tags/${name}`, before: stdout.toString('utf8').trim(), after: null }], pusher);
+    }),
+
+    /** Runs a write the caller performs itself (a git push), counted and refused when read-only. */
+    writing,
+    /** Resolves once no write to these repositories runs in this process. */
+    async drainWrites(ids: number[]): Promise<void> {
+      for (const id of ids) {
+        if (!activeWrites.has(id)) continue;
+        await new Promise<void>((resolve) => drained.set(id, [...(drained.get(id) ?? []), resolve]));
+      }
+    },
+  };
+  return service;
+}
+
+export type RepositoryService = ReturnType<typeof createRepositoryService>;
