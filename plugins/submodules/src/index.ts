@@ -1,0 +1,4 @@
+import { submodulesPlugin } from './plugin.js';
+
+export { submodulesPlugin } from './plugin.js';
+export default submodulesPlugin;

@@ -1,0 +1,44 @@
+/** `PUT /projects/:id/repository/submodules/:submodule`: point a submodule's gitlink at another commit. */
+import { apiError, defineRoute, f, params, type Route } from '@forgekit/kernel';
+import { commitDetailEntity, isFullSha, projectWebUrl, RepositoryError, type ProjectRepositories, type RepositoryService } from '@forgekit/plugin-repositories';
+
+/** GitLab's (Gitaly's) refusals, all `400 {"message": ...}`. */
+const refuse = (message: string) => apiError(400, message);
+
+const GITLINK_MODE = '160000';
+
+export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectRepositories): Route[] {
+  return [
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/repository/submodules/:submodule',
+      input: params({ commit_sha: f.string(), branch: f.string(), commit_message: f.optional(f.string()) }),
+      async handler(ctx, input) {
+        const submodule = ctx.params.submodule!;
+        const { access, repository } = await projectRepos.forWrite(ctx);
+        const empty = !(await repos.hasBranches(repository));
+        const head = input.branch ? await repos.branchHead(repository, input.branch) : null;
+        if (!empty && !head) throw refuse('You can only create or edit files when you are on a branch');
+        if (empty) throw refuse('The repository is empty');
+        const sha = input.commit_sha.toLowerCase();
+        if (submodule.trim() === '' || !isFullSha(sha)) throw refuse('Invalid parameters');
+
+        const path = submodule.replace(/^\/+|\/+$/g, '');
+        const traversal = path.split('/').some((part) => part === '..' || part === '.' || part === '');
+        const entry = traversal ? null : await repos.entryAt(repository, head!, path);
+        if (!entry || entry.mode !== GITLINK_MODE) throw refuse('Invalid submodule path');
+        if (entry.id === sha) throw refuse(`The submodule ${submodule} is already at ${input.commit_sha}`);
+
+        const pusher = await projectRepos.pusher(ctx.user!);
+        const message = input.commit_message || `Update submodule ${submodule} with oid ${input.commit_sha}`;
+        const { commit } = await repos
+          .commitTreeEdits(repository, { branch: input.branch, expectedHead: head!, edits: [{ path, mode: GITLINK_MODE, sha }], message, author: pusher, committer: pusher }, pusher)
+          .catch((error: unknown) => {
+            throw error instanceof RepositoryError ? refuse(error.message) : error;
+          });
+        const detail = (await repos.readCommit(repository, commit))!;
+        return commitDetailEntity(detail, projectWebUrl(ctx.externalUrl, access.project), access.project.id, null);
+      },
+    }),
+  ];
+}
