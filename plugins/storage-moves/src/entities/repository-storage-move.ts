@@ -1,0 +1,18 @@
+import { defineEntity } from '@forgekit/kernel/orm';
+
+/** A move of a container's repositories (a project with its wiki, a snippet, a group wiki) to another storage. */
+export const RepositoryStorageMove = defineEntity({
+  name: 'RepositoryStorageMove',
+  tableName: 'repository_storage_moves',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    containerType: p.string().length(16),
+    containerId: p.integer(),
+    state: p.integer(),
+    sourceStorageName: p.string().length(255),
+    destinationStorageName: p.string().length(255),
+    errorMessage: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  }),
+});

@@ -1,0 +1,121 @@
+/**
+ * What a storage move needs from each kind of container: its repositories, its current
+ * storage, how to find one for a request, how to record its new storage, and how to show it.
+ */
+import { notFound, type Principal } from '@forgekit/kernel';
+import { toIso, type Knex } from '@forgekit/kernel/orm';
+import type { AccessService, GroupService, ProjectService } from '@forgekit/plugin-core';
+import type { RepositoryKind, RepositoryService } from '@forgekit/plugin-repositories';
+import type { ContainerType } from './move-store.js';
+
+export interface ContainerAdapter {
+  type: ContainerType;
+  /** The JSON key of the container in a move, and the error key of validation failures. */
+  key: 'project' | 'snippet' | 'group';
+  repositoryKinds: readonly RepositoryKind[];
+  /** The container an admin named in a path, or GitLab's 404. */
+  find(user: Principal | null, idOrPath: string): Promise<number>;
+  currentStorage(id: number): Promise<string>;
+  /** Containers whose repositories are on a storage (for bulk moves). */
+  containersOn(storage: string): Promise<number[]>;
+  /** Creates repositories a move must carry even if nothing was written yet. */
+  prepare(id: number): Promise<void>;
+  /** Records the container's new storage where the container keeps it. */
+  recordStorage(id: number, storage: string): Promise<void>;
+  present(ids: number[], externalUrl: string): Promise<Map<number, Record<string, unknown>>>;
+}
+
+export function containerAdapters(deps: { db: Knex; repos: RepositoryService; projects: ProjectService; groups: GroupService; access: AccessService }) {
+  const { db, repos, projects, groups, access } = deps;
+
+  const storageOfRepository = async (kind: RepositoryKind, id: number) => (await repos.find({ kind, containerId: id }))?.storage ?? 'default';
+
+  const project: ContainerAdapter = {
+    type: 'project',
+    key: 'project',
+    repositoryKinds: ['project', 'wiki'],
+    async find(user, idOrPath) {
+      return (await access.requireProject(user, idOrPath)).project.id;
+    },
+    async currentStorage(id) {
+      return (await projects.findById(id))?.repository_storage ?? 'default';
+    },
+    async containersOn(storage) {
+      // The project's own storage column is what `GET /projects?repository_storage=` reads.
+      const rows: { id: number }[] = await db('projects').where('repository_storage', storage).orderBy('id').select('id');
+      return rows.map((row) => row.id);
+    },
+    async prepare(id) {
+      const row = await projects.findById(id);
+      if (row) await repos.ensure({ kind: 'project', containerId: id }, { storage: row.repository_storage, defaultBranch: row.default_branch ?? 'main' });
+    },
+    async recordStorage(id, storage) {
+      const row = await projects.findById(id);
+      if (row && row.repository_storage !== storage) await projects.update(row, { repositoryStorage: storage });
+    },
+    async present(ids) {
+      const shown = new Map<number, Record<string, unknown>>();
+      for (const id of new Set(ids)) {
+        const row = await projects.findById(id);
+        if (!row) continue;
+        shown.set(id, {
+          id: row.id,
+          description: row.description,
+          name: row.name,
+          name_with_namespace: `${row.ns_full_name} / ${row.name}`,
+          path: row.path,
+          path_with_namespace: `${row.ns_full_path}/${row.path}`,
+          created_at: toIso(row.created_at),
+        });
+      }
+      return shown;
+    },
+  };
+
+  const snippet: ContainerAdapter = {
+    type: 'snippet',
+    key: 'snippet',
+    repositoryKinds: ['snippet'],
+    async find(_user, idOrPath) {
+      const id = Number(idOrPath);
+      const describer = repos.containerDescriber('snippet');
+      const exists = Number.isSafeInteger(id) && (describer ? await describer.exists(id) : !!(await repos.find({ kind: 'snippet', containerId: id })));
+      if (!exists) throw notFound('Snippet');
+      return id;
+    },
+    currentStorage: (id) => storageOfRepository('snippet', id),
+    containersOn: (storage) => repos.containersOnStorage('snippet', storage),
+    async prepare() {},
+    async recordStorage() {},
+    async present(ids, externalUrl) {
+      const describer = repos.containerDescriber('snippet');
+      if (describer) return describer.present(ids, externalUrl);
+      return new Map(ids.map((id) => [id, { id }]));
+    },
+  };
+
+  const group: ContainerAdapter = {
+    type: 'group',
+    key: 'group',
+    repositoryKinds: ['group_wiki'],
+    async find(user, idOrPath) {
+      return (await access.requireGroup(user, idOrPath)).group.id;
+    },
+    currentStorage: (id) => storageOfRepository('group_wiki', id),
+    containersOn: (storage) => repos.containersOnStorage('group_wiki', storage),
+    async prepare() {},
+    async recordStorage() {},
+    async present(ids, externalUrl) {
+      const shown = new Map<number, Record<string, unknown>>();
+      for (const id of new Set(ids)) {
+        const row = await groups.findById(id);
+        if (row) shown.set(id, { id: row.id, web_url: `${externalUrl}/groups/${row.full_path}`, name: row.name });
+      }
+      return shown;
+    },
+  };
+
+  return { project, snippet, group } as const;
+}
+
+export type ContainerAdapters = ReturnType<typeof containerAdapters>;

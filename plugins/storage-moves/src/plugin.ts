@@ -1,0 +1,79 @@
+import { coreServices, definePlugin, type ForgePlugin } from '@forgekit/kernel';
+import { coreAccessRef, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core';
+import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
+import * as v from 'valibot';
+import { RepositoryStorageMove } from './entities/repository-storage-move.js';
+import { init } from './migrations/202611231100-init.js';
+import { containerAdapters } from './moves/containers.js';
+import { moveRoutes } from './moves/move-routes.js';
+import { createMoveRunner, type MoveHooks } from './moves/move-runner.js';
+import { BULK_JOB, createMoveScheduler, MOVE_JOB } from './moves/move-scheduler.js';
+import { MoveState } from './moves/move-states.js';
+import { createMoveStore, type ContainerType } from './moves/move-store.js';
+
+export const StorageMovesConfigSchema = v.object({
+  /** A started move not heard from for this long is failed by `storage-moves:recover` (its process died). */
+  staleAfterMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 60),
+});
+export type StorageMovesConfig = v.InferOutput<typeof StorageMovesConfigSchema>;
+
+export const RECOVER_JOB = 'storage-moves:recover';
+
+export interface StorageMovesOptions {
+  hooks?: MoveHooks;
+}
+
+/** The storage moves plugin; `hooks` let tests act in the middle of a move. */
+export function createStorageMovesPlugin(options: StorageMovesOptions = {}): ForgePlugin<StorageMovesConfig> {
+  return definePlugin<StorageMovesConfig>({
+    id: 'storage-moves',
+    compatibility: '^0.1.0',
+    config: StorageMovesConfigSchema,
+    entities: [RepositoryStorageMove],
+    migrations: [init],
+    requires: [repositoriesServiceRef, coreAccessRef, coreProjectsRef, coreGroupsRef],
+    register(ctx) {
+      const { knex: db } = ctx.resolve(coreServices.database);
+      const repos = ctx.resolve(repositoriesServiceRef);
+      const projects = ctx.resolve(coreProjectsRef);
+      const store = createMoveStore(db);
+      const adapters = containerAdapters({ db, repos, projects, groups: ctx.resolve(coreGroupsRef), access: ctx.resolve(coreAccessRef) });
+      const scheduler = createMoveScheduler({ store, repos, jobs: ctx.jobs, log: ctx.log });
+      const runMove = createMoveRunner({ store, repos, adapters, log: ctx.log, hooks: options.hooks ?? {} });
+
+      ctx.jobs.define(MOVE_JOB, runMove);
+      ctx.jobs.define(BULK_JOB, async ({ type, source, destination }: { type: ContainerType; source: string; destination: string | null }) => {
+        await scheduler.scheduleAll(adapters[type], source, destination);
+      });
+      ctx.jobs.define(RECOVER_JOB, async () => {
+        const before = new Date(Date.now() - ctx.config.staleAfterMinutes * 60_000);
+        for (const move of await store.idleSince(MoveState.started, before)) {
+          const repositories = await repos.findAll(adapters[move.container_type].repositoryKinds, move.container_id);
+          if (await store.transition(move.id, MoveState.started, MoveState.failed, 'The move stopped before it finished')) {
+            await repos.setReadOnly(repositories.map((repository) => repository.id), false);
+          }
+        }
+        for (const move of await store.idleSince(MoveState.scheduled, before)) await ctx.jobs.enqueue(MOVE_JOB, { moveId: move.id }, { singletonKey: String(move.id) });
+      });
+
+      const enqueue = (name: string, data: unknown) => ctx.jobs.enqueue(name, data);
+      for (const adapter of Object.values(adapters)) ctx.routes(...moveRoutes(adapter, { store, scheduler, repos, enqueue }));
+
+      // Changing `repository_storage` through `PUT /projects/:id` moves the repository, as in GitLab.
+      ctx.events.on<{ projectId: number }>('project.updated', async ({ projectId }) => {
+        const project = await projects.findById(projectId);
+        const repository = project && (await repos.find({ kind: 'project', containerId: projectId }));
+        if (!project || !repository || repository.storage === project.repository_storage || repository.readOnly) return;
+        const requested = project.repository_storage;
+        await projects.update(project, { repositoryStorage: repository.storage });
+        if (!repos.storages.has(requested)) return;
+        await scheduler.schedule(adapters.project, projectId, requested).catch((error) => ctx.log.warn({ err: error, projectId }, 'storage move not scheduled'));
+      });
+      ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => store.removeFor('project', projectId).then(() => undefined));
+      ctx.events.on<{ groupId: number }>('group.deleted', ({ groupId }) => store.removeFor('group', groupId).then(() => undefined));
+    },
+  });
+}
+
+/** Repository storage moves for projects, snippets and group wikis, run as jobs. */
+export const storageMovesPlugin = createStorageMovesPlugin();
