@@ -5,12 +5,18 @@ import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
+import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
+import { submodulesPlugin } from '@forgekit/plugin-submodules';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
   corePlugin,
   planLimitsPlugin,
+  repositoriesPlugin,
+  submodulesPlugin,
+  storageMovesPlugin,
   ciVariablesPlugin,
   featureFlagsPlugin,
   pipelineSchedulesPlugin,
@@ -21,4 +27,5 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
 export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
+  '*/10 * * * *': [RECOVER_JOB],
 };
