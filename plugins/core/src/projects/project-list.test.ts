@@ -157,4 +157,29 @@ describe('project lists', () => {
     expect(zero.status).toBe(400);
     expect(zero.body).toEqual({ error: 'per_page has a value not allowed' });
   });
+
+  it('pages by id with keyset pagination, following rel="next" to the end', async () => {
+    const seen: number[] = [];
+    let path: string | null = '/api/v4/projects?pagination=keyset&order_by=id&sort=asc&per_page=4&membership=true';
+    while (path) {
+      const res = await app.get(path, { token: 'owner' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-per-page')).toBe('4');
+      expect(res.headers.get('x-total')).toBeNull();
+      seen.push(...res.body.map((p: Listed) => p.id));
+      const next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+      path = next ? next.replace('http://localhost', '') : null;
+      if (next) expect(next).toContain(`id_after=${seen[seen.length - 1]}`);
+    }
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(new Set(seen).size).toBe(seen.length);
+    const offset = await app.get('/api/v4/projects', { token: 'owner', query: { membership: true, per_page: 100 } });
+    expect(seen.length).toBe(offset.body.length);
+  });
+
+  it('refuses keyset pagination for other orders', async () => {
+    const res = await app.get('/api/v4/projects', { token: 'owner', query: { pagination: 'keyset', order_by: 'name' } });
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ error: 'Keyset pagination is not yet available for this type of request' });
+  });
 });

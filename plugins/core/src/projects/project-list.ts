@@ -1,5 +1,5 @@
 /** Project lists (`/projects`, `/groups/:id/projects`): visibility, filters, and one query per page plus a count. */
-import { defineRoute, f, page, params, totalFromRows, TOTAL_COLUMN, type Database, type ParamsSchema, type RequestContext, type Route } from '@forgekit/kernel';
+import { defineRoute, f, frameworkError, keysetPage, page, params, totalFromRows, TOTAL_COLUMN, type Database, type ParamsSchema, type RequestContext, type Route } from '@forgekit/kernel';
 import type * as v from 'valibot';
 import type { Knex } from '@forgekit/kernel/orm';
 import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
@@ -30,6 +30,7 @@ function ownerOf(row: ProjectWithNamespace & OwnerColumns): UserRow | null {
 }
 
 export const projectListFilters = {
+  pagination: f.optional(f.values(['offset', 'keyset'])),
   search: f.optional(f.string()),
   owned: f.optional(f.boolean(), false),
   membership: f.optional(f.boolean(), false),
@@ -86,29 +87,38 @@ export function projectListRoute(
       };
 
       const simple = input.simple || !user;
-      const rows = await database.read<ProjectWithNamespace & OwnerColumns>(
-        projectsWithNamespace(db)
-          .leftJoin('users as o', 'o.id', 'n.owner_id')
-          .select(OWNER_COLUMNS)
-          .select(db.raw(`count(*) over () as ${TOTAL_COLUMN}`))
-          .modify(filter)
-          .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
-          .orderBy('p.id', input.sort!)
-          .limit(ctx.page.perPage)
-          .offset(ctx.page.offset),
-      );
+      const keyset = input.pagination === 'keyset';
+      if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
+      const query = projectsWithNamespace(db)
+        .leftJoin('users as o', 'o.id', 'n.owner_id')
+        .select(OWNER_COLUMNS)
+        .modify(filter)
+        .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
+        .orderBy('p.id', input.sort!);
+      // Keyset pages read one row more, to know whether a next page exists; offset pages carry their total.
+      if (keyset) query.limit(ctx.page.perPage + 1);
+      else query.select(db.raw(`count(*) over () as ${TOTAL_COLUMN}`)).limit(ctx.page.perPage).offset(ctx.page.offset);
+      const fetched = await database.read<ProjectWithNamespace & OwnerColumns>(query);
+      const rows = fetched.slice(0, ctx.page.perPage);
+      const present = async () => {
+        if (simple) return rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
+        const permissions = await access.projectPermissions(user!, rows);
+        return rows.map((row) =>
+          projectFull(row, {
+            extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: user!.isAdmin, owner: ownerOf(row), permissions: permissions.get(row.id),
+          }),
+        );
+      };
+      if (keyset) {
+        const last = rows[rows.length - 1];
+        const next = fetched.length > rows.length && last ? { [input.sort === 'asc' ? 'id_after' : 'id_before']: last.id } : null;
+        return keysetPage(await present(), next);
+      }
       const total = await totalFromRows(ctx.page, rows, async () => {
         const [counted] = await database.read<{ n: number }>(db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter).count({ n: '*' }));
         return Number(counted!.n);
       });
-      if (simple) return page(rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions)), total);
-      const permissions = await access.projectPermissions(user!, rows);
-      const items = rows.map((row) =>
-        projectFull(row, {
-          extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: user!.isAdmin, owner: ownerOf(row), permissions: permissions.get(row.id),
-        }),
-      );
-      return page(items, total);
+      return page(await present(), total);
     },
   });
 }
