@@ -13,4 +13,5 @@ export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
 export { ensureRootToken, ensureRootUser, ROOT_USERNAME } from './bootstrap.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/token-service.js';
 export { userBasic } from './users/user-presenter.js';
+export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
 export default corePlugin;

@@ -1,20 +1,7 @@
 /** GitLab's Agent entity, with the project it is configured in. */
 import { toIso } from '@forgekit/kernel/orm';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core';
+import { projectIdentity, type ProjectWithNamespace } from '@forgekit/plugin-core';
 import type { AgentWithReceptive } from '../shared/rows.js';
-
-/** GitLab's ProjectIdentity entity. */
-export function projectIdentity(project: ProjectWithNamespace) {
-  return {
-    id: project.id,
-    description: project.description,
-    name: project.name,
-    name_with_namespace: `${project.ns_full_name} / ${project.name}`,
-    path: project.path,
-    path_with_namespace: `${project.ns_full_path}/${project.path}`,
-    created_at: toIso(project.created_at),
-  };
-}
 
 export function presentAgent(agent: AgentWithReceptive, project: ProjectWithNamespace) {
   return {

@@ -116,6 +116,15 @@ export function createAccessService(database: Database) {
     return levels;
   }
 
+  /** A membership of the user, at `minLevel` or above, in the group `n` or one of its ancestors. */
+  const groupMembership = (userId: number, minLevel: number) =>
+    db('members as m').select(db.raw('1'))
+      .join('namespaces as g', 'g.id', 'm.source_id')
+      .where('m.user_id', userId).where('m.source_type', 'Namespace')
+      .where('m.access_level', '>=', minLevel)
+      .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
+      .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today()));
+
   const findProject = (idOrPath: string) => (isInteger(idOrPath) ? projectById.first([Number(idOrPath)]) : findProjectRow(db, idOrPath));
   async function projectAccess(user: Principal | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
     let projectLevel: number | null = null;
@@ -221,14 +230,7 @@ export function createAccessService(database: Database) {
             .where('m.access_level', '>=', minLevel)
             .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', now)),
         );
-        q.orWhereExists(
-          db('members as m').select(db.raw('1'))
-            .join('namespaces as g', 'g.id', 'm.source_id')
-            .where('m.user_id', user.id).where('m.source_type', 'Namespace')
-            .where('m.access_level', '>=', minLevel)
-            .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
-            .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', now)),
-        );
+        q.orWhereExists(groupMembership(user.id, minLevel));
         q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
       });
     },
@@ -241,14 +243,7 @@ export function createAccessService(database: Database) {
           q.orWhere('n.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
         if (!user) return;
-        q.orWhereExists(
-          db('members as m').select(db.raw('1'))
-            .join('namespaces as g', 'g.id', 'm.source_id')
-            .where('m.user_id', user.id).where('m.source_type', 'Namespace')
-            .where('m.access_level', '>=', minLevel)
-            .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
-            .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today())),
-        );
+        q.orWhereExists(groupMembership(user.id, minLevel));
       });
     },
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp, type TestResponse } from '@forgekit/testing';
 import { coreTokensRef, coreUsersRef } from '../refs.js';
 
 const PROJECT_BASIC = [
@@ -162,12 +162,12 @@ describe('project lists', () => {
     const seen: number[] = [];
     let path: string | null = '/api/v4/projects?pagination=keyset&order_by=id&sort=asc&per_page=4&membership=true';
     while (path) {
-      const res = await app.get(path, { token: 'owner' });
+      const res: TestResponse = await app.get(path, { token: 'owner' });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-per-page')).toBe('4');
       expect(res.headers.get('x-total')).toBeNull();
       seen.push(...res.body.map((p: Listed) => p.id));
-      const next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+      const next: string | undefined = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
       path = next ? next.replace('http://localhost', '') : null;
       if (next) expect(next).toContain(`id_after=${seen[seen.length - 1]}`);
     }

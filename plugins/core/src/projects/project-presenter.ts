@@ -43,18 +43,27 @@ export function projectBasic(project: ProjectWithNamespace, externalUrl: string,
   return body;
 }
 
-function basicFields(project: ProjectWithNamespace, externalUrl: string) {
-  const fullPath = fullPathOf(project);
-  const host = hostsOf(externalUrl).hostname;
-  const topics = parseJsonArray(project.topics);
+export type ProjectIdentitySource = Pick<ProjectWithNamespace, 'id' | 'description' | 'name' | 'path' | 'created_at' | 'ns_full_name' | 'ns_full_path'>;
+
+/** GitLab's ProjectIdentity entity, the start of every project representation. */
+export function projectIdentity(project: ProjectIdentitySource) {
   return {
     id: project.id,
     description: project.description,
     name: project.name,
     name_with_namespace: `${project.ns_full_name} / ${project.name}`,
     path: project.path,
-    path_with_namespace: fullPath,
+    path_with_namespace: `${project.ns_full_path}/${project.path}`,
     created_at: toIso(project.created_at),
+  };
+}
+
+function basicFields(project: ProjectWithNamespace, externalUrl: string) {
+  const fullPath = fullPathOf(project);
+  const host = hostsOf(externalUrl).hostname;
+  const topics = parseJsonArray(project.topics);
+  return {
+    ...projectIdentity(project),
     default_branch: project.default_branch,
     tag_list: topics,
     topics,

@@ -1,7 +1,7 @@
 /** GitLab's runner entities: the list item (Runner) and RunnerDetails. */
 import type { Principal } from '@forgekit/kernel';
 import { toBool, toIso, type Knex } from '@forgekit/kernel/orm';
-import { userBasic, type AccessService, type UserRow, type UserService } from '@forgekit/plugin-core';
+import { projectIdentity, userBasic, type AccessService, type UserRow, type UserService } from '@forgekit/plugin-core';
 import type { RunnerAbilities } from './runner-permissions.js';
 import type { RunnerRow } from './runner-row.js';
 import { isOnline, restStatus } from './runner-status.js';
@@ -37,16 +37,6 @@ interface ProjectIdentityRow {
   ns_full_path: string;
   ns_full_name: string;
 }
-
-const projectIdentity = (project: ProjectIdentityRow) => ({
-  id: project.id,
-  description: project.description,
-  name: project.name,
-  name_with_namespace: `${project.ns_full_name} / ${project.name}`,
-  path: project.path,
-  path_with_namespace: `${project.ns_full_path}/${project.path}`,
-  created_at: toIso(project.created_at),
-});
 
 export function createRunnerPresenter(db: Knex, users: UserService, store: RunnerStore, access: AccessService) {
   async function creatorsOf(runners: readonly RunnerRow[]) {
