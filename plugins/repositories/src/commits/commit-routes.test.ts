@@ -14,6 +14,18 @@ describe('commits', () => {
   afterAll(() => app.close());
 
   describe('POST /projects/:id/repository/commits', () => {
+    it('lands concurrent commits to one branch one after another, losing none', async () => {
+      const own = await app.post('/api/v4/projects', { name: 'Concurrent', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
+      const path = `/api/v4/projects/${own.body.id}/repository/commits`;
+      const files = ['a', 'b', 'c', 'd', 'e'].map((name) => `concurrent/${name}.txt`);
+      const results = await Promise.all(
+        files.map((file) => app.post(path, { branch: 'main', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] }, { token: 'owner' })),
+      );
+      expect(results.map((res) => res.status)).toEqual([201, 201, 201, 201, 201]);
+      const tree = await app.get(`/api/v4/projects/${own.body.id}/repository/tree`, { token: 'owner', query: { path: 'concurrent', per_page: 100 } });
+      expect(tree.body.map((entry: { path: string }) => entry.path).sort()).toEqual(files);
+    });
+
     it('creates the first commit of an empty repository and makes its branch the default', async () => {
       const res = await app.post(
         url(),

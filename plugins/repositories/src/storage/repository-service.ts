@@ -68,6 +68,8 @@ export interface RepositoryServiceOptions {
   weights: () => Promise<Record<string, number>>;
 }
 
+const EMPTY_CHECK_TTL_MS = 2000;
+
 export function createRepositoryService({ db, storages, weights }: RepositoryServiceOptions) {
   const listeners: RefsUpdatedListener[] = [];
   const describers = new Map<RepositoryKind, ContainerDescriber>();
@@ -125,7 +127,30 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
     if (!row || toBool(row.read_only)) throw new RepositoryError('read_only', READ_ONLY_MESSAGE);
   }
 
+  /**
+   * `empty_repo` is shown on every project representation, so the disk check is kept for
+   * a moment: this process forgets it on its own ref updates, and another process's
+   * update shows within EMPTY_CHECK_TTL_MS.
+   */
+  const emptyChecks = new Map<string, { empty: boolean; at: number }>();
+
+  /**
+   * Commits built from API requests take turns per repository in this process: two at once
+   * would both start from the same branch head and one would lose the compare-and-swap.
+   * Between processes the compare-and-swap still decides.
+   */
+  const commitQueues = new Map<number, Promise<unknown>>();
+  function oneAtATime<T>(repository: RepositoryHandle, build: () => Promise<T>): Promise<T> {
+    const run = (commitQueues.get(repository.id) ?? Promise.resolve()).catch(() => undefined).then(build);
+    commitQueues.set(repository.id, run);
+    void run.catch(() => undefined).finally(() => {
+      if (commitQueues.get(repository.id) === run) commitQueues.delete(repository.id);
+    });
+    return run;
+  }
+
   async function notify(repository: RepositoryHandle, updates: RefUpdate[], pusher: Pusher | null) {
+    emptyChecks.delete(repository.gitDir);
     for (const listener of listeners) await listener({ repository, updates, pusher });
   }
 
@@ -213,7 +238,13 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
         const dir = storages.get(name);
         if (!dir) continue;
         const gitDir = join(dir, diskPath);
-        if (existsSync(join(gitDir, 'HEAD'))) return !hasBranchesOnDisk(gitDir);
+        const cached = emptyChecks.get(gitDir);
+        if (cached && Date.now() - cached.at < EMPTY_CHECK_TTL_MS) return cached.empty;
+        if (existsSync(join(gitDir, 'HEAD'))) {
+          const empty = !hasBranchesOnDisk(gitDir);
+          emptyChecks.set(gitDir, { empty, at: Date.now() });
+          return empty;
+        }
       }
       return true;
     },
@@ -257,7 +288,7 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
      * One commit of file actions on a branch, created atomically. `becameDefault` tells
      * whether this first branch of an empty repository is now its default.
      */
-    commitFiles: (repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) => writing(repository, async () => {
+    commitFiles: (repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) => writing(repository, () => oneAtATime(repository, async () => {
       const empty = !hasBranchesOnDisk(repository.gitDir);
       const { commit, update, tempRefs } = await buildFilesCommit(repository.gitDir, request, empty);
       // The new commit's details are read while the branch moves.
@@ -265,19 +296,19 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
       // The first branch of an empty repository becomes its default.
       if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
       return { commit, update, becameDefault: empty, details: details! };
-    }),
+    })),
 
     /** Sets tree entries (such as a submodule's gitlink) in a new commit on a branch. */
     commitTreeEdits: (
       repository: RepositoryHandle,
       options: { branch: string; expectedHead: string; edits: TreeEdit[]; message: string; author: GitIdentity; committer: GitIdentity },
       pusher: Pusher | null,
-    ) => writing(repository, async () => {
+    ) => writing(repository, () => oneAtATime(repository, async () => {
       const { commit, tempRef } = await buildEditsCommit(repository.gitDir, { parent: options.expectedHead, ...options });
       const update = { ref: `refs/heads/${options.branch}`, before: options.expectedHead, after: commit };
       await moveRefs(repository, [update], pusher, [tempRef]);
       return { commit, update };
-    }),
+    })),
 
     createBranch: (repository: RepositoryHandle, name: string, revision: string, pusher: Pusher | null): Promise<string> => writing(repository, async () => {
       if (!isValidRefName(name)) throw new RepositoryError('invalid_branch', 'Branch name is invalid');
