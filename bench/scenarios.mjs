@@ -61,8 +61,18 @@ export const scenarios = [
   {
     name: 'POST /projects/:id/variables',
     method: 'POST',
-    path: ({ project }) => `/projects/${project.id}/variables`,
-    setupRequest: (request, { unique }) => ({ ...request, body: JSON.stringify({ key: unique('BENCH').replace(/\W/g, '_'), value: 'v' }) }),
+    path: ({ targets }) => `/projects/${targets[0]}/variables`,
+    // Spread over projects so the run stays below the plan limit of 8000 variables per project.
+    async seed(api, { group }) {
+      const targets = [];
+      for (let i = 1; i <= 20; i++) targets.push((await api.post('/projects', { name: `Variables ${i}`, path: `variables-${i}`, namespace_id: group.id })).id);
+      return { targets };
+    },
+    setupRequest: (request, { targets, unique }) => {
+      const key = unique('BENCH').replace(/\W/g, '_');
+      const target = targets[Number(key.slice(key.lastIndexOf('_') + 1)) % targets.length];
+      return { ...request, path: `/api/v4/projects/${target}/variables`, body: JSON.stringify({ key, value: 'v' }) };
+    },
   },
   {
     name: 'POST /projects/:id/repository/commits',
