@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsClientRef, featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { InMemStorageProvider, Unleash, UnleashEvents } from 'unleash-client';
 import { normalizedStrategyValue } from 'unleash-client/lib/strategy/util.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +62,7 @@ describe('feature flags through @gitbeaker/rest and the unleash-client SDK', () 
   }
 
   beforeAll(async () => {
-    server = await startListeningServer([corePlugin, featureFlagsPlugin]);
+    server = await startListeningServer([corePlugin, planLimitsPlugin, featureFlagsPlugin]);
     admin = clientFor(server, server.rootToken);
     [dev, viewer] = await Promise.all(['dana', 'vic'].map((name) => createUserWithToken(admin, server, name)));
     const project = await admin.Projects.create({ name: 'Shop', path: 'shop' });

@@ -1,5 +1,6 @@
 import { coreServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreProjectsRef } from '@forgekit/plugin-core';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { featureFlagEntities } from './entities/index.js';
 import { flagRoutes } from './flags/flag-routes.js';
 import { createFlagService } from './flags/flag-service.js';
@@ -17,7 +18,7 @@ export const featureFlagsPlugin = definePlugin({
   compatibility: '^0.1.0',
   entities: featureFlagEntities,
   migrations: [init],
-  requires: [coreAccessRef, coreProjectsRef],
+  requires: [coreAccessRef, coreProjectsRef, planLimitsServiceRef],
   provides: [featureFlagsClientRef],
   register(ctx) {
     const { knex: db } = ctx.resolve(coreServices.database);
@@ -27,7 +28,7 @@ export const featureFlagsPlugin = definePlugin({
     ctx.provide(featureFlagsClientRef, clients);
 
     ctx.routes(
-      ...flagRoutes(createFlagService(db), access),
+      ...flagRoutes(createFlagService(db, ctx.resolve(planLimitsServiceRef)), access),
       ...userListRoutes(createUserListService(db), access),
       ...unleashRoutes(db, clients),
     );

@@ -2,6 +2,7 @@
  * GitLab's model validations for CI/CD variables, in the order GitLab runs them,
  * so error bodies list attributes and messages the same way.
  */
+import { limitExceededMessage } from '@forgekit/plugin-plan-limits';
 import type { KindRules } from './owner-kinds.js';
 
 export type VariableType = 'env_var' | 'file';
@@ -55,7 +56,6 @@ const length = (text: string) => [...text].length;
 const tooLong = (max: number) => `is too long (maximum is ${max} characters)`;
 
 const takenMessage = (key: string) => `(${key}) has already been taken`;
-const limitMessage = (limitName: string, limit: number) => `Maximum number of ${limitName.replaceAll('_', ' ')} (${limit}) exceeded`;
 
 export interface Checks {
   /** The stored variable, on update. */
@@ -79,7 +79,7 @@ export function validateVariable(rules: KindRules, variable: Variable, checks: C
 
   const { previous } = checks;
   if (previous?.hidden && variable.masked !== previous.masked) errors.add('base', HIDDEN_MASK_MESSAGE);
-  if (checks.limitReached) errors.add('base', limitMessage(checks.limitReached.name, checks.limitReached.limit));
+  if (checks.limitReached) errors.add('base', limitExceededMessage(checks.limitReached.name, checks.limitReached.limit));
 
   if (rules.scoped) {
     const scope = variable.environmentScope;

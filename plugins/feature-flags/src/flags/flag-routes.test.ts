@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
+import { planLimitsPlugin, setPlanLimit } from '@forgekit/plugin-plan-limits';
 import { featureFlagsPlugin } from '../plugin.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -12,7 +13,7 @@ describe('feature flags', () => {
   const uniqueName = (prefix = 'flag') => `${prefix}-${++counter}`;
 
   beforeAll(async () => {
-    app = await createTestApp({ plugins: [featureFlagsPlugin] });
+    app = await createTestApp({ plugins: [planLimitsPlugin, featureFlagsPlugin] });
     base = `/api/v4/projects/${app.project.id}/feature_flags`;
   });
   afterAll(() => app?.close());
@@ -194,6 +195,34 @@ describe('feature flags', () => {
       const res = await app.post(base, { name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: foreign.body.id }] }, { token: 'developer' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: ['Strategies user list must belong to the same project'] });
+    });
+
+    it('stops at the project_feature_flags plan limit, reporting it before other errors', async () => {
+      const project = await app.post('/api/v4/projects', { name: 'Limited Flags', path: 'limited-flags', namespace_id: app.group.id }, { token: 'owner' });
+      const limited = `/api/v4/projects/${project.body.id}/feature_flags`;
+      await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 2);
+      try {
+        for (const name of ['first', 'second']) expect((await app.post(limited, { name }, { token: 'developer' })).status).toBe(201);
+        const third = await app.post(limited, { name: 'third' }, { token: 'developer' });
+        expect(third).toMatchObject({ status: 400, body: { message: ['Maximum number of project feature flags (2) exceeded'] } });
+        const invalid = await app.post(limited, { name: 'Bad', strategies: [{ name: 'unknown', parameters: {} }] }, { token: 'developer' });
+        expect(invalid.body).toEqual({
+          message: [
+            'Maximum number of project feature flags (2) exceeded',
+            'Strategies name strategy name is invalid',
+            "Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'",
+          ],
+        });
+        // Updates are not limited, and a delete makes room again.
+        expect((await app.put(`${limited}/second`, { description: 'still editable' }, { token: 'developer' })).status).toBe(200);
+        expect((await app.delete(`${limited}/second`, { token: 'developer' })).status).toBe(200);
+        expect((await app.post(limited, { name: 'third' }, { token: 'developer' })).status).toBe(201);
+        // Each project counts its own flags.
+        const other = await app.post('/api/v4/projects', { name: 'Other Limited', path: 'other-limited', namespace_id: app.group.id }, { token: 'owner' });
+        expect((await app.post(`/api/v4/projects/${other.body.id}/feature_flags`, { name: 'first' }, { token: 'developer' })).status).toBe(201);
+      } finally {
+        await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 200);
+      }
     });
 
     it('answers 403 to a reporter, 404 to a non-member, 401 without a token', async () => {

@@ -5,6 +5,7 @@
  */
 import { apiError, recordNotFound, type PageRequest } from '@forgekit/kernel';
 import { toBool, type Knex } from '@forgekit/kernel/orm';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
 import type { FlagRow, LoadedFlag, UserListRow } from '../shared/rows.js';
 import { nameTakenOnConflict } from '../shared/constraint-violations.js';
 import { nameTaken } from '../shared/name-taken.js';
@@ -19,12 +20,15 @@ type ScopeItem = NonNullable<StrategyItem['scopes']>[number];
 
 const invalid = (messages: string[]) => apiError(400, messages);
 
+/** The plan limit on how many flags one project may have. */
+export const FLAG_LIMIT = 'project_feature_flags';
+
 /** A strategy draft that also remembers its saved name, to drop a user list when the name moves away from it. */
 interface EditableStrategy extends StrategyDraft {
   savedName: string | null;
 }
 
-export function createFlagService(db: Knex) {
+export function createFlagService(db: Knex, limits: PlanLimitsService) {
   /** Lists by id from any project; a missing one is the framework's 404. */
   async function userListsById(ids: (number | null | undefined)[]) {
     const wanted = ids.filter((id) => id !== undefined);
@@ -107,6 +111,13 @@ export function createFlagService(db: Knex) {
 
   const inTransaction = <T>(work: (trx: Knex) => Promise<T>) => nameTakenOnConflict(() => db.transaction(work));
 
+  /** GitLab checks the plan limit first, so its message leads the list. */
+  async function limitMessages(projectId: number): Promise<string[]> {
+    const [counted] = await db('feature_flags').where('project_id', projectId).count({ n: '*' });
+    const message = await limits.exceededMessage(FLAG_LIMIT, Number(counted!.n));
+    return message === null ? [] : [message];
+  }
+
   async function findById(id: number): Promise<LoadedFlag> {
     const row = await db<FlagRow>('feature_flags').where('id', id).first();
     return (await loadFlags(db, [row!]))[0]!;
@@ -144,7 +155,7 @@ export function createFlagService(db: Knex) {
           changed: true,
         })),
       };
-      const messages = flagMessages(draft, projectId, await nameTaken(db, 'feature_flags', projectId, draft.name, null));
+      const messages = [...(await limitMessages(projectId)), ...flagMessages(draft, projectId, await nameTaken(db, 'feature_flags', projectId, draft.name, null))];
       if (messages.length > 0) throw invalid(messages);
       const id = await inTransaction(async (trx) => {
         const now = new Date();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
+import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { featureFlagsPlugin } from '../plugin.js';
 import { featureFlagsClientRef } from '../refs.js';
 
@@ -8,7 +9,7 @@ describe('Unleash client API', () => {
   let counter = 0;
 
   beforeAll(async () => {
-    app = await createTestApp({ plugins: [featureFlagsPlugin] });
+    app = await createTestApp({ plugins: [planLimitsPlugin, featureFlagsPlugin] });
   });
   afterAll(() => app?.close());
 

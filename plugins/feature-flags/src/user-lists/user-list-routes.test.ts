@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
+import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { featureFlagsPlugin } from '../plugin.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -9,7 +10,7 @@ describe('feature flag user lists', () => {
   let counter = 0;
 
   beforeAll(async () => {
-    app = await createTestApp({ plugins: [featureFlagsPlugin] });
+    app = await createTestApp({ plugins: [planLimitsPlugin, featureFlagsPlugin] });
   });
   afterAll(() => app?.close());
 

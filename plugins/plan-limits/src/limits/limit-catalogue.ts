@@ -86,3 +86,6 @@ export const isPlanName = (name: string): name is PlanName => (PLAN_NAMES as rea
 
 /** Limits that, as in GitLab, may not be negative. */
 export const NON_NEGATIVE_LIMITS: readonly PublicLimit[] = ['notification_limit', 'enforcement_limit'];
+
+/** GitLab's text for a reached limit: the limit's name in words and its value. */
+export const limitExceededMessage = (name: string, limit: number) => `Maximum number of ${name.replaceAll('_', ' ')} (${limit}) exceeded`;

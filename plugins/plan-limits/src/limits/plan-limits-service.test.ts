@@ -40,6 +40,15 @@ describe('plan limits service', () => {
     expect(await limits.exceeded('project_hooks', 3)).toBe(true);
   });
 
+  it('gives GitLab\'s text for a reached limit, and null within it', async () => {
+    await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 3, 'premium');
+    expect(await limits.exceededMessage('project_feature_flags', 2, 'premium')).toBeNull();
+    expect(await limits.exceededMessage('project_feature_flags', 3, 'premium')).toBe('Maximum number of project feature flags (3) exceeded');
+    expect(await limits.exceededMessage('ci_pipeline_schedules', 10)).toBe('Maximum number of ci pipeline schedules (10) exceeded');
+    await setPlanLimit(app.kernel.database.knex, 'ci_pipeline_schedules', 0, 'free');
+    expect(await limits.exceededMessage('ci_pipeline_schedules', 1_000, 'free')).toBeNull();
+  });
+
   it('refuses unknown limits and plans', async () => {
     await expect(limits.get('no_such_limit')).rejects.toThrow("The limit 'no_such_limit' is undefined");
     await expect(limits.exceeded('ci_pipeline_size', 1, 'platinum')).rejects.toThrow("The plan 'platinum' does not exist");

@@ -4,7 +4,7 @@
  */
 import type { Knex } from '@forgekit/kernel/orm';
 import type { PlanLimitsService } from '../refs.js';
-import { DEFAULT_PLAN, defaultLimit, isPlanName, PUBLIC_LIMIT_NAMES, PUBLIC_LIMITS, type PlanName, type PublicLimit } from './limit-catalogue.js';
+import { DEFAULT_PLAN, defaultLimit, isPlanName, limitExceededMessage, PUBLIC_LIMIT_NAMES, PUBLIC_LIMITS, type PlanName, type PublicLimit } from './limit-catalogue.js';
 
 const TABLE = 'plan_limit_overrides';
 
@@ -75,12 +75,15 @@ export function createPlanLimitsService(db: Knex) {
     return (await cachedOverrides(db, plan)).get(name) ?? fallback;
   }
 
+  /** A limit of 0 (or below) is no limit; otherwise `currentCount` may not reach it. */
+  const reached = (limit: number, currentCount: number) => limit > 0 && currentCount >= limit;
+
   return {
     get,
-    /** A limit of 0 (or below) is no limit; otherwise `currentCount` may not reach it. */
-    async exceeded(name: string, currentCount: number, plan: string = DEFAULT_PLAN): Promise<boolean> {
+    exceeded: async (name: string, currentCount: number, plan: string = DEFAULT_PLAN) => reached(await get(name, plan), currentCount),
+    async exceededMessage(name: string, currentCount: number, plan: string = DEFAULT_PLAN): Promise<string | null> {
       const limit = await get(name, plan);
-      return limit > 0 && currentCount >= limit;
+      return reached(limit, currentCount) ? limitExceededMessage(name, limit) : null;
     },
     /** Every public limit of a plan, read fresh. */
     async publicLimits(plan: PlanName): Promise<Record<PublicLimit, number>> {
