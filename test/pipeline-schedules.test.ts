@@ -1,7 +1,8 @@
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
-import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
+import { pipelineSchedulesPlugin, pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
@@ -87,5 +88,37 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
     await maya.api.PipelineScheduleVariables.remove(project.id, scheduleId, 'DEPLOY_ENV');
     await maya.api.PipelineSchedules.remove(project.id, paused.id);
     expect(await failureOf(dev.api.PipelineSchedules.show(project.id, paused.id))).toEqual({ status: 404, description: '404 Pipeline Schedule Not Found' });
+  });
+});
+
+/** With repositories hosted, a schedule's short ref names the branch or tag that exists in the project. */
+describe('pipeline schedule refs against a hosted repository through @gitbeaker/rest', () => {
+  let server: ListeningServer;
+  let admin: Api;
+  let projectId: number;
+
+  beforeAll(async () => {
+    server = await startListeningServer([corePlugin, planLimitsPlugin, repositoriesPlugin, pipelineSchedulesWithRepositoriesPlugin]);
+    admin = clientFor(server, server.rootToken);
+    projectId = (await admin.Projects.create({ name: 'Releases', initializeWithReadme: true })).id;
+    await admin.Tags.create(projectId, 'v2.0', 'main');
+    await admin.Tags.create(projectId, 'main', 'main');
+  });
+  afterAll(() => server?.close());
+
+  it('expands a tag name, and refuses a name that is both a branch and a tag or neither', async () => {
+    const release = await admin.PipelineSchedules.create(projectId, 'Release', 'v2.0', '0 3 * * 1');
+    expect(release.ref).toBe('refs/tags/v2.0');
+    for (const ref of ['main', 'no-such-ref']) {
+      expect(await failureOf(admin.PipelineSchedules.create(projectId, 'Nightly', ref, '0 2 * * *'))).toEqual({
+        status: 400,
+        description: JSON.stringify({ ref: ['is ambiguous'] }),
+      });
+    }
+    const nightly = await admin.PipelineSchedules.create(projectId, 'Nightly', 'refs/heads/main', '0 2 * * *');
+    await admin.PipelineSchedules.run(projectId, nightly.id);
+    const [pipeline] = await admin.PipelineSchedules.allTriggeredPipelines(projectId, nightly.id);
+    const head = await admin.Branches.show(projectId, 'main');
+    expect(pipeline).toMatchObject({ ref: 'main', sha: head.commit.id, source: 'scheduled' });
   });
 });

@@ -1,10 +1,12 @@
 import { coreServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
 import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import * as v from 'valibot';
 import { isValidCron } from './cron/cron-expression.js';
 import { pipelineScheduleEntities } from './entities/index.js';
 import { defaultRefResolver, type RefResolver } from './git-refs/ref-resolver.js';
+import { repositoryRefResolver } from './git-refs/repository-ref-resolver.js';
 import { init } from './migrations/202611231000-init.js';
 import { pipelineRoutes } from './pipelines/pipeline-routes.js';
 import { createPipelineStore } from './pipelines/pipeline-store.js';
@@ -32,11 +34,17 @@ export type PipelineSchedulesConfig = v.InferOutput<typeof PipelineSchedulesConf
 export interface PipelineSchedulesPluginOptions {
   /** How short refs become full refs and which commit a ref points at; the default knows no repository. */
   refResolver?: RefResolver;
+  /**
+   * Read refs from the projects' repositories (needs the repositories plugin): short
+   * names expand to the branch or tag that exists, and names that are both or
+   * neither are refused as ambiguous. Ignored when `refResolver` is given.
+   */
+  repositories?: boolean;
 }
 
 /** Pipeline schedules with their variables and inputs, the pipelines they start, and the scheduler that fires them. */
 export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOptions = {}) {
-  const refs = options.refResolver ?? defaultRefResolver;
+  const fromRepositories = !options.refResolver && options.repositories === true;
   return definePlugin<PipelineSchedulesConfig>({
     id: 'pipeline-schedules',
     compatibility: '^0.1.0',
@@ -44,8 +52,9 @@ export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOp
     env: { FORGEKIT_PIPELINE_SCHEDULES_WORKER_CRON: 'workerCron' },
     entities: pipelineScheduleEntities,
     migrations: [init],
-    requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef],
+    requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef, ...(fromRepositories ? [repositoriesServiceRef] : [])],
     register(ctx) {
+      const refs = fromRepositories ? repositoryRefResolver(ctx.resolve(repositoriesServiceRef)) : (options.refResolver ?? defaultRefResolver);
       const { knex: db } = ctx.resolve(coreServices.database);
       const projects = ctx.resolve(coreProjectsRef);
       const store = createScheduleStore(db);
@@ -77,3 +86,6 @@ export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOp
 }
 
 export const pipelineSchedulesPlugin = createPipelineSchedulesPlugin();
+
+/** The same plugin reading refs from the repositories plugin, for servers that host repositories. */
+export const pipelineSchedulesWithRepositoriesPlugin = createPipelineSchedulesPlugin({ repositories: true });

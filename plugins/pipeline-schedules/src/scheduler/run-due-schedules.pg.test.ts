@@ -1,16 +1,13 @@
 /**
- * Exactly once across server processes: two kernels on one PostgreSQL database run
- * the tick at the same moment, round after round, and every due run gives one pipeline.
+ * Exactly once across kernels: two kernels (each with its own connection pool) on one
+ * PostgreSQL database run the tick at the same moment, round after round, and every
+ * due run gives one pipeline. run-due-schedules.processes.pg.test.ts does the same
+ * with two operating-system processes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createKernel, type Kernel } from '@forgekit/kernel';
-import { corePlugin } from '@forgekit/plugin-core';
-import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import type { Kernel } from '@forgekit/kernel';
 import { createTestDatabase, seedFixtures, type Fixtures, type TestDatabase } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineSchedulesPlugin } from '../plugin.js';
+import { bootScheduleKernel, kernelClient } from '../testing/pg-kernels.js';
 import { createSchedule, makeDue, setScheduleLimit } from '../testing/schedule-fixtures.js';
 import { TICK_JOB } from './run-due-schedules.js';
 
@@ -19,36 +16,15 @@ const ROUNDS = 5;
 
 describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server processes sharing PostgreSQL', () => {
   let database: TestDatabase;
-  const dataDirs: string[] = [];
   const kernels: Kernel[] = [];
+  const closers: (() => Promise<void>)[] = [];
   let fixtures: Fixtures;
 
   async function boot(): Promise<Kernel> {
-    const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-schedules-pg-'));
-    dataDirs.push(dataDir);
-    const kernel = await createKernel({
-      plugins: [corePlugin, planLimitsPlugin, pipelineSchedulesPlugin],
-      config: { dataDir, databaseUrl: database.url, logLevel: 'silent', externalUrl: 'http://localhost' },
-    });
+    const { kernel, close } = await bootScheduleKernel(database.url);
     kernels.push(kernel);
+    closers.push(close);
     return kernel;
-  }
-
-  /** Requests through the first process, shaped like the test app's helpers. */
-  function client(kernel: Kernel) {
-    const request = async (method: string, path: string, body: unknown, token: string | undefined) => {
-      const headers = new Headers({ 'Content-Type': 'application/json' });
-      if (token) headers.set('PRIVATE-TOKEN', fixtures.tokens[token as keyof Fixtures['tokens']] ?? token);
-      const response = await kernel.fetch(new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null, text, headers: response.headers };
-    };
-    return {
-      ...fixtures,
-      kernel,
-      post: (path: string, body?: unknown, options: { token?: string } = {}) => request('POST', path, body, options.token),
-      put: (path: string, body?: unknown, options: { token?: string } = {}) => request('PUT', path, body, options.token),
-    };
   }
 
   beforeAll(async () => {
@@ -60,14 +36,13 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server
   });
 
   afterAll(async () => {
-    for (const kernel of kernels) await kernel.stop();
+    for (const close of closers) await close();
     await database?.drop();
-    for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   });
 
   it('creates exactly one pipeline per due run', async () => {
     const [first, second] = kernels as [Kernel, Kernel];
-    const app = client(first) as unknown as Parameters<typeof createSchedule>[0];
+    const app = kernelClient(first, fixtures) as unknown as Parameters<typeof createSchedule>[0];
     await setScheduleLimit(app, 0);
     const ids: number[] = [];
     for (let index = 0; index < SCHEDULES; index++) ids.push((await createSchedule(app, 'developer', { cron: '* * * * *' })).id);

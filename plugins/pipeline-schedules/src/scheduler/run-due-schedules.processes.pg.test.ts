@@ -1,0 +1,101 @@
+/**
+ * Exactly once across operating-system processes: two server processes on one
+ * PostgreSQL database tick in a loop while schedules fall due round after round;
+ * every due run gives one pipeline and pipeline iids stay gapless.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import type { Kernel } from '@forgekit/kernel';
+import { createTestDatabase, seedFixtures, type TestDatabase } from '@forgekit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootScheduleKernel, kernelClient, TICK_ENV } from '../testing/pg-kernels.js';
+import { createSchedule, setScheduleLimit } from '../testing/schedule-fixtures.js';
+
+const SCHEDULES = 5;
+const ROUNDS = 8;
+const here = dirname(fileURLToPath(import.meta.url));
+const repositoryRoot = join(here, '../../../..');
+const vitestCli = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+
+interface Ticker {
+  name: string;
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** A second vitest process running tick-process.pg.test.ts on the given database. */
+function startTicker(name: string, databaseUrl: string, signalDir: string): Ticker {
+  // The child is a vitest run of its own, not a worker of this one.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && !key.startsWith('TINYPOOL')));
+  const child = spawn(process.execPath, [vitestCli, 'run', join(here, 'tick-process.pg.test.ts'), '--reporter=dot'], {
+    cwd: repositoryRoot,
+    env: { ...env, [TICK_ENV.databaseUrl]: databaseUrl, [TICK_ENV.signalDir]: signalDir, [TICK_ENV.name]: name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { name, child, output, exited };
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server processes sharing PostgreSQL', () => {
+  let database: TestDatabase;
+  let kernel: Kernel;
+  let closeKernel: () => Promise<void>;
+  let signalDir: string;
+  const tickers: Ticker[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ({ kernel, close: closeKernel } = await bootScheduleKernel(database.url));
+    signalDir = await mkdtemp(join(tmpdir(), 'forgekit-schedules-ticks-'));
+  });
+
+  afterAll(async () => {
+    for (const ticker of tickers) ticker.child.kill();
+    await closeKernel?.();
+    await database?.drop();
+    if (signalDir) await rm(signalDir, { recursive: true, force: true });
+  });
+
+  it('creates exactly one pipeline per due run', { timeout: 240_000 }, async () => {
+    const app = kernelClient(kernel, await seedFixtures(kernel)) as unknown as Parameters<typeof createSchedule>[0];
+    await setScheduleLimit(app, 0);
+    const ids: number[] = [];
+    for (let index = 0; index < SCHEDULES; index++) ids.push((await createSchedule(app, 'developer', { cron: '* * * * *' })).id);
+    const knex = kernel.database.knex;
+
+    tickers.push(startTicker('first', database.url, signalDir), startTicker('second', database.url, signalDir));
+    await waitUntil('both processes to boot', async () => (await readdir(signalDir)).filter((name) => name.startsWith('ready-')).length === 2, 180_000);
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      await knex('ci_pipeline_schedules').whereIn('id', ids).update({ next_run_at: new Date(Date.now() - 60_000) });
+      await waitUntil(`round ${round} to fire`, async () => Number((await knex('ci_pipeline_schedules').where('next_run_at', '<=', new Date()).count({ n: '*' }))[0]!.n) === 0, 30_000);
+    }
+    await writeFile(join(signalDir, 'stop'), '');
+    const codes = await Promise.all(tickers.map((ticker) => ticker.exited));
+    expect(codes, tickers.map((ticker) => ticker.output.join('')).join('\n')).toEqual([0, 0]);
+    const ticks = await Promise.all(tickers.map(async ({ name }) => Number(await readFile(join(signalDir, `ticks-${name}`), 'utf8'))));
+    for (const count of ticks) expect(count).toBeGreaterThan(ROUNDS);
+
+    const counts: { pipeline_schedule_id: number; n: string | number }[] = await knex('ci_pipelines').select('pipeline_schedule_id').count({ n: '*' }).groupBy('pipeline_schedule_id');
+    expect(Object.fromEntries(counts.map((row) => [row.pipeline_schedule_id, Number(row.n)]))).toEqual(Object.fromEntries(ids.map((id) => [id, ROUNDS])));
+    const iids: { iid: number }[] = await knex('ci_pipelines').select('iid').orderBy('iid');
+    expect(iids.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));
+  });
+});
