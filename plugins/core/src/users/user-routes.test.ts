@@ -143,6 +143,37 @@ describe('users', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'sort does not have a valid value' });
     });
+    it('pages with keyset cursors by id, name or username, matching the offset order', async () => {
+      for (const name of ['Same Name', 'Same Name', 'Same Name']) await createUser({ name });
+      const follow = async (query: Record<string, string>) => {
+        const ids: number[] = [];
+        let path: string | null = `/api/v4/users?${new URLSearchParams({ pagination: 'keyset', per_page: '2', ...query })}`;
+        while (path) {
+          const res: Awaited<ReturnType<typeof app.get>> = await app.get(path.replace(/^https?:\/\/[^/]+/, ''), { token: 'admin' });
+          expect(res.status).toBe(200);
+          expect(res.headers.get('x-total')).toBeNull();
+          ids.push(...res.body.map((user: { id: number }) => user.id));
+          path = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+          if (path) expect(path).toContain('cursor=');
+        }
+        return ids;
+      };
+      for (const query of [{ order_by: 'id', sort: 'asc' }, { order_by: 'name', sort: 'desc' }, { order_by: 'username', sort: 'asc' }]) {
+        const offset = await app.get('/api/v4/users', { token: 'admin', query: { ...query, per_page: 100 } });
+        const expected = offset.body.map((user: { id: number }) => user.id);
+        expect(expected.length).toBeGreaterThan(4);
+        expect(await follow(query)).toEqual(expected);
+      }
+    });
+
+    it('refuses keyset pagination for other orders, and a forged cursor', async () => {
+      expect(await app.get('/api/v4/users', { token: 'admin', query: { pagination: 'keyset', order_by: 'created_at' } })).toMatchObject({
+        status: 405, body: { error: 'Keyset pagination is not yet available for this type of request' },
+      });
+      expect(await app.get('/api/v4/users', { token: 'admin', query: { pagination: 'keyset', cursor: 'not-a-cursor' } })).toMatchObject({
+        status: 400, body: { error: 'cursor is invalid' },
+      });
+    });
   });
 
   describe('GET /users/:id', () => {

@@ -1,11 +1,12 @@
 import {
-  ApiError, apiError, conflict, defineRoute, f, forbidden, noContent, notFound, page, params, reply, rules, totalFor, type EventBus, type RequestContext, type Route,
+  ApiError, apiError, conflict, defineRoute, f, forbidden, keysetPage, noContent, notFound, page, params, reply, rules, totalFor, type EventBus, type RequestContext, type Route,
 } from '@forgekit/kernel';
 import { toBool, type Knex } from '@forgekit/kernel/orm';
 import type { GroupService } from '../groups/group-service.js';
 import { removeGroupAndNotify } from '../groups/remove-group.js';
 import type { UserRow } from '../shared/rows.js';
 import type { UserService } from './user-service.js';
+import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
 
 const profileFields = {
@@ -75,9 +76,12 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
         admins: f.optional(f.boolean()),
         order_by: f.optional(f.values(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
         sort: f.optional(f.values(['asc', 'desc']), 'desc'),
+        pagination: f.optional(f.values(['offset', 'keyset'])),
+        cursor: f.optional(f.string()),
       }),
       async handler(ctx, input) {
         if (!ctx.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
+        const order = input.pagination === 'keyset' ? keysetOrder(input.order_by!) : null;
         const isAdmin = !!ctx.user?.isAdmin;
         const query = db<UserRow>('users').where((q) => {
           if (input.username) q.whereRaw('lower(username) = ?', [input.username.toLowerCase()]);
@@ -90,10 +94,20 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
           if (isAdmin && input.external) q.where('external', true);
           if (isAdmin && input.admins) q.where('admin', true);
         });
-        const rows = await query.clone().orderBy(input.order_by!, input.sort!).orderBy('id', input.sort!).limit(ctx.page.perPage).offset(ctx.page.offset);
+        const ordered = query.clone().orderBy(input.order_by!, input.sort!).orderBy('id', input.sort!);
+        const present = async (rows: UserRow[]): Promise<Record<string, unknown>[]> =>
+          isAdmin ? Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
+        if (order) {
+          // One row more than the page tells whether a next page exists.
+          if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
+          const fetched: UserRow[] = await ordered.limit(ctx.page.perPage + 1);
+          const rows = fetched.slice(0, ctx.page.perPage);
+          const next = fetched.length > rows.length ? { cursor: encodeCursor(rows[rows.length - 1]!, order) } : null;
+          return keysetPage(await present(rows), next);
+        }
+        const rows = await ordered.limit(ctx.page.perPage).offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
-        const items: Record<string, unknown>[] = isAdmin ? await Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
-        return page(items, total);
+        return page(await present(rows), total);
       },
     }),
     defineRoute({
