@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { startServer } from '@forgekit/server';
-import { cleanup, cleanupOnExit, freePort, tempDir } from './lib/children.mjs';
+import { freePort, runOwned, tempDir } from './lib/children.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { scenarios } from './scenarios.mjs';
 
@@ -49,12 +49,4 @@ async function main() {
   }
 }
 
-cleanupOnExit();
-try {
-  await main();
-} catch (error) {
-  console.error(error instanceof Error ? error.stack : error);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}
+await runOwned(main);

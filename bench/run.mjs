@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { cleanup, cleanupOnExit } from './lib/children.mjs';
+import { runOwned } from './lib/children.mjs';
 import { measure } from './lib/measure.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { formatTable, formatTargets } from './lib/report.mjs';
@@ -80,12 +80,4 @@ async function main() {
   }
 }
 
-cleanupOnExit();
-try {
-  await main();
-} catch (error) {
-  console.error(error instanceof Error ? error.stack : error);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}
+await runOwned(main);

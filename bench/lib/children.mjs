@@ -91,3 +91,16 @@ export function cleanupOnExit() {
     removeTempDirs();
   });
 }
+
+/** Runs a bench script's `main`, printing a failure and always cleaning up. */
+export async function runOwned(main) {
+  cleanupOnExit();
+  try {
+    await main();
+  } catch (error) {
+    console.error(error instanceof Error ? error.stack : error);
+    process.exitCode = 1;
+  } finally {
+    await cleanup();
+  }
+}
