@@ -13,6 +13,18 @@ export function commitTitle(message: string): string {
   return message.trim() === '' ? 'No commit message' : message.split(/[\r\n]/, 1)[0]!;
 }
 
+/**
+ * The title push payloads carry: the full title while it is under 100 characters, else
+ * cut at the last space within the first 78 and ended with `...` (81 at most).
+ */
+export function hookCommitTitle(message: string): string {
+  const chars = Array.from(commitTitle(message));
+  if (chars.length < 100) return chars.join('');
+  const room = 78;
+  const space = chars.lastIndexOf(' ', room);
+  return `${chars.slice(0, space >= 0 ? space : room).join('')}...`;
+}
+
 export function commitEntity(commit: CommitInfo, projectUrl: string) {
   return {
     id: commit.id,

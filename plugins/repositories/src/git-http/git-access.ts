@@ -6,6 +6,7 @@
 import { raw, type Principal, type Reply } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core';
 import { toBool } from '@forgekit/kernel/orm';
+import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
 import { canDownloadCode, canPushCode } from '../shared/project-repository.js';
 
 export const BASIC_REALM = 'Basic realm="forgekit"';
@@ -51,10 +52,16 @@ export function createGitAccess(access: AccessService, projects: ProjectService)
       throw forbiddenText('You are not allowed to download code from this project.');
     },
 
-    checkPush(user: Principal | null, scopes: readonly string[], projectAccess: ProjectAccess, target: RepositoryTarget) {
+    /**
+     * GitLab's order for a push: the token must carry a writing scope, then the
+     * repository must take writes (read-only during a storage move, never when archived),
+     * then the caller needs push access.
+     */
+    checkPush(user: Principal | null, scopes: readonly string[], projectAccess: ProjectAccess, target: RepositoryTarget, readOnly: boolean) {
       if (!user) throw challenge();
-      if (!scopes.includes('api') && !scopes.includes('write_repository')) throw forbiddenText('You are not allowed to push code to this project.');
-      if (toBool(projectAccess.project.archived)) throw forbiddenText('You are not allowed to push code to an archived project.');
+      if (!scopes.includes('api') && !scopes.includes('write_repository')) throw forbiddenText('You are not allowed to upload code.');
+      if (readOnly) throw forbiddenText(READ_ONLY_MESSAGE);
+      if (toBool(projectAccess.project.archived)) throw forbiddenText("You can't push code to an archived project.");
       const allowed =
         target === 'wiki'
           ? wikiFeatureOpen(projects, projectAccess, user) && projectAccess.level >= AccessLevel.DEVELOPER

@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/testing';
+import { coreTokensRef } from '@forgekit/plugin-core';
 import { repositoriesServiceRef } from '../refs.js';
 import { createGitClient } from '../testing/git-client.js';
 import { listen } from '../testing/listen.js';
@@ -134,6 +135,56 @@ describe('git over HTTP', () => {
     expect(await res.text()).toBe('You are not allowed to push code to this project.\n');
   });
 
+  it('lets read_api and read_repository tokens clone, and only writing scopes push', async () => {
+    const tokens = app.kernel.resolve(coreTokensRef);
+    const scoped = async (scopes: string[]) => (await tokens.create({ userId: app.users.maintainer.id, name: scopes.join(' '), scopes })).secret;
+    const readApi = await scoped(['read_api']);
+    const readRepository = await scoped(['read_repository']);
+    const writeRepository = await scoped(['write_repository']);
+    const url = (token: string) => `${server.url.replace('://', `://maintainer:${token}@`)}/test-group/test-project.git`;
+
+    await client.ok(work, ['clone', '--quiet', url(readApi), 'read-api']);
+    expect(await readFile(join(work, 'read-api', 'README.md'), 'utf8')).toBe('# From the API\n');
+    await client.ok(work, ['clone', '--quiet', url(readRepository), 'read-repository']);
+
+    const dir = join(work, 'read-repository');
+    await writeFile(join(dir, 'scoped.txt'), 'scoped\n');
+    await client.ok(dir, ['add', '.']);
+    await client.ok(dir, ['commit', '--quiet', '-m', 'Scoped push']);
+    for (const token of [readApi, readRepository]) {
+      const res = await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, { headers: { Authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` } });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toBe('You are not allowed to upload code.\n');
+    }
+    expect((await client.run(dir, ['push', 'origin', 'HEAD:scoped'])).code).not.toBe(0);
+    await client.ok(dir, ['push', '--quiet', url(writeRepository), 'HEAD:scoped']);
+    expect(await pushOf('refs/heads/scoped')).toMatchObject({ object_kind: 'push', user_username: 'maintainer' });
+  });
+
+  it('declines a push that deletes the default branch, telling git why, and applies none of its refs', async () => {
+    await client.ok(work, ['clone', '--quiet', remote('maintainer'), 'deleter']);
+    const dir = join(work, 'deleter');
+    const main = (await client.ok(dir, ['rev-parse', 'origin/main'])).trim();
+    const push = await client.run(dir, ['push', 'origin', ':main', 'HEAD:refs/heads/alongside']);
+    expect(push.code).not.toBe(0);
+    expect(push.stderr).toContain('remote: The default branch of a project cannot be deleted.');
+    expect(push.stderr).toMatch(/\[remote rejected\] main \(pre-receive hook declined\)/);
+    expect(push.stderr).toMatch(/\[remote rejected\] HEAD -> alongside \(pre-receive hook declined\)/);
+    expect((await app.get(`/api/v4/projects/${app.project.id}/repository/branches/main`, { token: 'reporter' })).body.commit.id).toBe(main);
+    expect((await app.get(`/api/v4/projects/${app.project.id}/repository/branches/alongside`, { token: 'reporter' })).status).toBe(404);
+  });
+
+  it('refuses pushes to an archived project with GitLab’s text', async () => {
+    const created = await app.post('/api/v4/projects', { name: 'Shelved', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
+    await pushOf('refs/heads/main');
+    await app.post(`/api/v4/projects/${created.body.id}/archive`, {}, { token: 'owner' });
+    const auth = { Authorization: `Basic ${Buffer.from(`x:${app.tokens.maintainer}`).toString('base64')}` };
+    const res = await fetch(`${remote(null, 'test-group/shelved.git')}/info/refs?service=git-receive-pack`, { headers: auth });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toBe("You can't push code to an archived project.\n");
+    expect((await fetch(`${remote(null, 'test-group/shelved.git')}/info/refs?service=git-upload-pack`, { headers: auth })).status).toBe(200);
+  });
+
   it('refuses pushes while the repository is read-only, and API writes with GitLab’s text', async () => {
     const repos = app.kernel.resolve(repositoriesServiceRef);
     const repository = (await repos.find({ kind: 'project', containerId: app.project.id }))!;
@@ -143,6 +194,8 @@ describe('git over HTTP', () => {
       const res = await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, { headers: auth });
       expect(res.status).toBe(403);
       expect(await res.text()).toBe('The repository is temporarily read-only. Please try again later.\n');
+      const reporter = { Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}` };
+      expect(await (await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, { headers: reporter })).text()).toBe('The repository is temporarily read-only. Please try again later.\n');
       const clone = await fetch(`${remote(null)}/info/refs?service=git-upload-pack`, { headers: auth });
       expect(clone.status).toBe(200);
       const api = await app.post(

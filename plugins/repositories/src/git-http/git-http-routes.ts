@@ -13,7 +13,7 @@ import type { ProjectRepositories } from '../shared/project-repository.js';
 import { adoptDefaultBranch } from '../shared/route-deps.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import { createGitAccess, forbiddenText, GitHttpRefusal, type RepositoryTarget } from './git-access.js';
-import { FLUSH, pktLine, readPushCommands } from './pkt-line.js';
+import { declinedPush, FLUSH, pktLine, readPushRequest } from './pkt-line.js';
 
 /**
  * GitLab allows groups twenty levels deep. One route per depth (rather than a catch-all)
@@ -50,14 +50,13 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
     const target = targetOf(ctx, depth);
     if (!target) throw frameworkError(404, '404 Not Found');
     const projectAccess = await gitAccess.project(ctx.user, target.fullPath);
-    if (service === 'git-receive-pack') gitAccess.checkPush(ctx.user, ctx.credential?.scopes ?? [], projectAccess, target.target);
-    else gitAccess.checkDownload(ctx.user, projectAccess, target.target);
     const { project } = projectAccess;
-    const repository = await repos.ensure(
-      { kind: target.target, containerId: project.id },
-      { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' },
-    );
-    if (service === 'git-receive-pack' && repository.readOnly) throw forbiddenText(READ_ONLY_MESSAGE);
+    const key = { kind: target.target, containerId: project.id };
+    if (service === 'git-receive-pack') {
+      const readOnly = !!(await repos.find(key))?.readOnly;
+      gitAccess.checkPush(ctx.user, ctx.credential?.scopes ?? [], projectAccess, target.target, readOnly);
+    } else gitAccess.checkDownload(ctx.user, projectAccess, target.target);
+    const repository = await repos.ensure(key, { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' });
     return { repository, target, projectId: project.id };
   }
 
@@ -103,10 +102,12 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
 
   async function receivePack(ctx: RequestContext, repository: RepositoryHandle, projectId: number, target: Target) {
     const body = requestBody(ctx);
-    const commands = readPushCommands(body);
+    const request = readPushRequest(body);
+    const { commands } = request;
     const defaultBranch = await repos.headBranch(repository);
+    // As GitLab's pre-receive check does, the whole push is declined and git shows why.
     if (defaultBranch && commands.some((command) => command.ref === `refs/heads/${defaultBranch}` && command.after === ZERO_SHA)) {
-      throw forbiddenText('The default branch of a project cannot be deleted.');
+      return declinedPush(request, 'The default branch of a project cannot be deleted.');
     }
     const pusher = await projectRepos.pusher(ctx.user!);
     return repos.writing(repository, async () => {
@@ -153,7 +154,8 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
   for (let depth = 1; depth <= MAX_NAMESPACE_DEPTH; depth++) {
     // Params are named by position so every depth shares one param node per level.
     const prefix = Array.from({ length: depth + 1 }, (_, i) => `/:s${i}`).join('');
-    const common = { raw: true, auth: 'optional', basicAuth: true, scopes: ['read_repository', 'write_repository'] } as const;
+    // Any token that reaches the API may clone, `read_api` included (GitLab grants it `download_code`); pushing needs more, checked above.
+    const common = { raw: true, auth: 'optional', basicAuth: true, scopes: ['read_api', 'read_repository', 'write_repository'] } as const;
     routes.push(
       defineRoute({
         ...common,

@@ -62,6 +62,24 @@ describe('repository.pushed events', () => {
     });
   });
 
+  it('shortens long commit titles in the payload as GitLab does, while the API keeps them whole', async () => {
+    const long = `Refactor ${'the storage layer '.repeat(6)}so that moves can resume`;
+    expect(long.length).toBeGreaterThanOrEqual(100);
+    const event = next();
+    const commit = await commitFiles(app, app.project.id, { 'long.txt': 'x\n' }, { message: `${long}\n\nDetails` });
+    const payload = await event;
+    const title = payload.commits[0].title as string;
+    expect(title).toBe(`${long.slice(0, long.lastIndexOf(' ', 78))}...`);
+    expect(title.length).toBeLessThanOrEqual(81);
+    expect(payload.commits[0].message).toBe(`${long}\n\nDetails`);
+    expect((await app.get(`/api/v4/projects/${app.project.id}/repository/commits/${commit.id}`, { token: 'developer' })).body.title).toBe(long);
+
+    const unbroken = 'x'.repeat(120);
+    const second = next();
+    await commitFiles(app, app.project.id, { 'long.txt': 'y\n' }, { message: unbroken });
+    expect((await second).commits[0].title).toBe(`${'x'.repeat(78)}...`);
+  });
+
   it('reports modified and removed paths, a tag push, and a branch deletion', async () => {
     const modified = next();
     const second = await commitFiles(app, app.project.id, { 'a.txt': 'changed\n', 'b.txt': null });

@@ -5,7 +5,7 @@
  */
 import type { EventBus } from '@forgekit/kernel';
 import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
-import { commitTitle } from '../commits/commit-presenter.js';
+import { hookCommitTitle } from '../commits/commit-presenter.js';
 import { ZERO_SHA } from '../git/ref-names.js';
 import { changedPaths, listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';
 import type { RefUpdate } from '../git/commit-writer.js';
@@ -106,7 +106,7 @@ async function pushPayload(
     commits.map(async (commit) => ({
       id: commit.id,
       message: commit.message,
-      title: commitTitle(commit.message),
+      title: hookCommitTitle(commit.message),
       timestamp: commit.committedDate,
       url: `${webUrl}/-/commit/${commit.id}`,
       author: { name: commit.authorName, email: commit.authorEmail },
