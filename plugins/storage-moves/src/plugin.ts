@@ -6,9 +6,9 @@ import { RepositoryStorageMove } from './entities/repository-storage-move.js';
 import { init } from './migrations/202611231100-init.js';
 import { containerAdapters } from './moves/containers.js';
 import { moveRoutes } from './moves/move-routes.js';
+import { createMoveRecovery } from './moves/move-recovery.js';
 import { createMoveRunner, type MoveHooks } from './moves/move-runner.js';
 import { BULK_JOB, createMoveScheduler, MOVE_JOB } from './moves/move-scheduler.js';
-import { MoveState } from './moves/move-states.js';
 import { createMoveStore, type ContainerType } from './moves/move-store.js';
 
 export const StorageMovesConfigSchema = v.object({
@@ -45,16 +45,8 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
       ctx.jobs.define(BULK_JOB, async ({ type, source, destination }: { type: ContainerType; source: string; destination: string | null }) => {
         await scheduler.scheduleAll(adapters[type], source, destination);
       });
-      ctx.jobs.define(RECOVER_JOB, async () => {
-        const before = new Date(Date.now() - ctx.config.staleAfterMinutes * 60_000);
-        for (const move of await store.idleSince(MoveState.started, before)) {
-          const repositories = await repos.findAll(adapters[move.container_type].repositoryKinds, move.container_id);
-          if (await store.transition(move.id, MoveState.started, MoveState.failed, 'The move stopped before it finished')) {
-            await repos.setReadOnly(repositories.map((repository) => repository.id), false);
-          }
-        }
-        for (const move of await store.idleSince(MoveState.scheduled, before)) await ctx.jobs.enqueue(MOVE_JOB, { moveId: move.id }, { singletonKey: String(move.id) });
-      });
+      const recover = createMoveRecovery({ store, repos, adapters, jobs: ctx.jobs });
+      ctx.jobs.define(RECOVER_JOB, () => recover(new Date(Date.now() - ctx.config.staleAfterMinutes * 60_000)));
 
       const enqueue = (name: string, data: unknown) => ctx.jobs.enqueue(name, data);
       for (const adapter of Object.values(adapters)) ctx.routes(...moveRoutes(adapter, { store, scheduler, repos, enqueue }));

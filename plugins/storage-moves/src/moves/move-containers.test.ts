@@ -60,6 +60,27 @@ describe('snippet and group wiki repository storage moves', () => {
     expect((await app.kernel.resolve(repositoriesServiceRef).find({ kind: 'snippet', containerId: 78 }))!.storage).toBe('second');
   });
 
+  it('answers GitLab’s errors for snippet and group moves', async () => {
+    for (const [kind, plural, missing] of [
+      ['snippet', 'snippets', '404 Snippet Not Found'],
+      ['group', 'groups', '404 Group Not Found'],
+    ] as const) {
+      expect(await app.get(`/api/v4/${kind}_repository_storage_moves/999`, { token: 'admin' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+      expect(await app.post(`/api/v4/${plural}/999/repository_storage_moves`, { destination_storage_name: 'second' }, { token: 'admin' })).toMatchObject({ status: 404, body: { message: missing } });
+      expect(await app.get(`/api/v4/${plural}/999/repository_storage_moves/1`, { token: 'admin' })).toMatchObject({ status: 404, body: { message: missing } });
+      expect(await app.post(`/api/v4/${kind}_repository_storage_moves`, { source_storage_name: 'nowhere' }, { token: 'admin' })).toMatchObject({
+        status: 400,
+        body: { error: 'source_storage_name does not have a valid value' },
+      });
+      expect(await app.get(`/api/v4/${kind}_repository_storage_moves`, { token: 'owner' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+      expect(await app.get(`/api/v4/${kind}_repository_storage_moves`)).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    }
+    expect(await app.post('/api/v4/snippets/77/repository_storage_moves', { destination_storage_name: 'nowhere' }, { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { message: { destination_storage_name: ['is not included in the list'] } },
+    });
+  });
+
   it('moves a group wiki repository and shows the group', async () => {
     await seed('group_wiki', app.group.id);
     const res = await app.post(`/api/v4/groups/${app.group.id}/repository_storage_moves`, { destination_storage_name: 'second' }, { token: 'admin' });

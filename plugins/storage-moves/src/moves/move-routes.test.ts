@@ -75,6 +75,10 @@ describe('project repository storage moves', () => {
       status: 400,
       body: { message: { destination_storage_name: ['is not included in the list'] } },
     });
+    expect(await app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, { destination_storage_name: '' }, { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { message: { destination_storage_name: ["can't be blank", 'is not included in the list'] } },
+    });
     const repos = app.kernel.resolve(repositoriesServiceRef);
     const repository = (await repos.find({ kind: 'project', containerId: projectId }))!;
     await repos.setReadOnly([repository.id], true);

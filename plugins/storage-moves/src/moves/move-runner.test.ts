@@ -138,6 +138,28 @@ describe('a storage move that goes wrong', () => {
     afterCopy = () => undefined;
   });
 
+  it('leaves no copy behind when the project is deleted in the middle of its move', async () => {
+    const projectId = await projectWithCommits(app, 'Deleted midway');
+    const repos = app.kernel.resolve(repositoriesServiceRef);
+    const source = (await repos.find({ kind: 'project', containerId: projectId }))!;
+    const destination = repos.gitDirOn('second', source.diskPath);
+    let ended!: () => void;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    afterCopy = async () => {
+      expect(existsSync(destination)).toBe(true);
+      expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
+      setTimeout(ended, 200);
+    };
+    const scheduled = await schedule(projectId);
+    expect(scheduled.status).toBe(201);
+    await done;
+    for (let attempt = 0; attempt < 250 && existsSync(destination); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(destination)).toBe(false);
+    expect(existsSync(source.gitDir)).toBe(false);
+    expect(await app.get(`/api/v4/project_repository_storage_moves/${scheduled.body.id}`, { token: 'admin' })).toMatchObject({ status: 404 });
+    afterCopy = () => undefined;
+  });
+
   it('fails moves whose process stopped, and makes their repositories writable again', async () => {
     const projectId = await projectWithCommits(app, 'Stuck');
     let reached!: () => void;

@@ -18,6 +18,8 @@ import type { MoveRow, MoveStore } from './move-store.js';
 export interface MoveHooks {
   /** After every repository was copied and verified, before the records switch. */
   afterCopy?: (move: MoveRow) => void | Promise<void>;
+  /** After the records switched to the destination, before the move is `replicated` and the repositories writable. */
+  afterSwitch?: (move: MoveRow) => void | Promise<void>;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -30,8 +32,13 @@ export function createMoveRunner(deps: { store: MoveStore; repos: RepositoryServ
 
   async function fail(move: MoveRow, repositories: RepositoryHandle[], placed: string[], error: unknown) {
     log.warn({ err: error, moveId: move.id }, 'repository storage move failed');
-    for (const dir of placed) await rm(dir, { recursive: true, force: true });
     for (const repository of repositories) await rm(stagingDir(repos.gitDirOn(move.destination_storage_name, repository.diskPath), move.id), { recursive: true, force: true });
+    // Once the move was failed elsewhere (its process was taken for dead), a later move may
+    // own the repositories and the destination directories: leave them alone. (A move whose
+    // container was deleted is gone altogether; its copies are still this run's to remove.)
+    if (!(await store.stillStarted(move.id)) && (await store.find(move.id))) return;
+    for (const dir of placed) await rm(dir, { recursive: true, force: true });
+    // Writable before the state says so, as in GitLab: a `failed` move has let go of its repositories.
     await repos.setReadOnly(repositories.map((repository) => repository.id), false);
     await store.transition(move.id, MoveState.started, MoveState.failed, messageOf(error));
   }
@@ -71,6 +78,9 @@ export function createMoveRunner(deps: { store: MoveStore; repos: RepositoryServ
       for (const repository of repositories) await repos.relocate([repository.id], repository.storage).catch(() => undefined);
       return fail(move, repositories, placed, error);
     }
+    await hooks.afterSwitch?.(move);
+    // A move failed or recovered elsewhere meanwhile is no longer this run's to finish.
+    if (!(await store.stillStarted(move.id))) return;
     await repos.setReadOnly(ids, false);
     await store.transition(move.id, MoveState.started, MoveState.replicated);
 
