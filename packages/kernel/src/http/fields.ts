@@ -100,24 +100,31 @@ function nonString<T>(coerce: (value: unknown) => Coerced<T>, message?: string):
   return field;
 }
 
+/**
+ * What Grape reports for a required field that is absent: every validator of the field
+ * runs, so a value list adds "does not have a valid value" and `allow_blank: false` adds "is empty".
+ */
+const WHEN_MISSING = new WeakMap<object, readonly string[]>();
+export const messagesWhenMissing = (field: unknown): readonly string[] =>
+  (typeof field === 'object' && field !== null && WHEN_MISSING.get(field)) || [MESSAGES.missing];
+
 export const string = () => coerced(coerceString);
-/** A string that may not be blank (Grape's `allow_blank: false`). */
-export const nonBlankString = () =>
-  v.pipe(string(), v.check((s) => s.trim() !== '', MESSAGES.empty)) as unknown as Field<string>;
+/** A string that may not be blank (Grape's `allow_blank: false`); absent, it is both missing and empty. */
+export function nonBlankString(): Field<string> {
+  const field = v.pipe(string(), v.check((s) => s.trim() !== '', MESSAGES.empty)) as unknown as Field<string>;
+  WHEN_MISSING.set(field, [MESSAGES.missing, MESSAGES.empty]);
+  return field;
+}
 export const integer = () => nonString(coerceInteger);
 export const boolean = () => nonString(coerceBoolean);
 export const datetime = () => nonString(coerceDatetime);
 export const date = () => nonString(coerceDate);
 
-/** A value from a fixed list: "does not have a valid value". */
-/** Fields limited to a list of values: Grape reports "does not have a valid value" for them when they are missing too. */
-const VALUE_LIST_FIELDS = new WeakSet<object>();
-export const hasValueList = (field: unknown) => typeof field === 'object' && field !== null && VALUE_LIST_FIELDS.has(field);
-
+/** A value from a fixed list: "does not have a valid value", which Grape reports for a missing one too. */
 export function values<T extends string | number>(allowed: readonly T[], base?: Field<T>): Field<T> {
   const inner = base ?? (string() as unknown as Field<T>);
   const field = v.pipe(inner, v.check((value) => allowed.includes(value), MESSAGES.values)) as unknown as Field<T>;
-  VALUE_LIST_FIELDS.add(field);
+  WHEN_MISSING.set(field, [MESSAGES.missing, MESSAGES.values]);
   return field;
 }
 
@@ -130,7 +137,7 @@ export function array<T>(item: Field<T>): Field<T[]> {
     v.array(item),
   ) as unknown as Field<T[]>;
   NULL_IS_EMPTY.add(field);
-  if (VALUE_LIST_FIELDS.has(item)) VALUE_LIST_FIELDS.add(field);
+  if (WHEN_MISSING.has(item)) WHEN_MISSING.set(field, WHEN_MISSING.get(item)!);
   return field;
 }
 

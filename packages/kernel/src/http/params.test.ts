@@ -79,6 +79,12 @@ describe('Grape message details', () => {
     expect(validateParams(schema, {})).toEqual({ error: 'name is missing, scopes is missing, scopes does not have a valid value' });
   });
 
+  it('adds "is empty" to a missing param that may not be blank, and only "is empty" to a blank one', () => {
+    const schema = params({ description: f.string(), ref: f.nonBlankString(), cron: f.string() });
+    expect(validateParams(schema, {})).toEqual({ error: 'description is missing, ref is missing, ref is empty, cron is missing' });
+    expect(validateParams(schema, { description: 'd', ref: ' ', cron: '* * * * *' })).toEqual({ error: 'ref is empty' });
+  });
+
   it('reports group rules after the params', () => {
     const schema = params({ email: f.string(), password: f.optional(f.string()), reset: f.optional(f.boolean()) }, rules.atLeastOneOf('password', 'reset'));
     expect(validateParams(schema, {})).toEqual({ error: 'email is missing, password, reset are missing, at least one parameter must be provided' });

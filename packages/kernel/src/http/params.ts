@@ -3,7 +3,7 @@
  * Undeclared params are dropped, as Grape's `declared_params` does.
  */
 import * as v from 'valibot';
-import { hasValueList, MESSAGES } from './fields.js';
+import { messagesWhenMissing } from './fields.js';
 
 type Entries = v.ObjectEntries;
 type Rule = (input: Record<string, unknown>) => string | null;
@@ -53,7 +53,7 @@ function describe(issue: v.BaseIssue<unknown>, entries: v.ObjectEntries): string
   // valibot reports an absent required key as an object issue with no input.
   if (issue.type === 'object' && issue.input === undefined) {
     const field = path.length === 1 ? entries[String(path[0]!.key)] : undefined;
-    return hasValueList(field) ? [`${name} is missing`, `${name} ${MESSAGES.values}`] : [`${name} is missing`];
+    return messagesWhenMissing(field).map((message) => `${name} ${message}`);
   }
   return [`${name} ${issue.message}`];
 }

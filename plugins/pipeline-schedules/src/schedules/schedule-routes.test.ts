@@ -76,7 +76,7 @@ describe('POST /projects/:id/pipeline_schedules', () => {
   });
 
   it('answers Grape errors for missing and blank params', async () => {
-    expect(await app.post(path, {}, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'description is missing, ref is missing, cron is missing' } });
+    expect(await app.post(path, {}, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'description is missing, ref is missing, ref is empty, cron is missing' } });
     expect(await app.post(path, { ...NIGHTLY, ref: '' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'ref is empty' } });
     expect(await app.post(path, { ...NIGHTLY, active: 'maybe' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'active is invalid' } });
   });

@@ -38,7 +38,7 @@ describe('branches', () => {
       body: { message: "Failed to create branch 'new': invalid reference name 'nope'" },
     });
     expect(await app.post(url, { branch: '', ref: '' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'branch is empty, ref is empty' } });
-    expect(await app.post(url, {}, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'branch is missing, ref is missing' } });
+    expect(await app.post(url, {}, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'branch is missing, branch is empty, ref is missing, ref is empty' } });
   });
 
   it('lists branches by name with merge state, search and pagination', async () => {

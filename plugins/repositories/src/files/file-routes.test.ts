@@ -37,7 +37,7 @@ describe('repository files', () => {
     });
 
     it('answers GitLab’s errors', async () => {
-      expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'reporter' })).toMatchObject({ status: 400, body: { error: 'ref is missing' } });
+      expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'reporter' })).toMatchObject({ status: 400, body: { error: 'ref is missing, ref is empty' } });
       expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'reporter', query: { ref: 'nope' } })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
       expect(await app.get(`${base}/nope.md`, { token: 'reporter', query: { ref: 'main' } })).toMatchObject({ status: 404, body: { message: '404 File Not Found' } });
       expect(await app.get(`${base}/..%2Fetc%2Fpasswd`, { token: 'reporter', query: { ref: 'main' } })).toMatchObject({ status: 400, body: { error: 'file_path should be a valid file path' } });
@@ -95,7 +95,7 @@ describe('repository files', () => {
         status: 400,
         body: { message: 'The file has changed since you started editing it: docs/guide.md' },
       });
-      expect(await app.post(`${base}/x.md`, { branch: 'main', content: 'x' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'commit_message is missing' } });
+      expect(await app.post(`${base}/x.md`, { branch: 'main', content: 'x' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'commit_message is missing, commit_message is empty' } });
       expect(await app.post(`${base}/x.md`, { branch: 'main', content: 'x', commit_message: 'm' }, { token: 'reporter' })).toMatchObject({ status: 403 });
     });
   });

@@ -32,6 +32,8 @@ describe('tags', () => {
     expect(await app.post(url, { tag_name: 'v1.9', ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 409, body: { message: 'Tag v1.9 already exists' } });
     expect(await app.post(url, { tag_name: 'v2', ref: 'nope' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'Target nope is invalid' } });
     expect(await app.post(url, { ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'tag_name is missing' } });
+    // GitLab declares tag_name and ref without allow_blank: blank values reach the tag service.
+    expect(await app.post(url, { tag_name: '', ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'Tag name invalid' } });
     expect(await app.post(url, { tag_name: 'v3', ref: 'main' }, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
   });
 

@@ -74,7 +74,7 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/projects/:id/repository/tags',
-      input: params({ tag_name: f.nonBlankString(), ref: f.nonBlankString(), message: f.optional(f.string()) }),
+      input: params({ tag_name: f.string(), ref: f.string(), message: f.optional(f.string()) }),
       async handler(ctx, input) {
         const { access, repository } = await projectRepos.forWrite(ctx);
         const pusher = await projectRepos.pusher(ctx.user!);
