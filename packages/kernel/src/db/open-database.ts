@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MikroORM, type EntitySchema } from '@mikro-orm/core';
-import sqlite3 from 'sqlite3';
+import BetterSqlite from 'better-sqlite3';
 import type { Knex } from '@mikro-orm/knex';
-import { createPreparedQueries, type PreparedQuery } from './prepared-queries.js';
+import { createPreparedQueries, type PreparedQuery, type SqliteReader } from './prepared-queries.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -49,9 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     mkdirSync(resolve(dbName, '..'), { recursive: true });
   }
   const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName });
-  // Two readers: one query can run on each core while the main thread works.
-  const readers = memory ? [] : await Promise.all([openReadConnection(dbName), openReadConnection(dbName)]);
-  const database = wrap(orm, 'sqlite', readers);
+  const database = wrap(orm, 'sqlite', memory ? undefined : openReader(dbName));
   await database.knex.raw('PRAGMA foreign_keys = ON');
   if (!memory) {
     await database.knex.raw('PRAGMA journal_mode = WAL');
@@ -62,17 +60,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /** A read-only SQLite connection for prepared reads (see createPreparedQueries). */
-async function openReadConnection(file: string): Promise<sqlite3.Database> {
-  const connection = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => (error ? reject(error) : resolve(db)));
-  });
-  connection.configure('busyTimeout', 5000);
-  return connection;
+function openReader(file: string): BetterSqlite.Database {
+  return new BetterSqlite(file, { readonly: true, fileMustExist: true, timeout: 5000 });
 }
 
-function wrap(orm: MikroORM, dialect: Dialect, readConnections: sqlite3.Database[] = []): Database {
+function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): Database {
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
-  const prepared = createPreparedQueries(knex, dialect, readConnections);
+  const prepared = createPreparedQueries(knex, dialect, reader as SqliteReader | undefined);
   return {
     orm,
     knex,
@@ -81,7 +75,7 @@ function wrap(orm: MikroORM, dialect: Dialect, readConnections: sqlite3.Database
     read: (query) => prepared.read(query),
     async close() {
       await prepared.finalize();
-      for (const connection of readConnections) await new Promise<void>((resolve) => connection.close(() => resolve()));
+      reader?.close();
       await orm.close(true);
     },
   };

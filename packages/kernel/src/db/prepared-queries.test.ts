@@ -94,4 +94,20 @@ describe.skipIf(!!process.env.FORGEKIT_TEST_DATABASE_URL)('prepared queries on a
     });
     expect(await byName.first(['pending'])).toEqual({ name: 'pending' });
   });
+
+  it('binds booleans and dates as the writer stored them', async () => {
+    await database.knex.schema.createTable('flags', (t) => {
+      t.increments('id');
+      t.boolean('active');
+      t.timestamp('seen_at');
+    });
+    await database.knex('flags').insert([
+      { active: true, seen_at: new Date('2026-01-01T00:00:00Z') },
+      { active: false, seen_at: new Date('2026-03-01T00:00:00Z') },
+    ]);
+    const query = database.knex('flags').select('id').where('active', true).where('seen_at', '<', new Date('2026-02-01T00:00:00Z'));
+    expect(await database.read(query)).toEqual([{ id: 1 }]);
+    const inactive = database.knex('flags').select('id').where('active', false).where('seen_at', '>', new Date('2026-02-01T00:00:00Z'));
+    expect(await database.read(inactive)).toEqual([{ id: 2 }]);
+  });
 });

@@ -28,6 +28,18 @@ interface KnexClient {
   releaseConnection(connection: unknown): Promise<void> | void;
 }
 
+/** A synchronous read-only SQLite connection (better-sqlite3). */
+export interface SqliteReader {
+  prepare(sql: string): { all(...params: unknown[]): unknown[] };
+}
+
+/** Values as the writer's driver stores them: booleans as 0/1, dates as epoch milliseconds. */
+function readerParam(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  return value === undefined ? null : value;
+}
+
 /** `?` → `$n`, leaving quoted text alone. */
 export function toNumberedPlaceholders(sql: string): string {
   let index = 0;
@@ -56,25 +68,16 @@ export interface PreparedQueries {
 }
 
 /**
- * @param readConnections SQLite connections of their own for these reads (file databases
- * in WAL mode): reads then run beside the writer's connection, and each other, instead
- * of queueing for it, and never see another request's uncommitted transaction.
+ * @param reader a SQLite connection of its own for these reads (file databases in WAL
+ * mode). Its reads are synchronous: an indexed lookup costs far less than a hop to the
+ * async driver's thread pool, they never queue behind the writer, and they never see
+ * another request's uncommitted transaction.
  */
-export function createPreparedQueries(knex: Knex, dialect: Dialect, readConnections: readonly unknown[] = []): PreparedQueries {
+export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: SqliteReader): PreparedQueries {
   const client = (knex as unknown as { client: KnexClient }).client;
   const sqliteStatements = new Map<unknown, Map<string, SqliteStatement>>();
-  const busy = readConnections.map(() => 0);
 
   async function onConnection<T>(run: (connection: unknown) => Promise<T>): Promise<T> {
-    if (readConnections.length > 0) {
-      const index = busy.indexOf(Math.min(...busy));
-      busy[index]!++;
-      try {
-        return await run(readConnections[index]);
-      } finally {
-        busy[index]!--;
-      }
-    }
     const connection = await client.acquireConnection();
     try {
       return await run(connection);
@@ -89,6 +92,15 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, readConnecti
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = (connection as SqliteConnection).prepare(sql)));
     return statement;
+  }
+
+  /** The query on the reader, prepared once: synchronous underneath, a promise like the others. */
+  function onReader<Row>(sql: string) {
+    let statement: ReturnType<SqliteReader['prepare']> | undefined;
+    return async (params: readonly unknown[]) => {
+      statement ??= reader!.prepare(sql);
+      return statement.all(...params.map(readerParam)) as Row[];
+    };
   }
 
   // Queries built at request time come in a bounded number of shapes; the cap only guards against surprises.
@@ -108,12 +120,14 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, readConnecti
     prepare<Row>(sql: string): PreparedQuery<Row> {
       const text = dialect === 'postgresql' ? toNumberedPlaceholders(sql) : sql;
       const name = `fk_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-      const all = (params: readonly unknown[] = []) =>
+      const viaPool = (params: readonly unknown[]) =>
         onConnection(async (connection) => {
           if (dialect === 'postgresql') return (await (connection as PgConnection).query({ name, text, values: params })).rows as Row[];
           const statement = sqliteStatement(connection, sql);
           return new Promise<Row[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as Row[]))));
         });
+      const run = reader && dialect === 'sqlite' ? onReader<Row>(sql) : viaPool;
+      const all = (params: readonly unknown[] = []) => run(params);
       return { all, first: async (params) => (await all(params))[0] };
     },
     async finalize() {
