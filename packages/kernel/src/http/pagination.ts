@@ -87,8 +87,8 @@ export function keysetHeaders(request: PageRequest, next: Record<string, unknown
 }
 
 /**
- * A page query can carry its own total: select `count(*) over () as <TOTAL_COLUMN>`
- * beside the rows (SQLite and PostgreSQL both run window functions), and read it here.
+ * A page query can carry its own total: select it beside the rows as `<TOTAL_COLUMN>`
+ * (an uncorrelated `(select count(*) ...)` subquery, or `count(*) over ()`), and read it here.
  * Only a page past the end, which has no rows to carry it, still needs `count`.
  */
 export const TOTAL_COLUMN = 'total_count';

@@ -86,6 +86,8 @@ export function projectListRoute(
         if (input.last_activity_before) query.where('p.last_activity_at', '<', input.last_activity_before);
       };
 
+      const matching = () => db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter);
+
       const simple = input.simple || !user;
       const keyset = input.pagination === 'keyset';
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
@@ -95,9 +97,11 @@ export function projectListRoute(
         .modify(filter)
         .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
         .orderBy('p.id', input.sort!);
-      // Keyset pages read one row more, to know whether a next page exists; offset pages carry their total.
+      // Keyset pages read one row more, to know whether a next page exists. Offset pages carry
+      // their total as an uncorrelated subquery, which the database runs once and which, unlike
+      // a window count, does not make it build every matching row before the limit.
       if (keyset) query.limit(ctx.page.perPage + 1);
-      else query.select(db.raw(`count(*) over () as ${TOTAL_COLUMN}`)).limit(ctx.page.perPage).offset(ctx.page.offset);
+      else query.select(matching().count('*').as(TOTAL_COLUMN)).limit(ctx.page.perPage).offset(ctx.page.offset);
       const fetched = await database.read<ProjectWithNamespace & OwnerColumns>(query);
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
@@ -115,7 +119,7 @@ export function projectListRoute(
         return keysetPage(await present(), next);
       }
       const total = await totalFromRows(ctx.page, rows, async () => {
-        const [counted] = await database.read<{ n: number }>(db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter).count({ n: '*' }));
+        const [counted] = await database.read<{ n: number }>(matching().count({ n: '*' }));
         return Number(counted!.n);
       });
       return page(await present(), total);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp, type TestResponse } from '@forgekit/testing';
 import { coreGroupsRef, coreProjectsRef, coreUsersRef } from '../refs.js';
 
 const USER_BASIC = ['id', 'username', 'public_email', 'name', 'state', 'locked', 'avatar_url', 'web_url'];
@@ -149,10 +149,10 @@ describe('users', () => {
         const ids: number[] = [];
         let path: string | null = `/api/v4/users?${new URLSearchParams({ pagination: 'keyset', per_page: '2', ...query })}`;
         while (path) {
-          const res: Awaited<ReturnType<typeof app.get>> = await app.get(path.replace(/^https?:\/\/[^/]+/, ''), { token: 'admin' });
+          const res: TestResponse<{ id: number }[]> = await app.get(path.replace(/^https?:\/\/[^/]+/, ''), { token: 'admin' });
           expect(res.status).toBe(200);
           expect(res.headers.get('x-total')).toBeNull();
-          ids.push(...res.body.map((user: { id: number }) => user.id));
+          ids.push(...res.body.map((user) => user.id));
           path = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
           if (path) expect(path).toContain('cursor=');
         }
