@@ -16,9 +16,9 @@ export const ciVariablesPlugin = definePlugin({
   migrations: [init],
   requires: [coreAccessRef, planLimitsServiceRef],
   register(ctx) {
-    const { knex: db } = ctx.resolve(coreServices.database);
+    const database = ctx.resolve(coreServices.database);
     const access = ctx.resolve(coreAccessRef);
-    const service = createVariableService(createVariableStore(db), ctx.resolve(planLimitsServiceRef));
+    const service = createVariableService(createVariableStore(database), ctx.resolve(planLimitsServiceRef));
 
     ctx.routes(
       ...variableRoutes(service, {

@@ -1,4 +1,5 @@
 /** Lean SQL for variables: one statement per operation on the hot paths. */
+import type { Database } from '@forgekit/kernel';
 import { toBool, toIso, type Knex } from '@forgekit/kernel/orm';
 import type { Owner } from './owner-kinds.js';
 import type { Variable, VariableType } from './variable-rules.js';
@@ -63,12 +64,14 @@ const isUniqueViolation = (error: unknown) => {
 /** Raw results: PostgreSQL gives `{ rows }`, SQLite an array. */
 const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []));
 
-export function createVariableStore(db: Knex) {
+export function createVariableStore(database: Database) {
+  const db = database.knex;
   const ofOwner = (owner: Owner) => db(TABLE).where({ owner_type: owner.kind, owner_id: owner.id });
 
   return {
+    /** A prepared read: the list is the hot path. */
     async list(owner: Owner, limit: number, offset: number): Promise<StoredVariable[]> {
-      const rows: Row[] = await ofOwner(owner).orderBy('id').limit(limit).offset(offset).select(COLUMNS);
+      const rows = await database.read<Row>(ofOwner(owner).orderBy('id').limit(limit).offset(offset).select(COLUMNS));
       return rows.map(fromRow);
     },
 
