@@ -30,9 +30,19 @@ export function resolveStorages(config: RepositoriesConfig, dataDir: string): Re
   return storages;
 }
 
+/** Project lists show `empty_repo`, which needs the path: remember recent ones rather than hash again. */
+const hashedById = new Map<number, string>();
+const HASHED_KEPT = 10_000;
+
 const hashed = (id: number) => {
-  const hash = createHash('sha256').update(String(id)).digest('hex');
-  return `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+  let path = hashedById.get(id);
+  if (path === undefined) {
+    const hash = createHash('sha256').update(String(id)).digest('hex');
+    path = `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+    if (hashedById.size >= HASHED_KEPT) hashedById.clear();
+    hashedById.set(id, path);
+  }
+  return path;
 };
 
 /** GitLab's hashed layout, relative to a storage. */
