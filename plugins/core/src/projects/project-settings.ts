@@ -43,6 +43,8 @@ export type ProjectSettings = typeof PROJECT_SETTING_DEFAULTS;
 
 export const ACCESS_LEVEL_SETTINGS = Object.keys(PROJECT_SETTING_DEFAULTS).filter((key) => key.endsWith('_access_level'));
 
-export function readProjectSettings(json: string): ProjectSettings {
-  return { ...PROJECT_SETTING_DEFAULTS, ...(json ? JSON.parse(json) : {}) };
+/** Settings are only read, so a project without overrides shares the defaults object itself. */
+export function readProjectSettings(json: string): Readonly<ProjectSettings> {
+  if (!json || json === '{}') return PROJECT_SETTING_DEFAULTS;
+  return { ...PROJECT_SETTING_DEFAULTS, ...JSON.parse(json) };
 }
