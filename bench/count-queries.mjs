@@ -2,7 +2,7 @@
 /**
  * Diagnostic: how many SQL statements each GET scenario costs per request. Boots the
  * reference server in this process (SQLite, logging off), seeds like the bench, and
- * counts knex queries over sequential requests.
+ * counts SQL statements (knex queries and prepared reads) over sequential requests.
  *
  * Usage: node bench/count-queries.mjs [--requests 5] [--sql]
  */
@@ -26,6 +26,7 @@ async function main() {
     const ctx = await seedContext(baseUrl, rootToken);
     let statements = [];
     server.kernel.database.knex.on('query', (query) => statements.push(query.sql));
+    server.kernel.database.observeReads((sql) => statements.push(sql));
     for (const scenario of scenarios.filter((s) => s.method === 'GET')) {
       const prepared = await prepareScenario(scenario, ctx);
       if (prepared.skipped) {

@@ -16,6 +16,8 @@ export interface Database {
   prepare<Row>(sql: string): PreparedQuery<Row>;
   /** Runs a knex select as a prepared read (for lists whose SQL varies with filters). */
   read<Row>(query: Knex.QueryBuilder): Promise<Row[]>;
+  /** Sees the SQL of every prepared read, which knex's `query` event does not; returns the unsubscribe. */
+  observeReads(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
     dialect,
     prepare: (sql) => prepared.prepare(sql),
     read: (query) => prepared.read(query),
+    observeReads: (listener) => prepared.observe(listener),
     async close() {
       await prepared.finalize();
       reader?.close();

@@ -53,6 +53,18 @@ describe('prepared queries', () => {
     expect(await byName.all(['c'])).toEqual([]);
   });
 
+  it('shows every prepared read to its observers until they unsubscribe', async () => {
+    const seen: string[] = [];
+    const stop = database.observeReads((sql) => seen.push(sql));
+    await database.prepare('select id from items where name = ?').all(['a']);
+    await database.read(database.knex('items').select('name').where('name', 'a'));
+    stop();
+    await database.prepare('select id from items').all();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe('select id from items where name = ?');
+    expect(seen[1]).toContain('items');
+  });
+
   it('runs a knex select as a prepared read', async () => {
     const rows = await database.read<{ name: string }>(database.knex('items').select('name').where('name', 'b'));
     expect(rows).toEqual([{ name: 'b' }]);

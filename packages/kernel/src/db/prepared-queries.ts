@@ -63,6 +63,8 @@ export interface PreparedQueries {
   prepare<Row>(sql: string): PreparedQuery<Row>;
   /** Runs a knex select the same way: compiled once per SQL text, on the read connection. */
   read<Row>(query: Knex.QueryBuilder): Promise<Row[]>;
+  /** Calls `listener` with the SQL of every prepared read (they bypass knex's `query` event); returns the unsubscribe. */
+  observe(listener: (sql: string) => void): () => void;
   /** Releases SQLite statements; call before the connection closes. */
   finalize(): Promise<void>;
 }
@@ -103,6 +105,8 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
     };
   }
 
+  const observers = new Set<(sql: string) => void>();
+
   // Queries built at request time come in a bounded number of shapes; the cap only guards against surprises.
   const bySql = new Map<string, PreparedQuery<unknown>>();
   const MAX_CACHED = 500;
@@ -127,8 +131,15 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
           return new Promise<Row[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as Row[]))));
         });
       const run = reader && dialect === 'sqlite' ? onReader<Row>(sql) : viaPool;
-      const all = (params: readonly unknown[] = []) => run(params);
+      const all = (params: readonly unknown[] = []) => {
+        for (const observer of observers) observer(sql);
+        return run(params);
+      };
       return { all, first: async (params) => (await all(params))[0] };
+    },
+    observe(listener) {
+      observers.add(listener);
+      return () => observers.delete(listener);
     },
     async finalize() {
       for (const statements of sqliteStatements.values()) {
