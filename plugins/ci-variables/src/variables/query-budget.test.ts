@@ -3,12 +3,13 @@ import { createTestApp, type TestApp } from '@forgekit/testing';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
 
-/** The hot paths stay within auth (1) + access (2) + data (1), plus a count only when a page is full. */
+/** The hot paths stay within auth (1) + project with the caller's levels (1) + data (1), plus a count only when a page is full. */
 describe('SQL statements per request', () => {
   let app: TestApp;
   let base: string;
   const statements: string[] = [];
   const record = (query: { sql: string }) => statements.push(query.sql);
+  let stopObserving: (() => void) | undefined;
 
   async function measure(run: () => Promise<{ status: number }>, status: number) {
     statements.length = 0;
@@ -23,9 +24,11 @@ describe('SQL statements per request', () => {
     // Warm the plan-limit cache, as a running server has.
     await app.post(base, { key: 'WARM', value: 'x' }, { token: 'maintainer' });
     app.kernel.database.knex.on('query', record);
+    stopObserving = app.kernel.database.observeReads((sql) => statements.push(sql));
   });
   afterAll(async () => {
     app?.kernel.database.knex.off('query', record);
+    stopObserving?.();
     await app?.close();
   });
 
@@ -37,13 +40,13 @@ describe('SQL statements per request', () => {
 
   it('GET /projects/:id/variables', async () => {
     const sql = await measure(() => app.get(base, { token: 'maintainer' }), 200);
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(4);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(3);
     expect(sql.some((s) => s.includes('count('))).toBe(false);
   });
 
   it('GET /projects/:id/variables counts only for a full page', async () => {
     const sql = await measure(() => app.get(base, { token: 'maintainer', query: { per_page: 1 } }), 200);
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(5);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(4);
     expect(sql.filter((s) => s.includes('count('))).toHaveLength(1);
   });
 });

@@ -73,6 +73,13 @@ export async function findGroupRow(db: Knex, idOrPath: string): Promise<Namespac
 
 type MembershipRow = { source_type: string; source_id: number; access_level: number };
 
+/** A user's highest direct project level and highest level in the project's group or its ancestors. */
+interface MemberLevels {
+  member_project_level: number | null;
+  member_group_level: number | null;
+}
+const NO_LEVELS: MemberLevels = { member_project_level: null, member_group_level: null };
+
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
 /** The membership lookup for a shape of sources; prepared once per shape, as it runs on most requests. */
@@ -125,21 +132,51 @@ export function createAccessService(database: Database) {
       .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
       .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today()));
 
+  /** The project by id with the user's direct and group levels, in one statement (most requests name a project by id). */
+  const projectByIdWithLevels = database.prepare<ProjectWithNamespace & MemberLevels>(
+    `select p.*, n.name as ns_name, n.path as ns_path, n.kind as ns_kind, n.full_path as ns_full_path, n.full_name as ns_full_name,
+      n.parent_id as ns_parent_id, n.traversal_path as ns_traversal_path, n.owner_id as ns_owner_id, n.visibility_level as ns_visibility_level,
+      (select max(m.access_level) from members m
+        where m.user_id = ? and m.source_type = 'Project' and m.source_id = p.id and (m.expires_at is null or m.expires_at > ?)) as member_project_level,
+      (select max(m.access_level) from members m join namespaces g on g.id = m.source_id
+        where m.user_id = ? and m.source_type = 'Namespace' and n.kind = 'group' and n.traversal_path like g.traversal_path || '%'
+          and (m.expires_at is null or m.expires_at > ?)) as member_group_level
+     from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
+  );
+
   const findProject = (idOrPath: string) => (isInteger(idOrPath) ? projectById.first([Number(idOrPath)]) : findProjectRow(db, idOrPath));
-  async function projectAccess(user: Principal | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
-    let projectLevel: number | null = null;
-    let groupLevel: number | null = null;
-    if (user) {
-      const groupIds = project.ns_kind === 'group' ? traversalIds(project.ns_traversal_path) : [];
-      const levels = await membershipLevels(user.id, [project.id], groupIds);
-      projectLevel = levels.get(`Project:${project.id}`) ?? null;
-      groupLevel = maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`)));
-      if (project.ns_kind === 'user' && project.ns_owner_id === user.id) projectLevel = AccessLevel.OWNER;
-    }
+
+  function accessFrom(user: Principal | null, project: ProjectWithNamespace, levels: MemberLevels): ProjectAccess {
+    let projectLevel = levels.member_project_level ?? null;
+    const groupLevel = levels.member_group_level ?? null;
+    if (user && project.ns_kind === 'user' && project.ns_owner_id === user.id) projectLevel = AccessLevel.OWNER;
     const memberLevel = Math.max(projectLevel ?? 0, groupLevel ?? 0);
     const level = user?.isAdmin ? AccessLevel.OWNER : memberLevel;
     const canRead = !!user?.isAdmin || memberLevel >= AccessLevel.GUEST || visibleByLevel(project.visibility_level, user);
     return { project, level, projectLevel, groupLevel, canRead };
+  }
+
+  async function projectAccess(user: Principal | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
+    if (!user) return accessFrom(user, project, NO_LEVELS);
+    const groupIds = project.ns_kind === 'group' ? traversalIds(project.ns_traversal_path) : [];
+    const levels = await membershipLevels(user.id, [project.id], groupIds);
+    return accessFrom(user, project, {
+      member_project_level: levels.get(`Project:${project.id}`) ?? null,
+      member_group_level: maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`))),
+    });
+  }
+
+  /** A project by id or path with the caller's access. */
+  async function findProjectAccess(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {
+    if (user && isInteger(idOrPath)) {
+      const now = today();
+      const row = await projectByIdWithLevels.first([user.id, now, user.id, now, Number(idOrPath)]);
+      if (!row) return null;
+      const { member_project_level, member_group_level, ...project } = row;
+      return accessFrom(user, project, { member_project_level, member_group_level });
+    }
+    const project = await findProject(idOrPath);
+    return project ? projectAccess(user, project) : null;
   }
 
   async function groupAccess(user: Principal | null, group: NamespaceRow): Promise<GroupAccess> {
@@ -198,10 +235,8 @@ export function createAccessService(database: Database) {
     projectPermissions,
     /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
     async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
-      const project = await findProject(idOrPath);
-      if (!project) throw notFound('Project');
-      const access = await projectAccess(user, project);
-      if (!access.canRead) throw notFound('Project');
+      const access = await findProjectAccess(user, idOrPath);
+      if (!access?.canRead) throw notFound('Project');
       if (access.level < minLevel) throw forbidden();
       return access;
     },

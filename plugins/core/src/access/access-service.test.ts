@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '@forgekit/testing';
+
+/**
+ * A project named by id is read with the caller's levels in one statement; by path, the
+ * levels come from a second lookup. Both must give the same access.
+ */
+describe('project access by id and by path', () => {
+  let app: TestApp;
+  let project: { id: number; path_with_namespace: string };
+
+  const byIdAndPath = async (token: string) => {
+    const [byId, byPath] = await Promise.all([
+      app.get(`/api/v4/projects/${project.id}`, { token }),
+      app.get(`/api/v4/projects/${encodeURIComponent(project.path_with_namespace)}`, { token }),
+    ]);
+    expect(byPath.status).toBe(byId.status);
+    expect(byPath.body).toEqual(byId.body);
+    return byId;
+  };
+  const addMember = (source: string, userId: number, level: number, expiresAt: string | null = null) =>
+    app.kernel.database.knex('members').insert({
+      source_type: source.startsWith('Project') ? 'Project' : 'Namespace', source_id: Number(source.split(':')[1]), user_id: userId,
+      access_level: level, expires_at: expiresAt, created_at: new Date(), updated_at: new Date(),
+    });
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    const subgroup = await app.post('/api/v4/groups', { name: 'Inner', path: 'inner', parent_id: app.group.id }, { token: 'owner' });
+    expect(subgroup.status).toBe(201);
+    const created = await app.post('/api/v4/projects', { name: 'Deep', path: 'deep', namespace_id: subgroup.body.id }, { token: 'owner' });
+    expect(created.status).toBe(201);
+    project = created.body;
+  });
+  afterAll(() => app?.close());
+
+  it('inherits the level of a parent group member', async () => {
+    const res = await byIdAndPath('developer');
+    expect(res.status).toBe(200);
+    expect(res.body.permissions).toEqual({ project_access: null, group_access: { access_level: 30, notification_level: 3 } });
+  });
+
+  it('ignores an expired membership and counts a current one', async () => {
+    const outsider = app.users.nonMember.id;
+    await addMember(`Namespace:${app.group.id}`, outsider, 40, '2000-01-01');
+    expect((await byIdAndPath('nonMember')).body).toEqual({ message: '404 Project Not Found' });
+    await addMember(`Project:${project.id}`, outsider, 20);
+    const res = await byIdAndPath('nonMember');
+    expect(res.body.permissions).toEqual({ project_access: { access_level: 20, notification_level: 3 }, group_access: null });
+  });
+
+  it('takes the higher of a direct and a group level for permission checks', async () => {
+    await addMember(`Project:${project.id}`, app.users.guest.id, 40);
+    const res = await byIdAndPath('guest');
+    expect(res.body.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: { access_level: 10, notification_level: 3 } });
+    expect((await app.put(`/api/v4/projects/${project.id}`, { description: 'edited by a maintainer' }, { token: 'guest' })).status).toBe(200);
+    expect((await app.put(`/api/v4/projects/${project.id}`, { description: 'not by a reporter' }, { token: 'reporter' })).status).toBe(403);
+  });
+});
