@@ -19,8 +19,13 @@ import { createServiceRef } from './plugin/service-ref.js';
 
 const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
 
+const tokenScopes: Record<string, string[]> = { 'alice-token': ['api'], 'alice-runner-token': ['create_runner'] };
+
 const identity: IdentityProvider = {
-  findCredential: async (secret) => (secret === 'alice-token' ? { tokenId: 1, principal: alice, scopes: ['api'], revoked: false, expiresAt: null } : null),
+  findCredential: async (secret) => {
+    const scopes = tokenScopes[secret];
+    return scopes ? { tokenId: 1, principal: alice, scopes, revoked: false, expiresAt: null } : null;
+  },
   findUser: async () => null,
   denialReason: () => null,
 };
@@ -104,6 +109,7 @@ const demo = definePlugin({
         },
       }),
       defineRoute({ method: 'GET', path: '/user', handler: (req) => ({ username: req.user?.username }) }),
+      defineRoute({ method: 'POST', path: '/own-scopes', scopes: 'handler', handler: (req) => ({ username: req.user?.username, scopes: req.credential?.scopes }) }),
       defineRoute({
         method: 'GET',
         path: '/search',
@@ -255,6 +261,19 @@ describe('authentication', () => {
     const response = await call('/api/v4/user');
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('lets a route that checks scopes itself see a token with an unrelated scope', async () => {
+    const own = await call('/api/v4/own-scopes', { method: 'POST', headers: { 'PRIVATE-TOKEN': 'alice-runner-token' } });
+    expect(own.status).toBe(201);
+    expect(await own.json()).toEqual({ username: 'alice', scopes: ['create_runner'] });
+    const unknown = await call('/api/v4/own-scopes', { method: 'POST', headers: { 'PRIVATE-TOKEN': 'nope' } });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toEqual({ message: '401 Unauthorized' });
+
+    const kernelChecked = await call('/api/v4/user', { headers: { 'PRIVATE-TOKEN': 'alice-runner-token' } });
+    expect(kernelChecked.status).toBe(403);
+    expect(await kernelChecked.json()).toMatchObject({ error: 'insufficient_scope', scope: 'api read_api' });
   });
 });
 

@@ -43,7 +43,7 @@ interface Call {
   headers?: Record<string, string>;
   params?: Record<string, unknown>;
   mode?: AuthMode;
-  scopes?: string[];
+  scopes?: string[] | 'handler';
 }
 
 function run({ method = 'GET', headers = {}, params = {}, mode = 'required', scopes }: Call) {
@@ -170,6 +170,16 @@ describe('scopes', () => {
     expect((await failure({ scopes: ['read_user'], method: 'POST', params: { private_token: 'alice-read' } })).body).toMatchObject({
       scope: 'api read_user',
     });
+  });
+
+  it('leaves the scope check to the route when it asks for it, still checking the token', async () => {
+    const result = await run({ scopes: 'handler', method: 'POST', params: { private_token: 'alice-user' } });
+    expect(result).toMatchObject({ user: alice, sudoer: null });
+    expect(result.credential?.scopes).toEqual(['read_user']);
+    expect((await failure({ method: 'POST', params: { private_token: 'alice-user' } })).body).toMatchObject({ error: 'insufficient_scope', scope: 'api' });
+    expect((await failure({ scopes: 'handler', params: { private_token: 'alice-revoked' } })).body).toMatchObject({ error: 'invalid_token' });
+    expect((await failure({ scopes: 'handler', params: { private_token: 'nope' } })).body).toEqual(UNAUTHORIZED);
+    expect((await failure({ scopes: 'handler', params: { private_token: 'root-api', sudo: 'bob' } })).body).toMatchObject({ error: 'insufficient_scope', scope: 'sudo' });
   });
 });
 

@@ -61,7 +61,7 @@ export function scopesFor(method: string, extra: readonly string[] = []): string
 
 export async function authenticate(
   mode: AuthMode,
-  routeScopes: readonly string[] | undefined,
+  routeScopes: readonly string[] | 'handler' | undefined,
   input: AuthInput,
   identityProvider: () => IdentityProvider,
 ): Promise<AuthResult> {
@@ -90,8 +90,10 @@ export async function authenticate(
     return checkAdmin(mode, { user: target, credential, sudoer: credential.principal });
   }
 
-  const allowed = scopesFor(input.method, routeScopes);
-  if (!allowed.some((scope) => credential.scopes.includes(scope))) throw insufficientScope(allowed);
+  if (routeScopes !== 'handler') {
+    const allowed = scopesFor(input.method, routeScopes);
+    if (!allowed.some((scope) => credential.scopes.includes(scope))) throw insufficientScope(allowed);
+  }
   return checkAdmin(mode, { user: credential.principal, credential, sudoer: null });
 }
 

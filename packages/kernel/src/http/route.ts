@@ -17,8 +17,14 @@ export interface Route<I = any, R = any> {
   /** Relative to `/api/v4` unless `raw` is set; `:name` placeholders. */
   path: string;
   auth?: AuthMode;
-  /** Token scopes, besides `api` (and `read_api` on GET/HEAD), that allow this route. */
-  scopes?: readonly string[];
+  /**
+   * Token scopes, besides `api` (and `read_api` on GET/HEAD), that allow this route.
+   * `'handler'` hands the scope check to the route: the kernel still authenticates the
+   * token (unknown, revoked and expired tokens get its 401s, sudo works as usual) but
+   * refuses no scope, and the handler decides from `ctx.credential?.scopes`, for routes
+   * that must answer a missing scope in their own format (git over HTTP).
+   */
+  scopes?: readonly string[] | 'handler';
   input?: ParamsSchema<I>;
   /** The body of a params error: Grape's `{"error": ...}` (default), or `{"message": ...}` for APIs with their own error formatter. */
   paramErrors?: 'error' | 'message';

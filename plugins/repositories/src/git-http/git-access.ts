@@ -3,7 +3,7 @@
  * is challenged for credentials (so git asks for them) rather than told a private
  * project does not exist.
  */
-import { raw, type Principal, type Reply } from '@forgekit/kernel';
+import { raw, type Credential, type Principal, type Reply } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core';
 import { toBool } from '@forgekit/kernel/orm';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
@@ -24,6 +24,13 @@ export const notFoundText = () => text(404, "The project you were looking for co
 export const forbiddenText = (message: string) => text(403, message);
 
 export type RepositoryTarget = 'project' | 'wiki';
+export type GitAction = 'download' | 'push';
+
+/** The token scopes that allow each action at all, whatever the caller's role, and the refusal otherwise. */
+const ACTION_SCOPES: Record<GitAction, { scopes: readonly string[]; refusal: string }> = {
+  download: { scopes: ['api', 'read_api', 'read_repository', 'write_repository'], refusal: 'You are not allowed to download code.' },
+  push: { scopes: ['api', 'write_repository'], refusal: 'You are not allowed to upload code.' },
+};
 
 function wikiFeatureOpen(projects: ProjectService, access: ProjectAccess, user: Principal | null) {
   const level = projects.settingsOf(access.project).wiki_access_level;
@@ -34,6 +41,17 @@ function wikiFeatureOpen(projects: ProjectService, access: ProjectAccess, user: 
 
 export function createGitAccess(access: AccessService, projects: ProjectService) {
   return {
+    /**
+     * The first check, before the project is looked up: a token must carry a scope
+     * that allows the action. Anonymous callers present no token and are judged by
+     * the project alone.
+     */
+    checkScopes(credential: Credential | null, action: GitAction) {
+      if (!credential) return;
+      const { scopes, refusal } = ACTION_SCOPES[action];
+      if (!scopes.some((scope) => credential.scopes.includes(scope))) throw forbiddenText(refusal);
+    },
+
     /** The project behind a git URL that the caller may read, or the refusal to send. */
     async project(user: Principal | null, fullPath: string): Promise<ProjectAccess> {
       let projectAccess: ProjectAccess;
@@ -53,13 +71,12 @@ export function createGitAccess(access: AccessService, projects: ProjectService)
     },
 
     /**
-     * GitLab's order for a push: the token must carry a writing scope, then the
-     * repository must take writes (read-only during a storage move, never when archived),
-     * then the caller needs push access.
+     * GitLab's order for a push, after `checkScopes`: the repository must take writes
+     * (read-only during a storage move, never when archived), then the caller needs
+     * push access.
      */
-    checkPush(user: Principal | null, scopes: readonly string[], projectAccess: ProjectAccess, target: RepositoryTarget, readOnly: boolean) {
+    checkPush(user: Principal | null, projectAccess: ProjectAccess, target: RepositoryTarget, readOnly: boolean) {
       if (!user) throw challenge();
-      if (!scopes.includes('api') && !scopes.includes('write_repository')) throw forbiddenText('You are not allowed to upload code.');
       if (readOnly) throw forbiddenText(READ_ONLY_MESSAGE);
       if (toBool(projectAccess.project.archived)) throw forbiddenText("You can't push code to an archived project.");
       const allowed =

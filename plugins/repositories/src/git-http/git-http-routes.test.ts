@@ -161,6 +161,35 @@ describe('git over HTTP', () => {
     expect(await pushOf('refs/heads/scoped')).toMatchObject({ object_kind: 'push', user_username: 'maintainer' });
   });
 
+  it('refuses tokens without a repository scope in plain text, before looking at the project', async () => {
+    const tokens = app.kernel.resolve(coreTokensRef);
+    const readUser = (await tokens.create({ userId: app.users.maintainer.id, name: 'read_user', scopes: ['read_user'] })).secret;
+    const createRunner = (await tokens.create({ userId: app.users.maintainer.id, name: 'create_runner', scopes: ['create_runner'] })).secret;
+    const DOWNLOAD = 'You are not allowed to download code.\n';
+    const UPLOAD = 'You are not allowed to upload code.\n';
+    for (const token of [readUser, createRunner]) {
+      const headers = { Authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` };
+      const post = (path: string, service: string) =>
+        fetch(`${remote(null, path)}/${service}`, { method: 'POST', headers: { ...headers, 'Content-Type': `application/x-${service}-request` }, body: '0000' });
+      for (const path of ['test-group/test-project.git', 'test-group/nope.git']) {
+        const answers = [
+          [await fetch(`${remote(null, path)}/info/refs?service=git-upload-pack`, { headers }), DOWNLOAD],
+          [await post(path, 'git-upload-pack'), DOWNLOAD],
+          [await fetch(`${remote(null, path)}/info/refs?service=git-receive-pack`, { headers }), UPLOAD],
+          [await post(path, 'git-receive-pack'), UPLOAD],
+        ] as const;
+        for (const [res, text] of answers) {
+          expect(res.status).toBe(403);
+          expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+          expect(await res.text()).toBe(text);
+        }
+      }
+    }
+    const clone = await client.run(work, ['clone', '--quiet', `${server.url.replace('://', `://maintainer:${readUser}@`)}/test-group/test-project.git`, 'read-user']);
+    expect(clone.code).not.toBe(0);
+    expect(clone.stderr).toContain('You are not allowed to download code.');
+  });
+
   it('declines a push that deletes the default branch, telling git why, and applies none of its refs', async () => {
     await client.ok(work, ['clone', '--quiet', remote('maintainer'), 'deleter']);
     const dir = join(work, 'deleter');

@@ -49,12 +49,14 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
   async function open(ctx: RequestContext, depth: number, service: GitService): Promise<{ repository: RepositoryHandle; target: Target; projectId: number }> {
     const target = targetOf(ctx, depth);
     if (!target) throw frameworkError(404, '404 Not Found');
+    const push = service === 'git-receive-pack';
+    gitAccess.checkScopes(ctx.credential, push ? 'push' : 'download');
     const projectAccess = await gitAccess.project(ctx.user, target.fullPath);
     const { project } = projectAccess;
     const key = { kind: target.target, containerId: project.id };
-    if (service === 'git-receive-pack') {
+    if (push) {
       const readOnly = !!(await repos.find(key))?.readOnly;
-      gitAccess.checkPush(ctx.user, ctx.credential?.scopes ?? [], projectAccess, target.target, readOnly);
+      gitAccess.checkPush(ctx.user, projectAccess, target.target, readOnly);
     } else gitAccess.checkDownload(ctx.user, projectAccess, target.target);
     const repository = await repos.ensure(key, { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' });
     return { repository, target, projectId: project.id };
@@ -154,8 +156,8 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
   for (let depth = 1; depth <= MAX_NAMESPACE_DEPTH; depth++) {
     // Params are named by position so every depth shares one param node per level.
     const prefix = Array.from({ length: depth + 1 }, (_, i) => `/:s${i}`).join('');
-    // Any token that reaches the API may clone, `read_api` included (GitLab grants it `download_code`); pushing needs more, checked above.
-    const common = { raw: true, auth: 'optional', basicAuth: true, scopes: ['read_api', 'read_repository', 'write_repository'] } as const;
+    // Scopes are checked in `open`, so that git shows a refused token the plain-text reason.
+    const common = { raw: true, auth: 'optional', basicAuth: true, scopes: 'handler' } as const;
     routes.push(
       defineRoute({
         ...common,
