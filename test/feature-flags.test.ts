@@ -158,4 +158,35 @@ describe('feature flags through @gitbeaker/rest and the unleash-client SDK', () 
     await dev.api.FeatureFlags.remove(projectId, 'rollout-none');
     expect(await failureOf(dev.api.FeatureFlags.show(projectId, 'rollout-none'))).toEqual({ status: 404, description: '404 Not found' });
   });
+
+  it('lists flags by scope and page by page', async () => {
+    // ordered by name; checkout-v2 was switched off above and rollout-none is gone
+    expect((await dev.api.FeatureFlags.all(projectId, { scope: 'disabled' })).map((f) => f.name)).toEqual(['checkout-v2']);
+    const enabled = await dev.api.FeatureFlags.all(projectId, { scope: 'enabled' });
+    expect(enabled.map((f) => f.name)).toEqual(['beta-banner', 'flexible-half', 'rollout-all', 'rollout-half', 'staging-only', 'switched-off']);
+    expect(enabled.every((f) => f.active)).toBe(true);
+
+    const second = await dev.api.FeatureFlags.all(projectId, { page: 2, perPage: 3, showExpanded: true });
+    expect(second.data.map((f) => f.name)).toEqual(['rollout-all', 'rollout-half', 'staging-only']);
+    expect(second.paginationInfo).toEqual({ total: 7, next: 3, current: 2, previous: 1, perPage: 3, totalPages: 3 });
+    expect(await dev.api.FeatureFlags.all(projectId, { perPage: 2 })).toHaveLength(7);
+  });
+
+  it('shows, renames and deletes a user list by its iid', async () => {
+    const list = await dev.api.FeatureFlagUserLists.create(projectId, 'qa-team', 'erin');
+    const path = `/root/shop/-/feature_flags_user_lists/${list.iid}`;
+    expect(await dev.api.FeatureFlagUserLists.show(projectId, list.iid)).toEqual({
+      id: list.id, iid: 2, project_id: projectId, name: 'qa-team', user_xids: 'erin',
+      created_at: list.created_at, updated_at: list.updated_at, path, edit_path: `${path}/edit`,
+    });
+    expect(await failureOf(viewer.api.FeatureFlagUserLists.show(projectId, list.iid))).toEqual({ status: 403, description: '403 Forbidden' });
+
+    const edited = await dev.api.FeatureFlagUserLists.edit(projectId, list.iid, { name: 'qa', userXids: 'erin,frank' } as never); // sent as user_xids
+    expect(edited).toMatchObject({ id: list.id, iid: 2, name: 'qa', user_xids: 'erin,frank' });
+    expect((await dev.api.FeatureFlagUserLists.all(projectId)).map((l) => l.name)).toEqual(['beta-testers', 'qa']);
+
+    await dev.api.FeatureFlagUserLists.remove(projectId, list.iid);
+    expect(await failureOf(dev.api.FeatureFlagUserLists.show(projectId, list.iid))).toEqual({ status: 404, description: '404 Not found' });
+    expect(await failureOf(dev.api.FeatureFlagUserLists.edit(projectId, list.iid, { name: 'gone' }))).toEqual({ status: 404, description: '404 Not found' });
+  });
 });

@@ -50,9 +50,18 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
   it('keeps schedule variables, shown to the owner with the schedule', async () => {
     const variable = await dev.api.PipelineScheduleVariables.create(project.id, scheduleId, 'DEPLOY_ENV', 'staging', { variableType: 'env_var' });
     expect(variable).toEqual({ variable_type: 'env_var', key: 'DEPLOY_ENV', value: 'staging', raw: false });
+    expect(await failureOf(dev.api.PipelineScheduleVariables.create(project.id, scheduleId, 'DEPLOY_ENV', 'again'))).toEqual({
+      status: 400,
+      description: JSON.stringify({ key: ['has already been taken'] }),
+    });
     await dev.api.PipelineScheduleVariables.edit(project.id, scheduleId, 'DEPLOY_ENV', 'production');
     const shown = await dev.api.PipelineSchedules.show(project.id, scheduleId);
     expect(shown.variables).toEqual([{ variable_type: 'env_var', key: 'DEPLOY_ENV', value: 'production', raw: false }]);
+
+    // The client has no method to read one schedule variable, so it goes through its requester.
+    const variablePath = (key: string) => `projects/${project.id}/pipeline_schedules/${scheduleId}/variables/${key}`;
+    expect((await dev.api.requester.get(variablePath('DEPLOY_ENV'))).body).toEqual(shown.variables![0]);
+    expect(await failureOf(dev.api.requester.get(variablePath('MISSING')))).toEqual({ status: 404, description: '404 Pipeline Schedule Variable Not Found' });
   });
 
   it('lets only the owner edit, until a maintainer takes the schedule over', async () => {
@@ -81,12 +90,30 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
     expect(Date.parse(shown.next_run_at)).toBeGreaterThan(Date.now());
   });
 
+  it("filters, sorts and pages a schedule's pipelines", async () => {
+    const list = (options: Record<string, unknown>) =>
+      dev.api.PipelineSchedules.allTriggeredPipelines(project.id, scheduleId, options as never).then((pipelines) => pipelines.map((pipeline) => pipeline.iid));
+    const [first] = await dev.api.PipelineSchedules.allTriggeredPipelines(project.id, scheduleId);
+    await server.kernel.database.knex('ci_pipelines').where('id', first!.id).update({ status: 'success' });
+
+    expect(await list({ sort: 'desc' })).toEqual([2, 1]);
+    expect(await list({ status: 'success' })).toEqual([1]);
+    expect(await list({ scope: 'finished' })).toEqual([1]);
+    expect(await list({ scope: 'running' })).toEqual([]);
+    expect(await list({ createdAfter: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+    expect(await list({ createdBefore: new Date(Date.now() + 60_000).toISOString() })).toEqual([1, 2]);
+
+    const second = await dev.api.PipelineSchedules.allTriggeredPipelines(project.id, scheduleId, { page: 2, perPage: 1, showExpanded: true } as never);
+    expect(second).toMatchObject({ data: [{ iid: 2 }], paginationInfo: { total: 2, current: 2, previous: 1, next: null, perPage: 1, totalPages: 2 } });
+    expect(await failureOf(list({ status: 'exploded' }))).toEqual({ status: 400, description: 'status does not have a valid value' });
+  });
+
   it('lists schedules by scope and deletes them', async () => {
     const paused = await dev.api.PipelineSchedules.create(project.id, 'Paused', 'refs/tags/v1.0', '@weekly', { active: false });
     expect((await dev.api.PipelineSchedules.all(project.id, { scope: 'active' })).map((schedule) => schedule.id)).toEqual([scheduleId]);
     expect((await dev.api.PipelineSchedules.all(project.id)).map((schedule) => schedule.id)).toEqual([paused.id, scheduleId]);
-    await maya.api.PipelineScheduleVariables.remove(project.id, scheduleId, 'DEPLOY_ENV');
-    await maya.api.PipelineSchedules.remove(project.id, paused.id);
+    expect(await maya.api.PipelineScheduleVariables.remove(project.id, scheduleId, 'DEPLOY_ENV')).toEqual({ variable_type: 'env_var', key: 'DEPLOY_ENV', value: 'production', raw: false });
+    expect(await maya.api.PipelineSchedules.remove(project.id, paused.id, { showExpanded: true })).toMatchObject({ status: 204, data: null });
     expect(await failureOf(dev.api.PipelineSchedules.show(project.id, paused.id))).toEqual({ status: 404, description: '404 Pipeline Schedule Not Found' });
   });
 });
