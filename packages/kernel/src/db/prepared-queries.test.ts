@@ -107,6 +107,14 @@ describe.skipIf(!!process.env.FORGEKIT_TEST_DATABASE_URL)('prepared queries on a
     expect(await byName.first(['pending'])).toEqual({ name: 'pending' });
   });
 
+  it('gives rows as plain objects, a later column of the same name winning', async () => {
+    await database.knex('items').insert({ name: 'twice' });
+    const sql = `select id, 'first' as name, 'quoted' as "odd ""key""", name from items where name = ?`;
+    const rows = await database.prepare<Record<string, unknown>>(sql).all(['twice']);
+    expect(rows).toEqual([{ id: expect.any(Number), name: 'twice', 'odd "key"': 'quoted' }]);
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'name', 'odd "key"']);
+  });
+
   it('binds booleans and dates as the writer stored them', async () => {
     await database.knex.schema.createTable('flags', (t) => {
       t.increments('id');
