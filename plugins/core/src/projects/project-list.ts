@@ -20,7 +20,7 @@ const ORDER_COLUMNS: Record<string, string> = {
 };
 
 /** Owner columns of personal projects, joined so a page costs one query. */
-const OWNER_COLUMNS = ['o.username as owner_username', 'o.name as owner_name', 'o.state as owner_state', 'o.public_email as owner_public_email'];
+const OWNER_COLUMNS = 'o.username as owner_username, o.name as owner_name, o.state as owner_state, o.public_email as owner_public_email';
 
 type OwnerColumns = { owner_username: string | null; owner_name: string; owner_state: string; owner_public_email: string | null };
 
@@ -93,7 +93,7 @@ export function projectListRoute(
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
       const query = projectsWithNamespace(db)
         .leftJoin('users as o', 'o.id', 'n.owner_id')
-        .select(OWNER_COLUMNS)
+        .select(db.raw(OWNER_COLUMNS))
         .modify(filter)
         .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
         .orderBy('p.id', input.sort!);
