@@ -75,6 +75,11 @@ interface MemberLevels {
 }
 const NO_LEVELS: MemberLevels = { member_project_level: null, member_group_level: null };
 
+/** A membership row `m` still in force on the date bound to its `?`. */
+const ACTIVE_MEMBERSHIP = '(m.expires_at is null or m.expires_at > ?)';
+/** The namespace `n` is the group `g` or lies below it. */
+const WITHIN_GROUP = "n.traversal_path like g.traversal_path || '%'";
+
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
 /** The membership lookup for a shape of sources; prepared once per shape, as it runs on most requests. */
@@ -83,7 +88,7 @@ function membershipSql(projects: number, namespaces: number) {
     projects > 0 ? `(source_type = 'Project' and source_id in (${placeholders(projects)}))` : null,
     namespaces > 0 ? `(source_type = 'Namespace' and source_id in (${placeholders(namespaces)}))` : null,
   ].filter(Boolean);
-  return `select source_type, source_id, access_level from members where user_id = ? and (${sources.join(' or ')}) and (expires_at is null or expires_at > ?)`;
+  return `select source_type, source_id, access_level from members m where user_id = ? and (${sources.join(' or ')}) and ${ACTIVE_MEMBERSHIP}`;
 }
 
 const maxOf = (values: (number | undefined)[]) => {
@@ -122,17 +127,16 @@ export function createAccessService(database: Database) {
       .join('namespaces as g', 'g.id', 'm.source_id')
       .where('m.user_id', userId).where('m.source_type', 'Namespace')
       .where('m.access_level', '>=', minLevel)
-      .whereRaw(`n.traversal_path like g.traversal_path || '%'`)
-      .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today()));
+      .whereRaw(WITHIN_GROUP)
+      .whereRaw(ACTIVE_MEMBERSHIP, [today()]);
 
   /** The project by id with the user's direct and group levels, in one statement (most requests name a project by id). */
   const projectByIdWithLevels = database.prepare<ProjectWithNamespace & MemberLevels>(
     `select ${PROJECT_COLUMNS},
       (select max(m.access_level) from members m
-        where m.user_id = ? and m.source_type = 'Project' and m.source_id = p.id and (m.expires_at is null or m.expires_at > ?)) as member_project_level,
+        where m.user_id = ? and m.source_type = 'Project' and m.source_id = p.id and ${ACTIVE_MEMBERSHIP}) as member_project_level,
       (select max(m.access_level) from members m join namespaces g on g.id = m.source_id
-        where m.user_id = ? and m.source_type = 'Namespace' and n.kind = 'group' and n.traversal_path like g.traversal_path || '%'
-          and (m.expires_at is null or m.expires_at > ?)) as member_group_level
+        where m.user_id = ? and m.source_type = 'Namespace' and n.kind = 'group' and ${WITHIN_GROUP} and ${ACTIVE_MEMBERSHIP}) as member_group_level
      from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
   );
 
@@ -250,12 +254,11 @@ export function createAccessService(database: Database) {
           q.orWhere('p.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
         if (!user) return;
-        const now = today();
         q.orWhereExists(
           db('members as m').select(db.raw('1'))
             .where('m.user_id', user.id).where('m.source_type', 'Project').whereRaw('m.source_id = p.id')
             .where('m.access_level', '>=', minLevel)
-            .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', now)),
+            .whereRaw(ACTIVE_MEMBERSHIP, [today()]),
         );
         q.orWhereExists(groupMembership(user.id, minLevel));
         q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
