@@ -1,21 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityProvider, Principal } from './auth/identity.js';
 import { notFound } from './http/errors.js';
 import * as f from './http/fields.js';
 import { params } from './http/params.js';
-import type { UploadedFile } from './http/read-input.js';
 import { page } from './http/responses.js';
 import { defineRoute } from './http/route.js';
+import { kernelMigrations } from './db/kernel-migrations.js';
 import { createKernel, type Kernel } from './kernel.js';
 import { BootError } from './plugin/boot-order.js';
-import { coreServices } from './plugin/core-services.js';
+import { kernelServices } from './plugin/kernel-services.js';
 import { definePlugin } from './plugin/define-plugin.js';
 import { createServiceRef } from './plugin/service-ref.js';
-
 
 const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
 
@@ -30,12 +28,10 @@ const identity: IdentityProvider = {
   denialReason: () => null,
 };
 
-const upload = v.custom<UploadedFile>((value) => typeof value === 'object' && value !== null && 'filename' in value, 'is invalid');
-
 const demo = definePlugin({
   id: 'demo',
   compatibility: '*',
-  provides: [coreServices.identity],
+  provides: [kernelServices.identity],
   migrations: [
     {
       name: '202601010000-notes',
@@ -48,7 +44,9 @@ const demo = definePlugin({
     },
   ],
   register(ctx) {
-    ctx.provide(coreServices.identity, identity);
+    ctx.resolve(kernelServices.uploads).limitFileSize(async () => uploadLimit);
+    const db = ctx.resolve(kernelServices.database).knex;
+    ctx.provide(kernelServices.identity, identity);
     ctx.routes(
       defineRoute({
         method: 'PUT',
@@ -74,8 +72,8 @@ const demo = definePlugin({
         path: '/notes',
         auth: 'none',
         input: params({ name: f.string() }),
-        handler: async (req, input) => {
-          const [id] = await req.db('notes').insert({ name: input.name });
+        handler: async (_req, input) => {
+          const [id] = await db('notes').insert({ name: input.name });
           return { id, name: input.name };
         },
       }),
@@ -86,8 +84,11 @@ const demo = definePlugin({
         paginated: true,
         input: params({ sort: f.optional(f.values(['asc', 'desc']), 'asc') }),
         handler: async (req, input) => {
-          const rows = await req.db('notes').orderBy('id', input.sort ?? 'asc').limit(req.page.perPage).offset(req.page.offset);
-          const [{ count }] = await req.db('notes').count({ count: '*' });
+          const rows = await db('notes')
+            .orderBy('id', input.sort ?? 'asc')
+            .limit(req.page.perPage)
+            .offset(req.page.offset);
+          const [{ count }] = await db('notes').count({ count: '*' });
           return page(rows, Number(count));
         },
       }),
@@ -109,7 +110,12 @@ const demo = definePlugin({
         },
       }),
       defineRoute({ method: 'GET', path: '/user', handler: (req) => ({ username: req.user?.username }) }),
-      defineRoute({ method: 'POST', path: '/own-scopes', scopes: 'handler', handler: (req) => ({ username: req.user?.username, scopes: req.credential?.scopes }) }),
+      defineRoute({
+        method: 'POST',
+        path: '/own-scopes',
+        scopes: 'handler',
+        handler: (req) => ({ username: req.user?.username, scopes: req.credential?.scopes }),
+      }),
       defineRoute({
         method: 'GET',
         path: '/search',
@@ -121,8 +127,16 @@ const demo = definePlugin({
         method: 'POST',
         path: '/uploads',
         auth: 'none',
-        input: params({ title: f.string(), labels: f.optional(f.array(f.string())), file: upload }),
-        handler: (_req, input) => ({ title: input.title, labels: input.labels, filename: input.file.filename, type: input.file.type, text: input.file.data.toString('utf8') }),
+        uploads: true,
+        input: params({ title: f.string(), labels: f.optional(f.array(f.string())), file: f.file() }),
+        handler: async (_req, input) => ({
+          title: input.title,
+          labels: input.labels,
+          filename: input.file.filename,
+          type: input.file.type,
+          size: input.file.size,
+          text: await readFile(input.file.path, 'utf8'),
+        }),
       }),
     );
   },
@@ -130,6 +144,7 @@ const demo = definePlugin({
 
 let dataDir: string;
 let kernel: Kernel;
+let uploadLimit = 1024;
 
 const call = (path: string, init?: RequestInit) => kernel.fetch(new Request(`http://localhost${path}`, init));
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -148,11 +163,26 @@ afterAll(async () => {
 describe('migrations', () => {
   it('records kernel and plugin migrations by owner', async () => {
     const names = await kernel.database.knex('forgekit_migrations').pluck('name');
-    expect(names).toEqual(['kernel:202611220500-rate-limits', 'demo:202601010000-notes']);
+    expect(names).toEqual(['kernel:202611220500-rate-limits', 'kernel:202611241000-secrets-key-check', 'demo:202601010000-notes']);
   });
 });
 
 describe('routing', () => {
+  it('lists its routes with full paths, auth modes and declared params', () => {
+    expect(kernel.routes.find((route) => route.method === 'PUT' && route.path === '/api/v4/guarded/:id')).toEqual({
+      pluginId: 'demo',
+      method: 'PUT',
+      path: '/api/v4/guarded/:id',
+      auth: 'none',
+      inputs: ['name'],
+      streamBody: false,
+    });
+    expect(kernel.routes.find((route) => route.path === '/api/v4/uploads')?.inputs).toEqual(['title', 'labels', 'file']);
+    expect(kernel.routes.find((route) => route.path === '/api/v4/user')).toMatchObject({ auth: 'required', inputs: [] });
+    expect(kernel.routes).toHaveLength(11);
+    expect(Object.isFrozen(kernel.routes)).toBe(true);
+  });
+
   it('answers an unknown route with the framework 404', async () => {
     const response = await call('/api/v4/nowhere');
     expect(response.status).toBe(404);
@@ -251,6 +281,16 @@ describe('handlers and errors', () => {
   });
 });
 
+describe('registry', () => {
+  it('builds each kernel service once, and gives plugins and the kernel the same one', () => {
+    expect(kernel.resolve(kernelServices.events)).toBe(kernel.events);
+    expect(kernel.resolve(kernelServices.jobs)).toBe(kernel.jobs);
+    expect(kernel.resolve(kernelServices.files)).toBe(kernel.files);
+    expect(kernel.resolve(kernelServices.rateLimits)).toBe(kernel.resolve(kernelServices.rateLimits));
+    expect(kernel.resolve(kernelServices.database)).toBe(kernel.database);
+  });
+});
+
 describe('authentication', () => {
   it('uses the identity a plugin provides', async () => {
     const response = await call('/api/v4/user', { headers: { 'PRIVATE-TOKEN': 'alice-token' } });
@@ -288,7 +328,11 @@ describe('pagination', () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { name: string }[]).map((row) => row.name)).toEqual(['a', 'b']);
     const base = 'https://forge.test/api/v4/notes';
-    expect(Object.fromEntries(['x-total', 'x-total-pages', 'x-per-page', 'x-page', 'x-next-page', 'x-prev-page', 'link'].map((name) => [name, response.headers.get(name)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ['x-total', 'x-total-pages', 'x-per-page', 'x-page', 'x-next-page', 'x-prev-page', 'link'].map((name) => [name, response.headers.get(name)]),
+      ),
+    ).toEqual({
       'x-total': '3',
       'x-total-pages': '2',
       'x-per-page': '2',
@@ -320,7 +364,20 @@ describe('input', () => {
     form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'hello.txt');
     const response = await call('/api/v4/uploads', { method: 'POST', body: form });
     expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({ title: 'report', labels: ['a', 'b'], filename: 'hello.txt', type: 'text/plain', text: 'hello' });
+    expect(await response.json()).toEqual({ title: 'report', labels: ['a', 'b'], filename: 'hello.txt', type: 'text/plain', size: 5, text: 'hello' });
+  });
+
+  it('refuses a file past the upload limit a plugin set, and keeps no uploaded file after any request', async () => {
+    uploadLimit = 10;
+    const form = new FormData();
+    form.append('title', 'report');
+    form.append('file', new Blob(['eleven byte']), 'big.txt');
+    const response = await call('/api/v4/uploads', { method: 'POST', body: form });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: '413 Request Entity Too Large' });
+    uploadLimit = 1024;
+    const uploads = join(dataDir, 'tmp', 'uploads');
+    expect(await readdir(uploads)).toEqual([]);
   });
 });
 
@@ -332,7 +389,7 @@ describe('boot', () => {
     const config = { dataDir: dir, logLevel: 'silent' as const };
     await (await createKernel({ plugins: [demo], config })).stop();
     const again = await createKernel({ plugins: [demo], config });
-    expect(await again.database.knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: 2 }]);
+    expect(await again.database.knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: kernelMigrations.length + 1 }]);
     await again.stop();
     await rm(dir, { recursive: true, force: true });
   });
@@ -355,7 +412,7 @@ describe('boot', () => {
     });
     const dir = await tempDir();
     await expect(createKernel({ plugins: [plugin], config: { databaseUrl: ':memory:', dataDir: dir, logLevel: 'silent' } })).rejects.toThrow(
-      "Routes need authentication, but no plugin provides service 'core.identity'",
+      "Routes need authentication, but no plugin provides service 'kernel.identity'",
     );
     await rm(dir, { recursive: true, force: true });
   });
@@ -368,6 +425,25 @@ describe('boot', () => {
       "Plugin 'sneaky' resolves service 'other.thing' without listing it in 'requires'",
     );
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives an optional service when a plugin provides it, and undefined when none does', async () => {
+    const greeting = createServiceRef<string>('greeter.greeting');
+    const seen: (string | undefined)[] = [];
+    const greeter = definePlugin({ id: 'greeter', compatibility: '*', provides: [greeting], register: (ctx) => ctx.provide(greeting, 'hello') });
+    const listener = definePlugin({
+      id: 'listener',
+      compatibility: '*',
+      optional: [greeting],
+      register: (ctx) => void seen.push(ctx.resolveOptional(greeting)),
+    });
+    for (const plugins of [[listener, greeter], [listener]]) {
+      const dir = await tempDir();
+      const kernel = await createKernel({ plugins, config: { databaseUrl: ':memory:', dataDir: dir, logLevel: 'silent' } });
+      await kernel.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(seen).toEqual(['hello', undefined]);
   });
 });
 

@@ -1,26 +1,31 @@
 /** Boots plugins in two phases: collect and initialise the ORM once, then register in dependency order. */
-import 'reflect-metadata';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { toNodeListener, toWebHandler } from 'h3';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from './plugin/registry.js';
 import * as v from 'valibot';
 import { KernelConfigSchema, type KernelConfig, type KernelConfigInput } from './config/kernel-config.js';
 import { runMigrations, type OwnedMigration } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
 import { API_PREFIX, createHttpApp } from './http/create-http-app.js';
-import type { Route } from './http/route.js';
+import type { AuthMode, HttpMethod, Route } from './http/route.js';
 import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './plugin/boot-order.js';
-import { coreServices, type InstanceInfo } from './plugin/core-services.js';
+import { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 import type { ForgePlugin, PluginContext } from './plugin/define-plugin.js';
 import type { ServiceRef } from './plugin/service-ref.js';
-import { createEventBus, type EventBus } from './services/events.js';
+import { kernelTokens } from './plugin/kernel-tokens.js';
+import { InProcessEventBus, type EventBus } from './services/events.js';
 import { createFileStorage, type FileStorage } from './services/file-storage.js';
 import { InProcessJobService, type JobService } from './services/jobs.js';
 import { createLogger, type Logger } from './services/logger.js';
 import { PgBossJobService } from './services/pg-boss-jobs.js';
 import { memoryRateLimits, postgresRateLimits } from './services/rate-limit.js';
+import type { Secrets } from './services/secrets.js';
+import { openSecrets } from './services/secrets-key.js';
+
+/** GitLab's default `max_attachment_size`: 100 MiB. */
+const DEFAULT_MAX_FILE_SIZE = 100 * 1024 * 1024;
 
 export const KERNEL_VERSION: string = createRequire(import.meta.url)('../package.json').version;
 
@@ -31,6 +36,19 @@ export interface KernelOptions {
   logger?: Logger;
 }
 
+/** A mounted route, as tools (fuzzers, route listings) see it. */
+export interface RouteInfo {
+  readonly pluginId: string;
+  readonly method: HttpMethod;
+  /** The full path, `/api/v4` included unless the route is raw; `:name` placeholders. */
+  readonly path: string;
+  readonly auth: AuthMode;
+  /** The top-level parameter names its params schema declares. */
+  readonly inputs: readonly string[];
+  /** Whether the handler takes the body as bytes rather than parsed params. */
+  readonly streamBody: boolean;
+}
+
 export interface Kernel {
   readonly config: KernelConfig;
   readonly database: Database;
@@ -39,6 +57,8 @@ export interface Kernel {
   readonly files: FileStorage;
   readonly log: Logger;
   readonly plugins: readonly ForgePlugin<any>[];
+  /** Every mounted route, in registration order (read-only). */
+  readonly routes: readonly RouteInfo[];
   /** Fetch-style handler for in-process requests (tests). */
   readonly fetch: (request: Request) => Promise<Response>;
   /** Node `http` listener. */
@@ -69,6 +89,18 @@ function validatePluginConfig(plugin: ForgePlugin<any>, raw: unknown): unknown {
   return result.output;
 }
 
+function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo {
+  const entries = (route.input?.schema as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
+  return Object.freeze({
+    pluginId,
+    method: route.method,
+    path,
+    auth: route.auth ?? 'required',
+    inputs: Object.freeze(Object.keys(entries)),
+    streamBody: route.streamBody === true,
+  });
+}
+
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const config = validateConfig(options.config);
   const log = options.logger ?? createLogger(config.logLevel);
@@ -80,6 +112,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const pluginConfigs = new Map(plugins.map((plugin) => [plugin.id, validatePluginConfig(plugin, config.plugins[plugin.id])]));
   const entities = collectEntities(plugins);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, entities });
+  let secrets: Secrets;
   try {
     const migrations: OwnedMigration[] = [
       ...kernelMigrations.map((migration) => ({ pluginId: 'kernel', migration })),
@@ -87,46 +120,65 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     ];
     const applied = await runMigrations(database.knex, migrations);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+    secrets = await openSecrets({ secretsKey: config.secretsKey, secretsKeyFile: config.secretsKeyFile, dataDir: config.dataDir, knex: database.knex, log });
   } catch (error) {
     await database.close();
     throw error;
   }
 
   const postgres = isPostgresUrl(config.databaseUrl);
-  const events = createEventBus(log);
-  const jobs: JobService = postgres ? new PgBossJobService(config.databaseUrl!, log) : new InProcessJobService(log);
-  const files = createFileStorage(join(resolve(config.dataDir), 'files'));
   const instance: InstanceInfo = { externalUrl, dataDir: resolve(config.dataDir), kernelVersion: KERNEL_VERSION };
 
+  // One registry: the kernel's services and every plugin's, by their refs' ids.
   const container: DependencyContainer = rootContainer.createChildContainer();
-  const provided = new Map<string, unknown>();
-  const provideValue = <T>(ref: ServiceRef<T>, value: T) => {
-    provided.set(ref.id, value);
-    container.register(ref.id, { useValue: value });
-  };
-  provideValue(coreServices.database, database);
-  provideValue(coreServices.events, events);
-  provideValue(coreServices.jobs, jobs);
-  provideValue(coreServices.rateLimits, postgres ? postgresRateLimits(database.knex) : memoryRateLimits());
-  provideValue(coreServices.files, files);
-  provideValue(coreServices.logger, log);
-  provideValue(coreServices.instance, instance);
+  container.register(kernelTokens.config, { useValue: config });
+  container.register(kernelTokens.logger, { useValue: log });
+  container.register(kernelTokens.instance, { useValue: instance });
+  container.register(kernelTokens.database, { useValue: database });
+  container.register(kernelServices.secrets.id, { useValue: secrets });
+  // Built by the registry from the tokens their constructors declare.
+  container.registerSingleton(kernelServices.events.id, InProcessEventBus);
+  container.registerSingleton<JobService>(kernelServices.jobs.id, postgres ? PgBossJobService : InProcessJobService);
+  container.register(kernelServices.rateLimits.id, {
+    useFactory: instanceCachingFactory((c) => (postgres ? postgresRateLimits(c.resolve<Database>(kernelTokens.database).knex) : memoryRateLimits())),
+  });
+  container.register(kernelServices.files.id, {
+    useFactory: instanceCachingFactory((c) => createFileStorage(join(c.resolve<InstanceInfo>(kernelTokens.instance).dataDir, 'files'))),
+  });
+  let maxFileSize = async () => DEFAULT_MAX_FILE_SIZE;
+  const uploads: UploadLimits = { limitFileSize: (read) => void (maxFileSize = read) };
+  container.register(kernelServices.uploads.id, { useValue: uploads });
+  const provided = (id: string) => container.isRegistered(id);
+  const provideValue = <T>(ref: ServiceRef<T>, value: T) => container.register(ref.id, { useValue: value });
+  const events = container.resolve<EventBus>(kernelServices.events.id);
+  const jobs = container.resolve<JobService>(kernelServices.jobs.id);
+  const files = container.resolve<FileStorage>(kernelServices.files.id);
 
   // Phase two: register in dependency order.
   const routes: Route<any>[] = [];
   const routeOwners: { pluginId: string; path: string }[] = [];
+  const routeInfos: RouteInfo[] = [];
   const startHooks: (() => void | Promise<void>)[] = [];
   const stopHooks: (() => void | Promise<void>)[] = [];
   for (const plugin of plugins) {
-    const allowed = new Set([...Object.values(coreServices).map((ref) => ref.id), ...(plugin.requires ?? []).map((ref) => ref.id), ...(plugin.provides ?? []).map((ref) => ref.id)]);
+    const allowed = new Set([
+      ...Object.values(kernelServices).map((ref) => ref.id),
+      ...(plugin.requires ?? []).map((ref) => ref.id),
+      ...(plugin.provides ?? []).map((ref) => ref.id),
+    ]);
+    const optional = new Set((plugin.optional ?? []).map((ref) => ref.id));
     const ctx: PluginContext<any> = {
       pluginId: plugin.id,
       config: pluginConfigs.get(plugin.id),
       log: log.child({ plugin: plugin.id }),
       resolve: (ref) => {
         if (!allowed.has(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves service '${ref.id}' without listing it in 'requires'`);
-        if (!provided.has(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves service '${ref.id}', which is not provided yet`);
+        if (!provided(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves service '${ref.id}', which is not provided yet`);
         return container.resolve(ref.id);
+      },
+      resolveOptional: (ref) => {
+        if (!optional.has(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves optional service '${ref.id}' without listing it in 'optional'`);
+        return provided(ref.id) ? container.resolve(ref.id) : undefined;
       },
       provide: (ref, value) => {
         if (!(plugin.provides ?? []).some((own) => own.id === ref.id)) {
@@ -136,7 +188,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       },
       routes: (...added) => {
         routes.push(...added);
-        for (const route of added) routeOwners.push({ pluginId: plugin.id, path: (route.raw ? '' : API_PREFIX) + route.path });
+        for (const route of added) {
+          const path = (route.raw ? '' : API_PREFIX) + route.path;
+          routeOwners.push({ pluginId: plugin.id, path });
+          routeInfos.push(routeInfo(plugin.id, path, route));
+        }
       },
       events,
       jobs,
@@ -144,25 +200,25 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     };
     await plugin.register(ctx);
     for (const ref of plugin.provides ?? []) {
-      if (!provided.has(ref.id)) throw new BootError(`Plugin '${plugin.id}' lists service '${ref.id}' in 'provides' but did not provide it`);
+      if (!provided(ref.id)) throw new BootError(`Plugin '${plugin.id}' lists service '${ref.id}' in 'provides' but did not provide it`);
     }
   }
   checkRouteParams(routeOwners);
   const needsIdentity = routes.some((route) => (route.auth ?? 'required') !== 'none');
-  if (needsIdentity && !provided.has(coreServices.identity.id)) {
-    throw new BootError(`Routes need authentication, but no plugin provides service '${coreServices.identity.id}' (add the core plugin)`);
+  if (needsIdentity && !provided(kernelServices.identity.id)) {
+    throw new BootError(`Routes need authentication, but no plugin provides service '${kernelServices.identity.id}' (add the core plugin)`);
   }
 
   const inflight = { count: 0 };
   const app = createHttpApp({
     routes,
     database,
-    container,
     log,
     externalUrl,
     trustProxy: config.trustProxy,
-    identity: () => container.resolve(coreServices.identity.id),
+    identity: () => container.resolve(kernelServices.identity.id),
     inflight,
+    limits: { maxBodySize: config.maxBodySize, uploadDir: join(instance.dataDir, 'tmp', 'uploads'), maxFileSize: () => maxFileSize() },
   });
   const fetch = toWebHandler(app) as unknown as (request: Request) => Promise<Response>;
   let stopped = false;
@@ -175,10 +231,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     files,
     log,
     plugins,
+    routes: Object.freeze(routeInfos),
     fetch,
     nodeListener: toNodeListener(app),
     resolve: <T>(ref: ServiceRef<T>) => {
-      if (!provided.has(ref.id)) throw new BootError(`No plugin provides service '${ref.id}'`);
+      if (!provided(ref.id)) throw new BootError(`No plugin provides service '${ref.id}'`);
       return container.resolve<T>(ref.id);
     },
     async start() {

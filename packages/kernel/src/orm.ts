@@ -6,4 +6,10 @@ export { defineEntity, EntitySchema, MikroORM, EntityManager, wrap, ref, Referen
 export type { EntityName, FilterQuery, RequiredEntityData, Loaded } from '@mikro-orm/core';
 export type { Knex } from '@mikro-orm/knex';
 export type { PluginMigration } from './db/migrate.js';
-export { toIso, toBool, toDate, parseJsonArray } from './db/values.js';
+export { toIso, toBool, toDate, parseJsonArray, recordId, MAX_RECORD_ID } from './db/values.js';
+export { containsText } from './db/text-match.js';
+export { schemaDrift } from './db/schema-drift.js';
+export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
+export type { Rows, PreparedRead, ReadOptions } from './db/entity-reads.js';
+export type { Joined } from './db/entity-rows.js';
+export type { InferEntity } from '@mikro-orm/core';

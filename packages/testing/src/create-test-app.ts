@@ -46,7 +46,7 @@ export interface TestAppOptions {
 }
 
 function encodeForm(value: unknown, prefix: string, out: URLSearchParams) {
-  if (Array.isArray(value)) value.forEach((item) => encodeForm(item, `${prefix}[]`, out));
+  if (Array.isArray(value)) for (const item of value) encodeForm(item, `${prefix}[]`, out);
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) encodeForm(v, `${prefix}[${k}]`, out);
   else if (value !== undefined) out.append(prefix, value === null ? '' : String(value));
 }
@@ -72,7 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
     const url = new URL(path.startsWith('/') ? `http://localhost${path}` : path);
     for (const [key, value] of Object.entries(opts.query ?? {})) {
-      if (Array.isArray(value)) value.forEach((item) => url.searchParams.append(`${key}[]`, String(item)));
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(`${key}[]`, String(item));
       else url.searchParams.append(key, String(value));
     }
     const headers = new Headers(opts.headers);

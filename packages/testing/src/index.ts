@@ -1,3 +1,4 @@
 export { createTestApp, type TestApp, type TestAppOptions, type TestResponse, type RequestOptions } from './create-test-app.js';
 export { seedFixtures, ROLES, type Role, type Fixtures } from './seed.js';
 export { createTestDatabase, type TestDatabase } from './test-database.js';
+export { schemaDriftOf } from './schema-drift.js';

@@ -1,5 +1,14 @@
 import type { Kernel } from '@forgekit/kernel';
-import { ALL_SCOPES, coreGroupsRef, coreProjectsRef, coreTokensRef, coreUsersRef, type NamespaceRow, type ProjectWithNamespace, type UserRow } from '@forgekit/plugin-core';
+import {
+  ALL_SCOPES,
+  coreGroupsRef,
+  coreProjectsRef,
+  coreTokensRef,
+  coreUsersRef,
+  type NamespaceRow,
+  type ProjectWithNamespace,
+  type UserRow,
+} from '@forgekit/plugin-core';
 
 export const ROLES = ['admin', 'owner', 'maintainer', 'developer', 'reporter', 'guest', 'nonMember'] as const;
 export type Role = (typeof ROLES)[number];
@@ -28,7 +37,11 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   for (const role of ROLES) {
     const username = role === 'nonMember' ? 'non-member' : role === 'admin' ? 'administrator' : role;
     users[role] = await usersService.create({
-      username, name: `${role[0]!.toUpperCase()}${role.slice(1)} User`, email: `${username}@example.com`, password: 'password123', admin: role === 'admin',
+      username,
+      name: `${role[0]!.toUpperCase()}${role.slice(1)} User`,
+      email: `${username}@example.com`,
+      password: 'password123',
+      admin: role === 'admin',
     });
     const scopes = role === 'admin' ? [...ALL_SCOPES] : ['api'];
     tokens[role] = (await tokensService.create({ userId: users[role].id, name: `${role} token`, scopes })).secret;
@@ -36,7 +49,14 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   const group = await groupsService.create({ name: 'Test Group', path: 'test-group' }, users.owner.id);
   const now = new Date();
   for (const [role, level] of Object.entries(LEVELS)) {
-    await db('members').insert({ source_type: 'Namespace', source_id: group.id, user_id: users[role as Role].id, access_level: level, created_at: now, updated_at: now });
+    await db('members').insert({
+      source_type: 'Namespace',
+      source_id: group.id,
+      user_id: users[role as Role].id,
+      access_level: level,
+      created_at: now,
+      updated_at: now,
+    });
   }
   const project = await projectsService.create(group, { name: 'Test Project', path: 'test-project' }, users.owner.id);
   return { users, tokens, group, project };

@@ -25,6 +25,8 @@ const credentials: Record<string, Omit<Credential, 'revoked' | 'expiresAt'> & Pa
   'root-sudo': { tokenId: 9, principal: root, scopes: ['api', 'sudo'] },
   'alice-sudo': { tokenId: 10, principal: alice, scopes: ['api', 'sudo'] },
   'blocked-api': { tokenId: 11, principal: blocked, scopes: ['api'] },
+  'root-read-sudo': { tokenId: 12, principal: root, scopes: ['read_api', 'sudo'] },
+  'root-only-sudo': { tokenId: 13, principal: root, scopes: ['sudo'] },
 };
 
 const identity: IdentityProvider = {
@@ -179,7 +181,10 @@ describe('scopes', () => {
     expect((await failure({ method: 'POST', params: { private_token: 'alice-user' } })).body).toMatchObject({ error: 'insufficient_scope', scope: 'api' });
     expect((await failure({ scopes: 'handler', params: { private_token: 'alice-revoked' } })).body).toMatchObject({ error: 'invalid_token' });
     expect((await failure({ scopes: 'handler', params: { private_token: 'nope' } })).body).toEqual(UNAUTHORIZED);
-    expect((await failure({ scopes: 'handler', params: { private_token: 'root-api', sudo: 'bob' } })).body).toMatchObject({ error: 'insufficient_scope', scope: 'sudo' });
+    expect((await failure({ scopes: 'handler', params: { private_token: 'root-api', sudo: 'bob' } })).body).toMatchObject({
+      error: 'insufficient_scope',
+      scope: 'sudo',
+    });
   });
 });
 
@@ -239,6 +244,29 @@ describe('sudo', () => {
   it('applies admin routes to the target', async () => {
     const error = await failure({ mode: 'admin', params: { private_token: 'root-sudo', sudo: 'bob' } });
     expect([error.status, error.body]).toEqual([403, { message: '403 Forbidden' }]);
+  });
+
+  it("still needs the route's own scope: sudo adds no right to write", async () => {
+    for (const token of ['root-read-sudo', 'root-only-sudo']) {
+      for (const sudo of [{ headers: { 'private-token': token, sudo: 'root' } }, { params: { private_token: token, sudo: 'bob' } }]) {
+        const error = await failure({ method: 'POST', ...sudo });
+        expect([error.status, error.body]).toEqual([403, { error: 'insufficient_scope', error_description: HIGHER, scope: 'api' }]);
+      }
+    }
+    const read = await failure({ method: 'GET', headers: { 'private-token': 'root-only-sudo', sudo: 'root' } });
+    expect(read.body).toMatchObject({ error: 'insufficient_scope', scope: 'api read_api' });
+  });
+
+  it('lets a read_api token with sudo read as another user', async () => {
+    const result = await run({ method: 'GET', headers: { 'private-token': 'root-read-sudo', sudo: 'bob' } });
+    expect(result).toMatchObject({ user: bob, sudoer: root });
+  });
+
+  it('answers a sudo sent as an array or hash with 404, naming what was sent', async () => {
+    const hash = await failure({ params: { private_token: 'root-sudo', sudo: { a: { a: null } } } });
+    expect([hash.status, hash.body]).toEqual([404, { message: `404 User with ID or username '{"a":{"a":null}}' Not Found` }]);
+    const list = await failure({ params: { private_token: 'root-sudo', sudo: ['bob'] } });
+    expect(list.status).toBe(404);
   });
 
   it('ignores a blank sudo', async () => {

@@ -1,5 +1,6 @@
 /** The kernel's auth rules: token sources, validity, scopes, admin routes and sudo. */
-import { ApiError, forbidden, notFound, unauthorized } from '../http/errors.js';
+import { ApiError, forbidden, malformedRequest, notFound, unauthorized } from '../http/errors.js';
+import { utf8 } from '../http/well-formed.js';
 import type { AuthMode } from '../http/route.js';
 import type { Credential, IdentityProvider, Principal } from './identity.js';
 
@@ -21,16 +22,24 @@ export interface AuthResult {
 const ANONYMOUS: AuthResult = Object.freeze({ user: null, credential: null, sudoer: null });
 
 function invalidToken(description: string) {
-  return new ApiError(401, { error: 'invalid_token', error_description: description }, {
-    'WWW-Authenticate': `Bearer realm="service", error="invalid_token", error_description="${description}"`,
-  });
+  return new ApiError(
+    401,
+    { error: 'invalid_token', error_description: description },
+    {
+      'WWW-Authenticate': `Bearer realm="service", error="invalid_token", error_description="${description}"`,
+    },
+  );
 }
 
 export function insufficientScope(scopes: readonly string[]) {
   const description = 'The request requires higher privileges than provided by the access token.';
-  return new ApiError(403, { error: 'insufficient_scope', error_description: description, scope: scopes.join(' ') }, {
-    'WWW-Authenticate': `Bearer realm="service", error="insufficient_scope", error_description="${description}", scope="${scopes.join(' ')}"`,
-  });
+  return new ApiError(
+    403,
+    { error: 'insufficient_scope', error_description: description, scope: scopes.join(' ') },
+    {
+      'WWW-Authenticate': `Bearer realm="service", error="insufficient_scope", error_description="${description}", scope="${scopes.join(' ')}"`,
+    },
+  );
 }
 
 /** The presented secret, in GitLab's order of precedence. */
@@ -40,14 +49,21 @@ export function presentedToken(input: AuthInput): string | undefined {
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
   const bearer = /^Bearer\s+(.+)$/i.exec(input.header('authorization') ?? '')?.[1]?.trim();
-  return fromParam('access_token') ?? fromParam('private_token') ?? (input.header('private-token') || undefined) ?? bearer ?? (input.basic ? basicPassword(input) : undefined);
+  return (
+    fromParam('access_token') ??
+    fromParam('private_token') ??
+    (input.header('private-token') || undefined) ??
+    bearer ??
+    (input.basic ? basicPassword(input) : undefined)
+  );
 }
 
 /** The password of `Authorization: Basic` (any username, the token as password). */
 function basicPassword(input: AuthInput): string | undefined {
   const encoded = /^Basic\s+(.+)$/i.exec(input.header('authorization') ?? '')?.[1];
   if (!encoded) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const decoded = utf8(Buffer.from(encoded, 'base64'));
+  if (decoded.includes('\u0000')) throw malformedRequest();
   const colon = decoded.indexOf(':');
   return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : undefined;
 }
@@ -81,18 +97,21 @@ export async function authenticate(
   const denial = identity.denialReason(credential.principal);
   if (denial) throw forbidden(denial);
 
+  // The route's scopes hold for sudo requests too: `sudo` only adds the right to act as another user.
+  if (routeScopes !== 'handler') {
+    const allowed = scopesFor(input.method, routeScopes);
+    if (!allowed.some((scope) => credential.scopes.includes(scope))) throw insufficientScope(allowed);
+  }
+
   const sudo = input.param('sudo') ?? input.header('sudo');
   if (sudo !== undefined && sudo !== null && sudo !== '') {
     if (!credential.principal.isAdmin) throw forbidden('Must be admin to use sudo');
     if (!credential.scopes.includes('sudo')) throw insufficientScope(['sudo']);
-    const target = await identity.findUser(String(sudo));
-    if (!target) throw notFound(`User with ID or username '${String(sudo)}'`);
+    // A user is named by text; an array or hash names nobody.
+    const name = typeof sudo === 'string' || typeof sudo === 'number' ? String(sudo) : JSON.stringify(sudo);
+    const target = typeof sudo === 'object' ? null : await identity.findUser(name);
+    if (!target) throw notFound(`User with ID or username '${name}'`);
     return checkAdmin(mode, { user: target, credential, sudoer: credential.principal });
-  }
-
-  if (routeScopes !== 'handler') {
-    const allowed = scopesFor(input.method, routeScopes);
-    if (!allowed.some((scope) => credential.scopes.includes(scope))) throw insufficientScope(allowed);
   }
   return checkAdmin(mode, { user: credential.principal, credential, sudoer: null });
 }

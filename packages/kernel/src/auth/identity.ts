@@ -22,7 +22,7 @@ export interface Credential {
 
 /**
  * Looks up tokens and users. The kernel runs the auth rules; a plugin (core) owns
- * the records and provides this under `coreServices.identity`.
+ * the records and provides this under `kernelServices.identity`.
  */
 export interface IdentityProvider {
   findCredential(secret: string): Promise<Credential | null>;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import type { ForgePlugin } from '../plugin/define-plugin.js';
+import { MIN_SECRETS_KEY_LENGTH } from '../services/secrets.js';
 
 export const KernelConfigSchema = v.object({
   /** Where SQLite, uploaded files and repositories live. */
@@ -13,8 +14,30 @@ export const KernelConfigSchema = v.object({
   port: v.optional(v.number(), 3000),
   host: v.optional(v.string(), '0.0.0.0'),
   /** Read the caller's address from `X-Forwarded-For` (only behind a proxy that sets it). */
-  trustProxy: v.optional(v.union([v.boolean(), v.pipe(v.string(), v.transform((text) => ['1', 'true', 'yes', 'on'].includes(text.toLowerCase())))]), false),
+  trustProxy: v.optional(
+    v.union([
+      v.boolean(),
+      v.pipe(
+        v.string(),
+        v.transform((text) => ['1', 'true', 'yes', 'on'].includes(text.toLowerCase())),
+      ),
+    ]),
+    false,
+  ),
+  /** The key secrets are sealed with at rest; every process sharing a database needs the same one. */
+  secretsKey: v.optional(v.pipe(v.string(), v.minLength(MIN_SECRETS_KEY_LENGTH, `secretsKey must be at least ${MIN_SECRETS_KEY_LENGTH} characters`))),
+  /** A file holding the secrets key. Without this or `secretsKey`, a key is generated at `<dataDir>/secrets.key`. */
+  secretsKeyFile: v.optional(v.string()),
   logLevel: v.optional(v.picklist(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']), 'info'),
+  /** Bytes a JSON, form or plain request body may hold (multipart fields together); larger ones get 413 as they arrive. */
+  maxBodySize: v.optional(
+    v.pipe(
+      v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),
+      v.integer('maxBodySize must be a whole number of bytes'),
+      v.minValue(1024, 'maxBodySize must be at least 1024 bytes'),
+    ),
+    8 * 1024 * 1024,
+  ),
   /** Host-level job schedules: cron expression → job names (`'* * * * *': ['pipeline-schedules:tick']`). */
   schedules: v.optional(v.record(v.string(), v.array(v.string())), {}),
   /** One section per plugin id, validated by that plugin's schema. */
@@ -33,6 +56,9 @@ const KERNEL_ENV: Record<string, keyof KernelConfig> = {
   HOST: 'host',
   FORGEKIT_LOG_LEVEL: 'logLevel',
   FORGEKIT_TRUST_PROXY: 'trustProxy',
+  FORGEKIT_SECRETS_KEY: 'secretsKey',
+  FORGEKIT_SECRETS_KEY_FILE: 'secretsKeyFile',
+  FORGEKIT_MAX_BODY_SIZE: 'maxBodySize',
 };
 
 export interface LoadConfigOptions {

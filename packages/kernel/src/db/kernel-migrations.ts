@@ -13,4 +13,15 @@ export const kernelMigrations: PluginMigration[] = [
       });
     },
   },
+  {
+    name: '202611241000-secrets-key-check',
+    async up(knex) {
+      // One row (id 1): a check of the key the database's secrets are sealed with, never the key.
+      await knex.schema.createTable('secrets_key_check', (table) => {
+        table.integer('id').primary();
+        table.string('key_check', 64).notNullable();
+        table.timestamp('created_at', { useTz: true }).notNullable();
+      });
+    },
+  },
 ];

@@ -3,12 +3,19 @@ import { join, resolve } from 'node:path';
 import { MikroORM, type EntitySchema } from '@mikro-orm/core';
 import BetterSqlite from 'better-sqlite3';
 import type { Knex } from '@mikro-orm/knex';
+import { createCodecs } from './entity-rows.js';
+import { createEntityReads, type EntityReads } from './entity-reads.js';
+import { createEntityWrites, type EntityWrites } from './entity-writes.js';
 import { createPreparedQueries, type PreparedQuery, type SqliteReader } from './prepared-queries.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
-/** The single ORM instance, and its knex for lean queries and migrations. */
-export interface Database {
+/**
+ * The single ORM instance. Reads: a knex query over an entity (`from`, `rows`, `row`,
+ * `count`, `prepareRows`), answered as the entity's properties. Writes: the EntityManager
+ * (`em`, `transaction`).
+ */
+export interface Database extends EntityReads, EntityWrites {
   readonly orm: MikroORM;
   readonly knex: Knex;
   readonly dialect: Dialect;
@@ -70,6 +77,8 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const prepared = createPreparedQueries(knex, dialect, reader as SqliteReader | undefined);
   return {
+    ...createEntityReads(knex, prepared, createCodecs(orm)),
+    ...createEntityWrites(orm, dialect),
     orm,
     knex,
     dialect,

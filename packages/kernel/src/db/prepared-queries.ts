@@ -13,6 +13,18 @@ export interface PreparedQuery<Row> {
   first(params?: readonly unknown[]): Promise<Row | undefined>;
 }
 
+/** A statement's result as its column names and one array of values per row. */
+export interface RawRows {
+  columns: readonly string[];
+  rows: unknown[][];
+}
+
+/** A statement prepared once, answering arrays of values: the fastest shape to build other objects from. */
+export interface PreparedStatement {
+  readonly sql: string;
+  raw(params?: readonly unknown[]): Promise<RawRows>;
+}
+
 interface SqliteStatement {
   all(params: readonly unknown[], callback: (error: Error | null, rows: unknown[]) => void): void;
   finalize(callback?: () => void): void;
@@ -21,7 +33,7 @@ interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 interface PgConnection {
-  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: readonly unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[]; fields: { name: string }[] }>;
 }
 interface KnexClient {
   acquireConnection(): Promise<unknown>;
@@ -56,6 +68,19 @@ function readerParam(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
+const INTEGER_RANGE = 2_147_483_647;
+
+/**
+ * A number no integer column can hold (an id of 10^40, say) matches no row, as it does
+ * on SQLite; PostgreSQL answers the comparison with an error instead
+ * (`numeric_value_out_of_range`, or `invalid_text_representation` for `1e+40`).
+ */
+function outOfRangeLookup(error: unknown, params: readonly unknown[]): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  if (code !== '22003' && code !== '22P02') return false;
+  return params.some((param) => typeof param === 'number' && (!Number.isInteger(param) || Math.abs(param) > INTEGER_RANGE));
+}
+
 /** `?` → `$n`, leaving quoted text alone. */
 export function toNumberedPlaceholders(sql: string): string {
   let index = 0;
@@ -77,6 +102,8 @@ export function toNumberedPlaceholders(sql: string): string {
 
 export interface PreparedQueries {
   prepare<Row>(sql: string): PreparedQuery<Row>;
+  /** The same statement answering column names and arrays of values. */
+  statement(sql: string): PreparedStatement;
   /** Runs a knex select the same way: compiled once per SQL text, on the read connection. */
   read<Row>(query: Knex.QueryBuilder): Promise<Row[]>;
   /** Calls `listener` with the SQL of every prepared read (they bypass knex's `query` event); returns the unsubscribe. */
@@ -131,7 +158,58 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
   const bySql = new Map<string, PreparedQuery<unknown>>();
   const MAX_CACHED = 500;
 
+  /** Raw reads on the pool: PostgreSQL answers arrays itself; the async SQLite driver answers objects in column order. */
+  const rawViaPool = (sql: string, name: string, text: string) => (params: readonly unknown[]) =>
+    onConnection(async (connection): Promise<RawRows> => {
+      if (dialect === 'postgresql') {
+        try {
+          const result = await (connection as PgConnection).query({ name: `${name}_a`, text, values: params, rowMode: 'array' });
+          return { columns: result.fields.map((field) => field.name), rows: result.rows as unknown[][] };
+        } catch (error) {
+          if (outOfRangeLookup(error, params)) return { columns: [], rows: [] };
+          throw error;
+        }
+      }
+      const statement = sqliteStatement(connection, sql);
+      const objects = await new Promise<Record<string, unknown>[]>((resolve, reject) =>
+        statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as Record<string, unknown>[]))),
+      );
+      return { columns: objects.length > 0 ? Object.keys(objects[0]!) : [], rows: objects.map((row) => Object.values(row)) };
+    });
+
+  /** Raw reads on the synchronous reader. */
+  function rawOnReader(sql: string) {
+    let statement: ReaderStatement | undefined;
+    let columns: string[];
+    return async (params: readonly unknown[]): Promise<RawRows> => {
+      if (!statement) {
+        statement = reader!.prepare(sql).raw(true);
+        columns = statement.columns().map((column) => column.name);
+      }
+      return { columns, rows: statement.all(...params.map(readerParam)) as unknown[][] };
+    };
+  }
+
+  const statements = new Map<string, PreparedStatement>();
+
   const queries: PreparedQueries = {
+    statement(sql) {
+      let prepared = statements.get(sql);
+      if (prepared) return prepared;
+      const text = dialect === 'postgresql' ? toNumberedPlaceholders(sql) : sql;
+      const name = `fk_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+      const run = reader && dialect === 'sqlite' ? rawOnReader(sql) : rawViaPool(sql, name, text);
+      prepared = {
+        sql,
+        raw(params = []) {
+          for (const observer of observers) observer(sql);
+          return run(params);
+        },
+      };
+      if (statements.size >= MAX_CACHED) statements.clear();
+      statements.set(sql, prepared);
+      return prepared;
+    },
     read<Row>(query: Knex.QueryBuilder) {
       const { sql, bindings } = query.toSQL();
       let prepared = bySql.get(sql);
@@ -167,6 +245,7 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
       }
       sqliteStatements.clear();
       bySql.clear();
+      statements.clear();
     },
   };
   return queries;

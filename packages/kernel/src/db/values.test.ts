@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonArray, toBool, toDate, toIso } from './values.js';
+import { MAX_RECORD_ID, parseJsonArray, recordId, toBool, toDate, toIso } from './values.js';
 
 describe('toIso', () => {
   it('writes a Date as UTC with milliseconds', () => {
@@ -59,5 +59,19 @@ describe('toIso with PostgreSQL text', () => {
   it('reads a timestamptz with a bare hour offset', () => {
     expect(toIso('2026-11-22 05:17:42.45+00')).toBe('2026-11-22T05:17:42.450Z');
     expect(toIso('2026-11-22 07:17:42.45+02')).toBe('2026-11-22T05:17:42.450Z');
+  });
+});
+
+describe('recordId', () => {
+  it('reads an id a record can have, from a number or decimal text', () => {
+    expect(recordId(7)).toBe(7);
+    expect(recordId('42')).toBe(42);
+    expect(recordId(String(MAX_RECORD_ID))).toBe(MAX_RECORD_ID);
+  });
+
+  it('gives null for anything no record can have', () => {
+    for (const value of [0, -1, 1.5, MAX_RECORD_ID + 1, '2147483648', '1e3', '0x10', '', 'abc', `1${'0'.repeat(40)}`, null, undefined, {}]) {
+      expect(recordId(value)).toBeNull();
+    }
   });
 });

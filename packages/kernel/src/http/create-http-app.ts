@@ -1,9 +1,9 @@
 /** Turns route tables into an h3 app: auth, input, validation, errors and pagination live here. */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { EntityManager } from '@mikro-orm/core';
-import { createApp, createRouter, eventHandler, getRequestIP, readRawBody, send, type App, type H3Event } from 'h3';
-import type { DependencyContainer } from 'tsyringe';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createApp, createRouter, eventHandler, getRequestIP, send, type App, type H3Event } from 'h3';
 import { authenticate, type AuthResult } from '../auth/authenticate.js';
 import type { IdentityProvider } from '../auth/identity.js';
 import type { Database } from '../db/open-database.js';
@@ -12,8 +12,10 @@ import type { RequestContext } from './context.js';
 import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
 import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
 import { validateParams } from './params.js';
-import { parseQuery, readBodyParams } from './read-input.js';
+import { parseQuery, readBodyParams, removeFiles, type BodyLimits } from './read-input.js';
+import { BodyAborted, bodyStream } from './request-body.js';
 import { KeysetPage, Page, Reply } from './responses.js';
+import { assertWellFormedPath } from './well-formed.js';
 import type { HttpMethod, Route } from './route.js';
 
 export const API_PREFIX = '/api/v4';
@@ -21,7 +23,6 @@ export const API_PREFIX = '/api/v4';
 export interface HttpAppOptions {
   routes: readonly Route<any>[];
   database: Database;
-  container: DependencyContainer;
   log: Logger;
   externalUrl: string;
   /** Take the caller's address from `X-Forwarded-For`. */
@@ -30,14 +31,15 @@ export interface HttpAppOptions {
   identity: () => IdentityProvider;
   /** Counts requests in flight, for graceful shutdown. */
   inflight: { count: number };
+  /** Request bodies: the size limit, and where uploads go while their request runs. */
+  limits: Omit<BodyLimits, 'maxFileSize'> & { maxFileSize(): Promise<number> };
 }
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Allow-Headers': '*',
-  'Access-Control-Expose-Headers':
-    'Link, X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page, X-Request-Id, ETag',
+  'Access-Control-Expose-Headers': 'Link, X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page, X-Request-Id, ETag',
   'Access-Control-Max-Age': '7200',
 };
 
@@ -63,6 +65,16 @@ function setHeaders(event: H3Event, headers: Record<string, string>) {
   for (const name in headers) event.node.res.setHeader(name, headers[name]!);
 }
 
+/**
+ * A request answered before its body arrived whole (refused, or a route that reads no
+ * body): close the connection after the answer, rather than let the server read and drop
+ * the rest of a body that may be gigabytes long.
+ */
+function closeIfBodyUnread(event: H3Event) {
+  const { req, res } = event.node;
+  if (res.socket && !res.headersSent && !req.complete) res.setHeader('Connection', 'close');
+}
+
 function sendJson(event: H3Event, status: number, body: unknown) {
   event.node.res.statusCode = status;
   if (status === 204 || status === 304 || event.method === 'HEAD') return send(event, '');
@@ -81,12 +93,34 @@ function decodeParams(raw: Record<string, string> | undefined): Record<string, s
   return params;
 }
 
+/** The client went away, or the HTTP parser refused its request, while the body was read or the answer sent. */
+function isAborted(error: unknown): boolean {
+  if (error instanceof BodyAborted) return true;
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** Pipes a Node stream to the socket with backpressure; in-process callers get a web stream. */
+async function sendStream(event: H3Event, body: Readable) {
+  const res = event.node.res;
+  if (event.method === 'HEAD') {
+    body.destroy();
+    return send(event, '');
+  }
+  if (!res.socket) {
+    (res as unknown as { _data: unknown })._data = Readable.toWeb(body);
+    (event as unknown as { _handled: boolean })._handled = true;
+    return;
+  }
+  await pipeline(body, res);
+}
+
 export function createHttpApp(options: HttpAppOptions): App {
   const { log, externalUrl } = options;
   const app = createApp({
     onError: (error, event) => {
       log.error({ err: error }, 'unhandled router error');
-      return sendJson(event, 500, { message: '500 Internal Server Error' }) as unknown as void;
+      return sendJson(event, 500, { message: '500 Internal Server Error' }) as unknown as undefined;
     },
   });
   const router = createRouter();
@@ -122,16 +156,29 @@ export function createHttpApp(options: HttpAppOptions): App {
     const started = performance.now();
     const requestId = requestIdOf(event);
     options.inflight.count++;
-    let status = 500;
+    const uploads: string[] = [];
+    let aborted = false;
     try {
-      const result = await run(route, event, requestId);
-      status = await write(event, route, result);
+      const prepared = await run(route, event, requestId, uploads);
+      await write(event, route, prepared);
     } catch (error) {
-      status = await writeError(event, error, requestId);
+      aborted = isAborted(error);
+      if (!aborted) await writeError(event, error, requestId);
     } finally {
       options.inflight.count--;
+      if (uploads.length > 0) await removeFiles(uploads);
+      const res = event.node.res;
+      // What the client was sent: nothing, when it went away or the HTTP parser answered it.
+      const status = res.headersSent || !aborted ? res.statusCode : null;
       log.info(
-        { request_id: requestId, method: event.method, path: event.path.split('?')[0], status, duration_ms: Math.round((performance.now() - started) * 100) / 100 },
+        {
+          request_id: requestId,
+          method: event.method,
+          path: event.path.split('?')[0],
+          status,
+          ...(aborted ? { aborted: true } : {}),
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        },
         'request',
       );
     }
@@ -143,29 +190,36 @@ export function createHttpApp(options: HttpAppOptions): App {
     linkParams: Record<string, unknown>;
   }
 
-  async function run(route: Route<any>, event: H3Event, requestId: string): Promise<Prepared> {
+  async function run(route: Route<any>, event: H3Event, requestId: string, uploads: string[]): Promise<Prepared> {
     const method = event.method as HttpMethod;
     const url = event.path;
     const queryIndex = url.indexOf('?');
     const path = queryIndex === -1 ? url : url.slice(0, queryIndex);
+    assertWellFormedPath(path);
     const params = decodeParams(event.context.params as Record<string, string> | undefined);
     const query = queryIndex === -1 ? {} : parseQuery(url.slice(queryIndex + 1));
-    let body: Buffer | null = null;
-    let bodyParams: Record<string, unknown> = {};
-    if (route.streamBody) body = (await readRawBody(event, false)) ?? Buffer.alloc(0);
-    else bodyParams = await readBodyParams(event, method);
-    const merged: Record<string, unknown> = { ...query, ...bodyParams, ...params };
-
     const headers = event.node.req.headers;
     const header = (name: string) => {
       const value = headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
     };
-    const auth: AuthResult = await authenticate(route.auth ?? 'required', route.scopes, { method, basic: route.basicAuth, header, param: (name) => merged[name] }, options.identity);
+    // Credentials come from headers and the query string only, so a body is read only for a caller who may send it.
+    const auth: AuthResult = await authenticate(
+      route.auth ?? 'required',
+      route.scopes,
+      { method, basic: route.basicAuth, header, param: (name) => query[name] },
+      options.identity,
+    );
+    const maxBodySize = route.maxBodySize ?? options.limits.maxBodySize;
+    let bodyParams: Record<string, unknown> = {};
+    if (!route.streamBody) {
+      const body = await readBodyParams(event, method, { ...options.limits, maxBodySize, maxFileSize: route.uploads ? options.limits.maxFileSize : null });
+      uploads.push(...body.files);
+      bodyParams = body.params;
+    }
+    const merged: Record<string, unknown> = { ...query, ...bodyParams, ...params };
 
     const pageRequest = route.paginated ? readPageRequest(merged) : NO_PAGE;
-    let em: EntityManager | undefined;
-    let scope: DependencyContainer | undefined;
     const ctx: RequestContext = {
       requestId,
       method,
@@ -175,21 +229,9 @@ export function createHttpApp(options: HttpAppOptions): App {
       credential: auth.credential,
       sudoer: auth.sudoer,
       page: pageRequest,
-      body,
+      bodyStream: route.streamBody ? bodyStream(event, maxBodySize) : null,
       ip: getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? '',
       externalUrl,
-      db: options.database.knex,
-      get em() {
-        em ??= options.database.orm.em.fork() as EntityManager;
-        return em;
-      },
-      get scope() {
-        if (!scope) {
-          scope = options.container.createChildContainer();
-          scope.register('request.context', { useValue: ctx });
-        }
-        return scope;
-      },
       log,
       header,
       setHeader: (name, value) => event.node.res.setHeader(name, value),
@@ -208,12 +250,16 @@ export function createHttpApp(options: HttpAppOptions): App {
   }
 
   async function write(event: H3Event, route: Route<any>, prepared: Prepared): Promise<number> {
+    closeIfBodyUnread(event);
     const { result } = prepared;
     if (result instanceof Reply) {
       setHeaders(event, result.headers);
       if (result.kind === 'raw') {
         event.node.res.statusCode = result.status;
         await send(event, event.method === 'HEAD' ? '' : (result.body as string));
+      } else if (result.kind === 'stream') {
+        event.node.res.statusCode = result.status;
+        await sendStream(event, result.body as Readable);
       } else {
         await sendJson(event, result.status, result.body);
       }
@@ -221,9 +267,10 @@ export function createHttpApp(options: HttpAppOptions): App {
     }
     if (result instanceof Page || result instanceof KeysetPage) {
       const base = `${externalUrl}${prepared.ctx.path}`;
-      const headers = result instanceof Page
-        ? paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams)
-        : keysetHeaders(prepared.ctx.page, result.next, base, prepared.linkParams);
+      const headers =
+        result instanceof Page
+          ? paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams)
+          : keysetHeaders(prepared.ctx.page, result.next, base, prepared.linkParams);
       setHeaders(event, headers);
       await sendJson(event, 200, result.items);
       return 200;
@@ -234,9 +281,21 @@ export function createHttpApp(options: HttpAppOptions): App {
   }
 
   async function writeError(event: H3Event, error: unknown, requestId: string): Promise<number> {
+    if (event.node.res.headersSent) {
+      // A streamed answer failed half-way: the client sees a cut-off body, as with any broken stream.
+      log.error({ err: error, request_id: requestId }, 'response stream failed');
+      event.node.res.destroy();
+      return event.node.res.statusCode;
+    }
+    closeIfBodyUnread(event);
     if (error instanceof ApiError) {
       setHeaders(event, error.headers);
-      await sendJson(event, error.status, error.body);
+      if (error.text !== undefined) {
+        event.node.res.statusCode = error.status;
+        await send(event, error.text, 'text/plain');
+      } else {
+        await sendJson(event, error.status, error.body);
+      }
       return error.status;
     }
     log.error({ err: error, request_id: requestId }, 'request failed');

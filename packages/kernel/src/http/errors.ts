@@ -8,20 +8,20 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
+    /** Sent as `text/plain` instead of the JSON body, for answers GitLab gives before its API layer. */
+    readonly text?: string,
   ) {
-    super(`${status} ${JSON.stringify(body)}`);
+    super(`${status} ${text ?? JSON.stringify(body)}`);
   }
 }
 
 const withReason = (base: string, reason?: string) => (reason ? `${base} - ${reason}` : base);
 
 /** `{"message": <message>}`, GitLab's `render_api_error!`. */
-export const apiError = (status: number, message: unknown, headers?: Record<string, string>) =>
-  new ApiError(status, { message }, headers);
+export const apiError = (status: number, message: unknown, headers?: Record<string, string>) => new ApiError(status, { message }, headers);
 
 /** `{"error": <text>}`, the framework's shape (Grape). */
-export const frameworkError = (status: number, error: unknown, headers?: Record<string, string>) =>
-  new ApiError(status, { error }, headers);
+export const frameworkError = (status: number, error: unknown, headers?: Record<string, string>) => new ApiError(status, { error }, headers);
 
 export const unauthorized = (reason?: string) => apiError(401, withReason('401 Unauthorized', reason));
 export const forbidden = (reason?: string) => apiError(403, withReason('403 Forbidden', reason));
@@ -39,9 +39,11 @@ export const serviceUnavailable = () => apiError(503, '503 Service Unavailable')
 /** Model validation: `{"message": {"field": ["text", ...]}}`. */
 export const validationFailed = (errors: Record<string, string[]>, status = 400) => apiError(status, errors);
 /** A body passed through as it is. */
-export const structuredError = (status: number, body: Record<string, unknown>, headers?: Record<string, string>) =>
-  new ApiError(status, body, headers);
+export const structuredError = (status: number, body: Record<string, unknown>, headers?: Record<string, string>) => new ApiError(status, body, headers);
 export const tooManyRequests = (retryAfterSeconds = 60) =>
   apiError(429, { error: 'This endpoint has been requested too many times. Try again later.' }, { 'Retry-After': String(retryAfterSeconds) });
 
 export const unknownRoute = () => frameworkError(404, '404 Not Found');
+
+/** GitLab's answer to a NUL byte or invalid UTF-8 anywhere in a request's path, credentials or params. */
+export const malformedRequest = () => new ApiError(400, {}, {}, 'Bad Request');

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as f from './fields.js';
 import { params, validateParams } from './params.js';
 
-const one = (field: Parameters<typeof params>[0][string], value: unknown) =>
-  validateParams(params({ x: field }), value === undefined ? {} : { x: value });
+const one = (field: Parameters<typeof params>[0][string], value: unknown) => validateParams(params({ x: field }), value === undefined ? {} : { x: value });
 
 const ok = (field: Parameters<typeof params>[0][string], value: unknown) => {
   const result = one(field, value);

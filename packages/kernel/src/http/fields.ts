@@ -4,6 +4,7 @@
  * the kernel prefixes the parameter name when it renders the error.
  */
 import * as v from 'valibot';
+import type { UploadedFile } from './read-input.js';
 
 const INVALID = Symbol('invalid');
 type Coerced<T> = T | typeof INVALID;
@@ -95,7 +96,11 @@ const NULL_IS_EMPTY = new WeakSet<object>();
 
 function nonString<T>(coerce: (value: unknown) => Coerced<T>, message?: string): Field<T> {
   const inner = coerced(coerce, message);
-  const field = v.pipe(v.unknown(), v.transform((value) => (value === '' ? null : value)), inner) as unknown as Field<T>;
+  const field = v.pipe(
+    v.unknown(),
+    v.transform((value) => (value === '' ? null : value)),
+    inner,
+  ) as unknown as Field<T>;
   BLANK_IS_NULL.add(field);
   return field;
 }
@@ -111,7 +116,10 @@ export const messagesWhenMissing = (field: unknown): readonly string[] =>
 export const string = () => coerced(coerceString);
 /** A string that may not be blank (Grape's `allow_blank: false`); absent, it is both missing and empty. */
 export function nonBlankString(): Field<string> {
-  const field = v.pipe(string(), v.check((s) => s.trim() !== '', MESSAGES.empty)) as unknown as Field<string>;
+  const field = v.pipe(
+    string(),
+    v.check((s) => s.trim() !== '', MESSAGES.empty),
+  ) as unknown as Field<string>;
   WHEN_MISSING.set(field, [MESSAGES.missing, MESSAGES.empty]);
   return field;
 }
@@ -120,10 +128,21 @@ export const boolean = () => nonString(coerceBoolean);
 export const datetime = () => nonString(coerceDatetime);
 export const date = () => nonString(coerceDate);
 
+/** A file from a multipart body, on a route with `uploads: true`; anything else "is invalid". */
+export const file = () =>
+  coerced<UploadedFile>((value) =>
+    typeof value === 'object' && value !== null && typeof (value as UploadedFile).path === 'string' && typeof (value as UploadedFile).size === 'number'
+      ? (value as UploadedFile)
+      : INVALID,
+  );
+
 /** A value from a fixed list: "does not have a valid value", which Grape reports for a missing one too. */
 export function values<T extends string | number>(allowed: readonly T[], base?: Field<T>): Field<T> {
   const inner = base ?? (string() as unknown as Field<T>);
-  const field = v.pipe(inner, v.check((value) => allowed.includes(value), MESSAGES.values)) as unknown as Field<T>;
+  const field = v.pipe(
+    inner,
+    v.check((value) => allowed.includes(value), MESSAGES.values),
+  ) as unknown as Field<T>;
   WHEN_MISSING.set(field, [MESSAGES.missing, MESSAGES.values]);
   return field;
 }
@@ -147,7 +166,8 @@ export function commaList<T = string>(item?: Field<T>): Field<T[]> {
     if (value === null || value === undefined) return [];
     const parts = Array.isArray(value) ? value : isScalar(value) ? [value] : null;
     if (!parts) return value;
-    return parts.flatMap((part) => (typeof part === 'string' ? part.split(',') : [part]))
+    return parts
+      .flatMap((part) => (typeof part === 'string' ? part.split(',') : [part]))
       .map((part) => (typeof part === 'string' ? part.trim() : part))
       .filter((part) => part !== '');
   };

@@ -47,8 +47,47 @@ describe('parseNestedParams', () => {
 describe('nestPairs', () => {
   it('nests multipart field names and keeps non-string values', () => {
     const file = { filename: 'a.txt', data: Buffer.from('hi') };
-    const nested = nestPairs([['a[b]', '1'], ['file', file]]);
+    const nested = nestPairs([
+      ['a[b]', '1'],
+      ['file', file],
+    ]);
     expect(nested).toEqual({ a: { b: '1' }, file });
     expect(Buffer.isBuffer((nested.file as typeof file).data)).toBe(true);
+  });
+});
+
+describe('keys that reach a prototype', () => {
+  const hostile = [
+    '__proto__[polluted]=1',
+    'constructor[prototype][polluted]=1',
+    'a[__proto__][polluted]=1',
+    'a[][__proto__][polluted]=1',
+    'a[constructor][prototype][polluted]=1',
+    '%5F%5Fproto%5F%5F[polluted]=1',
+    'prototype[polluted]=1',
+  ];
+
+  it.each(hostile)('%s sets nothing on Object.prototype and is dropped', (query) => {
+    const parsed = parseNestedParams(`${query}&kept=yes`);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(parsed.kept).toBe('yes');
+    expect(JSON.stringify(parsed)).not.toContain('polluted');
+  });
+
+  it('drops them from multipart field names too', () => {
+    const nested = nestPairs([
+      ['__proto__[polluted]', '1'],
+      ['constructor[prototype][polluted]', '1'],
+      ['ok', '1'],
+    ]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(Object.keys(nested)).toEqual(['ok']);
+  });
+
+  it('builds hashes without a prototype, so a key named like a method is plain data', () => {
+    const parsed = parseNestedParams('a[toString]=x&a[hasOwnProperty]=y');
+    expect(parsed.a).toEqual({ toString: 'x', hasOwnProperty: 'y' });
+    expect(Object.getPrototypeOf(parsed)).toBeNull();
   });
 });

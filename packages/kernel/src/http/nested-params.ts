@@ -4,19 +4,33 @@
  * two hashes (a repeated key starts the next one). Hashes keyed 0, 1, 2 … (from
  * `a[0][k]=v`) become arrays, as clients that index their arrays expect.
  */
+import { malformedRequest } from './errors.js';
+
 type Params = Record<string, unknown>;
 
 const MAX_DEPTH = 32;
+
+/**
+ * Keys that would reach an object's prototype chain. Input never sets them: every hash
+ * built here has no prototype, and these names are dropped wherever they appear.
+ */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const isForbiddenKey = (key: string) => FORBIDDEN_KEYS.has(key);
+
+/** A hash for input: no prototype, so no input key can reach `Object.prototype`. */
+export const newParams = (): Params => Object.create(null) as Params;
 /** Plain hashes only: uploaded files (and their Buffers) pass through untouched. */
 const isHash = (value: unknown): value is Params =>
   typeof value === 'object' && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
+/** Invalid escapes and invalid UTF-8 are refused, as Rack refuses them. */
 function decode(text: string): string {
-  const plain = text.replace(/\+/g, ' ');
+  const plain = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!plain.includes('%')) return plain;
   try {
     return decodeURIComponent(plain);
   } catch {
-    return plain;
+    throw malformedRequest();
   }
 }
 
@@ -26,7 +40,7 @@ function hasKey(hash: Params, key: string): boolean {
   let current: unknown = hash;
   for (const part of key.split(/[[\]]+/)) {
     if (part === '') continue;
-    if (!isHash(current) || !(part in current)) return false;
+    if (!isHash(current) || !Object.hasOwn(current, part)) return false;
     current = current[part];
   }
   return true;
@@ -38,6 +52,7 @@ function normalize(params: Params, name: string, value: unknown, depth: number):
   const key = match?.[1] ?? '';
   if (key === '') return params;
   const after = name.slice(match![0].length);
+  if (name.split(/[[\]]+/).some(isForbiddenKey)) return params;
   if (after === '') {
     params[key] = value;
   } else if (after === '[') {
@@ -50,9 +65,9 @@ function normalize(params: Params, name: string, value: unknown, depth: number):
     const list = (Array.isArray(params[key]) ? params[key] : (params[key] = [])) as unknown[];
     const last = list[list.length - 1];
     if (isHash(last) && !hasKey(last, child)) normalize(last, child, value, depth - 1);
-    else list.push(normalize({}, child, value, depth - 1));
+    else list.push(normalize(newParams(), child, value, depth - 1));
   } else {
-    const child = isHash(params[key]) ? params[key] : {};
+    const child = isHash(params[key]) ? params[key] : newParams();
     params[key] = normalize(child, after, value, depth - 1);
   }
   return params;
@@ -72,7 +87,7 @@ function indexedToArrays(value: unknown): unknown {
 }
 
 export function parseNestedParams(text: string, maxPairs = 10_000): Params {
-  const params: Params = {};
+  const params = newParams();
   if (!text) return params;
   let pairs = 0;
   for (const part of text.split(/[&;]/)) {
@@ -88,7 +103,7 @@ export function parseNestedParams(text: string, maxPairs = 10_000): Params {
 
 /** Nested params from name/value pairs (multipart text fields). */
 export function nestPairs(pairs: [string, unknown][]): Params {
-  const params: Params = {};
+  const params = newParams();
   for (const [name, value] of pairs) normalize(params, name, value, MAX_DEPTH);
   return indexedToArrays(params) as Params;
 }

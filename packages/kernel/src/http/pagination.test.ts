@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.js';
-import { keysetHeaders, paginationHeaders, readPageRequest, totalFor, totalFromRows, TOTAL_COLUMN, type PageRequest } from './pagination.js';
+import { keysetHeaders, MAX_LINK_QUERY, paginationHeaders, readPageRequest, totalFor, totalFromRows, TOTAL_COLUMN, type PageRequest } from './pagination.js';
 
 const BASE = 'http://example.test/api/v4/projects';
 
@@ -113,9 +113,7 @@ describe('paginationHeaders', () => {
   it('repeats every param in links, keys sorted, with the per_page sent', () => {
     const headers = paginationHeaders(request(1, 100, 250), 150, BASE, { sort: 'desc', id: 5, order_by: 'created_at', labels: ['a', 'b'] });
     expect(headers['X-Per-Page']).toBe('100');
-    expect(headers.Link.split(', ')[0]).toBe(
-      `<${BASE}?id=5&labels%5B%5D=a&labels%5B%5D=b&order_by=created_at&page=2&per_page=250&sort=desc>; rel="next"`,
-    );
+    expect(headers.Link.split(', ')[0]).toBe(`<${BASE}?id=5&labels%5B%5D=a&labels%5B%5D=b&order_by=created_at&page=2&per_page=250&sort=desc>; rel="next"`);
   });
 
   it('encodes values in link URLs', () => {
@@ -173,5 +171,33 @@ describe('totalFromRows', () => {
   });
   it('counts when a page past the end has no row to carry it', async () => {
     expect(await totalFromRows(request, [], async () => 7)).toBe(7);
+  });
+});
+
+describe('Link header length', () => {
+  const request = { page: 2, perPage: 20, offset: 20, perPageSent: 20 };
+
+  it('leaves out params too long to repeat, keeping the rest and the page', () => {
+    const headers = paginationHeaders(request, 100, 'https://forge.test/api/v4/projects/1/repository/commits', {
+      ref_name: 'r'.repeat(15_000),
+      path: 'docs',
+      page: 2,
+    });
+    expect(headers.Link!.length).toBeLessThan(4 * (MAX_LINK_QUERY + 100));
+    expect(headers.Link).toContain('path=docs');
+    expect(headers.Link).toContain('page=3');
+    expect(headers.Link).not.toContain('ref_name');
+  });
+
+  it('keeps every param of an ordinary request', () => {
+    const headers = paginationHeaders(request, 100, 'https://forge.test/x', { search: 'a b', labels: ['x', 'y'], page: 2 });
+    expect(headers.Link).toContain('labels%5B%5D=x&labels%5B%5D=y');
+    expect(headers.Link).toContain('search=a+b');
+  });
+
+  it('bounds keyset links the same way', () => {
+    const headers = keysetHeaders(request, { id_after: 5 }, 'https://forge.test/x', { search: 's'.repeat(10_000), page: 1 });
+    expect(headers.Link!.length).toBeLessThan(MAX_LINK_QUERY + 100);
+    expect(headers.Link).toContain('id_after=5');
   });
 });

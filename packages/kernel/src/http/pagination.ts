@@ -27,23 +27,42 @@ export function readPageRequest(input: Record<string, unknown>): PageRequest {
   const perPageSent = readPositive('per_page', input.per_page, DEFAULT_PER_PAGE);
   if (perPageSent === 0) throw frameworkError(400, 'per_page has a value not allowed');
   const requested = readPositive('page', input.page, 1);
-  const page = requested < 1 ? 1 : requested;
+  const page = Math.max(requested, 1);
   const perPage = perPageSent < 1 ? DEFAULT_PER_PAGE : Math.min(perPageSent, MAX_PER_PAGE);
   return { page, perPage, offset: (page - 1) * perPage, perPageSent };
 }
 
-/** Link URLs repeat every request param, keys sorted, as Rails' `to_query`. */
-export function linkUrl(base: string, params: Record<string, unknown>, page: number): string {
-  const query = qs.stringify({ ...params, page }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b), format: 'RFC1738' });
-  return `${base}?${query}`;
+const QUERY_FORMAT = { arrayFormat: 'brackets', sort: (a: string, b: string) => a.localeCompare(b), format: 'RFC1738' } as const;
+
+/**
+ * Bytes of one Link URL's query. Links repeat the request's params four times, and clients
+ * refuse long headers (Node's fetch stops at 16 KiB), so the largest params are left out past it.
+ */
+export const MAX_LINK_QUERY = 2048;
+
+/** The query of a Link URL: every request param, keys sorted, as Rails' `to_query`, within MAX_LINK_QUERY. */
+export function linkQuery(params: Record<string, unknown>): string {
+  const query = qs.stringify(params, QUERY_FORMAT);
+  if (query.length <= MAX_LINK_QUERY) return query;
+  const kept = { ...params };
+  const sizes = Object.keys(kept)
+    .filter((key) => key !== 'page' && key !== 'per_page')
+    .map((key) => ({ key, size: qs.stringify({ [key]: kept[key] }, QUERY_FORMAT).length }))
+    .sort((a, b) => b.size - a.size);
+  let length = query.length;
+  for (const { key, size } of sizes) {
+    if (length <= MAX_LINK_QUERY) break;
+    delete kept[key];
+    length -= size + 1;
+  }
+  return qs.stringify(kept, QUERY_FORMAT);
 }
 
-export function paginationHeaders(
-  request: PageRequest,
-  total: number | null,
-  baseUrl: string,
-  params: Record<string, unknown>,
-): Record<string, string> {
+export function linkUrl(base: string, params: Record<string, unknown>, page: number): string {
+  return `${base}?${linkQuery({ ...params, page })}`;
+}
+
+export function paginationHeaders(request: PageRequest, total: number | null, baseUrl: string, params: Record<string, unknown>): Record<string, string> {
   const { page, perPage } = request;
   const linkParams = { ...params, per_page: request.perPageSent };
   const counted = total !== null && total <= MAX_COUNT;
@@ -80,8 +99,7 @@ export function keysetHeaders(request: PageRequest, next: Record<string, unknown
   const headers: Record<string, string> = { 'X-Per-Page': String(request.perPage) };
   if (next) {
     const { page: _page, ...rest } = params;
-    const query = qs.stringify({ ...rest, per_page: request.perPageSent, ...next }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b), format: 'RFC1738' });
-    headers.Link = `<${baseUrl}?${query}>; rel="next"`;
+    headers.Link = `<${baseUrl}?${linkQuery({ ...rest, per_page: request.perPageSent, ...next })}>; rel="next"`;
   }
   return headers;
 }

@@ -11,19 +11,27 @@ type Rule = (input: Record<string, unknown>) => string | null;
 const present = (input: Record<string, unknown>, key: string) => input[key] !== undefined;
 
 export const rules = {
-  mutuallyExclusive: (...keys: string[]): Rule => (input) =>
-    keys.filter((key) => present(input, key)).length > 1 ? `${keys.join(', ')} are mutually exclusive` : null,
-  atLeastOneOf: (...keys: string[]): Rule => (input) =>
-    keys.some((key) => present(input, key)) ? null : `${keys.join(', ')} are missing, at least one parameter must be provided`,
-  exactlyOneOf: (...keys: string[]): Rule => (input) => {
-    const count = keys.filter((key) => present(input, key)).length;
-    if (count === 0) return `${keys.join(', ')} are missing, exactly one parameter must be provided`;
-    return count > 1 ? `${keys.join(', ')} are mutually exclusive` : null;
-  },
-  allOrNoneOf: (...keys: string[]): Rule => (input) => {
-    const count = keys.filter((key) => present(input, key)).length;
-    return count === 0 || count === keys.length ? null : `${keys.join(', ')} provide all or none of parameters`;
-  },
+  mutuallyExclusive:
+    (...keys: string[]): Rule =>
+    (input) =>
+      keys.filter((key) => present(input, key)).length > 1 ? `${keys.join(', ')} are mutually exclusive` : null,
+  atLeastOneOf:
+    (...keys: string[]): Rule =>
+    (input) =>
+      keys.some((key) => present(input, key)) ? null : `${keys.join(', ')} are missing, at least one parameter must be provided`,
+  exactlyOneOf:
+    (...keys: string[]): Rule =>
+    (input) => {
+      const count = keys.filter((key) => present(input, key)).length;
+      if (count === 0) return `${keys.join(', ')} are missing, exactly one parameter must be provided`;
+      return count > 1 ? `${keys.join(', ')} are mutually exclusive` : null;
+    },
+  allOrNoneOf:
+    (...keys: string[]): Rule =>
+    (input) => {
+      const count = keys.filter((key) => present(input, key)).length;
+      return count === 0 || count === keys.length ? null : `${keys.join(', ')} provide all or none of parameters`;
+    },
 };
 
 export interface ParamsSchema<O> {

@@ -1,11 +1,13 @@
+import type { Readable } from 'node:stream';
+
 /** A handler result with an explicit status, headers or body kind. */
 export class Reply {
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
-    /** `json` serialises the body; `raw` sends a string or bytes as they are. */
-    readonly kind: 'json' | 'raw' = 'json',
+    /** `json` serialises the body; `raw` sends a string or bytes as they are; `stream` pipes a Node stream. */
+    readonly kind: 'json' | 'raw' | 'stream' = 'json',
   ) {}
 }
 
@@ -16,6 +18,10 @@ export const noContent = () => new Reply(204, null);
 export const accepted = () => new Reply(202, { message: '202 Accepted' });
 export const raw = (status: number, body: string | Uint8Array, contentType: string, headers: Record<string, string> = {}) =>
   new Reply(status, body, { 'Content-Type': contentType, ...headers }, 'raw');
+
+/** A body sent as it is produced, with backpressure (git's pack data, file downloads). */
+export const stream = (status: number, body: Readable, contentType: string, headers: Record<string, string> = {}) =>
+  new Reply(status, body, { 'Content-Type': contentType, ...headers }, 'stream');
 
 /** One page of a list, with the total the pagination headers need (null when not counted). */
 export class Page<T> {

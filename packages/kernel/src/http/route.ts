@@ -1,5 +1,6 @@
+import type { Principal } from '../auth/identity.js';
 import type { ParamsSchema } from './params.js';
-import type { RequestContext } from './context.js';
+import type { PathParamNames, RequestContext } from './context.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -12,11 +13,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
  */
 export type AuthMode = 'required' | 'optional' | 'admin' | 'none';
 
-export interface Route<I = any, R = any> {
+/** The caller a route's handler sees: always someone on `required` (the default) and `admin` routes. */
+export type UserFor<A extends AuthMode | undefined> = A extends 'optional' | 'none' ? Principal | null : Principal;
+
+/** The request context of a route with auth mode `A` and path `P`. */
+export type RouteContext<A extends AuthMode | undefined = undefined, P extends string = string> = RequestContext<UserFor<A>, PathParamNames<P>>;
+
+export interface Route<I = any, R = any, A extends AuthMode | undefined = AuthMode | undefined, P extends string = string> {
   method: HttpMethod;
   /** Relative to `/api/v4` unless `raw` is set; `:name` placeholders. */
-  path: string;
-  auth?: AuthMode;
+  path: P;
+  auth?: A;
   /**
    * Token scopes, besides `api` (and `read_api` on GET/HEAD), that allow this route.
    * `'handler'` hands the scope check to the route: the kernel still authenticates the
@@ -34,18 +41,27 @@ export interface Route<I = any, R = any> {
   raw?: boolean;
   /** Also accept HTTP Basic auth with the token as the password (git over HTTP). */
   basicAuth?: boolean;
-  /** Pass the request body to the handler as bytes instead of parsing it. */
+  /** Hand the request body to the handler as a stream (`ctx.bodyStream`) instead of parsing it. */
   streamBody?: boolean;
+  /** Bytes this route's body may hold, instead of the kernel's `maxBodySize`; 0 for no limit. */
+  maxBodySize?: number;
+  /** Accept files in multipart bodies, each within the instance's attachment size, written to disk while the request runs. */
+  uploads?: boolean;
   /**
    * Runs after authentication and before params are validated, as GitLab's `before`
    * blocks do: find and authorize the resource here, so that a caller without access
    * gets 404/403 rather than a validation error. Its result is the handler's third argument.
    */
-  before?: (ctx: RequestContext) => R | Promise<R>;
-  handler: (ctx: RequestContext, input: I, resource: R) => unknown | Promise<unknown>;
+  before?: (ctx: RouteContext<A, P>) => R | Promise<R>;
+  handler: (ctx: RouteContext<A, P>, input: I, resource: R) => unknown | Promise<unknown>;
 }
 
-/** Identity helper that keeps the input type flowing from the params schema to the handler. */
-export function defineRoute<I, R = undefined>(route: Route<I, R>): Route<I, R> {
-  return route;
+/**
+ * Keeps types flowing into the handler: the input from the params schema, the caller
+ * from `auth` (never null on `required` and `admin` routes), the path params from `path`.
+ */
+export function defineRoute<I, R = undefined, const A extends AuthMode | undefined = undefined, const P extends string = string>(
+  route: Route<I, R, A, P>,
+): Route<any, any> {
+  return route as unknown as Route<any, any>;
 }

@@ -1,15 +1,13 @@
 import { defineEntity } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
 import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './boot-order.js';
-import { coreServices } from './core-services.js';
+import { kernelServices } from './kernel-services.js';
 import { definePlugin, type ForgePlugin } from './define-plugin.js';
 import { createServiceRef } from './service-ref.js';
 
-const plugin = (id: string, extra: Partial<ForgePlugin> = {}): ForgePlugin =>
-  definePlugin({ id, compatibility: '*', register: () => {}, ...extra });
+const plugin = (id: string, extra: Partial<ForgePlugin> = {}): ForgePlugin => definePlugin({ id, compatibility: '*', register: () => {}, ...extra });
 
-const entity = (name: string, tableName: string) =>
-  defineEntity({ name, tableName, properties: (p) => ({ id: p.integer().primary() }) });
+const entity = (name: string, tableName: string) => defineEntity({ name, tableName, properties: (p) => ({ id: p.integer().primary() }) });
 
 const alpha = createServiceRef<string>('alpha.service');
 const beta = createServiceRef<string>('beta.service');
@@ -79,22 +77,37 @@ describe('orderPlugins', () => {
     expect(orderPlugins([consumer, standalone, alphaProvider, betaProvider]).map((p) => p.id)).toEqual(['beta', 'alpha', 'consumer', 'standalone']);
   });
 
+  it('puts a provider of an optional service first when the host has one, and boots without it otherwise', () => {
+    const consumer = plugin('consumer', { optional: [alpha] });
+    const alphaProvider = plugin('alpha', { provides: [alpha] });
+    expect(orderPlugins([consumer, alphaProvider]).map((p) => p.id)).toEqual(['alpha', 'consumer']);
+    expect(orderPlugins([consumer]).map((p) => p.id)).toEqual(['consumer']);
+  });
+
+  it('refuses a service listed as both required and optional', () => {
+    expect(bootError(() => orderPlugins([plugin('both', { requires: [alpha], optional: [alpha] }), plugin('alpha', { provides: [alpha] })]))).toBe(
+      "Plugin 'both' lists service 'alpha.service' both in 'requires' and in 'optional'",
+    );
+  });
+
   it('keeps the given order when nothing depends on anything', () => {
     expect(orderPlugins([plugin('c'), plugin('a'), plugin('b')]).map((p) => p.id)).toEqual(['c', 'a', 'b']);
   });
 
   it('needs no provider for kernel services', () => {
-    expect(orderPlugins([plugin('a', { requires: [coreServices.database, coreServices.jobs] })]).map((p) => p.id)).toEqual(['a']);
+    expect(orderPlugins([plugin('a', { requires: [kernelServices.database, kernelServices.jobs] })]).map((p) => p.id)).toEqual(['a']);
   });
 
   it('names the plugin, the ref and what is provided when a required service is missing', () => {
     const plugins = [plugin('a', { provides: [beta] }), plugin('b', { provides: [alpha] }), plugin('c', { requires: [gamma] })];
-    expect(bootError(() => orderPlugins(plugins))).toBe("Plugin 'c' requires service 'gamma.service', which no plugin provides (provided: alpha.service, beta.service)");
+    expect(bootError(() => orderPlugins(plugins))).toBe(
+      "Plugin 'c' requires service 'gamma.service', which no plugin provides (provided: alpha.service, beta.service)",
+    );
   });
 
   it('needs a provider for the identity service', () => {
-    expect(bootError(() => orderPlugins([plugin('a', { requires: [coreServices.identity] })]))).toBe(
-      "Plugin 'a' requires service 'core.identity', which no plugin provides (provided: none)",
+    expect(bootError(() => orderPlugins([plugin('a', { requires: [kernelServices.identity] })]))).toBe(
+      "Plugin 'a' requires service 'kernel.identity', which no plugin provides (provided: none)",
     );
   });
 
@@ -118,17 +131,23 @@ describe('orderPlugins', () => {
 
 describe('checkRouteParams', () => {
   it('accepts routes that share placeholder names', () => {
-    expect(() => checkRouteParams([
-      { pluginId: 'a', path: '/api/v4/users/:id/block' },
-      { pluginId: 'b', path: '/api/v4/users/:id/tokens/:token_id' },
-      { pluginId: 'b', path: '/api/v4/users/self' },
-    ])).not.toThrow();
+    expect(() =>
+      checkRouteParams([
+        { pluginId: 'a', path: '/api/v4/users/:id/block' },
+        { pluginId: 'b', path: '/api/v4/users/:id/tokens/:token_id' },
+        { pluginId: 'b', path: '/api/v4/users/self' },
+      ]),
+    ).not.toThrow();
   });
 
   it('fails on two names for one position, naming both routes', () => {
-    expect(() => checkRouteParams([
-      { pluginId: 'core', path: '/api/v4/users/:id/block' },
-      { pluginId: 'tokens', path: '/api/v4/users/:user_id/personal_access_tokens' },
-    ])).toThrow("Plugin 'tokens' route '/api/v4/users/:user_id/personal_access_tokens' names the placeholder ':user_id' where plugin 'core' route '/api/v4/users/:id/block' names it ':id'");
+    expect(() =>
+      checkRouteParams([
+        { pluginId: 'core', path: '/api/v4/users/:id/block' },
+        { pluginId: 'tokens', path: '/api/v4/users/:user_id/personal_access_tokens' },
+      ]),
+    ).toThrow(
+      "Plugin 'tokens' route '/api/v4/users/:user_id/personal_access_tokens' names the placeholder ':user_id' where plugin 'core' route '/api/v4/users/:id/block' names it ':id'",
+    );
   });
 });

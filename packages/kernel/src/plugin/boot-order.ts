@@ -2,13 +2,17 @@
 import semver from 'semver';
 import type { EntitySchema } from '@mikro-orm/core';
 import { PLUGIN_CONTRACT_VERSION, type ForgePlugin } from './define-plugin.js';
-import { coreServices } from './core-services.js';
+import { kernelServices } from './kernel-services.js';
 
 export class BootError extends Error {
   override name = 'BootError';
 }
 
-const KERNEL_REFS = new Set(Object.values(coreServices).map((ref) => ref.id).filter((id) => id !== coreServices.identity.id));
+const KERNEL_REFS = new Set(
+  Object.values(kernelServices)
+    .map((ref) => ref.id)
+    .filter((id) => id !== kernelServices.identity.id),
+);
 
 export function checkPlugins(plugins: readonly ForgePlugin<any>[], kernelVersion: string) {
   const seen = new Set<string>();
@@ -56,6 +60,11 @@ export function orderPlugins(plugins: readonly ForgePlugin<any>[]): ForgePlugin<
     }
   }
   for (const plugin of plugins) {
+    for (const ref of plugin.optional ?? []) {
+      if ((plugin.requires ?? []).some((required) => required.id === ref.id)) {
+        throw new BootError(`Plugin '${plugin.id}' lists service '${ref.id}' both in 'requires' and in 'optional'`);
+      }
+    }
     for (const ref of plugin.requires ?? []) {
       if (KERNEL_REFS.has(ref.id) || providerOf.has(ref.id)) continue;
       const known = [...providerOf.keys()].sort().join(', ') || 'none';
@@ -69,7 +78,7 @@ export function orderPlugins(plugins: readonly ForgePlugin<any>[]): ForgePlugin<
     if (current === 'done') return;
     if (current === 'visiting') throw new BootError(`Plugins depend on each other in a cycle: ${[...trail, plugin.id].join(' -> ')}`);
     state.set(plugin.id, 'visiting');
-    for (const ref of plugin.requires ?? []) {
+    for (const ref of [...(plugin.requires ?? []), ...(plugin.optional ?? [])]) {
       const provider = providerOf.get(ref.id);
       if (provider && provider !== plugin) visit(provider, [...trail, plugin.id]);
     }
@@ -90,7 +99,10 @@ export function checkRouteParams(routes: readonly { pluginId: string; path: stri
     const segments = route.path.split('/');
     segments.forEach((segment, index) => {
       if (!segment.startsWith(':')) return;
-      const position = segments.slice(0, index).map((s) => (s.startsWith(':') ? ':' : s)).join('/');
+      const position = segments
+        .slice(0, index)
+        .map((s) => (s.startsWith(':') ? ':' : s))
+        .join('/');
       const earlier = seen.get(position);
       if (!earlier) seen.set(position, { name: segment, pluginId: route.pluginId, path: route.path });
       else if (earlier.name !== segment) {

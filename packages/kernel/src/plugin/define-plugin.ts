@@ -23,6 +23,8 @@ export interface PluginContext<C> {
   readonly log: Logger;
   /** A service another plugin (listed in `requires`) or the kernel provides. */
   resolve<T>(ref: ServiceRef<T>): T;
+  /** A service listed in `optional`: undefined when no plugin of this host provides it. */
+  resolveOptional<T>(ref: ServiceRef<T>): T | undefined;
   /** Provides a service this plugin lists in `provides`. */
   provide<T>(ref: ServiceRef<T>, instance: T): void;
   routes(...routes: Route<any>[]): void;
@@ -48,6 +50,8 @@ export interface ForgePlugin<C = unknown> {
   readonly provides?: readonly ServiceRef<unknown>[];
   /** Services of other plugins this plugin resolves; they decide the boot order. */
   readonly requires?: readonly ServiceRef<unknown>[];
+  /** Services this plugin uses when the host composes a plugin that provides them; such a provider registers first. */
+  readonly optional?: readonly ServiceRef<unknown>[];
   register(ctx: PluginContext<C>): void | Promise<void>;
 }
 

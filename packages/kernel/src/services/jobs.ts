@@ -4,6 +4,8 @@
  * server processes never run the same job twice.
  */
 import { Cron } from 'croner';
+import { inject, injectable } from '../plugin/registry.js';
+import { kernelTokens } from '../plugin/kernel-tokens.js';
 import type { Logger } from './logger.js';
 
 export type JobHandler<D = any> = (data: D) => Promise<void>;
@@ -61,11 +63,16 @@ export abstract class BaseJobService implements JobService {
   abstract stop(): Promise<void>;
 }
 
+@injectable()
 export class InProcessJobService extends BaseJobService {
   private readonly running = new Set<Promise<void>>();
   private readonly singletons = new Set<string>();
   private readonly crons: Cron[] = [];
   private stopped = false;
+
+  constructor(@inject(kernelTokens.logger) log: Logger) {
+    super(log);
+  }
 
   async enqueue<D>(name: string, data?: D, options: EnqueueOptions = {}) {
     const handler = this.handler(name);

@@ -1,8 +1,9 @@
-import { pino, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
-/** Structured JSON lines on stdout. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'forgekit' }, timestamp: pino.stdTimeFunctions.isoTime });
+/** Structured JSON lines on stdout, or on `destination`. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, base: { service: 'forgekit' }, timestamp: pino.stdTimeFunctions.isoTime };
+  return destination ? pino(options, destination) : pino(options);
 }

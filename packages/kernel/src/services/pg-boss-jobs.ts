@@ -1,4 +1,7 @@
 import PgBoss from 'pg-boss';
+import { inject, injectable } from '../plugin/registry.js';
+import type { KernelConfig } from '../config/kernel-config.js';
+import { kernelTokens } from '../plugin/kernel-tokens.js';
 import { BaseJobService, type EnqueueOptions } from './jobs.js';
 import type { Logger } from './logger.js';
 
@@ -6,13 +9,14 @@ import type { Logger } from './logger.js';
 const queueName = (name: string) => name.replace(':', '.');
 
 /** Jobs on PostgreSQL: each job runs once across every server process sharing the database. */
+@injectable()
 export class PgBossJobService extends BaseJobService {
   private readonly boss: PgBoss;
   private started = false;
 
-  constructor(connectionString: string, log: Logger) {
+  constructor(@inject(kernelTokens.config) config: KernelConfig, @inject(kernelTokens.logger) log: Logger) {
     super(log);
-    this.boss = new PgBoss({ connectionString, schema: 'forgekit_jobs', max: 4 });
+    this.boss = new PgBoss({ connectionString: config.databaseUrl!, schema: 'forgekit_jobs', max: 4 });
     this.boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   }
 

@@ -1,0 +1,228 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineEntity } from '@mikro-orm/core';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isUniqueViolation, unlessTaken } from './entity-writes.js';
+import { schemaDrift } from './schema-drift.js';
+import { openDatabase, type Database } from './open-database.js';
+
+const Shelf = defineEntity({
+  name: 'Shelf',
+  tableName: 'shelves',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    name: p.string().length(64).unique(),
+  }),
+});
+
+/** Described as migrated below: no drift. */
+const Page = defineEntity({
+  name: 'Page',
+  tableName: 'pages',
+  uniques: [{ properties: ['bookId', 'number'] }],
+  properties: (p) => ({
+    id: p.integer().primary(),
+    bookId: p.integer(),
+    number: p.integer(),
+    draft: p.boolean().default(false),
+  }),
+});
+
+/** The same table described wrongly: a column the migration lacks, a default it has not, no unique index. */
+const PageDrifted = defineEntity({
+  name: 'PageDrifted',
+  tableName: 'pages',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    bookId: p.integer(),
+    number: p.integer(),
+    draft: p.boolean().default(true),
+    footnote: p.string().length(255).nullable(),
+  }),
+});
+
+const Book = defineEntity({
+  name: 'Book',
+  tableName: 'books',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    shelfId: p.integer().nullable(),
+    title: p.string().length(255),
+    available: p.boolean(),
+    tags: p.json<string[]>(),
+    published: p.date().nullable(),
+    createdAt: p.datetime(),
+  }),
+});
+
+/** SQLite files read on their own synchronous connection; in-memory databases read through the pool. */
+const modes = process.env.FORGEKIT_TEST_DATABASE_URL ? ['postgresql'] : ['sqlite file', 'sqlite memory'];
+
+describe.each(modes)('entity reads and writes (%s)', (mode) => {
+  let database: Database;
+  let dataDir: string;
+  const baseUrl = process.env.FORGEKIT_TEST_DATABASE_URL;
+  const pgName = `forgekit_entities_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  const created = new Date('2026-03-04T05:06:07.089Z');
+  let url: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'forgekit-entities-'));
+    url = mode === 'sqlite memory' ? ':memory:' : join(dataDir, 'entities.sqlite');
+    if (baseUrl) {
+      await admin(`CREATE DATABASE ${pgName}`);
+      const parsed = new URL(baseUrl);
+      parsed.pathname = `/${pgName}`;
+      url = parsed.toString();
+    }
+    database = await openDatabase({ url, dataDir, entities: [Shelf, Book, Page] });
+    await database.knex.schema.createTable('shelves', (t) => {
+      t.increments('id');
+      t.string('name', 64).notNullable().unique();
+    });
+    await database.knex.schema.createTable('books', (t) => {
+      t.increments('id');
+      t.integer('shelf_id');
+      t.string('title', 255).notNullable();
+      t.boolean('available').notNullable();
+      t.text('tags').notNullable();
+      t.string('published', 10);
+      t.timestamp('created_at', { useTz: true }).notNullable();
+    });
+    await database.knex.schema.createTable('pages', (t) => {
+      t.increments('id');
+      t.integer('book_id').notNullable();
+      t.integer('number').notNullable();
+      t.boolean('draft').notNullable().defaultTo(false);
+      t.unique(['book_id', 'number']);
+    });
+    const em = database.em();
+    const shelf = await em.insert(Shelf, { name: 'fiction' });
+    await em.insertMany(Book, [
+      { shelfId: shelf, title: 'A', available: true, tags: ['x', 'y'], published: '2020-01-02', createdAt: created },
+      { shelfId: null, title: 'B', available: false, tags: [], published: null, createdAt: created },
+      { shelfId: shelf, title: 'C', available: true, tags: ['z'], published: null, createdAt: created },
+    ]);
+  });
+  afterAll(async () => {
+    await database.close();
+    if (baseUrl) await admin(`DROP DATABASE IF EXISTS ${pgName} WITH (FORCE)`);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers rows as the entity properties, with JavaScript values on both engines', async () => {
+    const books = await database.rows(Book, database.from(Book).orderBy('id'));
+    expect(books[0]).toEqual({ id: 1, shelfId: 1, title: 'A', available: true, tags: ['x', 'y'], published: '2020-01-02', createdAt: created });
+    expect(books[1]).toMatchObject({ available: false, shelfId: null, published: null, tags: [] });
+  });
+
+  it('nests a joined entity under its key, and null when a left join found nothing', async () => {
+    const query = database
+      .from(Book, 'b')
+      .leftJoin('shelves as s', 's.id', 'b.shelf_id')
+      .select(database.columns(Shelf, 's', 'shelf_'))
+      .orderBy('b.id');
+    const books = await database.rows(Book, query, { joined: { shelf: { entity: Shelf, prefix: 'shelf_' } } });
+    expect(books.map((book) => [book.title, book.shelf?.name ?? null])).toEqual([
+      ['A', 'fiction'],
+      ['B', null],
+      ['C', 'fiction'],
+    ]);
+  });
+
+  it('finds no row for a number no integer column can hold, on both engines', async () => {
+    expect(await database.rows(Book, database.from(Book).where('id', 2 ** 40))).toEqual([]);
+    expect(await database.rows(Book, database.from(Book).where('id', 1e40))).toEqual([]);
+    expect(await database.count(database.from(Book).where('shelf_id', -(2 ** 35)))).toBe(0);
+    const byId = database.prepareRows(Book, (p) => database.from(Book).where('id', p.id));
+    expect(await byId.all({ id: 9_007_199_254_740_991 })).toEqual([]);
+  });
+
+  it('counts as a number', async () => {
+    expect(await database.count(database.from(Book).where('available', true))).toBe(2);
+  });
+
+  it('compiles a read once and fills its named parameters, limit and offset included', async () => {
+    const page = database.prepareRows(Book, (p) => database.from(Book).where('available', p.available).orderBy('id').limit(p.limit).offset(p.offset));
+    expect((await page.all({ available: true, limit: 1, offset: 1 })).map((book) => book.title)).toEqual(['C']);
+    expect((await page.all({ available: false, limit: 10, offset: 0 })).map((book) => book.title)).toEqual(['B']);
+    expect(await page.first({ available: true, limit: 5, offset: 5 })).toBeUndefined();
+  });
+
+  it('writes in one transaction, whose reads see its own writes, or not at all', async () => {
+    await expect(
+      database.transaction(async (em) => {
+        await em.nativeUpdate(Book, { title: 'A' }, { available: false });
+        const inside = await database.row(Book, database.from(Book).where('title', 'A'), { em });
+        expect(inside?.available).toBe(false);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await database.row(Book, database.from(Book).where('title', 'A')))?.available).toBe(true);
+  });
+
+  it('tells a unique violation apart from other failures', async () => {
+    const error = await database
+      .em()
+      .insert(Shelf, { name: 'fiction' })
+      .catch((thrown: unknown) => thrown);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(await unlessTaken(database.em().insert(Shelf, { name: 'fiction' }), () => 'taken')).toBe('taken');
+    expect(isUniqueViolation(new Error('other'))).toBe(false);
+  });
+
+  it('finds no drift where entities describe the migrated tables, and names each difference where they do not', async () => {
+    expect(await schemaDrift(database.orm, [Page])).toEqual([]);
+    // A second connection to the same tables; an in-memory database has no second connection.
+    if (url === ':memory:') return;
+    const drifted = await openDatabase({ url, dataDir, entities: [PageDrifted] });
+    try {
+      const lines = await schemaDrift(drifted.orm, [PageDrifted]);
+      expect(lines).toContain('pages.footnote: described but not migrated');
+      expect(lines.some((line) => line.startsWith('pages.draft: default'))).toBe(true);
+      expect(lines.some((line) => line.includes('migrated but not described') && line.includes('book_id, number'))).toBe(true);
+    } finally {
+      await drifted.close();
+    }
+  });
+
+  it('inserts only what a guard lets through, atomically when inserts race', async () => {
+    const ofShelf = () => database.from(Book).where('shelf_id', 9);
+    const book = (title: string) => ({ shelfId: 9, title, available: true, tags: [], published: null, createdAt: created });
+    const insert = (title: string, below: number) =>
+      database.insertGuarded(Book, book(title), { unlessExists: ofShelf().where('title', title), count: { of: ofShelf(), below }, lockKey: 'shelf:9' });
+    const first = await insert('G1', 3);
+    expect(first).toBeGreaterThan(0);
+    expect(await database.row(Book, database.from(Book).where('id', first!))).toMatchObject({
+      title: 'G1',
+      shelfId: 9,
+      available: true,
+      tags: [],
+      createdAt: created,
+    });
+    expect(await insert('G1', 3)).toBeNull();
+    const raced = await Promise.all(['G2', 'G3', 'G4', 'G5', 'G6'].map((title) => insert(title, 3)));
+    expect(raced.filter((id) => id !== null)).toHaveLength(2);
+    expect(await database.count(ofShelf())).toBe(3);
+  });
+
+  it('makes transactions that lock the same key take turns', async () => {
+    const order: string[] = [];
+    const run = (name: string) =>
+      database.transaction(async (em) => {
+        await database.lock(em, 'shelf-count');
+        order.push(`${name}:start`);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        order.push(`${name}:end`);
+      });
+    await Promise.all([run('a'), run('b')]);
+    expect(order.join(' ')).toMatch(/^(a:start a:end b:start b:end|b:start b:end a:start a:end)$/);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The one way to read: a knex query over an entity's table, run as a prepared statement
+ * (compiled once per SQL text) and answered as the entity's properties, decoded.
+ * Hot reads build their query once (`prepareRows`) with named parameters.
+ */
+import type { EntityManager, EntitySchema, InferEntity } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
+import { type createCodecs, type Joined, type NoJoins, rowShape } from './entity-rows.js';
+import type { PreparedQueries, RawRows } from './prepared-queries.js';
+
+/** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
+export type Rows<E, J extends Joined = NoJoins> = InferEntity<E> & { [K in keyof J]: InferEntity<J[K]['entity']> };
+
+export interface ReadOptions<J extends Joined> {
+  /** Entities joined in: their columns, selected with `columns(entity, alias, prefix)`, nest under each key. */
+  joined?: J;
+  /** Read inside this transaction (its writes are visible; nothing is prepared). */
+  em?: EntityManager;
+}
+
+/** A read compiled once: `params` fill the names the builder used (`p.id`, `p.limit`). */
+export interface PreparedRead<Row, P extends string> {
+  all(params: Readonly<Record<P, unknown>>): Promise<Row[]>;
+  first(params: Readonly<Record<P, unknown>>): Promise<Row | undefined>;
+}
+
+/**
+ * Stand-ins for named parameters while a prepared read is built: positive safe integers,
+ * because knex accepts only integers in `limit`, and no real constant comes this close to
+ * Number.MAX_SAFE_INTEGER.
+ */
+const PARAM_BASE = Number.MAX_SAFE_INTEGER - 1_000_000;
+
+export interface EntityReads {
+  /** `select <entity columns> from <table> [as alias]`: a query to narrow with knex. */
+  from(entity: EntitySchema<any, any>, alias?: string): Knex.QueryBuilder;
+  /** `from <table> [as alias]` with nothing selected yet: for aggregates and subqueries. */
+  table(entity: EntitySchema<any, any>, alias?: string): Knex.QueryBuilder;
+  /** The entity's columns for a select list, qualified by `alias` and renamed with `prefix` (for joins). */
+  columns(entity: EntitySchema<any, any>, alias?: string, prefix?: string): string[];
+  rows<E extends EntitySchema<any, any>, J extends Joined = NoJoins>(entity: E, query: Knex.QueryBuilder, options?: ReadOptions<J>): Promise<Rows<E, J>[]>;
+  row<E extends EntitySchema<any, any>, J extends Joined = NoJoins>(
+    entity: E,
+    query: Knex.QueryBuilder,
+    options?: ReadOptions<J>,
+  ): Promise<Rows<E, J> | undefined>;
+  /** `count(*)` of a query's rows, as a number on both engines. */
+  count(query: Knex.QueryBuilder, options?: { em?: EntityManager }): Promise<number>;
+  /** The first row of an aggregate query (`count`, `sum`, `max` …), each value a number (null stays null). */
+  totals<K extends string>(query: Knex.QueryBuilder, options?: { em?: EntityManager }): Promise<Record<K, number | null>>;
+  prepareRows<E extends EntitySchema<any, any>, P extends string, J extends Joined = NoJoins>(
+    entity: E,
+    build: (params: Record<P, never>) => Knex.QueryBuilder,
+    options?: { joined?: J },
+  ): PreparedRead<Rows<E, J>, P>;
+}
+
+export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs: ReturnType<typeof createCodecs>): EntityReads {
+  const tableOf = (entity: EntitySchema<any, any>) => entity.meta.tableName ?? entity.meta.collection;
+  const columnNames = (entity: EntitySchema<any, any>) => [...codecs(entity).keys()];
+
+  /** Row shapes per statement and joined spec. */
+  const shapes = new Map<string, (values: unknown[]) => unknown>();
+  function shapeFor(entity: EntitySchema<any, any>, joined: Joined | undefined, sql: string, columns: readonly string[]) {
+    const key = `${entity.meta.className}\u0000${joined ? Object.keys(joined).join(',') : ''}\u0000${sql}\u0000${columns.join(',')}`;
+    let shape = shapes.get(key);
+    if (!shape) {
+      const joins = Object.entries(joined ?? {}).map(([name, spec]) => ({ key: name, prefix: spec.prefix, codec: codecs(spec.entity) }));
+      shape = rowShape(columns, codecs(entity), joins);
+      if (shapes.size > 2000) shapes.clear();
+      shapes.set(key, shape);
+    }
+    return shape;
+  }
+
+  async function runInTransaction(em: EntityManager, query: Knex.QueryBuilder): Promise<RawRows> {
+    const trx = em.getTransactionContext<Knex.Transaction>();
+    const result = await (trx ? query.clone().transacting(trx) : query.clone());
+    const objects = result as Record<string, unknown>[];
+    return { columns: objects.length > 0 ? Object.keys(objects[0]!) : [], rows: objects.map((row) => Object.values(row)) };
+  }
+
+  async function read(entity: EntitySchema<any, any>, query: Knex.QueryBuilder, options: ReadOptions<Joined> = {}) {
+    let raw: RawRows;
+    let sql: string;
+    if (options.em) {
+      sql = query.toSQL().sql;
+      raw = await runInTransaction(options.em, query);
+    } else {
+      const compiled = query.toSQL();
+      sql = compiled.sql;
+      raw = await prepared.statement(sql).raw(compiled.bindings);
+    }
+    const shape = shapeFor(entity, options.joined, sql, raw.columns);
+    return raw.rows.map(shape);
+  }
+
+  const columns: EntityReads['columns'] = (entity, alias, prefix) =>
+    columnNames(entity).map((column) => {
+      const qualified = alias ? `${alias}.${column}` : column;
+      return prefix ? `${qualified} as ${prefix}${column}` : qualified;
+    });
+
+  const table: EntityReads['table'] = (entity, alias) => knex(alias ? `${tableOf(entity)} as ${alias}` : tableOf(entity));
+
+  async function totals(query: Knex.QueryBuilder, options: { em?: EntityManager } = {}) {
+    const compiled = query.toSQL();
+    const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
+    const values = raw.rows[0] ?? [];
+    return Object.fromEntries(
+      raw.columns.map((column, index) => [column, values[index] === null || values[index] === undefined ? null : Number(values[index])]),
+    );
+  }
+
+  return {
+    from: (entity, alias) => table(entity, alias).select(columns(entity, alias)),
+    table,
+    columns,
+    totals: totals as EntityReads['totals'],
+    rows: read as EntityReads['rows'],
+    async row(entity, query, options) {
+      const rows = await read(entity, query.clone().limit(1), options);
+      return rows[0] as never;
+    },
+    async count(query, options = {}) {
+      const counted = knex.count({ n: '*' }).from(query.clone().clearSelect().clearOrder().select(knex.raw('1')).as('counted'));
+      return (await totals(counted, options)).n ?? 0;
+    },
+    prepareRows(entity, build, options = {}) {
+      const names: string[] = [];
+      const params = new Proxy({} as Record<string, never>, {
+        get(_target, name) {
+          if (typeof name !== 'string') return undefined;
+          let index = names.indexOf(name);
+          if (index === -1) index = names.push(name) - 1;
+          return PARAM_BASE + index;
+        },
+      });
+      const compiled = build(params).toSQL();
+      // Each binding is a named parameter or a constant of the query.
+      const slots = compiled.bindings.map((value): { name: string } | { value: unknown } => {
+        const index = typeof value === 'number' ? value - PARAM_BASE : -1;
+        return index >= 0 && index < names.length ? { name: names[index]! } : { value };
+      });
+      const statement = prepared.statement(compiled.sql);
+      const all = async (values: Readonly<Record<string, unknown>>) => {
+        const bindings = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) as Knex.Value[];
+        const raw = await statement.raw(bindings);
+        const shape = shapeFor(entity, options.joined, compiled.sql, raw.columns);
+        return raw.rows.map(shape);
+      };
+      return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The one way to write: MikroORM's EntityManager (`insert`, `nativeUpdate`,
+ * `nativeDelete`, `upsert`), in a transaction where a request writes more than one row.
+ */
+import { UniqueConstraintViolationException, type EntityManager, type EntityProperty, type EntitySchema, type MikroORM } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
+import type { Dialect } from './open-database.js';
+
+export interface EntityWrites {
+  /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */
+  em(): EntityManager;
+  /** Runs `work` in one transaction: all of its writes land, or none. */
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Makes concurrent transactions that name the same key take turns until they end, so a
+   * count-then-insert (a plan limit, a next iid) holds across server processes. PostgreSQL
+   * takes an advisory lock; SQLite already lets one write transaction run at a time.
+   */
+  lock(em: EntityManager, key: string): Promise<void>;
+  /**
+   * Inserts `row` unless `guard.unlessExists` finds a row or `guard.count` already holds
+   * `below` rows, as one atomic step: a single statement on SQLite (which runs one write
+   * at a time), a transaction under `guard.lockKey` on PostgreSQL. Answers the new id, or
+   * null when the guard held the row back.
+   */
+  insertGuarded<Row extends object>(entity: EntitySchema<Row, any>, row: Partial<Row>, guard: InsertGuard): Promise<number | null>;
+}
+
+export interface InsertGuard {
+  /** A query that finds what the new row must not duplicate. */
+  unlessExists?: Knex.QueryBuilder;
+  /** A query of the rows a limit counts, and the limit (0: none). */
+  count?: { of: Knex.QueryBuilder; below: number };
+  /** Names what the guard protects; concurrent guarded inserts with one key take turns. */
+  lockKey: string;
+}
+
+/** Whether a write failed on a unique index (MikroORM's typed exception, on both engines). */
+export const isUniqueViolation = (error: unknown): error is UniqueConstraintViolationException => error instanceof UniqueConstraintViolationException;
+
+/** Runs `write`; a unique-index violation becomes what `onViolation` returns or throws (GitLab's 409, a validation error). */
+export async function unlessTaken<T, F>(write: Promise<T>, onViolation: () => F): Promise<T | F> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) return onViolation();
+    throw error;
+  }
+}
+
+export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrites {
+  // Single writes are native statements (`insert`, `nativeUpdate`, `nativeDelete`), which
+  // keep no identity map: one EntityManager serves them all. A transaction runs in a fork
+  // of its own, which `transactional` makes.
+  const writer = orm.em.fork();
+  const knex = (writer as unknown as { getKnex(): Knex }).getKnex();
+  const platform = orm.em.getPlatform();
+
+  async function lock(em: EntityManager, key: string) {
+    if (dialect !== 'postgresql') return;
+    const trx = em.getTransactionContext<Knex.Transaction>();
+    if (!trx) throw new Error('lock() needs a transaction');
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+  }
+
+  /** The row's columns and their values as the database keeps them, from the entity's metadata. */
+  function columnsOf(entity: EntitySchema<any, any>, row: Record<string, unknown>) {
+    const meta = orm.getMetadata().get(entity.meta.className);
+    const columns: string[] = [];
+    const values: unknown[] = [];
+    for (const [name, value] of Object.entries(row)) {
+      const property = meta.properties[name] as EntityProperty | undefined;
+      if (!property || value === undefined) continue;
+      columns.push(property.fieldNames[0]!);
+      values.push(property.customType ? property.customType.convertToDatabaseValue(value, platform, { mode: 'query' }) : value);
+    }
+    return { table: meta.tableName, columns, values };
+  }
+
+  return {
+    em: () => writer,
+    transaction: (work) => writer.transactional((em) => work(em)),
+    lock,
+    async insertGuarded(entity, row, guard) {
+      if (dialect === 'postgresql') {
+        return writer.transactional(async (em) => {
+          await lock(em, guard.lockKey);
+          const trx = em.getTransactionContext<Knex.Transaction>()!;
+          if (guard.unlessExists && (await guard.unlessExists.clone().transacting(trx).first())) return null;
+          if (guard.count && guard.count.below > 0) {
+            const [counted] = (await knex.count({ n: '*' }).from(guard.count.of.clone().as('counted')).transacting(trx)) as { n: unknown }[];
+            if (Number(counted?.n) >= guard.count.below) return null;
+          }
+          return Number(await em.insert(entity, row as never));
+        });
+      }
+      // SQLite runs a write statement under its write lock, reads included: one statement is atomic.
+      const { table, columns, values } = columnsOf(entity, row as Record<string, unknown>);
+      const conditions: Knex.Raw[] = [];
+      if (guard.unlessExists) conditions.push(knex.raw('not exists ?', [guard.unlessExists]));
+      if (guard.count && guard.count.below > 0) conditions.push(knex.raw('(select count(*) from ? as counted) < ?', [guard.count.of, guard.count.below]));
+      const where = conditions.length > 0 ? knex.raw(`where ${conditions.map(() => '?').join(' and ')}`, conditions) : knex.raw('');
+      const statement = knex.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) select ${values.map(() => '?').join(', ')} ?`, [
+        table,
+        ...columns,
+        ...(values as Knex.Value[]),
+        where,
+      ]);
+      const result = (await writer.getConnection().execute(statement as never, [], 'run')) as { affectedRows: number; insertId: number };
+      return result.affectedRows > 0 ? Number(result.insertId) : null;
+    },
+  };
+}
