@@ -14,4 +14,5 @@ export { ensureRootToken, ensureRootUser, ROOT_USERNAME } from './bootstrap.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/token-service.js';
 export { userBasic } from './users/user-presenter.js';
 export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
+export { branchProtectionDefaults } from './groups/group-presenter.js';
 export default corePlugin;

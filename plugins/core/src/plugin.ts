@@ -1,4 +1,4 @@
-import { coreServices, definePlugin, KERNEL_VERSION } from '@forgekit/kernel';
+import { kernelServices, definePlugin, KERNEL_VERSION } from '@forgekit/kernel';
 import * as v from 'valibot';
 import { createAccessService } from './access/access-service.js';
 import { ensureRootToken } from './bootstrap.js';
@@ -8,6 +8,7 @@ import { createGroupService } from './groups/group-service.js';
 import { instanceRoutes } from './instance/instance-routes.js';
 import { memberRoutes } from './members/member-routes.js';
 import { init } from './migrations/202611220510-init.js';
+import { widenProfileFields } from './migrations/202611241000-widen-profile-fields.js';
 import { namespaceRoutes } from './namespaces/namespace-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { createProjectService } from './projects/project-service.js';
@@ -36,12 +37,12 @@ export const corePlugin = definePlugin<CoreConfig>({
   config: CoreConfigSchema,
   env: { FORGEKIT_ROOT_TOKEN: 'rootToken' },
   entities: coreEntities,
-  migrations: [init],
-  provides: [coreServices.identity, coreAccessRef, coreUsersRef, coreTokensRef, coreGroupsRef, coreProjectsRef, coreSettingsRef],
+  migrations: [init, widenProfileFields],
+  provides: [kernelServices.identity, coreAccessRef, coreUsersRef, coreTokensRef, coreGroupsRef, coreProjectsRef, coreSettingsRef],
   register(ctx) {
-    const database = ctx.resolve(coreServices.database);
+    const database = ctx.resolve(kernelServices.database);
     const db = database.knex;
-    const { externalUrl } = ctx.resolve(coreServices.instance);
+    const { externalUrl } = ctx.resolve(kernelServices.instance);
     const users = createUserService(db);
     const tokens = createTokenService(db);
     const groups = createGroupService(db);
@@ -49,8 +50,10 @@ export const corePlugin = definePlugin<CoreConfig>({
     const access = createAccessService(database);
     const settings = createSettingsService(db);
     defineCoreSettings(settings);
+    // Uploaded files are limited by the instance's `max_attachment_size`, in MiB as GitLab keeps it.
+    ctx.resolve(kernelServices.uploads).limitFileSize(async () => Number(await settings.get('max_attachment_size')) * 1024 * 1024);
 
-    ctx.provide(coreServices.identity, createIdentityProvider(database, tokens, externalUrl));
+    ctx.provide(kernelServices.identity, createIdentityProvider(database, tokens, externalUrl));
     ctx.provide(coreAccessRef, access);
     ctx.provide(coreUsersRef, users);
     ctx.provide(coreTokensRef, tokens);

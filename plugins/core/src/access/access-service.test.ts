@@ -20,8 +20,13 @@ describe('project access by id and by path', () => {
   };
   const addMember = (source: string, userId: number, level: number, expiresAt: string | null = null) =>
     app.kernel.database.knex('members').insert({
-      source_type: source.startsWith('Project') ? 'Project' : 'Namespace', source_id: Number(source.split(':')[1]), user_id: userId,
-      access_level: level, expires_at: expiresAt, created_at: new Date(), updated_at: new Date(),
+      source_type: source.startsWith('Project') ? 'Project' : 'Namespace',
+      source_id: Number(source.split(':')[1]),
+      user_id: userId,
+      access_level: level,
+      expires_at: expiresAt,
+      created_at: new Date(),
+      updated_at: new Date(),
     });
 
   beforeAll(async () => {
@@ -52,7 +57,10 @@ describe('project access by id and by path', () => {
   it('takes the higher of a direct and a group level for permission checks', async () => {
     await addMember(`Project:${project.id}`, app.users.guest.id, 40);
     const res = await byIdAndPath('guest');
-    expect(res.body.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: { access_level: 10, notification_level: 3 } });
+    expect(res.body.permissions).toEqual({
+      project_access: { access_level: 40, notification_level: 3 },
+      group_access: { access_level: 10, notification_level: 3 },
+    });
     expect((await app.put(`/api/v4/projects/${project.id}`, { description: 'edited by a maintainer' }, { token: 'guest' })).status).toBe(200);
     expect((await app.put(`/api/v4/projects/${project.id}`, { description: 'not by a reporter' }, { token: 'reporter' })).status).toBe(403);
   });

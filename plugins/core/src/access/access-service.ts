@@ -4,7 +4,7 @@
  * see, 403 for what they see but may not do.
  */
 import { forbidden, notFound, type Database, type PreparedQuery, type Principal } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { recordId, type Knex } from '@forgekit/kernel/orm';
 import { AccessLevel, today, Visibility } from '../shared/levels.js';
 import { traversalIds, type NamespaceRow, type ProjectWithNamespace } from '../shared/rows.js';
 
@@ -49,9 +49,15 @@ export const projectsWithNamespace = (db: Knex) => db('projects as p').join('nam
 
 const isInteger = (value: string) => /^\d+$/.test(value);
 
+/** Looks an id up, unless no record can have it (then nothing is found). */
+const withRecordId = async <T>(text: string, find: (id: number) => Promise<T | undefined>): Promise<T | undefined> => {
+  const id = recordId(text);
+  return id === null ? undefined : find(id);
+};
+
 export async function findProjectRow(db: Knex, idOrPath: string): Promise<ProjectWithNamespace | undefined> {
   const query = projectsWithNamespace(db);
-  if (isInteger(idOrPath)) return query.where('p.id', Number(idOrPath)).first();
+  if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => query.where('p.id', id).first());
   const slash = idOrPath.lastIndexOf('/');
   if (slash <= 0) return undefined;
   return query
@@ -62,7 +68,7 @@ export async function findProjectRow(db: Knex, idOrPath: string): Promise<Projec
 
 export async function findGroupRow(db: Knex, idOrPath: string): Promise<NamespaceRow | undefined> {
   const query = db<NamespaceRow>('namespaces').where('kind', 'group');
-  if (isInteger(idOrPath)) return query.where('id', Number(idOrPath)).first();
+  if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => query.where('id', id).first());
   return query.whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
 }
 
@@ -123,9 +129,11 @@ export function createAccessService(database: Database) {
 
   /** A membership of the user, at `minLevel` or above, in the group `n` or one of its ancestors. */
   const groupMembership = (userId: number, minLevel: number) =>
-    db('members as m').select(db.raw('1'))
+    db('members as m')
+      .select(db.raw('1'))
       .join('namespaces as g', 'g.id', 'm.source_id')
-      .where('m.user_id', userId).where('m.source_type', 'Namespace')
+      .where('m.user_id', userId)
+      .where('m.source_type', 'Namespace')
       .where('m.access_level', '>=', minLevel)
       .whereRaw(WITHIN_GROUP)
       .whereRaw(ACTIVE_MEMBERSHIP, [today()]);
@@ -140,7 +148,7 @@ export function createAccessService(database: Database) {
      from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
   );
 
-  const findProject = (idOrPath: string) => (isInteger(idOrPath) ? projectById.first([Number(idOrPath)]) : findProjectRow(db, idOrPath));
+  const findProject = (idOrPath: string) => (isInteger(idOrPath) ? withRecordId(idOrPath, (id) => projectById.first([id])) : findProjectRow(db, idOrPath));
 
   function accessFrom(user: Principal | null, project: ProjectWithNamespace, levels: MemberLevels): ProjectAccess {
     let projectLevel = levels.member_project_level ?? null;
@@ -166,7 +174,7 @@ export function createAccessService(database: Database) {
   async function findProjectAccess(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {
     if (user && isInteger(idOrPath)) {
       const now = today();
-      const row = await projectByIdWithLevels.first([user.id, now, user.id, now, Number(idOrPath)]);
+      const row = await withRecordId(idOrPath, (id) => projectByIdWithLevels.first([user.id, now, user.id, now, id]));
       if (!row) return null;
       const { member_project_level, member_group_level, ...project } = row;
       return accessFrom(user, project, { member_project_level, member_group_level });
@@ -188,7 +196,7 @@ export function createAccessService(database: Database) {
         viaDescendant = await memberOfDescendant(user.id, group);
       }
     }
-    const level = user?.isAdmin ? AccessLevel.OWNER : inheritedLevel ?? 0;
+    const level = user?.isAdmin ? AccessLevel.OWNER : (inheritedLevel ?? 0);
     const canRead = !!user?.isAdmin || level >= AccessLevel.GUEST || visibleByLevel(group.visibility_level, user) || viaDescendant;
     return { group, level, directLevel, inheritedLevel, canRead };
   }
@@ -216,13 +224,22 @@ export function createAccessService(database: Database) {
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
   async function projectPermissions(user: Principal, projects: ProjectWithNamespace[]): Promise<Map<number, ProjectPermissions>> {
     const groupIds = [...new Set(projects.flatMap((p) => (p.ns_kind === 'group' ? traversalIds(p.ns_traversal_path) : [])))];
-    const levels = projects.length > 0 ? await membershipLevels(user.id, projects.map((p) => p.id), groupIds) : new Map<string, number>();
-    return new Map(projects.map((project) => {
-      const personal = project.ns_kind === 'user' && project.ns_owner_id === user.id;
-      const projectLevel = personal ? AccessLevel.OWNER : (levels.get(`Project:${project.id}`) ?? null);
-      const groupLevel = project.ns_kind === 'group' ? maxOf(traversalIds(project.ns_traversal_path).map((id) => levels.get(`Namespace:${id}`))) : null;
-      return [project.id, { projectLevel, groupLevel }];
-    }));
+    const levels =
+      projects.length > 0
+        ? await membershipLevels(
+            user.id,
+            projects.map((p) => p.id),
+            groupIds,
+          )
+        : new Map<string, number>();
+    return new Map(
+      projects.map((project) => {
+        const personal = project.ns_kind === 'user' && project.ns_owner_id === user.id;
+        const projectLevel = personal ? AccessLevel.OWNER : (levels.get(`Project:${project.id}`) ?? null);
+        const groupLevel = project.ns_kind === 'group' ? maxOf(traversalIds(project.ns_traversal_path).map((id) => levels.get(`Namespace:${id}`))) : null;
+        return [project.id, { projectLevel, groupLevel }];
+      }),
+    );
   }
 
   return {
@@ -255,8 +272,11 @@ export function createAccessService(database: Database) {
         }
         if (!user) return;
         q.orWhereExists(
-          db('members as m').select(db.raw('1'))
-            .where('m.user_id', user.id).where('m.source_type', 'Project').whereRaw('m.source_id = p.id')
+          db('members as m')
+            .select(db.raw('1'))
+            .where('m.user_id', user.id)
+            .where('m.source_type', 'Project')
+            .whereRaw('m.source_id = p.id')
             .where('m.access_level', '>=', minLevel)
             .whereRaw(ACTIVE_MEMBERSHIP, [today()]),
         );

@@ -3,11 +3,36 @@ import { createTestApp, type TestApp } from '@forgekit/testing';
 import { coreTokensRef, coreUsersRef } from '../refs.js';
 
 const GROUP_FIELDS = [
-  'id', 'web_url', 'name', 'path', 'description', 'visibility', 'share_with_group_lock', 'require_two_factor_authentication',
-  'two_factor_grace_period', 'project_creation_level', 'auto_devops_enabled', 'subgroup_creation_level', 'emails_disabled', 'emails_enabled',
-  'mentions_disabled', 'lfs_enabled', 'archived', 'default_branch', 'default_branch_protection', 'default_branch_protection_defaults',
-  'avatar_url', 'request_access_enabled', 'full_name', 'full_path', 'created_at', 'parent_id', 'organization_id', 'shared_runners_setting',
-  'max_artifacts_size', 'marked_for_deletion_on',
+  'id',
+  'web_url',
+  'name',
+  'path',
+  'description',
+  'visibility',
+  'share_with_group_lock',
+  'require_two_factor_authentication',
+  'two_factor_grace_period',
+  'project_creation_level',
+  'auto_devops_enabled',
+  'subgroup_creation_level',
+  'emails_disabled',
+  'emails_enabled',
+  'mentions_disabled',
+  'lfs_enabled',
+  'archived',
+  'default_branch',
+  'default_branch_protection',
+  'default_branch_protection_defaults',
+  'avatar_url',
+  'request_access_enabled',
+  'full_name',
+  'full_path',
+  'created_at',
+  'parent_id',
+  'organization_id',
+  'shared_runners_setting',
+  'max_artifacts_size',
+  'marked_for_deletion_on',
 ];
 const NOT_FOUND = { message: '404 Group Not Found' };
 const FORBIDDEN = { message: '403 Forbidden' };
@@ -98,7 +123,11 @@ describe('groups', () => {
       });
       const reserved = await app.post('/api/v4/groups', { name: 'Admin', path: 'admin' }, { token: 'owner' });
       expect(reserved.body).toEqual({ message: 'Failed to save group {:path=>["admin is a reserved name"]}' });
-      const tooVisible = await app.post('/api/v4/groups', { name: 'Loud', path: unique('loud'), parent_id: app.group.id, visibility: 'public' }, { token: 'owner' });
+      const tooVisible = await app.post(
+        '/api/v4/groups',
+        { name: 'Loud', path: unique('loud'), parent_id: app.group.id, visibility: 'public' },
+        { token: 'owner' },
+      );
       expect(tooVisible.status).toBe(400);
       expect(tooVisible.body).toEqual({
         message: 'Failed to save group {:visibility_level=>["public is not allowed since the parent group has a private visibility."]}',
@@ -116,7 +145,9 @@ describe('groups', () => {
     });
 
     it('refuses a top-level group to a user who may not create groups', async () => {
-      const user = await app.kernel.resolve(coreUsersRef).create({ username: 'no-groups', name: 'No Groups', email: 'no-groups@example.com', canCreateGroup: false });
+      const user = await app.kernel
+        .resolve(coreUsersRef)
+        .create({ username: 'no-groups', name: 'No Groups', email: 'no-groups@example.com', canCreateGroup: false });
       const token = (await app.kernel.resolve(coreTokensRef).create({ userId: user.id, name: 't', scopes: ['api'] })).secret;
       const res = await app.post('/api/v4/groups', { name: 'Mine', path: 'mine-group' }, { token });
       expect(res.status).toBe(403);
@@ -183,13 +214,17 @@ describe('groups', () => {
     it('lists every visible group with all_available, public ones to anonymous callers', async () => {
       const internal = await createGroup('owner', { name: 'Listed Internal', path: unique('listed-internal'), visibility: 'internal' });
       const pub = await createGroup('owner', { name: 'Listed Public', path: unique('listed-public'), visibility: 'public' });
-      const signedIn = (await app.get('/api/v4/groups', { token: 'nonMember', query: { all_available: true, per_page: 100 } })).body.map((g: { id: number }) => g.id);
+      const signedIn = (await app.get('/api/v4/groups', { token: 'nonMember', query: { all_available: true, per_page: 100 } })).body.map(
+        (g: { id: number }) => g.id,
+      );
       expect(signedIn).toEqual(expect.arrayContaining([internal.id, pub.id]));
       expect(signedIn).not.toContain(app.group.id);
       const anonymous = (await app.get('/api/v4/groups', { query: { per_page: 100 } })).body.map((g: { id: number }) => g.id);
       expect(anonymous).toContain(pub.id);
       expect(anonymous).not.toContain(internal.id);
-      const external = (await app.get('/api/v4/groups', { token: externalToken, query: { all_available: true, per_page: 100 } })).body.map((g: { id: number }) => g.id);
+      const external = (await app.get('/api/v4/groups', { token: externalToken, query: { all_available: true, per_page: 100 } })).body.map(
+        (g: { id: number }) => g.id,
+      );
       expect(external).toContain(pub.id);
       expect(external).not.toContain(internal.id);
     });
@@ -266,7 +301,11 @@ describe('groups', () => {
       const sub = await createGroup('owner', { name: 'Kid', path: 'kid', parent_id: group.id });
       const project = await app.post('/api/v4/projects', { name: 'Inner', namespace_id: sub.id }, { token: 'owner' });
       const newPath = unique('after');
-      const res = await app.put(`/api/v4/groups/${group.id}`, { name: 'After', path: newPath, description: 'moved', request_access_enabled: false }, { token: 'owner' });
+      const res = await app.put(
+        `/api/v4/groups/${group.id}`,
+        { name: 'After', path: newPath, description: 'moved', request_access_enabled: false },
+        { token: 'owner' },
+      );
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(GROUP_FIELDS);
       expect(res.body).toMatchObject({ name: 'After', path: newPath, full_path: newPath, description: 'moved', request_access_enabled: false });
@@ -320,7 +359,11 @@ describe('groups', () => {
       const res = await app.delete(`/api/v4/groups/${group.id}`, { token: 'owner' });
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ message: '202 Accepted' });
-      expect(events).toEqual([['project', { projectId: project.id }], ['group', { groupId: sub.id }], ['group', { groupId: group.id }]]);
+      expect(events).toEqual([
+        ['project', { projectId: project.id }],
+        ['group', { groupId: sub.id }],
+        ['group', { groupId: group.id }],
+      ]);
       expect((await app.get(`/api/v4/groups/${group.id}`, { token: 'admin' })).status).toBe(404);
       expect((await app.get(`/api/v4/projects/${project.id}`, { token: 'admin' })).status).toBe(404);
     });

@@ -1,6 +1,6 @@
 import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { Database, EventBus } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { containsText, type Knex } from '@forgekit/kernel/orm';
 import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
 import { projectBasic } from '../projects/project-presenter.js';
 import type { ProjectService } from '../projects/project-service.js';
@@ -12,6 +12,7 @@ import { presentGroup } from './group-presenter.js';
 import type { GroupService } from './group-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { removeGroupAndNotify } from './remove-group.js';
+import { coreEvents } from '../events.js';
 
 const settingFields = {
   description: f.optional(f.string()),
@@ -42,7 +43,12 @@ function settingsFrom(input: Record<string, unknown>): Partial<GroupSettings> {
 }
 
 export function groupRoutes(
-  database: Database, groups: GroupService, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus,
+  database: Database,
+  groups: GroupService,
+  projects: ProjectService,
+  access: AccessService,
+  settings: SettingsService,
+  events: EventBus,
 ): Route[] {
   const db = database.knex;
   /** The instance default, lowered to the parent's visibility for a subgroup. */
@@ -52,23 +58,33 @@ export function groupRoutes(
   }
 
   const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
-    const query = db('namespaces as n').where('n.kind', 'group').where((q) => base(q));
+    const query = db('namespaces as n')
+      .where('n.kind', 'group')
+      .where((q) => base(q));
     const user = ctx.user;
     if (input.owned) access.visibleGroups(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
     else if (input.min_access_level) access.visibleGroups(query, user, { membershipOnly: true, minLevel: input.min_access_level });
     else if (user && !user.isAdmin && !input.all_available) access.visibleGroups(query, user, { membershipOnly: true });
     else access.visibleGroups(query, user);
     if (input.search) {
-      const like = `%${String(input.search).toLowerCase()}%`;
-      query.where((s) => s.whereRaw('lower(n.name) like ?', [like]).orWhereRaw('lower(n.path) like ?', [like]));
+      const search = String(input.search);
+      query.where((s) => s.where(containsText(s, 'n.name', search)).orWhere(containsText(s, 'n.path', search)));
     }
     if (input.visibility) query.where('n.visibility_level', Visibility[input.visibility as keyof typeof Visibility]);
     if (input.skip_groups?.length) query.whereNotIn('n.id', input.skip_groups);
     const order = input.order_by === 'path' ? 'n.path' : input.order_by === 'id' ? 'n.id' : input.order_by === 'similarity' ? 'n.name' : 'n.name';
-    const rows: NamespaceRow[] = await query.clone().select('n.*').orderBy(order, input.sort).orderBy('n.id', input.sort)
-      .limit(ctx.page.perPage).offset(ctx.page.offset);
+    const rows: NamespaceRow[] = await query
+      .clone()
+      .select('n.*')
+      .orderBy(order, input.sort)
+      .orderBy('n.id', input.sort)
+      .limit(ctx.page.perPage)
+      .offset(ctx.page.offset);
     const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
-    return page(rows.map((row) => presentGroup(row, ctx.externalUrl)), total);
+    return page(
+      rows.map((row) => presentGroup(row, ctx.externalUrl)),
+      total,
+    );
   };
 
   const listFilters = {
@@ -131,7 +147,10 @@ export function groupRoutes(
       },
     }),
     projectListRoute(
-      '/groups/:id/projects', database, access, projects,
+      '/groups/:id/projects',
+      database,
+      access,
+      projects,
       async (ctx, input) => {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
         return (q) => (input.include_subgroups ? q.where('n.traversal_path', 'like', `${group.traversal_path}%`) : q.where('p.namespace_id', group.id));
@@ -166,7 +185,7 @@ export function groupRoutes(
           },
           user.id,
         );
-        await events.emit('group.created', { groupId: group.id });
+        await events.emit(coreEvents.groupCreated, { groupId: group.id });
         return reply(201, presentGroup(group, ctx.externalUrl));
       },
     }),
@@ -183,7 +202,7 @@ export function groupRoutes(
           visibilityLevel: input.visibility ? Visibility[input.visibility] : undefined,
           settings: settingsFrom(input),
         });
-        await events.emit('group.updated', { groupId: group.id });
+        await events.emit(coreEvents.groupUpdated, { groupId: group.id });
         return presentGroup(updated, ctx.externalUrl);
       },
     }),

@@ -2,6 +2,7 @@
 import { apiError, validationFailed } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { AccessLevel, Visibility } from '../shared/levels.js';
+import { addLengthErrors, GROUP_LENGTHS } from '../shared/length-rules.js';
 import { nameError, pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
 import type { NamespaceRow } from '../shared/rows.js';
 import { GROUP_SETTING_DEFAULTS, readGroupSettings, type GroupSettings } from './group-settings.js';
@@ -17,7 +18,9 @@ export interface GroupInput {
 
 /** Ruby's `Hash#inspect`, which GitLab puts in its group error text. */
 function rubyInspect(errors: Record<string, string[]>) {
-  return `{${Object.entries(errors).map(([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`).join(', ')}}`;
+  return `{${Object.entries(errors)
+    .map(([key, messages]) => `:${key}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`)
+    .join(', ')}}`;
 }
 
 export function createGroupService(db: Knex) {
@@ -43,12 +46,15 @@ export function createGroupService(db: Knex) {
       }
     }
     if (parent && input.visibilityLevel !== undefined && input.visibilityLevel > parent.visibility_level) {
-      errors.visibility_level = [`${visibilityText(input.visibilityLevel)} is not allowed since the parent group has a ${visibilityText(parent.visibility_level)} visibility.`];
+      errors.visibility_level = [
+        `${visibilityText(input.visibilityLevel)} is not allowed since the parent group has a ${visibilityText(parent.visibility_level)} visibility.`,
+      ];
     }
     if (exceptId !== null && input.visibilityLevel !== undefined) {
       const problems = await contentsMoreVisibleThan(exceptId, input.visibilityLevel);
       if (problems.length > 0) errors.visibility_level = [...(errors.visibility_level ?? []), ...problems];
     }
+    addLengthErrors(errors, GROUP_LENGTHS, { ...input, default_branch: input.settings?.default_branch });
     if (Object.keys(errors).length === 0) return;
     throw exceptId === null ? apiError(400, `Failed to save group ${rubyInspect(errors)}`) : validationFailed(errors);
   }
@@ -103,9 +109,17 @@ export function createGroupService(db: Knex) {
           })
           .returning('id');
         const id = typeof inserted === 'object' ? inserted.id : inserted;
-        await trx('namespaces').where('id', id).update({ traversal_path: `${parent ? parent.traversal_path : '/'}${id}/` });
+        await trx('namespaces')
+          .where('id', id)
+          .update({ traversal_path: `${parent ? parent.traversal_path : '/'}${id}/` });
         await trx('members').insert({
-          source_type: 'Namespace', source_id: id, user_id: creatorId, access_level: AccessLevel.OWNER, created_by_id: creatorId, created_at: now, updated_at: now,
+          source_type: 'Namespace',
+          source_id: id,
+          user_id: creatorId,
+          access_level: AccessLevel.OWNER,
+          created_by_id: creatorId,
+          created_at: now,
+          updated_at: now,
         });
         return (await findById(id, trx))!;
       });

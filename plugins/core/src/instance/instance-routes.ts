@@ -46,7 +46,10 @@ export function instanceRoutes(db: Knex, version: string, revision: string): Rou
       async handler(ctx, input) {
         localOnly(ctx);
         // The database is checked on every call; `?all=1` also reports it.
-        const database = await db.raw('select 1').then(() => ({ status: 'ok' }), (error) => ({ status: 'failed', message: String(error) }));
+        const database = await db.raw('select 1').then(
+          () => ({ status: 'ok' }),
+          (error) => ({ status: 'failed', message: String(error) }),
+        );
         const ok = database.status === 'ok';
         const body: Record<string, unknown> = { status: ok ? 'ok' : 'failed', master_check: [{ status: ok ? 'ok' : 'failed' }] };
         if (input.all) body.db_check = [database];

@@ -3,7 +3,19 @@ import { createTestApp, type TestApp } from '@forgekit/testing';
 import { coreTokensRef, coreUsersRef } from '../refs.js';
 
 const MEMBER_FIELDS = [
-  'id', 'username', 'public_email', 'name', 'state', 'locked', 'avatar_url', 'web_url', 'access_level', 'created_at', 'created_by', 'expires_at', 'membership_state',
+  'id',
+  'username',
+  'public_email',
+  'name',
+  'state',
+  'locked',
+  'avatar_url',
+  'web_url',
+  'access_level',
+  'created_at',
+  'created_by',
+  'expires_at',
+  'membership_state',
 ];
 const RECORD_NOT_FOUND = { message: '404 Not found' };
 const FORBIDDEN = { message: '403 Forbidden' };
@@ -46,7 +58,11 @@ describe('members', () => {
       expect(res.body).toHaveLength(1);
       expect(Object.keys(res.body[0])).toEqual(MEMBER_FIELDS);
       expect(res.body[0]).toMatchObject({
-        id: user.id, username: user.username, access_level: 30, expires_at: null, membership_state: 'active',
+        id: user.id,
+        username: user.username,
+        access_level: 30,
+        expires_at: null,
+        membership_state: 'active',
         created_by: { id: app.users.maintainer.id, username: 'maintainer' },
       });
       expect(res.headers.get('x-total')).toBe('1');
@@ -139,12 +155,20 @@ describe('members', () => {
       const project = await groupProject();
       const user = await newUser();
       const expires = tomorrow();
-      const byId = await app.post(`/api/v4/projects/${project.id}/members`, { user_id: user.id, access_level: 30, expires_at: expires }, { token: 'maintainer' });
+      const byId = await app.post(
+        `/api/v4/projects/${project.id}/members`,
+        { user_id: user.id, access_level: 30, expires_at: expires },
+        { token: 'maintainer' },
+      );
       expect(byId.status).toBe(201);
       expect(Object.keys(byId.body)).toEqual(MEMBER_FIELDS);
       expect(byId.body).toMatchObject({ id: user.id, access_level: 30, expires_at: expires });
       const other = await newUser();
-      const byName = await app.post(`/api/v4/projects/${project.id}/members`, { username: other.username.toUpperCase(), access_level: 20 }, { token: 'maintainer' });
+      const byName = await app.post(
+        `/api/v4/projects/${project.id}/members`,
+        { username: other.username.toUpperCase(), access_level: 20 },
+        { token: 'maintainer' },
+      );
       expect(byName.status).toBe(201);
       expect(byName.body).toMatchObject({ id: other.id, access_level: 20 });
     });
@@ -164,7 +188,11 @@ describe('members', () => {
       const level = await app.post(`/api/v4/projects/${project.id}/members`, { user_id: user.id, access_level: 35 }, { token: 'maintainer' });
       expect(level.status).toBe(400);
       expect(level.body).toEqual({ message: { access_level: ['is not included in the list'] } });
-      const past = await app.post(`/api/v4/projects/${project.id}/members`, { user_id: user.id, access_level: 30, expires_at: '2020-01-01' }, { token: 'maintainer' });
+      const past = await app.post(
+        `/api/v4/projects/${project.id}/members`,
+        { user_id: user.id, access_level: 30, expires_at: '2020-01-01' },
+        { token: 'maintainer' },
+      );
       expect(past.status).toBe(400);
       expect(past.body).toEqual({ message: { expires_at: ['cannot be a date in the past'] } });
     });
@@ -172,8 +200,12 @@ describe('members', () => {
     it('answers parameter errors in the framework shape', async () => {
       const path = `/api/v4/groups/${app.group.id}/members`;
       expect((await app.post(path, { user_id: 1 }, { token: 'owner' })).body).toEqual({ error: 'access_level is missing' });
-      expect((await app.post(path, { access_level: 30 }, { token: 'owner' })).body).toEqual({ error: 'user_id, username are missing, at least one parameter must be provided' });
-      expect((await app.post(path, { user_id: 1, username: 'x', access_level: 30 }, { token: 'owner' })).body).toEqual({ error: 'user_id, username are mutually exclusive' });
+      expect((await app.post(path, { access_level: 30 }, { token: 'owner' })).body).toEqual({
+        error: 'user_id, username are missing, at least one parameter must be provided',
+      });
+      expect((await app.post(path, { user_id: 1, username: 'x', access_level: 30 }, { token: 'owner' })).body).toEqual({
+        error: 'user_id, username are mutually exclusive',
+      });
       expect((await app.post(path, { user_id: 1, access_level: 'high' }, { token: 'owner' })).body).toEqual({ error: 'access_level is invalid' });
     });
 
@@ -201,7 +233,11 @@ describe('members', () => {
       expect(levels((await app.get(`/api/v4/projects/${project.id}/members`, { token: 'maintainer' })).body)).toEqual({ [a.username]: 20, [b.username]: 20 });
 
       const c = await newUser();
-      const partial = await app.post(`/api/v4/projects/${project.id}/members`, { username: `${c.username},nobody-at-all,${a.username}`, access_level: 20 }, { token: 'maintainer' });
+      const partial = await app.post(
+        `/api/v4/projects/${project.id}/members`,
+        { username: `${c.username},nobody-at-all,${a.username}`, access_level: 20 },
+        { token: 'maintainer' },
+      );
       expect(partial.status).toBe(201);
       expect(partial.body).toEqual({ status: 'error', message: { 'nobody-at-all': 'User not found', [a.username]: 'Member already exists' } });
       expect(levels((await app.get(`/api/v4/projects/${project.id}/members`, { token: 'maintainer' })).body)[c.username]).toBe(20);

@@ -1,9 +1,22 @@
 /** Project and group members, direct and inherited (`/members/all`). */
 import {
-  conflict, defineRoute, f, forbidden, noContent, notFound, page, params, recordNotFound, reply, rules, totalFor, validationFailed,
-  type RequestContext, type Route,
+  conflict,
+  defineRoute,
+  f,
+  forbidden,
+  noContent,
+  notFound,
+  page,
+  params,
+  recordNotFound,
+  reply,
+  rules,
+  totalFor,
+  validationFailed,
+  type RequestContext,
+  type Route,
 } from '@forgekit/kernel';
-import { toDate, toIso, type Knex } from '@forgekit/kernel/orm';
+import { containsText, recordId, toDate, toIso, type Knex } from '@forgekit/kernel/orm';
 import type { AccessService } from '../access/access-service.js';
 import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
 import { traversalIds, type MemberRow, type UserRow } from '../shared/rows.js';
@@ -24,6 +37,13 @@ interface Source {
 type MemberWithUser = MemberRow & { u_username: string; u_name: string; u_state: string; u_public_email: string | null };
 
 const USER_COLUMNS = ['u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'u.public_email as u_public_email'];
+
+/** GitLab's member `query`: the username or the name contains it. */
+const whereUserMatches = (query: Knex.QueryBuilder, text: string) =>
+  query.where((s) => s.where(containsText(s, 'u.username', text)).orWhere(containsText(s, 'u.name', text)));
+
+/** User ids a record can have; the others match nothing. */
+const storedIds = (ids: readonly number[]) => ids.filter((id) => recordId(id) !== null);
 
 function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<number, UserRow>) {
   const user = { id: row.user_id, username: row.u_username, name: row.u_name, state: row.u_state, public_email: row.u_public_email } as UserRow;
@@ -47,6 +67,10 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
     const ancestors = traversalIds(found.group.traversal_path).filter((id) => id !== found.group.id);
     return { type: 'Namespace', id: found.group.id, ancestors, level: found.level, isAdmin: !!ctx.user?.isAdmin, kind };
   }
+
+  /** The user's own membership of the source (not an inherited one). */
+  const directMember = async (source: Source, userId: number): Promise<MemberRow | undefined> =>
+    recordId(userId) === null ? undefined : db('members').where({ source_type: source.type, source_id: source.id, user_id: userId }).first();
 
   const membersQuery = (source: Source, inherited: boolean) =>
     db('members as m')
@@ -85,12 +109,15 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
         const query = membersQuery(source, false);
-        if (input.query) query.where((s) => s.whereRaw('lower(u.username) like ?', [`%${input.query!.toLowerCase()}%`]).orWhereRaw('lower(u.name) like ?', [`%${input.query!.toLowerCase()}%`]));
-        if (input.user_ids?.length) query.whereIn('m.user_id', input.user_ids);
+        if (input.query) whereUserMatches(query, input.query);
+        if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
         const rows: MemberWithUser[] = await query.clone().orderBy('m.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().clearSelect().count({ n: '*' }))[0]!.n));
         const creators = await creatorsOf(rows);
-        return page(rows.map((row) => presentMember(row, ctx.externalUrl, creators)), total);
+        return page(
+          rows.map((row) => presentMember(row, ctx.externalUrl, creators)),
+          total,
+        );
       },
     }),
     defineRoute({
@@ -101,12 +128,15 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
         const query = membersQuery(source, true);
-        if (input.query) query.where((s) => s.whereRaw('lower(u.username) like ?', [`%${input.query!.toLowerCase()}%`]).orWhereRaw('lower(u.name) like ?', [`%${input.query!.toLowerCase()}%`]));
-        if (input.user_ids?.length) query.whereIn('m.user_id', input.user_ids);
+        if (input.query) whereUserMatches(query, input.query);
+        if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
         const all = highestPerUser(await query);
         const rows = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
         const creators = await creatorsOf(rows);
-        return page(rows.map((row) => presentMember(row, ctx.externalUrl, creators)), all.length);
+        return page(
+          rows.map((row) => presentMember(row, ctx.externalUrl, creators)),
+          all.length,
+        );
       },
     }),
     ...(['members', 'members/all'] as const).map((segment) =>
@@ -116,7 +146,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         input: params({ user_id: f.integer() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
-          const rows: MemberWithUser[] = await membersQuery(source, segment === 'members/all').where('m.user_id', input.user_id);
+          const rows: MemberWithUser[] = await membersQuery(source, segment === 'members/all').whereIn('m.user_id', storedIds([input.user_id]));
           const [row] = highestPerUser(rows);
           if (!row) throw recordNotFound();
           return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
@@ -140,7 +170,10 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
         assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, input.access_level);
-        const identifiers = (input.user_id ?? input.username!).split(',').map((value) => value.trim()).filter(Boolean);
+        const identifiers = (input.user_id ?? input.username!)
+          .split(',')
+          .map((value) => value.trim())
+          .filter(Boolean);
         const bulk = identifiers.length > 1;
         const byUsername = input.username !== undefined && input.username !== null;
         const errors: Record<string, string> = {};
@@ -148,7 +181,9 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         for (const identifier of identifiers) {
           const user: UserRow | undefined = byUsername
             ? await db('users').whereRaw('lower(username) = ?', [identifier.toLowerCase()]).first()
-            : /^\d+$/.test(identifier) ? await db('users').where('id', Number(identifier)).first() : undefined;
+            : /^\d+$/.test(identifier)
+              ? await db('users').where('id', Number(identifier)).first()
+              : undefined;
           if (!user) {
             if (!bulk) throw notFound('User');
             errors[identifier] = 'User not found';
@@ -162,9 +197,20 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
           }
           const now = new Date();
           const [inserted] = await db('members')
-            .insert({ source_type: source.type, source_id: source.id, user_id: user.id, access_level: input.access_level, expires_at: input.expires_at ?? null, created_by_id: ctx.user!.id, created_at: now, updated_at: now })
+            .insert({
+              source_type: source.type,
+              source_id: source.id,
+              user_id: user.id,
+              access_level: input.access_level,
+              expires_at: input.expires_at ?? null,
+              created_by_id: ctx.user!.id,
+              created_at: now,
+              updated_at: now,
+            })
             .returning('id');
-          created = await db('members').where('id', typeof inserted === 'object' ? inserted.id : inserted).first();
+          created = await db('members')
+            .where('id', typeof inserted === 'object' ? inserted.id : inserted)
+            .first();
         }
         if (bulk) return reply(201, Object.keys(errors).length > 0 ? { status: 'error', message: errors } : { status: 'success' });
         const row: MemberWithUser = await membersQuery(source, false).where('m.id', created!.id).first();
@@ -181,7 +227,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       }),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind, AccessLevel.MAINTAINER);
-        const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
+        const member = await directMember(source, input.user_id);
         if (!member) throw recordNotFound();
         assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, Math.max(input.access_level, member.access_level));
@@ -201,7 +247,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
       async handler(ctx, input) {
         const self = ctx.user!.id === input.user_id;
         const source = await resolveSource(ctx, kind, self ? 0 : AccessLevel.MAINTAINER);
-        const member: MemberRow | undefined = await db('members').where({ source_type: source.type, source_id: source.id, user_id: input.user_id }).first();
+        const member = await directMember(source, input.user_id);
         if (!member) throw recordNotFound();
         if (!self) assertMayGrant(source, member.access_level);
         await assertNotLastOwner(source, member, null);
@@ -227,7 +273,10 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
 
   async function assertNotLastOwner(source: Source, member: MemberRow, newLevel: number | null) {
     if (source.type !== 'Namespace' || member.access_level !== AccessLevel.OWNER || newLevel === AccessLevel.OWNER) return;
-    const others = await db('members').where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER }).whereNot('id', member.id).first('id');
+    const others = await db('members')
+      .where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER })
+      .whereNot('id', member.id)
+      .first('id');
     if (!others) throw forbidden();
   }
 

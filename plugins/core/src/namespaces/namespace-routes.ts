@@ -1,16 +1,22 @@
 import { defineRoute, f, notFound, page, params, totalFor, type Principal, type Route } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { containsText, recordId, type Knex } from '@forgekit/kernel/orm';
 import type { AccessService } from '../access/access-service.js';
 import { AccessLevel } from '../shared/levels.js';
 import { namespaceBasic } from '../shared/namespace-presenter.js';
 import type { NamespaceRow } from '../shared/rows.js';
+
+const notFoundNamespace = (): never => {
+  throw notFound('Namespace');
+};
 
 export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
   const visible = (query: Knex.QueryBuilder, user: { id: number; isAdmin: boolean } & Record<string, any>) => {
     if (user.isAdmin) return query;
     return query.where((q) => {
       q.where((own) => own.where('n.kind', 'user').where('n.owner_id', user.id));
-      q.orWhere((groups) => groups.where('n.kind', 'group').where((g) => access.visibleGroups(g as Knex.QueryBuilder, user as never, { membershipOnly: true })));
+      q.orWhere((groups) =>
+        groups.where('n.kind', 'group').where((g) => access.visibleGroups(g as Knex.QueryBuilder, user as never, { membershipOnly: true })),
+      );
     });
   };
 
@@ -19,14 +25,26 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
     const groups = rows.filter((row) => row.kind === 'group');
     const owned = new Set<number>();
     if (groups.length > 0 && !user.isAdmin) {
-      const owners = await access.visibleGroups(db('namespaces as n').whereIn('n.id', groups.map((g) => g.id)), user, { membershipOnly: true, minLevel: AccessLevel.OWNER }).select('n.id');
+      const owners = await access
+        .visibleGroups(
+          db('namespaces as n').whereIn(
+            'n.id',
+            groups.map((g) => g.id),
+          ),
+          user,
+          { membershipOnly: true, minLevel: AccessLevel.OWNER },
+        )
+        .select('n.id');
       for (const { id } of owners) owned.add(id);
     }
     const counts = new Map<number, number>();
     for (const group of groups) {
       if (!user.isAdmin && !owned.has(group.id)) continue;
-      const [row] = await db('members as m').join('namespaces as g', 'g.id', 'm.source_id').where('m.source_type', 'Namespace')
-        .where('g.traversal_path', 'like', `${group.traversal_path}%`).countDistinct({ n: 'm.user_id' });
+      const [row] = await db('members as m')
+        .join('namespaces as g', 'g.id', 'm.source_id')
+        .where('m.source_type', 'Namespace')
+        .where('g.traversal_path', 'like', `${group.traversal_path}%`)
+        .countDistinct({ n: 'm.user_id' });
       counts.set(group.id, Number(row!.n));
     }
     return rows.map((row) => {
@@ -45,9 +63,13 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
       async handler(ctx, input) {
         const query = db('namespaces as n');
         visible(query, ctx.user!);
-        if (input.search) query.whereRaw('lower(n.path) like ?', [`%${input.search.toLowerCase()}%`]);
+        if (input.search) query.where(containsText(query, 'n.path', input.search));
         if (input.owned_only && !ctx.user!.isAdmin) {
-          query.where((q) => q.where('n.owner_id', ctx.user!.id).orWhere((g) => access.visibleGroups(g as Knex.QueryBuilder, ctx.user, { membershipOnly: true, minLevel: AccessLevel.OWNER })));
+          query.where((q) =>
+            q
+              .where('n.owner_id', ctx.user!.id)
+              .orWhere((g) => access.visibleGroups(g as Knex.QueryBuilder, ctx.user, { membershipOnly: true, minLevel: AccessLevel.OWNER })),
+          );
         }
         const rows: NamespaceRow[] = await query.clone().select('n.*').orderBy('n.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
@@ -60,8 +82,11 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
       input: params({ parent_id: f.optional(f.integer()) }),
       async handler(_ctx, input) {
         const path = _ctx.params.id!;
+        const parentId = input.parent_id ? recordId(input.parent_id) : undefined;
+        // No namespace sits under a parent id that no record can have.
+        if (parentId === null) return { exists: false, suggests: [] };
         const query = db('namespaces').whereRaw('lower(path) = ?', [path.toLowerCase()]);
-        if (input.parent_id) query.where('parent_id', input.parent_id);
+        if (parentId) query.where('parent_id', parentId);
         else query.whereNull('parent_id');
         const exists = !!(await query.first('id'));
         const suggests: string[] = [];
@@ -81,7 +106,7 @@ export function namespaceRoutes(db: Knex, access: AccessService): Route[] {
       async handler(ctx) {
         const id = ctx.params.id!;
         const query = db('namespaces as n');
-        if (/^\d+$/.test(id)) query.where('n.id', Number(id));
+        if (/^\d+$/.test(id)) query.where('n.id', recordId(id) ?? notFoundNamespace());
         else query.whereRaw('lower(n.full_path) = ?', [id.toLowerCase()]);
         visible(query, ctx.user!);
         const row: NamespaceRow | undefined = await query.first('n.*');

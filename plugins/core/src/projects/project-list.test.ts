@@ -3,8 +3,25 @@ import { createTestApp, type TestApp, type TestResponse } from '@forgekit/testin
 import { coreTokensRef, coreUsersRef } from '../refs.js';
 
 const PROJECT_BASIC = [
-  'id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics',
-  'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace',
+  'id',
+  'description',
+  'name',
+  'name_with_namespace',
+  'path',
+  'path_with_namespace',
+  'created_at',
+  'default_branch',
+  'tag_list',
+  'topics',
+  'ssh_url_to_repo',
+  'http_url_to_repo',
+  'web_url',
+  'readme_url',
+  'forks_count',
+  'avatar_url',
+  'star_count',
+  'last_activity_at',
+  'namespace',
 ];
 
 type Listed = { id: number; path_with_namespace: string; permissions?: unknown };
@@ -72,7 +89,14 @@ describe('project lists', () => {
 
   it('lists membership and owned projects', async () => {
     expect(await idsOf('developer', { membership: true })).toEqual([made.archived!.id, made.nested!.id, app.project.id]);
-    expect(await idsOf('owner', { owned: true })).toEqual([made.archived!.id, made.nested!.id, made.private!.id, made.internal!.id, made.public!.id, app.project.id]);
+    expect(await idsOf('owner', { owned: true })).toEqual([
+      made.archived!.id,
+      made.nested!.id,
+      made.private!.id,
+      made.internal!.id,
+      made.public!.id,
+      app.project.id,
+    ]);
     expect(await idsOf('maintainer', { owned: true })).toEqual([]);
   });
 

@@ -1,7 +1,20 @@
 /** Project lists (`/projects`, `/groups/:id/projects`): visibility, filters, and one query per page plus a count. */
-import { defineRoute, f, frameworkError, keysetPage, page, params, totalFromRows, TOTAL_COLUMN, type Database, type ParamsSchema, type RequestContext, type Route } from '@forgekit/kernel';
+import {
+  defineRoute,
+  f,
+  frameworkError,
+  keysetPage,
+  page,
+  params,
+  totalFromRows,
+  TOTAL_COLUMN,
+  type Database,
+  type ParamsSchema,
+  type RequestContext,
+  type Route,
+} from '@forgekit/kernel';
 import type * as v from 'valibot';
-import type { Knex } from '@forgekit/kernel/orm';
+import { containsText, type Knex } from '@forgekit/kernel/orm';
 import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
@@ -54,7 +67,12 @@ export type ScopeFn = (ctx: RequestContext, input: Record<string, unknown>) => P
 
 /** A project list; `scope` narrows it (one group's projects), reading any `extraFilters` it declares. */
 export function projectListRoute(
-  path: string, database: Database, access: AccessService, projects: ProjectService, scope?: ScopeFn, extraFilters: v.ObjectEntries = {},
+  path: string,
+  database: Database,
+  access: AccessService,
+  projects: ProjectService,
+  scope?: ScopeFn,
+  extraFilters: v.ObjectEntries = {},
 ): Route {
   const db = database.knex;
   return defineRoute({
@@ -73,13 +91,18 @@ export function projectListRoute(
         else if (input.membership) access.visibleProjects(query, user, { membershipOnly: true });
         else access.visibleProjects(query, user);
         if (input.search) {
-          const like = `%${input.search.toLowerCase()}%`;
-          query.where((s) => s.whereRaw('lower(p.name) like ?', [like]).orWhereRaw('lower(p.path) like ?', [like]).orWhereRaw('lower(p.description) like ?', [like]));
+          const search = input.search;
+          query.where((s) =>
+            s
+              .where(containsText(s, 'p.name', search))
+              .orWhere(containsText(s, 'p.path', search))
+              .orWhere(containsText(s, 'p.description', search)),
+          );
         }
         if (input.visibility) query.where('p.visibility_level', Visibility[input.visibility]);
         if (input.archived !== undefined && input.archived !== null) query.where('p.archived', input.archived);
         if (input.repository_storage && user?.isAdmin) query.where('p.repository_storage', input.repository_storage);
-        for (const topic of input.topic ?? []) query.where('p.topics', 'like', `%${JSON.stringify(topic)}%`);
+        for (const topic of input.topic ?? []) query.where(containsText(query, 'p.topics', JSON.stringify(topic)));
         if (input.id_after) query.where('p.id', '>', input.id_after);
         if (input.id_before) query.where('p.id', '<', input.id_before);
         if (input.last_activity_after) query.where('p.last_activity_at', '>', input.last_activity_after);
@@ -109,7 +132,11 @@ export function projectListRoute(
         const permissions = await access.projectPermissions(user!, rows);
         return rows.map((row) =>
           projectFull(row, {
-            extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: user!.isAdmin, owner: ownerOf(row), permissions: permissions.get(row.id),
+            extensions: projects.fieldExtensions,
+            externalUrl: ctx.externalUrl,
+            isAdmin: user!.isAdmin,
+            owner: ownerOf(row),
+            permissions: permissions.get(row.id),
           }),
         );
       };

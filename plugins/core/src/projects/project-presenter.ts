@@ -85,7 +85,14 @@ function basicFields(project: ProjectWithNamespace, externalUrl: string) {
     star_count: 0,
     last_activity_at: toIso(project.last_activity_at),
     namespace: namespaceBasic(
-      { id: project.namespace_id, name: project.ns_name, path: project.ns_path, kind: project.ns_kind, full_path: project.ns_full_path, parent_id: project.ns_parent_id },
+      {
+        id: project.namespace_id,
+        name: project.ns_name,
+        path: project.ns_path,
+        kind: project.ns_kind,
+        full_path: project.ns_full_path,
+        parent_id: project.ns_parent_id,
+      },
       externalUrl,
     ),
   };

@@ -3,8 +3,25 @@ import { createTestApp, type TestApp } from '@forgekit/testing';
 import { coreTokensRef, coreUsersRef } from '../refs.js';
 
 const PROJECT_BASIC = [
-  'id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics',
-  'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace',
+  'id',
+  'description',
+  'name',
+  'name_with_namespace',
+  'path',
+  'path_with_namespace',
+  'created_at',
+  'default_branch',
+  'tag_list',
+  'topics',
+  'ssh_url_to_repo',
+  'http_url_to_repo',
+  'web_url',
+  'readme_url',
+  'forks_count',
+  'avatar_url',
+  'star_count',
+  'last_activity_at',
+  'namespace',
 ];
 /** The documented order of the full entity's notable fields (other fields sit between them). */
 const PROJECT_LANDMARKS = ['_links', 'empty_repo', 'archived', 'visibility', 'creator_id', 'import_status', 'open_issues_count', 'shared_with_groups'];
@@ -30,7 +47,9 @@ describe('projects', () => {
 
   async function newUserWithToken(extra: Record<string, unknown> = {}) {
     serial += 1;
-    const user = await app.kernel.resolve(coreUsersRef).create({ username: `proj-user-${serial}`, name: `Proj ${serial}`, email: `proj-${serial}@example.com`, ...extra });
+    const user = await app.kernel
+      .resolve(coreUsersRef)
+      .create({ username: `proj-user-${serial}`, name: `Proj ${serial}`, email: `proj-${serial}@example.com`, ...extra });
     const token = (await app.kernel.resolve(coreTokensRef).create({ userId: user.id, name: 't', scopes: ['api'] })).secret;
     return { user, token };
   }
@@ -176,7 +195,8 @@ describe('projects', () => {
     });
 
     it('follows the group project_creation_level', async () => {
-      const group = (await app.post('/api/v4/groups', { name: 'Strict', path: unique('strict'), project_creation_level: 'maintainer' }, { token: 'owner' })).body;
+      const group = (await app.post('/api/v4/groups', { name: 'Strict', path: unique('strict'), project_creation_level: 'maintainer' }, { token: 'owner' }))
+        .body;
       await app.post(`/api/v4/groups/${group.id}/members`, { user_id: app.users.developer.id, access_level: 30 }, { token: 'owner' });
       const developer = await app.post('/api/v4/projects', { name: 'Dev', namespace_id: group.id }, { token: 'developer' });
       expect(developer.status).toBe(400);
@@ -260,11 +280,21 @@ describe('projects', () => {
       const project = await createProject('owner', { name: unique('Editable'), namespace_id: app.group.id });
       const seen: unknown[] = [];
       app.kernel.events.on('project.updated', (payload) => void seen.push(payload));
-      const res = await app.put(`/api/v4/projects/${project.id}`, { name: 'Edited', description: 'new', default_branch: 'trunk', issues_enabled: false, merge_method: 'ff' }, { token: 'maintainer' });
+      const res = await app.put(
+        `/api/v4/projects/${project.id}`,
+        { name: 'Edited', description: 'new', default_branch: 'trunk', issues_enabled: false, merge_method: 'ff' },
+        { token: 'maintainer' },
+      );
       expect(res.status).toBe(200);
       expect(res.body).not.toHaveProperty('permissions');
       expect(res.body).toMatchObject({
-        name: 'Edited', path: project.path, description: 'new', default_branch: 'trunk', issues_enabled: false, issues_access_level: 'disabled', merge_method: 'ff',
+        name: 'Edited',
+        path: project.path,
+        description: 'new',
+        default_branch: 'trunk',
+        issues_enabled: false,
+        issues_access_level: 'disabled',
+        merge_method: 'ff',
       });
       expect(seen).toContainEqual({ projectId: project.id });
       expect((await app.get(`/api/v4/projects/${project.id}`, { token: 'guest' })).body.name).toBe('Edited');

@@ -1,5 +1,17 @@
 import {
-  accepted, defineRoute, f, params, reply, rules, structuredError, validationFailed, type EventBus, type Principal, type Database, type RequestContext, type Route,
+  accepted,
+  defineRoute,
+  f,
+  params,
+  reply,
+  rules,
+  structuredError,
+  validationFailed,
+  type EventBus,
+  type Principal,
+  type Database,
+  type RequestContext,
+  type Route,
 } from '@forgekit/kernel';
 import type { AccessService, ProjectPermissions } from '../access/access-service.js';
 import { readGroupSettings } from '../groups/group-settings.js';
@@ -11,6 +23,7 @@ import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
 import type { ProjectService } from './project-service.js';
 import { ACCESS_LEVEL_SETTINGS, PROJECT_SETTING_DEFAULTS, type ProjectSettings } from './project-settings.js';
+import { coreEvents } from '../events.js';
 
 const accessLevelField = () => f.optional(f.values(['disabled', 'private', 'enabled', 'public']));
 
@@ -166,7 +179,7 @@ export function projectRoutes(database: Database, projects: ProjectService, acce
           },
           ctx.user!.id,
         );
-        await events.emit('project.created', { projectId: project.id, initializeWithReadme: input.initialize_with_readme, userId: ctx.user!.id });
+        await events.emit(coreEvents.projectCreated, { projectId: project.id, initializeWithReadme: input.initialize_with_readme, userId: ctx.user!.id });
         return reply(201, await present(ctx, project));
       },
     }),
@@ -186,7 +199,7 @@ export function projectRoutes(database: Database, projects: ProjectService, acce
           topics: input.topics ?? input.tag_list ?? undefined,
           settings: settingsFrom(input),
         });
-        await events.emit('project.updated', { projectId: updated.id });
+        await events.emit(coreEvents.projectUpdated, { projectId: updated.id });
         return present(ctx, updated);
       },
     }),
@@ -197,7 +210,7 @@ export function projectRoutes(database: Database, projects: ProjectService, acce
         async handler(ctx) {
           const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
           const updated = await projects.update(project, { archived: action === 'archive' });
-          await events.emit('project.updated', { projectId: updated.id });
+          await events.emit(coreEvents.projectUpdated, { projectId: updated.id });
           return reply(201, await present(ctx, updated));
         },
       }),
@@ -208,7 +221,7 @@ export function projectRoutes(database: Database, projects: ProjectService, acce
       async handler(ctx) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.OWNER);
         await projects.remove(project.id);
-        await events.emit('project.deleted', { projectId: project.id });
+        await events.emit(coreEvents.projectDeleted, { projectId: project.id });
         return accepted();
       },
     }),

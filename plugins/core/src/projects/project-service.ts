@@ -1,8 +1,9 @@
 /** Projects: names, paths and visibility within a namespace. */
-import { validationFailed } from '@forgekit/kernel';
+import { longerThan, tooLongMessage, validationFailed } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { findProjectRow } from '../access/access-service.js';
 import { AccessLevel, visibilityName } from '../shared/levels.js';
+import { addLengthErrors, PROJECT_LENGTHS, TOPIC_LENGTH } from '../shared/length-rules.js';
 import { nameError, pathError } from '../shared/path-rules.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace } from '../shared/rows.js';
 import type { ProjectFieldExtension } from './project-presenter.js';
@@ -46,6 +47,13 @@ export function createProjectService(db: Knex) {
     if (input.visibilityLevel !== undefined && namespace.kind === 'group' && input.visibilityLevel > namespace.visibility_level) {
       errors.visibility_level = [`${visibilityName(input.visibilityLevel)} is not allowed in a ${visibilityName(namespace.visibility_level)} group.`];
     }
+    addLengthErrors(errors, PROJECT_LENGTHS, {
+      ...input,
+      default_branch: input.defaultBranch,
+      repository_storage: input.repositoryStorage,
+      ci_config_path: input.settings?.ci_config_path,
+    });
+    if (input.topics?.some((topic) => longerThan(topic, TOPIC_LENGTH))) (errors.topics ??= []).push(tooLongMessage(TOPIC_LENGTH));
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
@@ -82,7 +90,13 @@ export function createProjectService(db: Knex) {
         if (namespace.kind === 'user' && namespace.owner_id) {
           // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
           await trx('members').insert({
-            source_type: 'Project', source_id: projectId, user_id: namespace.owner_id, access_level: AccessLevel.OWNER, created_by_id: creatorId, created_at: now, updated_at: now,
+            source_type: 'Project',
+            source_id: projectId,
+            user_id: namespace.owner_id,
+            access_level: AccessLevel.OWNER,
+            created_by_id: creatorId,
+            created_at: now,
+            updated_at: now,
           });
         }
         return projectId;
@@ -92,11 +106,15 @@ export function createProjectService(db: Knex) {
 
     async update(project: ProjectWithNamespace, input: ProjectInput): Promise<ProjectWithNamespace> {
       const namespace = (await db<NamespaceRow>('namespaces').where('id', project.namespace_id).first())!;
-      await validate(namespace, {
-        ...input,
-        name: input.name !== undefined && input.name !== project.name ? input.name : undefined,
-        path: input.path !== undefined && input.path !== project.path ? input.path : undefined,
-      }, project.id);
+      await validate(
+        namespace,
+        {
+          ...input,
+          name: input.name !== undefined && input.name !== project.name ? input.name : undefined,
+          path: input.path !== undefined && input.path !== project.path ? input.path : undefined,
+        },
+        project.id,
+      );
       const now = new Date();
       const changes: Record<string, unknown> = { updated_at: now, last_activity_at: now };
       if (input.name !== undefined) changes.name = input.name;

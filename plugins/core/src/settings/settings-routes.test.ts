@@ -9,7 +9,11 @@ const extraSettingPlugin = definePlugin({
   compatibility: '^0.1.0',
   requires: [coreSettingsRef],
   register(ctx) {
-    ctx.resolve(coreSettingsRef).define('extra-setting', 'extra_feature_enabled', f.boolean(), false);
+    const settings = ctx.resolve(coreSettingsRef);
+    settings.define('extra-setting', 'extra_feature_enabled', f.boolean(), false);
+    // An old setting and its newer form, each kept in step with the other.
+    settings.define('extra-setting', 'extra_level', f.integer(), 1, { derive: (level) => ({ extra_level_name: level > 1 ? 'high' : 'low' }) });
+    settings.define('extra-setting', 'extra_level_name', f.values(['low', 'high']), 'low', { derive: (name) => ({ extra_level: name === 'high' ? 2 : 1 }) });
   },
 });
 
@@ -35,8 +39,28 @@ describe('application settings', () => {
     });
   });
 
+  it('keeps a derived setting in step, unless the same request sets it too', async () => {
+    expect((await app.put('/api/v4/application/settings', { extra_level: 3 }, { token: 'admin' })).body).toMatchObject({
+      extra_level: 3,
+      extra_level_name: 'high',
+    });
+    expect((await app.put('/api/v4/application/settings', { extra_level_name: 'low' }, { token: 'admin' })).body).toMatchObject({
+      extra_level: 1,
+      extra_level_name: 'low',
+    });
+    expect((await app.put('/api/v4/application/settings', { extra_level: 5, extra_level_name: 'low' }, { token: 'admin' })).body).toMatchObject({
+      extra_level: 5,
+      extra_level_name: 'low',
+    });
+    expect((await app.get('/api/v4/application/settings', { token: 'admin' })).body).toMatchObject({ extra_level: 5, extra_level_name: 'low' });
+  });
+
   it('updates settings, keeps them, and ignores unknown keys', async () => {
-    const res = await app.put('/api/v4/application/settings', { signup_enabled: 'true', max_attachment_size: '250', extra_feature_enabled: true, no_such_setting: 1 }, { token: 'admin' });
+    const res = await app.put(
+      '/api/v4/application/settings',
+      { signup_enabled: 'true', max_attachment_size: '250', extra_feature_enabled: true, no_such_setting: 1 },
+      { token: 'admin' },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ signup_enabled: true, max_attachment_size: 250, extra_feature_enabled: true });
     expect(res.body).not.toHaveProperty('no_such_setting');
@@ -55,7 +79,10 @@ describe('application settings', () => {
   });
 
   it('is for admins only', async () => {
-    for (const request of [app.get('/api/v4/application/settings', { token: 'owner' }), app.put('/api/v4/application/settings', { signup_enabled: true }, { token: 'owner' })]) {
+    for (const request of [
+      app.get('/api/v4/application/settings', { token: 'owner' }),
+      app.put('/api/v4/application/settings', { signup_enabled: true }, { token: 'owner' }),
+    ]) {
       const res = await request;
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: '403 Forbidden' });

@@ -2,7 +2,7 @@
  * Instance settings (`/application/settings`). The core defines the common keys;
  * other plugins add their own with `define`, each with a schema and a default.
  */
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import type { Knex } from '@forgekit/kernel/orm';
 import { f } from '@forgekit/kernel';
 
@@ -13,6 +13,11 @@ export interface SettingDefinition<T = unknown> {
   default: T;
   /** The plugin that defined it, for error messages. */
   owner: string;
+  /**
+   * Settings that follow from this one when it is set (an old setting and its newer form
+   * kept in step); a key set in the same request wins over a derived value.
+   */
+  derive?: (value: T) => Record<string, unknown>;
 }
 
 export function createSettingsService(db: Knex) {
@@ -25,10 +30,10 @@ export function createSettingsService(db: Knex) {
   }
 
   return {
-    define<T>(owner: string, key: string, field: v.GenericSchema<unknown, T>, fallback: T) {
+    define<T>(owner: string, key: string, field: v.GenericSchema<unknown, T>, fallback: T, options: { derive?: (value: T) => Record<string, unknown> } = {}) {
       const existing = definitions.get(key);
       if (existing) throw new Error(`Plugin '${owner}' defines application setting '${key}', which '${existing.owner}' already defines`);
-      definitions.set(key, { key, field, default: fallback, owner } as SettingDefinition);
+      definitions.set(key, { key, field, default: fallback, owner, derive: options.derive } as SettingDefinition);
     },
     definitions: () => [...definitions.values()],
     async get(key: string): Promise<unknown> {
@@ -41,7 +46,10 @@ export function createSettingsService(db: Knex) {
       const stored = await load();
       return Object.fromEntries([...definitions.values()].map((d) => [d.key, stored.has(d.key) ? stored.get(d.key) : d.default]));
     },
-    async set(values: Record<string, unknown>) {
+    async set(given: Record<string, unknown>) {
+      const derived: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(given)) Object.assign(derived, definitions.get(key)?.derive?.(value));
+      const values = { ...derived, ...given };
       await db.transaction(async (trx) => {
         for (const [key, value] of Object.entries(values)) {
           const json = JSON.stringify(value);

@@ -1,6 +1,6 @@
 /** The kernel's token and user lookup, backed by the core tables: one query per request. */
 import { tokenDigest, type Credential, type Database, type IdentityProvider, type Principal } from '@forgekit/kernel';
-import { parseJsonArray, toBool, toIso } from '@forgekit/kernel/orm';
+import { parseJsonArray, recordId, toBool, toIso } from '@forgekit/kernel/orm';
 import type { UserRow } from '../shared/rows.js';
 import type { TokenService } from './token-service.js';
 
@@ -41,7 +41,10 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
       const lastUsed = toIso(row.last_used_at);
       if (!lastUsed || Date.now() - Date.parse(lastUsed) > LAST_USED_INTERVAL_MS) {
         // Bookkeeping only: the request does not wait for it.
-        db('personal_access_tokens').where('id', row.id).update({ last_used_at: new Date() }).catch(() => undefined);
+        db('personal_access_tokens')
+          .where('id', row.id)
+          .update({ last_used_at: new Date() })
+          .catch(() => undefined);
       }
       const credential: Credential = {
         tokenId: row.id,
@@ -54,9 +57,9 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
     },
     async findUser(idOrUsername) {
       const query = db<UserRow>('users');
-      const user = /^\d+$/.test(idOrUsername)
-        ? await query.where('id', Number(idOrUsername)).first()
-        : await query.whereRaw('lower(username) = ?', [idOrUsername.toLowerCase()]).first();
+      const id = /^\d+$/.test(idOrUsername) ? recordId(idOrUsername) : undefined;
+      if (id === null) return null;
+      const user = id ? await query.where('id', id).first() : await query.whereRaw('lower(username) = ?', [idOrUsername.toLowerCase()]).first();
       return user ? toPrincipal(user) : null;
     },
     denialReason(principal) {

@@ -30,11 +30,22 @@ describe('personal access tokens', () => {
     it('creates a token for a user, showing the secret once', async () => {
       const user = await newUser();
       const expires = inDays(30);
-      const res = await app.post(`/api/v4/users/${user.id}/personal_access_tokens`, { name: 'ci', scopes: ['api', 'read_user'], expires_at: expires, description: 'for CI' }, { token: 'admin' });
+      const res = await app.post(
+        `/api/v4/users/${user.id}/personal_access_tokens`,
+        { name: 'ci', scopes: ['api', 'read_user'], expires_at: expires, description: 'for CI' },
+        { token: 'admin' },
+      );
       expect(res.status).toBe(201);
       expect(Object.keys(res.body)).toEqual([...TOKEN_FIELDS, 'token']);
       expect(res.body).toMatchObject({
-        name: 'ci', revoked: false, description: 'for CI', scopes: ['api', 'read_user'], user_id: user.id, last_used_at: null, active: true, expires_at: expires,
+        name: 'ci',
+        revoked: false,
+        description: 'for CI',
+        scopes: ['api', 'read_user'],
+        user_id: user.id,
+        last_used_at: null,
+        active: true,
+        expires_at: expires,
       });
       expect(res.body.token).toMatch(/^fkpat-[A-Za-z0-9]{20}$/);
       const me = await app.get('/api/v4/user', { token: res.body.token });

@@ -1,27 +1,48 @@
 import {
-  badRequest, defineRoute, f, forbidden, frameworkError, insufficientScope, noContent, notFound, page, recordNotFound, params, reply, totalFor, unauthorized,
-  unprocessable, type RequestContext, type Route,
+  badRequest,
+  defineRoute,
+  f,
+  forbidden,
+  frameworkError,
+  insufficientScope,
+  noContent,
+  notFound,
+  page,
+  recordNotFound,
+  params,
+  reply,
+  totalFor,
+  unauthorized,
+  unprocessable,
+  type RequestContext,
+  type Route,
 } from '@forgekit/kernel';
-import { toBool, type Knex } from '@forgekit/kernel/orm';
+import { containsText, toBool, type Knex } from '@forgekit/kernel/orm';
 import * as v from 'valibot';
 import type { UserService } from '../users/user-service.js';
+import { addLengthErrors, TOKEN_LENGTHS } from '../shared/length-rules.js';
 import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
 
 const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 /** A scope list: an array or `a,b`; one unknown scope fails the whole param, as Grape reports it. */
 const scopesField = (allowed: readonly string[]) =>
-  v.pipe(f.commaList(), v.check((scopes: string[]) => scopes.every((scope) => allowed.includes(scope)), f.MESSAGES.values));
+  v.pipe(
+    f.commaList(),
+    v.check((scopes: string[]) => scopes.every((scope) => allowed.includes(scope)), f.MESSAGES.values),
+  );
 
 const tokenInput = (allowed: readonly string[]) =>
   params({ name: f.string(), scopes: scopesField(allowed), description: f.optional(f.string()), expires_at: f.optional(f.date()) });
 
 type TokenInput = { name: string; scopes: string[]; description?: string | null; expires_at?: string | null };
 
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 /** The token model's own checks; GitLab reports them as one sentence with 422. */
 function modelErrors(input: TokenInput, ownerIsAdmin: boolean): string | null {
-  const errors: string[] = [];
-  if (input.description && input.description.length > 255) errors.push('Description is too long (maximum is 255 characters)');
+  const lengths = addLengthErrors({}, TOKEN_LENGTHS, input);
+  const errors = Object.entries(lengths).flatMap(([attribute, messages]) => messages.map((message) => `${capitalize(attribute)} ${message}`));
   if (input.scopes.length === 0) errors.push("Scopes can't be blank");
   else if (!ownerIsAdmin && input.scopes.some((scope) => ADMIN_ONLY_SCOPES.has(scope))) errors.push('Scopes can only contain available scopes');
   return errors.length > 0 ? errors.join(' and ') : null;
@@ -45,7 +66,11 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
     const problem = modelErrors(input, ownerIsAdmin);
     if (problem) throw unprocessable(problem);
     const { row, secret } = await tokens.create({
-      userId, name: input.name, scopes: input.scopes, description: input.description ?? null, expiresAt: input.expires_at ?? null,
+      userId,
+      name: input.name,
+      scopes: input.scopes,
+      description: input.description ?? null,
+      expiresAt: input.expires_at ?? null,
     });
     return reply(201, presentToken(row, secret));
   }
@@ -98,7 +123,7 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
           if (input.state === 'active') q.where('revoked', false).where((e) => e.whereNull('expires_at').orWhere('expires_at', '>', today));
           if (input.state === 'inactive') q.where((e) => e.where('revoked', true).orWhere('expires_at', '<=', today));
           if (input.revoked !== undefined && input.revoked !== null) q.where('revoked', input.revoked);
-          if (input.search) q.whereRaw('lower(name) like ?', [`%${input.search.toLowerCase()}%`]);
+          if (input.search) q.where(containsText(q, 'name', input.search));
           if (input.created_before) q.where('created_at', '<', input.created_before);
           if (input.created_after) q.where('created_at', '>', input.created_after);
           if (input.last_used_before) q.where('last_used_at', '<', input.last_used_before);
@@ -114,7 +139,10 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
         })();
         const rows = await query.clone().orderBy(column, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
-        return page(rows.map((row) => presentToken(row)), total);
+        return page(
+          rows.map((row) => presentToken(row)),
+          total,
+        );
       },
     }),
     defineRoute({
@@ -156,4 +184,3 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
     }),
   ];
 }
-

@@ -1,17 +1,9 @@
 /** Personal access tokens: stored only as digests; the secret is shown once. */
 import { generateToken, tokenDigest } from '@forgekit/kernel';
-import { parseJsonArray, toBool, toDate, toIso, type Knex } from '@forgekit/kernel/orm';
+import { parseJsonArray, recordId, toBool, toDate, toIso, type Knex } from '@forgekit/kernel/orm';
+import { ADMIN_ONLY_SCOPES, ALL_SCOPES, TOKEN_PREFIX } from './scopes.js';
 
-export const TOKEN_PREFIX = 'fkpat-';
-
-export const ALL_SCOPES = [
-  'api', 'read_api', 'read_user', 'create_runner', 'manage_runner', 'k8s_proxy', 'self_rotate',
-  'read_repository', 'write_repository', 'read_registry', 'write_registry',
-  'read_virtual_registry', 'write_virtual_registry', 'read_observability', 'write_observability',
-  'ai_features', 'sudo', 'admin_mode', 'read_service_ping',
-] as const;
-
-export const ADMIN_ONLY_SCOPES = new Set(['sudo', 'admin_mode', 'read_service_ping']);
+export { ADMIN_ONLY_SCOPES, ALL_SCOPES, TOKEN_PREFIX };
 
 export interface TokenRow {
   id: number;
@@ -85,10 +77,12 @@ export function createTokenService(db: Knex) {
 
   return {
     create,
-    findById: (id: number) => tokens().where('id', id).first(),
+    findById: async (id: number) => (recordId(id) === null ? undefined : tokens().where('id', id).first()),
     findByDigest: (digest: string) => tokens().where('token_digest', digest).first(),
     async revoke(id: number) {
-      await tokens().where('id', id).update({ revoked: true, updated_at: new Date() } as never);
+      await tokens()
+        .where('id', id)
+        .update({ revoked: true, updated_at: new Date() } as never);
     },
     /** Revokes the token and issues a successor with the same name and scopes. */
     async rotate(row: TokenRow, expiresAt: string | null) {
@@ -107,9 +101,11 @@ export function createTokenService(db: Knex) {
       while (frontier.length > 0) {
         const next: { id: number }[] = await tokens().whereIn('previous_token_id', frontier).select('id');
         frontier = next.map((r) => r.id).filter((id) => !family.has(id));
-        frontier.forEach((id) => family.add(id));
+        for (const id of frontier) family.add(id);
       }
-      await tokens().whereIn('id', [...family]).update({ revoked: true, updated_at: new Date() } as never);
+      await tokens()
+        .whereIn('id', [...family])
+        .update({ revoked: true, updated_at: new Date() } as never);
     },
   };
 }

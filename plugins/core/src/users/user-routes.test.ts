@@ -4,12 +4,41 @@ import { coreGroupsRef, coreProjectsRef, coreUsersRef } from '../refs.js';
 
 const USER_BASIC = ['id', 'username', 'public_email', 'name', 'state', 'locked', 'avatar_url', 'web_url'];
 const USER_DETAIL = [
-  ...USER_BASIC, 'created_at', 'bio', 'location', 'skype', 'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title',
-  'pronouns', 'bot', 'work_information', 'followers', 'following', 'is_followed', 'local_time',
+  ...USER_BASIC,
+  'created_at',
+  'bio',
+  'location',
+  'skype',
+  'linkedin',
+  'twitter',
+  'discord',
+  'website_url',
+  'organization',
+  'job_title',
+  'pronouns',
+  'bot',
+  'work_information',
+  'followers',
+  'following',
+  'is_followed',
+  'local_time',
 ];
 const USER_PUBLIC = [
-  ...USER_DETAIL, 'last_sign_in_at', 'confirmed_at', 'last_activity_on', 'email', 'theme_id', 'color_scheme_id', 'projects_limit',
-  'current_sign_in_at', 'identities', 'can_create_group', 'can_create_project', 'two_factor_enabled', 'external', 'private_profile',
+  ...USER_DETAIL,
+  'last_sign_in_at',
+  'confirmed_at',
+  'last_activity_on',
+  'email',
+  'theme_id',
+  'color_scheme_id',
+  'projects_limit',
+  'current_sign_in_at',
+  'identities',
+  'can_create_group',
+  'can_create_project',
+  'two_factor_enabled',
+  'external',
+  'private_profile',
   'commit_email',
 ];
 const USER_WITH_ADMIN = [...USER_PUBLIC, 'is_admin', 'note', 'namespace_id', 'created_by', 'current_sign_in_ip', 'last_sign_in_ip'];
@@ -158,7 +187,11 @@ describe('users', () => {
         }
         return ids;
       };
-      for (const query of [{ order_by: 'id', sort: 'asc' }, { order_by: 'name', sort: 'desc' }, { order_by: 'username', sort: 'asc' }]) {
+      for (const query of [
+        { order_by: 'id', sort: 'asc' },
+        { order_by: 'name', sort: 'desc' },
+        { order_by: 'username', sort: 'asc' },
+      ]) {
         const offset = await app.get('/api/v4/users', { token: 'admin', query: { ...query, per_page: 100 } });
         const expected = offset.body.map((user: { id: number }) => user.id);
         expect(expected.length).toBeGreaterThan(4);
@@ -168,10 +201,12 @@ describe('users', () => {
 
     it('refuses keyset pagination for other orders, and a forged cursor', async () => {
       expect(await app.get('/api/v4/users', { token: 'admin', query: { pagination: 'keyset', order_by: 'created_at' } })).toMatchObject({
-        status: 405, body: { error: 'Keyset pagination is not yet available for this type of request' },
+        status: 405,
+        body: { error: 'Keyset pagination is not yet available for this type of request' },
       });
       expect(await app.get('/api/v4/users', { token: 'admin', query: { pagination: 'keyset', cursor: 'not-a-cursor' } })).toMatchObject({
-        status: 400, body: { error: 'cursor is invalid' },
+        status: 400,
+        body: { error: 'cursor is invalid' },
       });
     });
   });
@@ -333,7 +368,10 @@ describe('users', () => {
       expect(res.text).toBe('');
       expect(await users.findById(user.id)).toBeUndefined();
       expect(await app.kernel.resolve(coreProjectsRef).findById(project.id)).toBeUndefined();
-      expect(seen).toEqual([['project', { projectId: project.id }], ['user', { userId: user.id }]]);
+      expect(seen).toEqual([
+        ['project', { projectId: project.id }],
+        ['user', { userId: user.id }],
+      ]);
       expect((await app.get(`/api/v4/users/${user.id}`, { token: 'admin' })).status).toBe(404);
     });
 

@@ -1,13 +1,30 @@
 import {
-  ApiError, apiError, conflict, defineRoute, f, forbidden, keysetPage, noContent, notFound, page, params, reply, rules, totalFor, type EventBus, type RequestContext, type Route,
+  ApiError,
+  apiError,
+  conflict,
+  defineRoute,
+  f,
+  forbidden,
+  keysetPage,
+  noContent,
+  notFound,
+  page,
+  params,
+  reply,
+  rules,
+  totalFor,
+  type EventBus,
+  type RequestContext,
+  type Route,
 } from '@forgekit/kernel';
-import { toBool, type Knex } from '@forgekit/kernel/orm';
+import { containsText, toBool, type Knex } from '@forgekit/kernel/orm';
 import type { GroupService } from '../groups/group-service.js';
 import { removeGroupAndNotify } from '../groups/remove-group.js';
 import type { UserRow } from '../shared/rows.js';
 import type { UserService } from './user-service.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
+import { coreEvents } from '../events.js';
 
 const profileFields = {
   bio: f.optional(f.string()),
@@ -86,8 +103,13 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
         const query = db<UserRow>('users').where((q) => {
           if (input.username) q.whereRaw('lower(username) = ?', [input.username.toLowerCase()]);
           if (input.search) {
-            const like = `%${input.search.toLowerCase()}%`;
-            q.where((s) => s.whereRaw('lower(username) like ?', [like]).orWhereRaw('lower(name) like ?', [like]).orWhereRaw('lower(email) = ?', [input.search!.toLowerCase()]));
+            const search = input.search;
+            q.where((s) =>
+              s
+                .where(containsText(s, 'username', search))
+                .orWhere(containsText(s, 'name', search))
+                .orWhereRaw('lower(email) = ?', [search.toLowerCase()]),
+            );
           }
           if (input.active) q.where('state', 'active');
           if (input.blocked) q.where('state', 'blocked');
@@ -203,8 +225,8 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
           if (group) await removeGroupAndNotify(groups, events, group);
         }
         const { projectIds } = await users.remove(input.id);
-        for (const projectId of projectIds) await events.emit('project.deleted', { projectId });
-        await events.emit('user.deleted', { userId: input.id });
+        for (const projectId of projectIds) await events.emit(coreEvents.projectDeleted, { projectId });
+        await events.emit(coreEvents.userDeleted, { userId: input.id });
         return noContent();
       },
     }),

@@ -1,7 +1,8 @@
 /** Users and their personal namespaces. */
 import { conflict, validationFailed } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { recordId, type Knex } from '@forgekit/kernel/orm';
 import type { UserRow } from '../shared/rows.js';
+import { addLengthErrors, USER_LENGTHS } from '../shared/length-rules.js';
 import { pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
 import { hashPassword } from './password.js';
 
@@ -30,23 +31,32 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/;
 export function createUserService(db: Knex) {
   const users = (trx: Knex = db) => trx<UserRow>('users');
 
-  const findById = (id: number) => users().where('id', id).first();
+  const findById = async (id: number): Promise<UserRow | undefined> => (recordId(id) === null ? undefined : users().where('id', id).first());
   const findByUsername = (username: string) => users().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
 
   async function assertAvailable(username: string | undefined, email: string | undefined, exceptId?: number) {
     if (email !== undefined) {
-      const taken = await users().whereRaw('lower(email) = ?', [email.toLowerCase()]).whereNot('id', exceptId ?? 0).first('id');
+      const taken = await users()
+        .whereRaw('lower(email) = ?', [email.toLowerCase()])
+        .whereNot('id', exceptId ?? 0)
+        .first('id');
       if (taken) throw conflict('Email has already been taken');
     }
     if (username !== undefined) {
-      const taken = await users().whereRaw('lower(username) = ?', [username.toLowerCase()]).whereNot('id', exceptId ?? 0).first('id');
-      const namespaceTaken = await db('namespaces').whereNull('parent_id').whereRaw('lower(path) = ?', [username.toLowerCase()])
-        .whereNot('owner_id', exceptId ?? 0).first('id');
+      const taken = await users()
+        .whereRaw('lower(username) = ?', [username.toLowerCase()])
+        .whereNot('id', exceptId ?? 0)
+        .first('id');
+      const namespaceTaken = await db('namespaces')
+        .whereNull('parent_id')
+        .whereRaw('lower(path) = ?', [username.toLowerCase()])
+        .whereNot('owner_id', exceptId ?? 0)
+        .first('id');
       if (taken || namespaceTaken) throw conflict('Username has already been taken');
     }
   }
 
-  function validate(input: { username?: string; email?: string; password?: string | null; name?: string }) {
+  function validate(input: UserPatch) {
     const errors: Record<string, string[]> = {};
     if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD) {
       errors.password = [`is too short (minimum is ${MIN_PASSWORD} characters)`];
@@ -57,6 +67,7 @@ export function createUserService(db: Knex) {
       if (problem) errors.username = [problem];
     }
     if (input.name !== undefined && input.name.trim() === '') errors.name = ["can't be blank"];
+    addLengthErrors(errors, USER_LENGTHS, { ...input, ...input.profile });
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
@@ -116,7 +127,9 @@ export function createUserService(db: Knex) {
           })
           .returning('id');
         const namespaceId = typeof ns === 'object' ? ns.id : ns;
-        await trx('namespaces').where('id', namespaceId).update({ traversal_path: `/${namespaceId}/` });
+        await trx('namespaces')
+          .where('id', namespaceId)
+          .update({ traversal_path: `/${namespaceId}/` });
         await trx('users').where('id', id).update({ namespace_id: namespaceId });
         return (await trx<UserRow>('users').where('id', id).first())!;
       });
@@ -156,8 +169,11 @@ export function createUserService(db: Knex) {
      */
     async remove(id: number): Promise<{ projectIds: number[] }> {
       return db.transaction(async (trx) => {
-        const projects: { id: number }[] = await trx('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id')
-          .where('n.kind', 'user').where('n.owner_id', id).select('p.id');
+        const projects: { id: number }[] = await trx('projects as p')
+          .join('namespaces as n', 'n.id', 'p.namespace_id')
+          .where('n.kind', 'user')
+          .where('n.owner_id', id)
+          .select('p.id');
         const projectIds = projects.map((project) => project.id);
         if (projectIds.length > 0) {
           await trx('members').where('source_type', 'Project').whereIn('source_id', projectIds).delete();

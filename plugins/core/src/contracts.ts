@@ -1,0 +1,15 @@
+/**
+ * What other plugins may use of the core plugin: its service refs, the types they
+ * answer in, its events and its constants. Nothing here reaches the implementation.
+ */
+export * from './refs.js';
+export { coreEvents } from './events.js';
+export type { AccessService, ProjectAccess, ProjectPermissions, GroupAccess } from './access/access-service.js';
+export type { UserService, NewUser } from './users/user-service.js';
+export type { TokenService, NewToken } from './tokens/token-service.js';
+export type { GroupService } from './groups/group-service.js';
+export type { ProjectService } from './projects/project-service.js';
+export type { SettingsService } from './settings/settings-service.js';
+export type { ProjectWithNamespace, NamespaceRow, UserRow, MemberRow } from './shared/rows.js';
+export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
+export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
