@@ -1,6 +1,6 @@
-import { coreServices, definePlugin } from '@forgekit/kernel';
-import { AccessLevel, coreAccessRef } from '@forgekit/plugin-core';
-import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import { kernelServices, definePlugin } from '@forgekit/kernel';
+import { AccessLevel, coreAccessRef, coreEvents } from '@forgekit/plugin-core/contracts';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits/contracts';
 import { CiVariable } from './entities/ci-variable.js';
 import { init } from './migrations/202611221210-init.js';
 import { INSTANCE_OWNER } from './variables/owner-kinds.js';
@@ -16,7 +16,7 @@ export const ciVariablesPlugin = definePlugin({
   migrations: [init],
   requires: [coreAccessRef, planLimitsServiceRef],
   register(ctx) {
-    const database = ctx.resolve(coreServices.database);
+    const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
     const service = createVariableService(createVariableStore(database), ctx.resolve(planLimitsServiceRef));
 
@@ -25,21 +25,21 @@ export const ciVariablesPlugin = definePlugin({
         kind: 'project',
         path: '/projects/:id/variables',
         auth: 'required',
-        owner: async (req) => ({ kind: 'project', id: (await access.requireProject(req.user, req.params.id!, AccessLevel.MAINTAINER)).project.id }),
+        owner: async (req) => ({ kind: 'project', id: (await access.requireProject(req.user, req.params.id, AccessLevel.MAINTAINER)).project.id }),
       }),
       ...variableRoutes(service, {
         kind: 'group',
         path: '/groups/:id/variables',
         auth: 'required',
-        owner: async (req) => ({ kind: 'group', id: (await access.requireGroup(req.user, req.params.id!, AccessLevel.OWNER)).group.id }),
+        owner: async (req) => ({ kind: 'group', id: (await access.requireGroup(req.user, req.params.id, AccessLevel.OWNER)).group.id }),
       }),
       ...variableRoutes(service, { kind: 'instance', path: '/admin/ci/variables', auth: 'admin', owner: async () => INSTANCE_OWNER }),
     );
 
-    ctx.events.on<{ projectId: number }>('project.deleted', async ({ projectId }) => {
+    ctx.events.on(coreEvents.projectDeleted, async ({ projectId }) => {
       await service.removeAllOf({ kind: 'project', id: projectId });
     });
-    ctx.events.on<{ groupId: number }>('group.deleted', async ({ groupId }) => {
+    ctx.events.on(coreEvents.groupDeleted, async ({ groupId }) => {
       await service.removeAllOf({ kind: 'group', id: groupId });
     });
   },

@@ -1,9 +1,10 @@
-import { coreServices, definePlugin } from '@forgekit/kernel';
+import { kernelServices, definePlugin } from '@forgekit/kernel';
+import { planLimitsServiceRef } from './contracts.js';
 import { PlanLimitOverride } from './entities/plan-limit-override.js';
 import { planLimitsRoutes } from './limits/plan-limits-routes.js';
 import { createPlanLimitsService } from './limits/plan-limits-service.js';
+import { createPlanLimitsStore } from './limits/plan-limits-store.js';
 import { init } from './migrations/202611221200-init.js';
-import { planLimitsServiceRef } from './refs.js';
 
 /** Instance plan limits (`/application/plan_limits`) and the service other plugins enforce them with. */
 export const planLimitsPlugin = definePlugin({
@@ -13,9 +14,8 @@ export const planLimitsPlugin = definePlugin({
   migrations: [init],
   provides: [planLimitsServiceRef],
   register(ctx) {
-    const { knex: db } = ctx.resolve(coreServices.database);
-    const store = createPlanLimitsService(db);
-    ctx.provide(planLimitsServiceRef, store);
-    ctx.routes(...planLimitsRoutes(store));
+    const limits = createPlanLimitsService(createPlanLimitsStore(ctx.resolve(kernelServices.database)));
+    ctx.provide(planLimitsServiceRef, limits);
+    ctx.routes(...planLimitsRoutes(limits));
   },
 });

@@ -1,23 +1,30 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
+
+export type VariableType = 'env_var' | 'file';
+export type OwnerType = 'project' | 'group' | 'instance';
 
 /** A CI/CD variable of a project, a group or the instance (`owner_type`, `owner_id` 0 for the instance). */
 export const CiVariable = defineEntity({
   name: 'CiVariable',
   tableName: 'ci_variables',
+  // One row per key and scope; this index also serves listing and lookups by key.
+  uniques: [{ properties: ['ownerType', 'ownerId', 'key', 'environmentScope'] }],
   properties: (p) => ({
     id: p.integer().primary(),
-    ownerType: p.string().length(16),
+    ownerType: p.string().$type<OwnerType>().length(16),
     ownerId: p.integer(),
     key: p.string().length(255),
     value: p.text(),
-    variableType: p.string().length(16),
-    protected: p.boolean(),
-    masked: p.boolean(),
-    hidden: p.boolean(),
-    raw: p.boolean(),
-    environmentScope: p.string().length(255),
+    variableType: p.string().$type<VariableType>().length(16).default('env_var'),
+    protected: p.boolean().default(false),
+    masked: p.boolean().default(false),
+    hidden: p.boolean().default(false),
+    raw: p.boolean().default(false),
+    environmentScope: p.string().length(255).default('*'),
     description: p.string().length(255).nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   }),
 });
+
+export type CiVariableRow = InferEntity<typeof CiVariable>;

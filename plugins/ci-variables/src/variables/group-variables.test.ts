@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
-import { planLimitsPlugin, setPlanLimit } from '@forgekit/plugin-plan-limits';
+import { planLimitsPlugin, planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
 
 describe('group variables', () => {
@@ -18,8 +18,15 @@ describe('group variables', () => {
     const created = await app.post(base, { key: 'GROUP_VAR', value: 'PROTECTED_VALUE_2', protected: true, masked: true, raw: true }, { token: 'owner' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      variable_type: 'env_var', key: 'GROUP_VAR', value: 'PROTECTED_VALUE_2', hidden: false, protected: true, masked: true, raw: true,
-      environment_scope: '*', description: null,
+      variable_type: 'env_var',
+      key: 'GROUP_VAR',
+      value: 'PROTECTED_VALUE_2',
+      hidden: false,
+      protected: true,
+      masked: true,
+      raw: true,
+      environment_scope: '*',
+      description: null,
     });
 
     expect((await app.get(item('GROUP_VAR'), { token: 'owner' })).body).toEqual(created.body);
@@ -49,7 +56,11 @@ describe('group variables', () => {
   });
 
   it('uses its own not-found text', async () => {
-    for (const res of [await app.get(item('NOPE'), { token: 'owner' }), await app.put(item('NOPE'), { value: 'x' }, { token: 'owner' }), await app.delete(item('NOPE'), { token: 'owner' })]) {
+    for (const res of [
+      await app.get(item('NOPE'), { token: 'owner' }),
+      await app.put(item('NOPE'), { value: 'x' }, { token: 'owner' }),
+      await app.delete(item('NOPE'), { token: 'owner' }),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: '404 GroupVariable Not Found' });
     }
@@ -111,14 +122,14 @@ describe('group variables', () => {
     const group = await app.post('/api/v4/groups', { name: 'Limited Group', path: 'limited-group' }, { token: 'owner' });
     expect(group.status).toBe(201);
     const path = `/api/v4/groups/${group.body.id}/variables`;
-    await setPlanLimit(app.kernel.database.knex, 'group_ci_variables', 1);
+    await app.kernel.resolve(planLimitsServiceRef).set('group_ci_variables', 1);
     try {
       expect((await app.post(path, { key: 'ONE', value: 'x' }, { token: 'owner' })).status).toBe(201);
       const res = await app.post(path, { key: 'TOO_MANY_VARS', value: 'too many' }, { token: 'owner' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: { base: ['Maximum number of group ci variables (1) exceeded'] } });
     } finally {
-      await setPlanLimit(app.kernel.database.knex, 'group_ci_variables', 30000);
+      await app.kernel.resolve(planLimitsServiceRef).set('group_ci_variables', 30000);
     }
   });
 

@@ -14,9 +14,21 @@ describe('instance variables', () => {
   afterAll(() => app?.close());
 
   it('creates a variable without scope or hidden fields', async () => {
-    const res = await app.post(BASE, { key: 'INSTANCE_VAR', value: 'value', description: 'shared', masked_and_hidden: true, environment_scope: 'prod' }, { token: 'admin' });
+    const res = await app.post(
+      BASE,
+      { key: 'INSTANCE_VAR', value: 'value', description: 'shared', masked_and_hidden: true, environment_scope: 'prod' },
+      { token: 'admin' },
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ variable_type: 'env_var', key: 'INSTANCE_VAR', value: 'value', protected: false, masked: false, raw: false, description: 'shared' });
+    expect(res.body).toEqual({
+      variable_type: 'env_var',
+      key: 'INSTANCE_VAR',
+      value: 'value',
+      protected: false,
+      masked: false,
+      raw: false,
+      description: 'shared',
+    });
     expect(Object.keys(res.body)).toEqual(['variable_type', 'key', 'value', 'protected', 'masked', 'raw', 'description']);
   });
 
@@ -25,7 +37,15 @@ describe('instance variables', () => {
     expect((await app.get(BASE, { token: 'admin' })).body.map((v: { key: string }) => v.key)).toEqual(['INSTANCE_VAR']);
     const updated = await app.put(item('INSTANCE_VAR'), { value: 'new-value', protected: true, variable_type: 'file' }, { token: 'admin' });
     expect(updated.status).toBe(200);
-    expect(updated.body).toEqual({ variable_type: 'file', key: 'INSTANCE_VAR', value: 'new-value', protected: true, masked: false, raw: false, description: 'shared' });
+    expect(updated.body).toEqual({
+      variable_type: 'file',
+      key: 'INSTANCE_VAR',
+      value: 'new-value',
+      protected: true,
+      masked: false,
+      raw: false,
+      description: 'shared',
+    });
     expect((await app.delete(item('INSTANCE_VAR'), { token: 'admin' })).status).toBe(204);
     expect((await app.get(BASE, { token: 'admin' })).body).toEqual([]);
   });
@@ -69,7 +89,11 @@ describe('instance variables', () => {
   });
 
   it('is for administrators only', async () => {
-    for (const call of [() => app.get(BASE, { token: 'owner' }), () => app.post(BASE, {}, { token: 'owner' }), () => app.delete(item('ONCE'), { token: 'owner' })]) {
+    for (const call of [
+      () => app.get(BASE, { token: 'owner' }),
+      () => app.post(BASE, {}, { token: 'owner' }),
+      () => app.delete(item('ONCE'), { token: 'owner' }),
+    ]) {
       const res = await call();
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: '403 Forbidden' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
-import { planLimitsPlugin, setPlanLimit } from '@forgekit/plugin-plan-limits';
+import { planLimitsPlugin, planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
 
 describe('project variables', () => {
@@ -21,20 +21,45 @@ describe('project variables', () => {
       const res = await create({ key: 'PLAIN', value: 'hello world' });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        variable_type: 'env_var', key: 'PLAIN', value: 'hello world', hidden: false, protected: false, masked: false, raw: false,
-        environment_scope: '*', description: null,
+        variable_type: 'env_var',
+        key: 'PLAIN',
+        value: 'hello world',
+        hidden: false,
+        protected: false,
+        masked: false,
+        raw: false,
+        environment_scope: '*',
+        description: null,
       });
       expect(Object.keys(res.body)).toEqual(['variable_type', 'key', 'value', 'hidden', 'protected', 'masked', 'raw', 'environment_scope', 'description']);
     });
 
     it('creates a variable with every optional attribute, as a form', async () => {
-      const res = await app.post(base, {
-        key: 'FULL', value: 'secret-value', variable_type: 'file', protected: 'true', masked: 'yes', raw: '1', environment_scope: 'review/*', description: 'the description',
-      }, { token: 'maintainer', as: 'form' });
+      const res = await app.post(
+        base,
+        {
+          key: 'FULL',
+          value: 'secret-value',
+          variable_type: 'file',
+          protected: 'true',
+          masked: 'yes',
+          raw: '1',
+          environment_scope: 'review/*',
+          description: 'the description',
+        },
+        { token: 'maintainer', as: 'form' },
+      );
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        variable_type: 'file', key: 'FULL', value: 'secret-value', hidden: false, protected: true, masked: true, raw: true,
-        environment_scope: 'review/*', description: 'the description',
+        variable_type: 'file',
+        key: 'FULL',
+        value: 'secret-value',
+        hidden: false,
+        protected: true,
+        masked: true,
+        raw: true,
+        environment_scope: 'review/*',
+        description: 'the description',
       });
     });
 
@@ -192,11 +217,22 @@ describe('project variables', () => {
   describe('PUT /projects/:id/variables/:key', () => {
     it('updates the given attributes only', async () => {
       await create({ key: 'TO_UPDATE', value: 'VALUE_1' });
-      const res = await app.put(item('TO_UPDATE'), { variable_type: 'file', value: 'VALUE_1_UP', protected: true, description: 'updated' }, { token: 'maintainer' });
+      const res = await app.put(
+        item('TO_UPDATE'),
+        { variable_type: 'file', value: 'VALUE_1_UP', protected: true, description: 'updated' },
+        { token: 'maintainer' },
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        variable_type: 'file', key: 'TO_UPDATE', value: 'VALUE_1_UP', hidden: false, protected: true, masked: false, raw: false,
-        environment_scope: '*', description: 'updated',
+        variable_type: 'file',
+        key: 'TO_UPDATE',
+        value: 'VALUE_1_UP',
+        hidden: false,
+        protected: true,
+        masked: false,
+        raw: false,
+        environment_scope: '*',
+        description: 'updated',
       });
       const again = await app.put(item('TO_UPDATE'), { masked: true, raw: true, key: 'RENAMED' }, { token: 'maintainer' });
       expect(again.status).toBe(200);
@@ -217,7 +253,11 @@ describe('project variables', () => {
     });
 
     it('rejects a move onto a scope the key already has', async () => {
-      const res = await app.put(item('SCOPED'), { environment_scope: 'production' }, { token: 'maintainer', query: { 'filter[environment_scope]': 'staging' } });
+      const res = await app.put(
+        item('SCOPED'),
+        { environment_scope: 'production' },
+        { token: 'maintainer', query: { 'filter[environment_scope]': 'staging' } },
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: { key: ['(SCOPED) has already been taken'] } });
     });
@@ -330,7 +370,7 @@ describe('project variables', () => {
     it('refuses a variable beyond project_ci_variables', async () => {
       const project = await app.post('/api/v4/projects', { name: 'Limited Project', namespace_id: app.group.id }, { token: 'owner' });
       const path = `/api/v4/projects/${project.body.id}/variables`;
-      await setPlanLimit(app.kernel.database.knex, 'project_ci_variables', 1);
+      await app.kernel.resolve(planLimitsServiceRef).set('project_ci_variables', 1);
       try {
         expect((await app.post(path, { key: 'FIRST', value: 'x' }, { token: 'owner' })).status).toBe(201);
         const res = await app.post(path, { key: 'TOO_MANY_VARS', value: 'too many' }, { token: 'owner' });
@@ -338,15 +378,32 @@ describe('project variables', () => {
         expect(res.body).toEqual({ message: { base: ['Maximum number of project ci variables (1) exceeded'] } });
         const both = await app.post(path, { key: 'FIRST', value: 'x', environment_scope: '%' }, { token: 'owner' });
         expect(both.body).toEqual({
-          message: { base: ['Maximum number of project ci variables (1) exceeded'], environment_scope: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces"] },
+          message: {
+            base: ['Maximum number of project ci variables (1) exceeded'],
+            environment_scope: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', '*' and spaces"],
+          },
         });
       } finally {
-        await setPlanLimit(app.kernel.database.knex, 'project_ci_variables', 8000);
+        await app.kernel.resolve(planLimitsServiceRef).set('project_ci_variables', 8000);
+      }
+    });
+
+    it('holds when creates race for the last place', async () => {
+      const project = await app.post('/api/v4/projects', { name: 'Raced Project', namespace_id: app.group.id }, { token: 'owner' });
+      const path = `/api/v4/projects/${project.body.id}/variables`;
+      await app.kernel.resolve(planLimitsServiceRef).set('project_ci_variables', 3);
+      try {
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => app.post(path, { key: `RACE_${i}`, value: 'x' }, { token: 'owner' })));
+        expect(results.filter((res) => res.status === 201)).toHaveLength(3);
+        expect(results.filter((res) => res.status === 400)).toHaveLength(5);
+        expect((await app.get(path, { token: 'owner' })).body).toHaveLength(3);
+      } finally {
+        await app.kernel.resolve(planLimitsServiceRef).set('project_ci_variables', 8000);
       }
     });
   });
 
-  it('drops a project\'s variables when the project is deleted', async () => {
+  it("drops a project's variables when the project is deleted", async () => {
     const project = await app.post('/api/v4/projects', { name: 'Doomed Project', namespace_id: app.group.id }, { token: 'owner' });
     await app.post(`/api/v4/projects/${project.body.id}/variables`, { key: 'DOOMED', value: 'x' }, { token: 'owner' });
     const db = app.kernel.database.knex;

@@ -3,7 +3,7 @@
  * order of joined validation messages).
  */
 import { f, params } from '@forgekit/kernel';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import type { OwnerKind } from './owner-kinds.js';
 
 const VARIABLE_TYPES = ['env_var', 'file'] as const;
@@ -15,26 +15,58 @@ const variableType = () => f.optional(f.values(VARIABLE_TYPES));
 
 const createParams = {
   project: params({
-    key: f.string(), value: f.string(), protected: bool(), masked: bool(), masked_and_hidden: bool(), raw: bool(),
-    variable_type: variableType(), environment_scope: text(), description: text(),
+    key: f.string(),
+    value: f.string(),
+    protected: bool(),
+    masked: bool(),
+    masked_and_hidden: bool(),
+    raw: bool(),
+    variable_type: variableType(),
+    environment_scope: text(),
+    description: text(),
   }),
   group: params({
-    key: f.string(), value: f.string(), protected: bool(), masked_and_hidden: bool(), masked: bool(), raw: bool(),
-    variable_type: variableType(), environment_scope: text(), description: text(),
+    key: f.string(),
+    value: f.string(),
+    protected: bool(),
+    masked_and_hidden: bool(),
+    masked: bool(),
+    raw: bool(),
+    variable_type: variableType(),
+    environment_scope: text(),
+    description: text(),
   }),
   instance: params({
-    key: f.string(), description: text(), value: f.string(), protected: bool(), masked: bool(), raw: bool(), variable_type: variableType(),
+    key: f.string(),
+    description: text(),
+    value: f.string(),
+    protected: bool(),
+    masked: bool(),
+    raw: bool(),
+    variable_type: variableType(),
   }),
 };
 
 const updateParams = {
   project: params({
-    value: text(), protected: bool(), masked: bool(), environment_scope: text(), raw: bool(), variable_type: variableType(),
-    filter: filter(), description: text(),
+    value: text(),
+    protected: bool(),
+    masked: bool(),
+    environment_scope: text(),
+    raw: bool(),
+    variable_type: variableType(),
+    filter: filter(),
+    description: text(),
   }),
   group: params({
-    value: text(), protected: bool(), masked: bool(), raw: bool(), variable_type: variableType(), environment_scope: text(),
-    description: text(), filter: filter(),
+    value: text(),
+    protected: bool(),
+    masked: bool(),
+    raw: bool(),
+    variable_type: variableType(),
+    environment_scope: text(),
+    description: text(),
+    filter: filter(),
   }),
   instance: params({ description: text(), value: text(), protected: bool(), masked: bool(), raw: bool(), variable_type: variableType() }),
 };

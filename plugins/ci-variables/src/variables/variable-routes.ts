@@ -39,7 +39,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       before: mount.owner,
       input: lookupParamsFor(kind),
       async handler(ctx, { filter }, owner) {
-        return present(await service.find(owner, ctx.params.key!, filter?.environment_scope));
+        return present(await service.find(owner, ctx.params.key, filter?.environment_scope));
       },
     }),
     defineRoute({
@@ -61,7 +61,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       async handler(ctx, input, owner) {
         const scope = input.filter?.environment_scope;
         const pickFirst = KIND_RULES[kind].updatePicksFirst && input.filter === undefined;
-        const variable = await service.find(owner, ctx.params.key!, scope, { pickFirst });
+        const variable = await service.find(owner, ctx.params.key, scope, { pickFirst });
         return present(await service.update(owner, variable, input));
       },
     }),
@@ -72,7 +72,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       before: mount.owner,
       input: lookupParamsFor(kind),
       async handler(ctx, { filter }, owner) {
-        const variable = await service.find(owner, ctx.params.key!, filter?.environment_scope);
+        const variable = await service.find(owner, ctx.params.key, filter?.environment_scope);
         await service.remove(owner, variable, ctx.header('If-Unmodified-Since'));
         return noContent();
       },

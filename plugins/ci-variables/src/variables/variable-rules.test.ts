@@ -3,8 +3,16 @@ import { KIND_RULES } from './owner-kinds.js';
 import { validateVariable, type Variable } from './variable-rules.js';
 
 const variable = (changes: Partial<Variable> = {}): Variable => ({
-  key: 'KEY', value: 'value', variableType: 'env_var', protected: false, masked: false, hidden: false, raw: false,
-  environmentScope: '*', description: null, ...changes,
+  key: 'KEY',
+  value: 'value',
+  variableType: 'env_var',
+  protected: false,
+  masked: false,
+  hidden: false,
+  raw: false,
+  environmentScope: '*',
+  description: null,
+  ...changes,
 });
 
 const errorsOf = (changes: Partial<Variable>, checks: Parameters<typeof validateVariable>[2] = { taken: false }, kind: keyof typeof KIND_RULES = 'project') =>

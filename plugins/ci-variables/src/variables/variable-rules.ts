@@ -2,24 +2,18 @@
  * GitLab's model validations for CI/CD variables, in the order GitLab runs them,
  * so error bodies list attributes and messages the same way.
  */
-import { limitExceededMessage } from '@forgekit/plugin-plan-limits';
+import { longerThan, tooLongMessage } from '@forgekit/kernel';
+import { limitExceededMessage } from '@forgekit/plugin-plan-limits/contracts';
+import type { CiVariableRow, VariableType } from '../entities/ci-variable.js';
 import type { KindRules } from './owner-kinds.js';
 
-export type VariableType = 'env_var' | 'file';
+export type { VariableType };
 
-/** A variable as stored, in domain terms. */
-export interface Variable {
-  key: string;
-  value: string;
+/** What a request asks to store: the variable's own fields; `masked` is null only when a request cleared it, which the validation rejects. */
+export type Variable = Pick<CiVariableRow, 'key' | 'value' | 'protected' | 'hidden' | 'raw' | 'environmentScope' | 'description'> & {
   variableType: VariableType;
-  protected: boolean;
-  /** Null only when a request cleared it, which the validation rejects. */
   masked: boolean | null;
-  hidden: boolean;
-  raw: boolean;
-  environmentScope: string;
-  description: string | null;
-}
+};
 
 /** Ordered `{attribute: [messages]}`, as ActiveModel collects them. */
 export class ValidationErrors {
@@ -51,10 +45,6 @@ const SCOPE_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{'
 const HIDDEN_MASK_MESSAGE = 'The visibility setting cannot be changed for masked and hidden variables.';
 const MAX_LENGTH = 255;
 
-/** Length in characters, as Ruby counts them. */
-const length = (text: string) => [...text].length;
-const tooLong = (max: number) => `is too long (maximum is ${max} characters)`;
-
 const takenMessage = (key: string) => `(${key}) has already been taken`;
 
 export interface Checks {
@@ -71,7 +61,7 @@ export function validateVariable(rules: KindRules, variable: Variable, checks: C
   const errors = new ValidationErrors();
   const { key, value } = variable;
   if (key.trim() === '') errors.add('key', "can't be blank");
-  if (length(key) > MAX_LENGTH) errors.add('key', tooLong(MAX_LENGTH));
+  if (longerThan(key, MAX_LENGTH)) errors.add('key', tooLongMessage(MAX_LENGTH));
   if (!KEY_FORMAT.test(key)) errors.add('key', "can contain only letters, digits and '_'.");
 
   if (variable.masked === null) errors.add('masked', 'is not included in the list');
@@ -85,12 +75,10 @@ export function validateVariable(rules: KindRules, variable: Variable, checks: C
     const scope = variable.environmentScope;
     if (scope === '') errors.add('environment_scope', "can't be blank");
     else if (!SCOPE_FORMAT.test(scope)) errors.add('environment_scope', SCOPE_MESSAGE);
-    if (length(scope) > MAX_LENGTH) errors.add('environment_scope', tooLong(MAX_LENGTH));
+    if (longerThan(scope, MAX_LENGTH)) errors.add('environment_scope', tooLongMessage(MAX_LENGTH));
   }
-  if (variable.description && length(variable.description) > MAX_LENGTH) errors.add('description', tooLong(MAX_LENGTH));
+  if (variable.description && longerThan(variable.description, MAX_LENGTH)) errors.add('description', tooLongMessage(MAX_LENGTH));
   if (checks.taken) errors.add('key', takenMessage(key));
-  if (rules.maxValueLength !== undefined && length(value) > rules.maxValueLength) {
-    errors.add('value', `The value of the provided variable exceeds the ${rules.maxValueLength} character limit`);
-  }
+  if (longerThan(value, rules.valueLimit.max)) errors.add('value', rules.valueLimit.message);
   return errors;
 }

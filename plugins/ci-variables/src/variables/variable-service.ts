@@ -2,8 +2,8 @@
  * One service for project, group and instance variables: lookups with GitLab's
  * ambiguity rule, and create/update with its validations and the plan limit.
  */
-import { apiError, conflict, notFound, validationFailed } from '@forgekit/kernel';
-import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
+import { checkUnmodifiedSince, conflict, notFound, validationFailed } from '@forgekit/kernel';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
 import { KIND_RULES, type Owner } from './owner-kinds.js';
 import { validateVariable, type Variable, type VariableType } from './variable-rules.js';
 import type { StoredVariable, VariableStore } from './variable-store.js';
@@ -57,7 +57,7 @@ export function createVariableService(store: VariableStore, limits: PlanLimitsSe
     return found[0]!;
   }
 
-  async function create(owner: Owner, input: VariableInput & { key: string; value: string }): Promise<Variable> {
+  async function create(owner: Owner, input: VariableInput & { key: string; value: string }): Promise<StoredVariable> {
     const rules = KIND_RULES[owner.kind];
     let variable = applyInput({ ...DEFAULTS, key: input.key.trim(), value: input.value }, input);
     if (rules.scoped && input.masked_and_hidden) variable = { ...variable, masked: true, hidden: true };
@@ -65,23 +65,23 @@ export function createVariableService(store: VariableStore, limits: PlanLimitsSe
     const limit = await limits.get(rules.limit);
 
     const errors = validateVariable(rules, variable, { taken: false });
-    if (errors.empty && (await store.insertGuarded(owner, variable, limit))) return variable;
+    const stored = errors.empty ? await store.insert(owner, variable, limit) : await store.occupancy(owner, variable.key, variable.environmentScope);
+    if ('id' in stored) return stored;
 
-    // Not inserted: collect everything GitLab would report, the limit and a taken key included.
-    const { count, taken } = await store.occupancy(owner, variable.key, variable.environmentScope);
-    const limitReached = limit > 0 && count >= limit ? { name: rules.limit, limit } : undefined;
-    const all = validateVariable(rules, variable, { taken, limitReached });
+    // Not inserted: everything GitLab would report, the limit and a taken key included.
+    const limitReached = limit > 0 && stored.count >= limit ? { name: rules.limit, limit } : undefined;
+    const all = validateVariable(rules, variable, { taken: stored.taken, limitReached });
     if (all.empty) throw conflict(); // Raced with a delete; the caller may retry.
     throw validationFailed(all.toJSON());
   }
 
   async function update(owner: Owner, previous: StoredVariable, input: VariableInput): Promise<StoredVariable> {
     const rules = KIND_RULES[owner.kind];
-    const next = applyInput(previous, rules.scoped ? input : { ...input, environment_scope: undefined });
+    const next = applyInput(previous as Variable, rules.scoped ? input : { ...input, environment_scope: undefined });
     const errors = validateVariable(rules, next, { previous, taken: false });
     if (errors.empty) {
-      const result = await store.update(previous.id, next);
-      if (result.updated) return { ...previous, ...next, masked: next.masked!, updatedAt: result.updatedAt };
+      const updated = await store.update(previous, next);
+      if (updated) return updated;
     }
     const { taken } = await store.occupancy(owner, next.key, next.environmentScope, previous.id);
     const all = validateVariable(rules, next, { previous, taken });
@@ -89,19 +89,12 @@ export function createVariableService(store: VariableStore, limits: PlanLimitsSe
     throw validationFailed(all.toJSON());
   }
 
-  /** `destroy_conditionally!`: 412 when the variable changed after `If-Unmodified-Since`. */
-  function checkUnmodifiedSince(variable: StoredVariable, header: string | undefined) {
-    if (!header) return;
-    const since = Date.parse(header);
-    if (!Number.isNaN(since) && Date.parse(variable.updatedAt) > since) throw apiError(412, '412 Precondition Failed');
-  }
-
   return {
     find,
     create,
     update,
     async remove(owner: Owner, variable: StoredVariable, unmodifiedSince?: string) {
-      if (KIND_RULES[owner.kind].conditionalDelete) checkUnmodifiedSince(variable, unmodifiedSince);
+      if (KIND_RULES[owner.kind].conditionalDelete) checkUnmodifiedSince(unmodifiedSince, variable.updatedAt);
       await store.remove(variable.id);
     },
     list: (owner: Owner, limit: number, offset: number) => store.list(owner, limit, offset),

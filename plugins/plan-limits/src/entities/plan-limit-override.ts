@@ -1,4 +1,4 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** One limit an administrator changed for one plan; limits without a row keep their default. */
 export const PlanLimitOverride = defineEntity({
@@ -11,3 +11,5 @@ export const PlanLimitOverride = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type PlanLimitOverrideRow = InferEntity<typeof PlanLimitOverride>;

@@ -108,7 +108,11 @@ describe('plan limits API', () => {
     });
 
     it('rejects values that are not integers, naming each', async () => {
-      const res = await app.put(PATH, { plan_name: 'default', conan_max_file_size: 'a', npm_max_file_size: '1.5', helm_max_file_size: 'b' }, { token: 'admin' });
+      const res = await app.put(
+        PATH,
+        { plan_name: 'default', conan_max_file_size: 'a', npm_max_file_size: '1.5', helm_max_file_size: 'b' },
+        { token: 'admin' },
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'conan_max_file_size is invalid, helm_max_file_size is invalid, npm_max_file_size is invalid' });
     });

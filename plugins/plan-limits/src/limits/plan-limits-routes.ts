@@ -1,6 +1,6 @@
 import { defineRoute, f, params, validationFailed, type Route } from '@forgekit/kernel';
 import { DEFAULT_PLAN, NON_NEGATIVE_LIMITS, PLAN_NAMES, PUBLIC_LIMIT_NAMES, type PublicLimit } from './limit-catalogue.js';
-import type { PlanLimitsStore } from './plan-limits-service.js';
+import type { PlanLimitsAdmin } from './plan-limits-service.js';
 
 const optionalInteger = () => f.optional(f.integer());
 const limitFields = Object.fromEntries(PUBLIC_LIMIT_NAMES.map((name) => [name, optionalInteger()])) as Record<PublicLimit, ReturnType<typeof optionalInteger>>;
@@ -15,14 +15,14 @@ function negativeErrors(values: Partial<Record<PublicLimit, number>>) {
   return errors;
 }
 
-export function planLimitsRoutes(store: PlanLimitsStore): Route[] {
+export function planLimitsRoutes(planLimits: PlanLimitsAdmin): Route[] {
   return [
     defineRoute({
       method: 'GET',
       path: '/application/plan_limits',
       auth: 'admin',
       input: params({ plan_name: f.optional(f.values(PLAN_NAMES), DEFAULT_PLAN) }),
-      handler: (_ctx, input) => store.publicLimits(input.plan_name ?? DEFAULT_PLAN),
+      handler: (_ctx, input) => planLimits.publicLimits(input.plan_name ?? DEFAULT_PLAN),
     }),
     defineRoute({
       method: 'PUT',
@@ -35,8 +35,8 @@ export function planLimitsRoutes(store: PlanLimitsStore): Route[] {
         const values = Object.fromEntries(Object.entries(limits).filter(([, value]) => typeof value === 'number')) as Partial<Record<PublicLimit, number>>;
         const errors = negativeErrors(values);
         if (Object.keys(errors).length > 0) throw validationFailed(errors);
-        await store.update(plan, values);
-        return store.publicLimits(plan);
+        await planLimits.update(plan, values);
+        return planLimits.publicLimits(plan);
       },
     }),
   ];

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
 import { planLimitsPlugin } from '../plugin.js';
-import { planLimitsServiceRef, type PlanLimitsService } from '../refs.js';
-import { setPlanLimit } from './plan-limits-service.js';
+import { planLimitsServiceRef, type PlanLimitsService } from '../contracts.js';
 
 describe('plan limits service', () => {
   let app: TestApp;
@@ -21,37 +20,37 @@ describe('plan limits service', () => {
 
   it('sees a change made in this process at once', async () => {
     expect(await limits.get('ci_instance_level_variables')).toBe(25);
-    await setPlanLimit(app.kernel.database.knex, 'ci_instance_level_variables', 3);
+    await app.kernel.resolve(planLimitsServiceRef).set('ci_instance_level_variables', 3);
     expect(await limits.get('ci_instance_level_variables')).toBe(3);
     expect(await limits.get('ci_instance_level_variables', 'premium')).toBe(25);
   });
 
   it('treats 0 and negative limits as no limit', async () => {
-    await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 0);
+    await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 0);
     expect(await limits.exceeded('project_feature_flags', 1_000_000)).toBe(false);
-    await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', -1);
+    await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', -1);
     expect(await limits.exceeded('project_feature_flags', 1_000_000)).toBe(false);
   });
 
   it('reports a limit as exceeded once the count reaches it', async () => {
-    await setPlanLimit(app.kernel.database.knex, 'project_hooks', 2);
+    await app.kernel.resolve(planLimitsServiceRef).set('project_hooks', 2);
     expect(await limits.exceeded('project_hooks', 1)).toBe(false);
     expect(await limits.exceeded('project_hooks', 2)).toBe(true);
     expect(await limits.exceeded('project_hooks', 3)).toBe(true);
   });
 
-  it('gives GitLab\'s text for a reached limit, and null within it', async () => {
-    await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 3, 'premium');
+  it("gives GitLab's text for a reached limit, and null within it", async () => {
+    await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 3, 'premium');
     expect(await limits.exceededMessage('project_feature_flags', 2, 'premium')).toBeNull();
     expect(await limits.exceededMessage('project_feature_flags', 3, 'premium')).toBe('Maximum number of project feature flags (3) exceeded');
     expect(await limits.exceededMessage('ci_pipeline_schedules', 10)).toBe('Maximum number of ci pipeline schedules (10) exceeded');
-    await setPlanLimit(app.kernel.database.knex, 'ci_pipeline_schedules', 0, 'free');
+    await app.kernel.resolve(planLimitsServiceRef).set('ci_pipeline_schedules', 0, 'free');
     expect(await limits.exceededMessage('ci_pipeline_schedules', 1_000, 'free')).toBeNull();
   });
 
   it('refuses unknown limits and plans', async () => {
     await expect(limits.get('no_such_limit')).rejects.toThrow("The limit 'no_such_limit' is undefined");
     await expect(limits.exceeded('ci_pipeline_size', 1, 'platinum')).rejects.toThrow("The plan 'platinum' does not exist");
-    await expect(setPlanLimit(app.kernel.database.knex, 'no_such_limit', 1)).rejects.toThrow('undefined');
+    await expect(app.kernel.resolve(planLimitsServiceRef).set('no_such_limit', 1)).rejects.toThrow('undefined');
   });
 });

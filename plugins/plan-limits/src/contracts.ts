@@ -1,4 +1,4 @@
-/** The plan-limits service other plugins use to enforce instance limits. */
+/** What other plugins may use of plan limits: the service they enforce limits with, and GitLab's texts. */
 import { createServiceRef } from '@forgekit/kernel';
 
 export interface PlanLimitsService {
@@ -14,6 +14,10 @@ export interface PlanLimitsService {
    * e.g. `Maximum number of project feature flags (200) exceeded`; null while within it.
    */
   exceededMessage(name: string, currentCount: number, plan?: string): Promise<string | null>;
+  /** Sets one limit of a plan, including limits the API does not expose (for hosts and tests). */
+  set(name: string, value: number, plan?: string): Promise<void>;
 }
 
 export const planLimitsServiceRef = createServiceRef<PlanLimitsService>('plan-limits.limits');
+
+export { PLAN_NAMES, DEFAULT_PLAN, limitExceededMessage, PUBLIC_LIMITS, INTERNAL_LIMITS, type PlanName, type PublicLimit } from './limits/limit-catalogue.js';
