@@ -1,17 +1,24 @@
-import { coreServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core';
+import { kernelServices, definePlugin } from '@forgekit/kernel';
+import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core';
 import { branchRoutes } from './branches/branch-routes.js';
 import { commitRoutes } from './commits/commit-routes.js';
 import { compareRoutes } from './compare/compare-routes.js';
+import { ProtectedBranchAccessLevelRecord, ProtectedBranchRecord } from './entities/protected-branch.js';
 import { RepositoryRecord } from './entities/repository-record.js';
 import { fileRoutes } from './files/file-routes.js';
 import { checkGitInstalled } from './git/git-runner.js';
 import { gitHttpRoutes } from './git-http/git-http-routes.js';
 import { init } from './migrations/202611231000-init.js';
+import { protectedBranches } from './migrations/202611241000-protected-branches.js';
 import { registerProjectLifecycle } from './projects/project-lifecycle.js';
 import { createHousekeeping, HOUSEKEEPING_JOB } from './projects/housekeeping.js';
 import { postReceive, POST_RECEIVE_JOB } from './projects/push-events.js';
-import { repositoriesServiceRef } from './refs.js';
+import { createBranchProtection } from './protected-branches/branch-protection.js';
+import { protectDefaultBranches } from './protected-branches/default-branch-protection.js';
+import { protectedBranchRoutes } from './protected-branches/protected-branch-routes.js';
+import { createProtectedBranchStore } from './protected-branches/protected-branch-store.js';
+import { defineProtectionSettings } from './protected-branches/protection-settings.js';
+import { branchProtectionRef, repositoriesServiceRef } from './refs.js';
 import { createProjectRepositories } from './shared/project-repository.js';
 import type { RouteDeps } from './shared/route-deps.js';
 import { createRepositoryService } from './storage/repository-service.js';
@@ -24,31 +31,37 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
   id: 'repositories',
   compatibility: '^0.1.0',
   config: RepositoriesConfigSchema,
-  entities: [RepositoryRecord],
-  migrations: [init],
-  requires: [coreAccessRef, coreProjectsRef, coreUsersRef, coreSettingsRef],
-  provides: [repositoriesServiceRef],
+  entities: [RepositoryRecord, ProtectedBranchRecord, ProtectedBranchAccessLevelRecord],
+  migrations: [init, protectedBranches],
+  requires: [coreAccessRef, coreProjectsRef, coreUsersRef, coreSettingsRef, coreGroupsRef],
+  provides: [repositoriesServiceRef, branchProtectionRef],
   async register(ctx) {
     await checkGitInstalled();
-    const { knex: db } = ctx.resolve(coreServices.database);
-    const { dataDir, externalUrl } = ctx.resolve(coreServices.instance);
+    const { knex: db } = ctx.resolve(kernelServices.database);
+    const { dataDir, externalUrl } = ctx.resolve(kernelServices.instance);
     const access = ctx.resolve(coreAccessRef);
     const projects = ctx.resolve(coreProjectsRef);
     const users = ctx.resolve(coreUsersRef);
     const settings = ctx.resolve(coreSettingsRef);
+    const groups = ctx.resolve(coreGroupsRef);
 
     const storages = resolveStorages(ctx.config, dataDir);
     settings.define('repositories', 'repository_storages_weighted', weightsField(storages), { default: 100 });
+    defineProtectionSettings(settings);
     const repos = createRepositoryService({
       db,
       storages,
       weights: async () => (await settings.get('repository_storages_weighted')) as Record<string, number>,
     });
     ctx.provide(repositoriesServiceRef, repos);
+    const protection = createBranchProtection({ store: createProtectedBranchStore(db), access, projects, groups, settings, repos });
+    ctx.provide(branchProtectionRef, protection);
 
     const housekeeping = createHousekeeping(repos, ctx.jobs, ctx.log);
     ctx.jobs.define(HOUSEKEEPING_JOB, (data: { repositoryId?: number } | undefined) => housekeeping.run(data ?? {}));
-    ctx.jobs.define(POST_RECEIVE_JOB, postReceive(ctx.events, projects, repos, externalUrl));
+    ctx.jobs.define(POST_RECEIVE_JOB, postReceive(ctx.events, projects, repos, externalUrl, protection));
+    // First, so a new default branch is protected before its push event is built.
+    protectDefaultBranches({ events: ctx.events, projects, repos, protection });
     repos.onRefsUpdated(async ({ repository, updates, pusher }) => {
       if (repository.kind === 'project') await ctx.jobs.enqueue(POST_RECEIVE_JOB, { repositoryId: repository.id, updates, pusher });
       await housekeeping.noteWrite(repository.id);
@@ -56,7 +69,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
     registerProjectLifecycle({ events: ctx.events, projects, users, repos, log: ctx.log });
 
     const projectRepos = createProjectRepositories(access, projects, users, repos);
-    const deps: RouteDeps = { repos, projectRepos, projects, access };
+    const deps: RouteDeps = { repos, projectRepos, projects, access, protection };
     ctx.routes(
       ...commitRoutes(deps),
       ...branchRoutes(deps),
@@ -64,7 +77,8 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
       ...treeRoutes(deps),
       ...fileRoutes(deps),
       ...compareRoutes(deps),
-      ...gitHttpRoutes({ access, projects, repos, projectRepos }),
+      ...protectedBranchRoutes({ store: protection.store, access, projectRepos }),
+      ...gitHttpRoutes({ access, projects, repos, projectRepos, protection }),
     );
   },
 });

@@ -7,6 +7,9 @@ export interface BranchView {
   commit: CommitInfo;
   merged: boolean;
   isDefault: boolean;
+  protected: boolean;
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
   canPush: boolean;
 }
 
@@ -15,9 +18,9 @@ export function branchEntity(branch: BranchView, projectUrl: string) {
     name: branch.name,
     commit: commitEntity(branch.commit, projectUrl),
     merged: branch.merged,
-    protected: false,
-    developers_can_push: false,
-    developers_can_merge: false,
+    protected: branch.protected,
+    developers_can_push: branch.developersCanPush,
+    developers_can_merge: branch.developersCanMerge,
     can_push: branch.canPush,
     default: branch.isDefault,
     web_url: `${projectUrl}/-/tree/${branch.name}`,

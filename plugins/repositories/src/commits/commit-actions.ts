@@ -28,7 +28,8 @@ function check(raw: unknown): { action?: FileAction; issues: Issue[] } {
 
   const action = text('action', true);
   if (action === '') issues.push({ key: 'action', message: 'is empty' });
-  else if (typeof action === 'string' && !(ACTIONS as readonly string[]).includes(action)) issues.push({ key: 'action', message: 'does not have a valid value' });
+  else if (typeof action === 'string' && !(ACTIONS as readonly string[]).includes(action))
+    issues.push({ key: 'action', message: 'does not have a valid value' });
   const filePath = text('file_path', true);
   const previousPath = text('previous_path', action === 'move');
   const content = action === 'delete' || action === 'chmod' ? null : text('content', action === 'update');
@@ -69,7 +70,11 @@ export function actionsField() {
         return NEVER;
       }
       // Form bodies give `actions[0][action]=...` as an object keyed by index.
-      const list = Array.isArray(value) ? value : typeof value === 'object' && Object.keys(value).every((key) => /^\d+$/.test(key)) ? Object.values(value) : null;
+      const list = Array.isArray(value)
+        ? value
+        : typeof value === 'object' && Object.keys(value).every((key) => /^\d+$/.test(key))
+          ? Object.values(value)
+          : null;
       if (!list) {
         addIssue({ message: 'is invalid' });
         return NEVER;

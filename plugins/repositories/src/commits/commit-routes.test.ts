@@ -19,7 +19,13 @@ describe('commits', () => {
       const path = `/api/v4/projects/${own.body.id}/repository/commits`;
       const files = ['a', 'b', 'c', 'd', 'e'].map((name) => `concurrent/${name}.txt`);
       const results = await Promise.all(
-        files.map((file) => app.post(path, { branch: 'main', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] }, { token: 'owner' })),
+        files.map((file) =>
+          app.post(
+            path,
+            { branch: 'main', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] },
+            { token: 'owner' },
+          ),
+        ),
       );
       expect(results.map((res) => res.status)).toEqual([201, 201, 201, 201, 201]);
       const tree = await app.get(`/api/v4/projects/${own.body.id}/repository/tree`, { token: 'owner', query: { path: 'concurrent', per_page: 100 } });
@@ -34,12 +40,18 @@ describe('commits', () => {
           commit_message: 'Initial commit\n\nWith a body.',
           actions: [
             { action: 'create', file_path: 'README.md', content: '# Hello\n' },
-            { action: 'create', file_path: 'bin/run.sh', content: Buffer.from('#!/bin/sh\necho hi\n').toString('base64'), encoding: 'base64', execute_filemode: true },
+            {
+              action: 'create',
+              file_path: 'bin/run.sh',
+              content: Buffer.from('#!/bin/sh\necho hi\n').toString('base64'),
+              encoding: 'base64',
+              execute_filemode: true,
+            },
           ],
           author_name: 'Ada Author',
           author_email: 'ada@example.com',
         },
-        { token: 'developer' },
+        { token: 'maintainer' },
       );
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
@@ -48,8 +60,8 @@ describe('commits', () => {
         parent_ids: [],
         author_name: 'Ada Author',
         author_email: 'ada@example.com',
-        committer_name: app.users.developer.name,
-        committer_email: app.users.developer.email,
+        committer_name: app.users.maintainer.name,
+        committer_email: app.users.maintainer.email,
         stats: { additions: 3, deletions: 0, total: 3 },
         status: null,
         project_id: projectId,
@@ -61,17 +73,17 @@ describe('commits', () => {
       expect(res.body.short_id).toBe(res.body.id.slice(0, 8));
       expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000\+00:00$/);
 
-      const project = await app.get(`/api/v4/projects/${projectId}`, { token: 'developer' });
+      const project = await app.get(`/api/v4/projects/${projectId}`, { token: 'maintainer' });
       expect(project.body).toMatchObject({ default_branch: 'main', empty_repo: false });
 
-      const script = await app.get(`/api/v4/projects/${projectId}/repository/files/bin%2Frun.sh`, { token: 'developer', query: { ref: 'main' } });
+      const script = await app.get(`/api/v4/projects/${projectId}/repository/files/bin%2Frun.sh`, { token: 'maintainer', query: { ref: 'main' } });
       expect(script.body.execute_filemode).toBe(true);
       expect(Buffer.from(script.body.content, 'base64').toString()).toBe('#!/bin/sh\necho hi\n');
     });
 
     it('updates, moves, deletes and changes modes in one commit on top of the branch', async () => {
       await commitFiles(app, projectId, { 'docs/a.md': 'a\n', 'docs/b.md': 'b\n', 'keep.txt': 'keep\n' });
-      const head = (await app.get(`${url()}/main`, { token: 'developer' })).body.id;
+      const head = (await app.get(`${url()}/main`, { token: 'maintainer' })).body.id;
       const res = await app.post(
         url(),
         {
@@ -84,37 +96,43 @@ describe('commits', () => {
             { action: 'chmod', file_path: 'keep.txt', execute_filemode: true },
           ],
         },
-        { token: 'developer' },
+        { token: 'maintainer' },
       );
       expect(res.status).toBe(201);
       expect(res.body.parent_ids).toEqual([head]);
-      const tree = await app.get(`/api/v4/projects/${projectId}/repository/tree`, { token: 'developer', query: { recursive: 'true' } });
+      const tree = await app.get(`/api/v4/projects/${projectId}/repository/tree`, { token: 'maintainer', query: { recursive: 'true' } });
       expect(tree.body.map((entry: { path: string }) => entry.path).sort()).toEqual(['README.md', 'bin', 'bin/run.sh', 'docs', 'docs/moved.md', 'keep.txt']);
-      const moved = await app.get(`/api/v4/projects/${projectId}/repository/files/docs%2Fmoved.md/raw`, { token: 'developer' });
+      const moved = await app.get(`/api/v4/projects/${projectId}/repository/files/docs%2Fmoved.md/raw`, { token: 'maintainer' });
       expect(moved.text).toBe('a\n');
-      const keep = await app.get(`/api/v4/projects/${projectId}/repository/files/keep.txt`, { token: 'developer', query: { ref: 'main' } });
+      const keep = await app.get(`/api/v4/projects/${projectId}/repository/files/keep.txt`, { token: 'maintainer', query: { ref: 'main' } });
       expect(keep.body.execute_filemode).toBe(true);
     });
 
     it('creates a new branch from start_branch', async () => {
-      const main = (await app.get(`${url()}/main`, { token: 'developer' })).body.id;
+      const main = (await app.get(`${url()}/main`, { token: 'maintainer' })).body.id;
       const res = await app.post(
         url(),
         { branch: 'feature/one', start_branch: 'main', commit_message: 'Feature', actions: [{ action: 'create', file_path: 'feature.txt', content: 'f' }] },
-        { token: 'developer' },
+        { token: 'maintainer' },
       );
       expect(res.status).toBe(201);
       expect(res.body.parent_ids).toEqual([main]);
-      const branch = await app.get(`/api/v4/projects/${projectId}/repository/branches/feature%2Fone`, { token: 'developer' });
+      const branch = await app.get(`/api/v4/projects/${projectId}/repository/branches/feature%2Fone`, { token: 'maintainer' });
       expect(branch.body.commit.id).toBe(res.body.id);
     });
 
     it('overwrites an existing branch from start_sha with force', async () => {
-      const main = (await app.get(`${url()}/main`, { token: 'developer' })).body.id;
+      const main = (await app.get(`${url()}/main`, { token: 'maintainer' })).body.id;
       const res = await app.post(
         url(),
-        { branch: 'feature/one', start_sha: main, force: true, commit_message: 'Forced', actions: [{ action: 'create', file_path: 'forced.txt', content: 'x' }] },
-        { token: 'developer' },
+        {
+          branch: 'feature/one',
+          start_sha: main,
+          force: true,
+          commit_message: 'Forced',
+          actions: [{ action: 'create', file_path: 'forced.txt', content: 'x' }],
+        },
+        { token: 'maintainer' },
       );
       expect(res.status).toBe(201);
       expect(res.body.parent_ids).toEqual([main]);
@@ -128,51 +146,77 @@ describe('commits', () => {
       [{ action: 'move', previous_path: 'missing.md', file_path: 'other.md' }, "A file with this name doesn't exist"],
       [{ action: 'move', previous_path: 'keep.txt', file_path: 'README.md' }, 'A file with this name already exists'],
       [{ action: 'create', file_path: '../escape.md', content: 'x' }, 'Path cannot include directory traversal'],
-      [{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '1234567890123456789012345678901234567890' }, 'The file has changed since you started editing it: README.md'],
+      [
+        { action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '1234567890123456789012345678901234567890' },
+        'The file has changed since you started editing it: README.md',
+      ],
     ])('refuses %j with GitLab’s 400', async (action, message) => {
-      const res = await app.post(url(), { branch: 'main', commit_message: 'Bad', actions: [action] }, { token: 'developer' });
+      const res = await app.post(url(), { branch: 'main', commit_message: 'Bad', actions: [action] }, { token: 'maintainer' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message });
     });
 
     it('refuses a start branch that does not exist and a target branch that already does', async () => {
-      const missing = await app.post(url(), { branch: 'new', start_branch: 'nope', commit_message: 'm', actions: [] }, { token: 'developer' });
+      const missing = await app.post(url(), { branch: 'new', start_branch: 'nope', commit_message: 'm', actions: [] }, { token: 'maintainer' });
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ message: 'You can only create or edit files when you are on a branch' });
-      const onMissing = await app.post(url(), { branch: 'nope', commit_message: 'm', actions: [] }, { token: 'developer' });
+      const onMissing = await app.post(url(), { branch: 'nope', commit_message: 'm', actions: [] }, { token: 'maintainer' });
       expect(onMissing.body).toEqual({ message: 'You can only create or edit files when you are on a branch' });
-      const exists = await app.post(url(), { branch: 'feature/one', start_branch: 'main', commit_message: 'm', actions: [] }, { token: 'developer' });
+      const exists = await app.post(url(), { branch: 'feature/one', start_branch: 'main', commit_message: 'm', actions: [] }, { token: 'maintainer' });
       expect(exists.status).toBe(400);
       expect(exists.body).toEqual({ message: "A branch called 'feature/one' already exists. Switch to that branch in order to make changes" });
-      const badName = await app.post(url(), { branch: 'bad..name', start_branch: 'main', commit_message: 'm', actions: [] }, { token: 'developer' });
+      const badName = await app.post(url(), { branch: 'bad..name', start_branch: 'main', commit_message: 'm', actions: [] }, { token: 'maintainer' });
       expect(badName.body).toEqual({ message: "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid" });
-      const badSha = await app.post(url(), { branch: 'x', start_sha: 'zzz', commit_message: 'm', actions: [] }, { token: 'developer' });
+      const badSha = await app.post(url(), { branch: 'x', start_sha: 'zzz', commit_message: 'm', actions: [] }, { token: 'maintainer' });
       expect(badSha.body).toEqual({ message: "Invalid start_sha 'zzz'" });
-      const unknownSha = await app.post(url(), { branch: 'x', start_sha: 'a'.repeat(40), commit_message: 'm', actions: [] }, { token: 'developer' });
+      const unknownSha = await app.post(url(), { branch: 'x', start_sha: 'a'.repeat(40), commit_message: 'm', actions: [] }, { token: 'maintainer' });
       expect(unknownSha.body).toEqual({ message: `Cannot find start_sha '${'a'.repeat(40)}'` });
     });
 
     it('validates params the way Grape does', async () => {
-      const res = await app.post(url(), { branch: '', actions: [{ file_path: 'a' }, { action: 'update', file_path: 'b' }, { action: 'chmod', file_path: 'c' }, { action: 'zip', file_path: 'd' }, { action: 'move', file_path: 'e' }] }, { token: 'developer' });
+      const res = await app.post(
+        url(),
+        {
+          branch: '',
+          actions: [
+            { file_path: 'a' },
+            { action: 'update', file_path: 'b' },
+            { action: 'chmod', file_path: 'c' },
+            { action: 'zip', file_path: 'd' },
+            { action: 'move', file_path: 'e' },
+          ],
+        },
+        { token: 'maintainer' },
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error:
           'branch is empty, commit_message is missing, actions[0][action] is missing, actions[1][content] is missing, actions[2][execute_filemode] is missing, actions[3][action] does not have a valid value, actions[4][previous_path] is missing',
       });
-      const exclusive = await app.post(url(), { branch: 'b', commit_message: 'm', actions: [], start_branch: 'main', start_sha: 'abc' }, { token: 'developer' });
+      const exclusive = await app.post(
+        url(),
+        { branch: 'b', commit_message: 'm', actions: [], start_branch: 'main', start_sha: 'abc' },
+        { token: 'maintainer' },
+      );
       expect(exclusive.body).toEqual({ error: 'start_branch, start_sha are mutually exclusive' });
     });
 
     it('needs Developer: 403 for a reporter, 404 for a non-member, 401 anonymous', async () => {
       const body = { branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'r' }] };
-      expect(await app.post(url(), body, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden - You are not allowed to push into this branch' } });
+      expect(await app.post(url(), body, { token: 'reporter' })).toMatchObject({
+        status: 403,
+        body: { message: '403 Forbidden - You are not allowed to push into this branch' },
+      });
       expect(await app.post(url(), body, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
       expect(await app.post(url(), body)).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     });
 
     it('refuses a start project outside the fork network', async () => {
-      const res = await app.post(url(), { branch: 'x', commit_message: 'm', actions: [], start_project: projectId }, { token: 'developer' });
-      expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden - Project is not included in the fork network for Test Group / Test Project' } });
+      const res = await app.post(url(), { branch: 'x', commit_message: 'm', actions: [], start_project: projectId }, { token: 'maintainer' });
+      expect(res).toMatchObject({
+        status: 403,
+        body: { message: '403 Forbidden - Project is not included in the fork network for Test Group / Test Project' },
+      });
     });
   });
 

@@ -2,11 +2,13 @@
 import { defineRoute, f, forbidden, notFound, page, params, rules, totalFor, type Route } from '@forgekit/kernel';
 import { diffEntity } from '../compare/diff-presenter.js';
 import { EMPTY_TREE } from '../git/ref-names.js';
+import { limitedField, MAX_AUTHOR_LENGTH, pathField, revisionField } from '../shared/input-checks.js';
 import { adoptDefaultBranch, asApiError, defaultBranchOf, type RouteDeps } from '../shared/route-deps.js';
 import { actionsField } from './commit-actions.js';
+import { PUSH_INTO_BRANCH } from '../protected-branches/branch-policy.js';
 import { commitDetailEntity, commitEntity, projectWebUrl } from './commit-presenter.js';
 
-export function commitRoutes({ repos, projectRepos, projects, access: accessService }: RouteDeps): Route[] {
+export function commitRoutes({ repos, projectRepos, projects, access: accessService, protection }: RouteDeps): Route[] {
   return [
     defineRoute({
       method: 'GET',
@@ -14,11 +16,11 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
       auth: 'optional',
       paginated: true,
       input: params({
-        ref_name: f.optional(f.string()),
+        ref_name: f.optional(revisionField()),
         since: f.optional(f.datetime()),
         until: f.optional(f.datetime()),
-        path: f.optional(f.string()),
-        author: f.optional(f.string()),
+        path: f.optional(pathField()),
+        author: f.optional(limitedField('author', MAX_AUTHOR_LENGTH)),
         all: f.optional(f.boolean()),
         with_stats: f.optional(f.boolean()),
         first_parent: f.optional(f.boolean()),
@@ -50,7 +52,9 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
         const total = await totalFor(ctx.page, commits.length, () => repos.countCommits(repository, options));
         const url = projectWebUrl(ctx.externalUrl, access.project);
         const items = await Promise.all(
-          commits.map(async (commit) => (input.with_stats ? { ...commitEntity(commit, url), stats: await repos.commitStats(repository, commit.id) } : commitEntity(commit, url))),
+          commits.map(async (commit) =>
+            input.with_stats ? { ...commitEntity(commit, url), stats: await repos.commitStats(repository, commit.id) } : commitEntity(commit, url),
+          ),
         );
         return page(items, total);
       },
@@ -63,8 +67,8 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
           branch: f.nonBlankString(),
           commit_message: f.string(),
           actions: actionsField(),
-          start_branch: f.optional(f.string()),
-          start_sha: f.optional(f.string()),
+          start_branch: f.optional(revisionField()),
+          start_sha: f.optional(revisionField()),
           start_project: f.optional(f.string()),
           author_email: f.optional(f.string()),
           author_name: f.optional(f.string()),
@@ -79,7 +83,9 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
           const { project: start } = await accessService.requireProject(ctx.user, input.start_project);
           throw forbidden(`Project is not included in the fork network for ${start.ns_full_name} / ${start.name}`);
         }
-        const { access, repository } = await projectRepos.forWrite(ctx, 'You are not allowed to push into this branch');
+        const { access, repository } = await projectRepos.forWrite(ctx, PUSH_INTO_BRANCH);
+        const policy = await protection.policyFor(ctx.user, access.project, { access, repository });
+        if (!policy.canPush(input.branch)) throw forbidden(PUSH_INTO_BRANCH);
         const pusher = await projectRepos.pusher(ctx.user!);
         const result = await repos
           .commitFiles(

@@ -26,7 +26,11 @@ describe('GET /projects/:id/repository/compare', () => {
     expect(res.body.diffs.map((diff: { new_path: string }) => diff.new_path)).toEqual(['a.txt', 'b.txt', 'c.txt']);
     expect(res.body.diffs[0]).toMatchObject({ old_path: 'a.txt', new_file: false, diff: '@@ -1 +1,2 @@\n one\n+two\n' });
     expect(res.body.diffs[1]).toMatchObject({ new_file: true, a_mode: '0', b_mode: '100644' });
-    expect(res.body).toMatchObject({ compare_timeout: false, compare_same_ref: false, web_url: 'http://localhost/test-group/test-project/-/compare/main...feature' });
+    expect(res.body).toMatchObject({
+      compare_timeout: false,
+      compare_same_ref: false,
+      web_url: 'http://localhost/test-group/test-project/-/compare/main...feature',
+    });
   });
 
   it('compares straight from one ref to the other', async () => {
@@ -41,7 +45,10 @@ describe('GET /projects/:id/repository/compare', () => {
   });
 
   it('answers GitLab’s errors', async () => {
-    expect(await app.get(url, { token: 'reporter', query: { from: 'nope', to: 'main' } })).toMatchObject({ status: 404, body: { message: '404 Ref Not Found' } });
+    expect(await app.get(url, { token: 'reporter', query: { from: 'nope', to: 'main' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Ref Not Found' },
+    });
     expect(await app.get(url, { token: 'reporter', query: { from: 'main' } })).toMatchObject({ status: 400, body: { error: 'to is missing' } });
     expect(await app.get(url, { token: 'reporter', query: { from: 'main', to: 'feature', from_project_id: 999 } })).toMatchObject({
       status: 400,

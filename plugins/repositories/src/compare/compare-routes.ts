@@ -1,6 +1,7 @@
 /** Compare two branches, tags or commits. */
 import { apiError, defineRoute, f, notFound, params, type Route } from '@forgekit/kernel';
 import { commitEntity, projectWebUrl } from '../commits/commit-presenter.js';
+import { revisionField } from '../shared/input-checks.js';
 import type { RouteDeps } from '../shared/route-deps.js';
 import { diffEntity } from './diff-presenter.js';
 
@@ -11,8 +12,8 @@ export function compareRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       path: '/projects/:id/repository/compare',
       auth: 'optional',
       input: params({
-        from: f.string(),
-        to: f.string(),
+        from: revisionField(),
+        to: revisionField(),
         from_project_id: f.optional(f.integer()),
         straight: f.optional(f.boolean(), false),
         unidiff: f.optional(f.boolean(), false),
@@ -23,7 +24,9 @@ export function compareRoutes({ repos, projectRepos }: RouteDeps): Route[] {
           // Without forks, the only project to compare from is this one.
           throw apiError(400, `Target project id:${input.from_project_id} is not a fork of project id:${ctx.params.id}`);
         }
-        const [from, to] = repository ? await Promise.all([repos.resolveCommit(repository, input.from), repos.resolveCommit(repository, input.to)]) : [null, null];
+        const [from, to] = repository
+          ? await Promise.all([repos.resolveCommit(repository, input.from), repos.resolveCommit(repository, input.to)])
+          : [null, null];
         if (!from || !to) throw notFound('Ref');
         const base = input.straight ? from : ((await repos.mergeBase(repository!, from, to)) ?? from);
         const [commits, diffs] = await Promise.all([

@@ -38,9 +38,18 @@ describe('repository files', () => {
 
     it('answers GitLab’s errors', async () => {
       expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'reporter' })).toMatchObject({ status: 400, body: { error: 'ref is missing, ref is empty' } });
-      expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'reporter', query: { ref: 'nope' } })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
-      expect(await app.get(`${base}/nope.md`, { token: 'reporter', query: { ref: 'main' } })).toMatchObject({ status: 404, body: { message: '404 File Not Found' } });
-      expect(await app.get(`${base}/..%2Fetc%2Fpasswd`, { token: 'reporter', query: { ref: 'main' } })).toMatchObject({ status: 400, body: { error: 'file_path should be a valid file path' } });
+      expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'reporter', query: { ref: 'nope' } })).toMatchObject({
+        status: 404,
+        body: { message: '404 Commit Not Found' },
+      });
+      expect(await app.get(`${base}/nope.md`, { token: 'reporter', query: { ref: 'main' } })).toMatchObject({
+        status: 404,
+        body: { message: '404 File Not Found' },
+      });
+      expect(await app.get(`${base}/..%2Fetc%2Fpasswd`, { token: 'reporter', query: { ref: 'main' } })).toMatchObject({
+        status: 400,
+        body: { error: 'file_path should be a valid file path' },
+      });
       expect(await app.get(`${base}/docs%2Fguide.md`, { token: 'guest', query: { ref: 'main' } })).toMatchObject({ status: 403 });
     });
   });
@@ -71,31 +80,44 @@ describe('repository files', () => {
 
   describe('POST, PUT and DELETE /projects/:id/repository/files/:file_path', () => {
     it('creates, updates and deletes a file, one commit each', async () => {
-      const created = await app.post(`${base}/new%2Ffile.txt`, { branch: 'main', content: 'one', commit_message: 'Add file' }, { token: 'developer' });
+      const created = await app.post(`${base}/new%2Ffile.txt`, { branch: 'main', content: 'one', commit_message: 'Add file' }, { token: 'maintainer' });
       expect(created).toMatchObject({ status: 201, body: { file_path: 'new/file.txt', branch: 'main' } });
-      const updated = await app.put(`${base}/new%2Ffile.txt`, { branch: 'main', content: Buffer.from('two').toString('base64'), encoding: 'base64', commit_message: 'Update file', execute_filemode: true }, { token: 'developer' });
+      const updated = await app.put(
+        `${base}/new%2Ffile.txt`,
+        { branch: 'main', content: Buffer.from('two').toString('base64'), encoding: 'base64', commit_message: 'Update file', execute_filemode: true },
+        { token: 'maintainer' },
+      );
       expect(updated).toMatchObject({ status: 200, body: { file_path: 'new/file.txt', branch: 'main' } });
       const read = await app.get(`${base}/new%2Ffile.txt`, { token: 'reporter', query: { ref: 'main' } });
       expect(Buffer.from(read.body.content, 'base64').toString()).toBe('two');
       expect(read.body.execute_filemode).toBe(true);
-      expect((await app.delete(`${base}/new%2Ffile.txt`, { token: 'developer', query: { branch: 'main', commit_message: 'Remove file' } })).status).toBe(204);
+      expect((await app.delete(`${base}/new%2Ffile.txt`, { token: 'maintainer', query: { branch: 'main', commit_message: 'Remove file' } })).status).toBe(204);
       expect((await app.get(`${base}/new%2Ffile.txt`, { token: 'reporter', query: { ref: 'main' } })).status).toBe(404);
     });
 
     it('answers 400s for existing, missing and changed files, and 403 for reporters', async () => {
-      expect(await app.post(`${base}/docs%2Fguide.md`, { branch: 'main', content: 'x', commit_message: 'm' }, { token: 'developer' })).toMatchObject({
+      expect(await app.post(`${base}/docs%2Fguide.md`, { branch: 'main', content: 'x', commit_message: 'm' }, { token: 'maintainer' })).toMatchObject({
         status: 400,
         body: { message: 'A file with this name already exists' },
       });
-      expect(await app.put(`${base}/missing.md`, { branch: 'main', content: 'x', commit_message: 'm' }, { token: 'developer' })).toMatchObject({
+      expect(await app.put(`${base}/missing.md`, { branch: 'main', content: 'x', commit_message: 'm' }, { token: 'maintainer' })).toMatchObject({
         status: 400,
         body: { message: "A file with this name doesn't exist" },
       });
-      expect(await app.put(`${base}/docs%2Fguide.md`, { branch: 'main', content: 'x', commit_message: 'm', last_commit_id: 'a'.repeat(40) }, { token: 'developer' })).toMatchObject({
+      expect(
+        await app.put(
+          `${base}/docs%2Fguide.md`,
+          { branch: 'main', content: 'x', commit_message: 'm', last_commit_id: 'a'.repeat(40) },
+          { token: 'maintainer' },
+        ),
+      ).toMatchObject({
         status: 400,
         body: { message: 'The file has changed since you started editing it: docs/guide.md' },
       });
-      expect(await app.post(`${base}/x.md`, { branch: 'main', content: 'x' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'commit_message is missing, commit_message is empty' } });
+      expect(await app.post(`${base}/x.md`, { branch: 'main', content: 'x' }, { token: 'maintainer' })).toMatchObject({
+        status: 400,
+        body: { error: 'commit_message is missing, commit_message is empty' },
+      });
       expect(await app.post(`${base}/x.md`, { branch: 'main', content: 'x', commit_message: 'm' }, { token: 'reporter' })).toMatchObject({ status: 403 });
     });
   });

@@ -1,25 +1,24 @@
 /** Blobs by id, and single files: metadata with content, raw bytes, and create, update and delete as one-action commits. */
 import { createHash } from 'node:crypto';
-import { defineRoute, f, frameworkError, noContent, notFound, params, raw, type RequestContext, type Route } from '@forgekit/kernel';
+import { apiError, defineRoute, f, noContent, notFound, params, raw, type RequestContext, type Route } from '@forgekit/kernel';
 import type { FileAction } from '../git/commit-writer.js';
+import { PUSH_INTO_BRANCH } from '../protected-branches/branch-policy.js';
 import type { BlobInfo } from '../git/repo-reader.js';
+import { checkPath, checkRevision, revisionField } from '../shared/input-checks.js';
 import { adoptDefaultBranch, asApiError, defaultBranchOf, type RouteDeps } from '../shared/route-deps.js';
 import type { RepositoryHandle } from '../storage/repository-service.js';
 
 /** Grape's `file_path: true` check; the raw endpoint also allows a leading slash. */
 function checkFilePathParam(path: string, allowLeadingSlash = false) {
-  const parts = path.split(/[/\\]/);
-  if (parts.includes('..') || path.includes('\0') || (!allowLeadingSlash && path.startsWith('/'))) {
-    throw frameworkError(400, 'file_path should be a valid file path');
-  }
+  checkPath('file_path', path, { allowAbsolute: allowLeadingSlash });
   return allowLeadingSlash ? path.replace(/^\/+/, '') : path;
 }
 
 const looksBinary = (data: Buffer) => data.subarray(0, 8000).includes(0);
 
-export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[] {
+export function fileRoutes({ repos, projectRepos, projects, protection }: RouteDeps): Route[] {
   /** The commit and blob a read names; GitLab's 404s for a missing ref or file. */
-  async function findFile(ctx: RequestContext, repository: RepositoryHandle | null, ref: string, path: string) {
+  async function findFile(_ctx: RequestContext, repository: RepositoryHandle | null, ref: string, path: string) {
     const commit = repository ? await repos.resolveCommit(repository, ref) : null;
     if (!commit) throw notFound('Commit');
     const blob = await repos.readBlob(repository!, commit, path);
@@ -45,7 +44,10 @@ export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[
   /** GitLab's `X-Gitlab-*` file headers, with the neutral prefix. */
   function setFileHeaders(ctx: RequestContext, data: Record<string, unknown>) {
     for (const [key, value] of Object.entries(data)) {
-      const name = key.split('_').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('-');
+      const name = key
+        .split('_')
+        .map((word) => word[0]!.toUpperCase() + word.slice(1))
+        .join('-');
       ctx.setHeader(`X-Service-${name}`, String(value ?? ''));
     }
   }
@@ -53,7 +55,7 @@ export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[
   const writeFields = {
     branch: f.nonBlankString(),
     commit_message: f.nonBlankString(),
-    start_branch: f.optional(f.string()),
+    start_branch: f.optional(revisionField()),
     author_email: f.optional(f.string()),
     author_name: f.optional(f.string()),
   };
@@ -65,8 +67,14 @@ export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[
     execute_filemode: f.optional(f.boolean()),
   };
 
-  async function commitOne(ctx: RequestContext, input: { branch: string; commit_message: string; start_branch?: string | null; author_email?: string | null; author_name?: string | null }, actions: FileAction[]) {
+  async function commitOne(
+    ctx: RequestContext,
+    input: { branch: string; commit_message: string; start_branch?: string | null; author_email?: string | null; author_name?: string | null },
+    actions: FileAction[],
+  ) {
     const { access, repository } = await projectRepos.forWrite(ctx);
+    const policy = await protection.policyFor(ctx.user, access.project, { access, repository });
+    if (!policy.canPush(input.branch)) throw apiError(400, PUSH_INTO_BRANCH);
     const pusher = await projectRepos.pusher(ctx.user!);
     const result = await repos
       .commitFiles(
@@ -123,6 +131,7 @@ export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[
       input: params({ ref: f.nonBlankString() }),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!);
+        checkRevision('ref', input.ref);
         const { repository } = await projectRepos.forRead(ctx);
         const { commit, blob } = await findFile(ctx, repository, input.ref, path);
         const data = await blobData(repository!, input.ref, commit, path, blob);
@@ -138,6 +147,7 @@ export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[
       input: params({ ref: f.optional(f.nonBlankString()), lfs: f.optional(f.boolean(), false) }),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!, true);
+        if (input.ref) checkRevision('ref', input.ref);
         const { access, repository } = await projectRepos.forRead(ctx);
         const ref = input.ref ?? (await defaultBranchOf(repos, repository, access.project));
         const { commit, blob } = await findFile(ctx, repository, ref, path);
@@ -165,7 +175,8 @@ export function fileRoutes({ repos, projectRepos, projects }: RouteDeps): Route[
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!);
         const actions: FileAction[] = [{ action: 'update', filePath: path, content: contentOf(input), lastCommitId: input.last_commit_id }];
-        if (input.execute_filemode !== undefined && input.execute_filemode !== null) actions.push({ action: 'chmod', filePath: path, executeFilemode: input.execute_filemode });
+        if (input.execute_filemode !== undefined && input.execute_filemode !== null)
+          actions.push({ action: 'chmod', filePath: path, executeFilemode: input.execute_filemode });
         await commitOne(ctx, input, actions);
         return { file_path: path, branch: input.branch };
       },

@@ -17,7 +17,8 @@ export class GitHttpRefusal extends Error {
   }
 }
 
-const text = (status: number, message: string, headers: Record<string, string> = {}) => new GitHttpRefusal(raw(status, `${message}\n`, 'text/plain; charset=utf-8', headers));
+const text = (status: number, message: string, headers: Record<string, string> = {}) =>
+  new GitHttpRefusal(raw(status, `${message}\n`, 'text/plain; charset=utf-8', headers));
 
 export const challenge = () => text(401, 'HTTP Basic: Access denied', { 'WWW-Authenticate': BASIC_REALM });
 export const notFoundText = () => text(404, "The project you were looking for could not be found or you don't have permission to view it.");
@@ -64,7 +65,8 @@ export function createGitAccess(access: AccessService, projects: ProjectService)
     },
 
     checkDownload(user: Principal | null, projectAccess: ProjectAccess, target: RepositoryTarget) {
-      const allowed = target === 'wiki' ? projectAccess.canRead && wikiFeatureOpen(projects, projectAccess, user) : canDownloadCode(projects, projectAccess, user);
+      const allowed =
+        target === 'wiki' ? projectAccess.canRead && wikiFeatureOpen(projects, projectAccess, user) : canDownloadCode(projects, projectAccess, user);
       if (allowed) return;
       if (!user) throw challenge();
       throw forbiddenText('You are not allowed to download code from this project.');

@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/testing';
@@ -10,7 +11,16 @@ import { listen } from '../testing/listen.js';
 import { pktLine } from './pkt-line.js';
 import { commitFiles, createRepoTestApp } from '../testing/repo-test-app.js';
 
-type Pushed = { ref: string; before: string; after: string; object_kind: string; commits: { id: string; added: string[]; modified: string[] }[]; total_commits_count: number; user_username: string; project_id: number };
+type Pushed = {
+  ref: string;
+  before: string;
+  after: string;
+  object_kind: string;
+  commits: { id: string; added: string[]; modified: string[] }[];
+  total_commits_count: number;
+  user_username: string;
+  project_id: number;
+};
 
 describe('git over HTTP', () => {
   let app: TestApp;
@@ -152,7 +162,9 @@ describe('git over HTTP', () => {
     await client.ok(dir, ['add', '.']);
     await client.ok(dir, ['commit', '--quiet', '-m', 'Scoped push']);
     for (const token of [readApi, readRepository]) {
-      const res = await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, { headers: { Authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` } });
+      const res = await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, {
+        headers: { Authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` },
+      });
       expect(res.status).toBe(403);
       expect(await res.text()).toBe('You are not allowed to upload code.\n');
     }
@@ -170,7 +182,11 @@ describe('git over HTTP', () => {
     for (const token of [readUser, createRunner]) {
       const headers = { Authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` };
       const post = (path: string, service: string) =>
-        fetch(`${remote(null, path)}/${service}`, { method: 'POST', headers: { ...headers, 'Content-Type': `application/x-${service}-request` }, body: '0000' });
+        fetch(`${remote(null, path)}/${service}`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': `application/x-${service}-request` },
+          body: '0000',
+        });
       for (const path of ['test-group/test-project.git', 'test-group/nope.git']) {
         const answers = [
           [await fetch(`${remote(null, path)}/info/refs?service=git-upload-pack`, { headers }), DOWNLOAD],
@@ -185,7 +201,12 @@ describe('git over HTTP', () => {
         }
       }
     }
-    const clone = await client.run(work, ['clone', '--quiet', `${server.url.replace('://', `://maintainer:${readUser}@`)}/test-group/test-project.git`, 'read-user']);
+    const clone = await client.run(work, [
+      'clone',
+      '--quiet',
+      `${server.url.replace('://', `://maintainer:${readUser}@`)}/test-group/test-project.git`,
+      'read-user',
+    ]);
     expect(clone.code).not.toBe(0);
     expect(clone.stderr).toContain('You are not allowed to download code.');
   });
@@ -224,7 +245,9 @@ describe('git over HTTP', () => {
       expect(res.status).toBe(403);
       expect(await res.text()).toBe('The repository is temporarily read-only. Please try again later.\n');
       const reporter = { Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}` };
-      expect(await (await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, { headers: reporter })).text()).toBe('The repository is temporarily read-only. Please try again later.\n');
+      expect(await (await fetch(`${remote(null)}/info/refs?service=git-receive-pack`, { headers: reporter })).text()).toBe(
+        'The repository is temporarily read-only. Please try again later.\n',
+      );
       const clone = await fetch(`${remote(null)}/info/refs?service=git-upload-pack`, { headers: auth });
       expect(clone.status).toBe(200);
       const api = await app.post(
@@ -264,10 +287,47 @@ describe('git over HTTP', () => {
     expect(await res.text()).toContain(' refs/heads/main');
   });
 
+  it('answers 400 in plain text to a gzip body that does not inflate, on both services', async () => {
+    const auth = `Basic ${Buffer.from(`x:${app.tokens.maintainer}`).toString('base64')}`;
+    const valid = gzipSync(Buffer.from(`${pktLine('command=ls-refs\n')}0000`));
+    for (const [service, body] of [
+      ['git-upload-pack', Buffer.from('not gzip at all')],
+      // Cut inside the compressed data: git never sees a whole request.
+      ['git-upload-pack', valid.subarray(0, 14)],
+      ['git-receive-pack', Buffer.from('\x1f\x8b\x08\x00garbage')],
+      ['git-receive-pack', Buffer.alloc(0)],
+    ] as const) {
+      const res = await fetch(`${remote(null)}/${service}`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': `application/x-${service}-request`, 'Content-Encoding': 'gzip', 'Git-Protocol': 'version=2' },
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toBe('Bad Request');
+    }
+  });
+
+  it('streams a clone and a push of several megabytes both ways, byte for byte', async () => {
+    const dir = join(work, 'large');
+    await client.ok(work, ['clone', '--quiet', remote('maintainer'), 'large']);
+    const data = randomBytes(6 * 1024 * 1024);
+    await writeFile(join(dir, 'large.bin'), data);
+    await client.ok(dir, ['add', 'large.bin']);
+    await client.ok(dir, ['commit', '--quiet', '-m', 'Large file']);
+    await client.ok(dir, ['push', '--quiet', 'origin', 'HEAD:large']);
+    expect(await pushOf('refs/heads/large')).toMatchObject({ object_kind: 'push', total_commits_count: 1 });
+    await client.ok(work, ['clone', '--quiet', '--branch', 'large', remote('reporter'), 'large-again']);
+    expect((await readFile(join(work, 'large-again', 'large.bin'))).equals(data)).toBe(true);
+  });
+
   it('refuses a receive-pack request from a reporter even without the advertisement', async () => {
     const res = await fetch(`${remote(null)}/git-receive-pack`, {
       method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}`, 'Content-Type': 'application/x-git-receive-pack-request' },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}`,
+        'Content-Type': 'application/x-git-receive-pack-request',
+      },
       body: '0000',
     });
     expect(res.status).toBe(403);

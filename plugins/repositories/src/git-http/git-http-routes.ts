@@ -3,17 +3,21 @@
  * (and `<project>.wiki.git`), served by git's own upload-pack and receive-pack in
  * stateless-RPC mode. Tokens come as HTTP Basic passwords.
  */
-import { gunzipSync } from 'node:zlib';
-import { defineRoute, f, frameworkError, params, raw, type RequestContext, type Route } from '@forgekit/kernel';
-import type { ProjectService } from '@forgekit/plugin-core';
-import { git, gitService } from '../git/git-runner.js';
+import { Readable } from 'node:stream';
+import { defineRoute, f, frameworkError, malformedRequest, params, raw, stream, type RequestContext, type Route } from '@forgekit/kernel';
+import type { ProjectAccess, ProjectService } from '@forgekit/plugin-core';
+import { git, runGitService, type ServiceProcess } from '../git/git-runner.js';
 import { ZERO_SHA } from '../git/ref-names.js';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
 import type { ProjectRepositories } from '../shared/project-repository.js';
 import { adoptDefaultBranch } from '../shared/route-deps.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import { createGitAccess, forbiddenText, GitHttpRefusal, type RepositoryTarget } from './git-access.js';
-import { declinedPush, FLUSH, pktLine, readPushRequest } from './pkt-line.js';
+import type { BranchProtection } from '../protected-branches/branch-protection.js';
+import { FLUSH, pktLine, type PushCommand } from './pkt-line.js';
+import { preReceiveHook } from './pre-receive-hook.js';
+import { pushRules } from './push-rules.js';
+import { CorruptBody, drain, readPushCommands, requestInput } from './request-input.js';
 
 /**
  * GitLab allows groups twenty levels deep. One route per depth (rather than a catch-all)
@@ -41,12 +45,22 @@ function targetOf(ctx: RequestContext, depth: number): Target | null {
   return { fullPath: [...namespace, name].join('/'), target: wiki ? 'wiki' : 'project' };
 }
 
-export function gitHttpRoutes(options: { access: Parameters<typeof createGitAccess>[0]; projects: ProjectService; repos: RepositoryService; projectRepos: ProjectRepositories }): Route[] {
-  const { projects, repos, projectRepos } = options;
+export function gitHttpRoutes(options: {
+  access: Parameters<typeof createGitAccess>[0];
+  projects: ProjectService;
+  repos: RepositoryService;
+  projectRepos: ProjectRepositories;
+  protection: BranchProtection;
+}): Route[] {
+  const { projects, repos, projectRepos, protection } = options;
   const gitAccess = createGitAccess(options.access, projects);
 
   /** The repository a request addresses, after the access rules for `service`. */
-  async function open(ctx: RequestContext, depth: number, service: GitService): Promise<{ repository: RepositoryHandle; target: Target; projectId: number }> {
+  async function open(
+    ctx: RequestContext,
+    depth: number,
+    service: GitService,
+  ): Promise<{ repository: RepositoryHandle; target: Target; projectAccess: ProjectAccess }> {
     const target = targetOf(ctx, depth);
     if (!target) throw frameworkError(404, '404 Not Found');
     const push = service === 'git-receive-pack';
@@ -59,7 +73,7 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
       gitAccess.checkPush(ctx.user, projectAccess, target.target, readOnly);
     } else gitAccess.checkDownload(ctx.user, projectAccess, target.target);
     const repository = await repos.ensure(key, { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' });
-    return { repository, target, projectId: project.id };
+    return { repository, target, projectAccess };
   }
 
   const refusal = (error: unknown) => {
@@ -72,11 +86,28 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
     return protocol && /^[\w=:.-]+$/.test(protocol) ? { GIT_PROTOCOL: protocol } : {};
   };
 
-  const requestBody = (ctx: RequestContext) => {
-    const body = ctx.body ?? Buffer.alloc(0);
-    const encoding = (ctx.header('content-encoding') ?? '').toLowerCase();
-    return encoding === 'gzip' || encoding === 'x-gzip' ? gunzipSync(body) : body;
-  };
+  /** git's output, or 400 when the body did not inflate before git said anything. */
+  async function outputOf(run: ServiceProcess): Promise<Readable> {
+    try {
+      return await run.output;
+    } catch (error) {
+      if (error instanceof CorruptBody) throw malformedRequest();
+      throw error;
+    }
+  }
+
+  /** One stream of several parts, read in turn. */
+  const concatenated = (...parts: (() => AsyncIterable<Buffer> | Promise<void>)[]) =>
+    Readable.from(
+      (async function* () {
+        for (const part of parts) {
+          const value = part();
+          if (value instanceof Promise) await value;
+          else yield* value;
+        }
+      })(),
+      { objectMode: false },
+    );
 
   async function advertise(ctx: RequestContext, depth: number, service: string | null | undefined) {
     if (!service || !(SERVICES as readonly string[]).includes(service)) {
@@ -85,11 +116,17 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
     const svc = service as GitService;
     const { repository } = await open(ctx, depth, svc);
     const env = protocolEnv(ctx);
-    const { stdout } = await gitService([svc.slice(4), '--stateless-rpc', '--advertise-refs', repository.gitDir], Buffer.alloc(0), env);
+    const run = runGitService([svc.slice(4), '--stateless-rpc', '--advertise-refs', repository.gitDir], Readable.from([]), { env });
+    const output = await outputOf(run);
     // Protocol v2 answers with its capability list only; v0 starts with the service line.
     const v2 = svc === 'git-upload-pack' && /version=2/.test(env.GIT_PROTOCOL ?? '');
-    const body = v2 ? stdout : Buffer.concat([Buffer.from(pktLine(`# service=${svc}\n`) + FLUSH), stdout]);
-    return raw(200, body, `application/x-${svc}-advertisement`, NO_CACHE);
+    const body = v2
+      ? output
+      : concatenated(
+          () => Readable.from([Buffer.from(pktLine(`# service=${svc}\n`) + FLUSH)]),
+          () => output,
+        );
+    return stream(200, body, `application/x-${svc}-advertisement`, NO_CACHE);
   }
 
   async function currentRefs(repository: RepositoryHandle): Promise<Map<string, string>> {
@@ -102,22 +139,60 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
     return refs;
   }
 
-  async function receivePack(ctx: RequestContext, repository: RepositoryHandle, projectId: number, target: Target) {
-    const body = requestBody(ctx);
-    const request = readPushRequest(body);
-    const { commands } = request;
-    const defaultBranch = await repos.headBranch(repository);
-    // As GitLab's pre-receive check does, the whole push is declined and git shows why.
-    if (defaultBranch && commands.some((command) => command.ref === `refs/heads/${defaultBranch}` && command.after === ZERO_SHA)) {
-      return declinedPush(request, 'The default branch of a project cannot be deleted.');
+  /** The checks GitLab's pre-receive runs on a project push, as hook rules. */
+  async function hookFor(ctx: RequestContext, repository: RepositoryHandle, projectAccess: ProjectAccess, commands: PushCommand[]) {
+    const { project } = projectAccess;
+    const policy = await protection.policyFor(ctx.user, project, { access: projectAccess, repository });
+    const rules = await pushRules(commands, {
+      policy,
+      defaultBranch: await repos.headBranch(repository),
+      empty: !(await repos.hasBranches(repository)),
+      fullPath: `${project.ns_full_path}/${project.path}`,
+      externalUrl: ctx.externalUrl,
+      onProtectedBranch: async (sha) => {
+        const { stdout } = await git(repository.gitDir, ['for-each-ref', `--contains=${sha}`, '--format=%(refname:lstrip=2)', 'refs/heads/'], {
+          okCodes: [1, 128, 129],
+        });
+        return stdout
+          .toString('utf8')
+          .split('\n')
+          .some((name) => name !== '' && policy.matching(name).length > 0);
+      },
+    });
+    return preReceiveHook(rules);
+  }
+
+  async function receivePack(ctx: RequestContext, repository: RepositoryHandle, projectAccess: ProjectAccess, target: Target) {
+    const projectId = projectAccess.project.id;
+    let pushed: Awaited<ReturnType<typeof readPushCommands>>;
+    try {
+      pushed = await readPushCommands(requestInput(ctx));
+    } catch (error) {
+      if (error instanceof CorruptBody) throw malformedRequest();
+      throw error;
     }
+    const { request, input } = pushed;
+    const { commands } = request;
+    // As GitLab's pre-receive checks do, a refused ref declines the whole push and git shows why.
+    const hook = target.target === 'project' ? await hookFor(ctx, repository, projectAccess, commands) : { config: [], env: {} };
     const pusher = await projectRepos.pusher(ctx.user!);
-    return repos.writing(repository, async () => {
+    let gitStarted = false;
+    let started!: (run: ServiceProcess) => void;
+    let failed!: (error: unknown) => void;
+    const running = new Promise<ServiceProcess>((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    });
+    // The write lasts as long as git runs, so a storage move waits for the whole push.
+    const finished = repos.writing(repository, async () => {
       await repos.assertWritable(repository).catch(() => {
         throw forbiddenText(READ_ONLY_MESSAGE);
       });
       const hadBranches = await repos.hasBranches(repository);
-      const result = await gitService(['receive-pack', '--stateless-rpc', repository.gitDir], body);
+      const run = runGitService(['receive-pack', '--stateless-rpc', repository.gitDir], input, hook);
+      gitStarted = true;
+      started(run);
+      await run.exited;
       const refs = await currentRefs(repository);
       const applied = commands
         .filter((command) => (command.after === ZERO_SHA ? !refs.has(command.ref) : refs.get(command.ref) === command.after))
@@ -126,10 +201,26 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
           before: command.before === ZERO_SHA ? null : command.before,
           after: command.after === ZERO_SHA ? null : command.after,
         }));
-      if (!hadBranches && target.target === 'project') await adoptFirstBranch(repository, projectId, applied.map((update) => update.ref));
+      if (!hadBranches && target.target === 'project')
+        await adoptFirstBranch(
+          repository,
+          projectId,
+          applied.map((update) => update.ref),
+        );
       if (applied.length > 0) await repos.notify(repository, applied, pusher);
-      return result.stdout;
     });
+    finished.catch(async (error: unknown) => {
+      // Refused before git ran: read the rest of the push so the client hears why.
+      if (!gitStarted) await drain(input).catch(() => undefined);
+      failed(error);
+    });
+    const output = await outputOf(await running);
+    // The answer ends once the push's effects (default branch, events) are in place.
+    const body = concatenated(
+      () => output,
+      () => finished.catch((error: unknown) => ctx.log.error({ err: error }, 'push could not be completed')),
+    );
+    return stream(200, body, 'application/x-git-receive-pack-result', NO_CACHE);
   }
 
   /** The first push into an empty repository decides its default branch. */
@@ -144,12 +235,10 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
   }
 
   async function serve(ctx: RequestContext, depth: number, service: GitService) {
-    const { repository, target, projectId } = await open(ctx, depth, service);
-    const output =
-      service === 'git-receive-pack'
-        ? await receivePack(ctx, repository, projectId, target)
-        : (await gitService(['upload-pack', '--stateless-rpc', repository.gitDir], requestBody(ctx), protocolEnv(ctx))).stdout;
-    return raw(200, output, `application/x-${service}-result`, NO_CACHE);
+    const { repository, target, projectAccess } = await open(ctx, depth, service);
+    if (service === 'git-receive-pack') return receivePack(ctx, repository, projectAccess, target);
+    const run = runGitService(['upload-pack', '--stateless-rpc', repository.gitDir], requestInput(ctx), { env: protocolEnv(ctx) });
+    return stream(200, await outputOf(run), 'application/x-git-upload-pack-result', NO_CACHE);
   }
 
   const routes: Route[] = [];
@@ -172,6 +261,7 @@ export function gitHttpRoutes(options: { access: Parameters<typeof createGitAcce
           method: 'POST',
           path: `${prefix}/${service}`,
           streamBody: true,
+          maxBodySize: 0,
           handler: (ctx) => serve(ctx, depth, service).catch(refusal),
         }),
       ),

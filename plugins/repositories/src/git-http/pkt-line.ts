@@ -37,17 +37,3 @@ export function readPushRequest(body: Buffer): PushRequest {
   }
   return { commands, capabilities };
 }
-
-/**
- * receive-pack's answer when a server-side hook declines a whole push: the message as
- * `remote:` output, every ref reported `pre-receive hook declined`, nothing updated. It
- * is framed in side-band packets when the client asked for them.
- */
-export function declinedPush({ commands, capabilities }: PushRequest, message: string): Buffer {
-  const status = capabilities.some((capability) => capability === 'report-status' || capability === 'report-status-v2')
-    ? [pktLine('unpack ok\n'), ...commands.map((command) => pktLine(`ng ${command.ref} pre-receive hook declined\n`)), FLUSH].join('')
-    : '';
-  if (!capabilities.includes('side-band-64k') && !capabilities.includes('side-band')) return Buffer.from(status);
-  const band = (channel: number, data: string) => pktLine(`${String.fromCharCode(channel)}${data}`);
-  return Buffer.from(`${band(2, `${message}\n`)}${status ? band(1, status) : ''}${FLUSH}`);
-}

@@ -5,9 +5,9 @@
  * moves with compare-and-swap, so a concurrent change fails this commit instead of
  * being overwritten.
  */
-import { git } from './git-runner.js';
+import { argumentChunks, git } from './git-runner.js';
 import { dropRefs, fastImportCommit, type GitIdentity, type RefUpdate, type TreeCommand } from './fast-import.js';
-import { isValidRefName } from './ref-names.js';
+import { isValidRefName, MAX_PATH_BYTES } from './ref-names.js';
 import { branchHead, lastCommitFor, resolveCommit } from './repo-reader.js';
 import { RepositoryError } from './repository-error.js';
 
@@ -53,8 +53,22 @@ export function checkFilePath(path: string): void {
   if (path === '') throw new RepositoryError('invalid_path', 'You must provide a file path');
   const parts = path.split('/');
   if (parts.includes('..')) throw new RepositoryError('invalid_path', 'Path cannot include directory traversal');
-  if (path.includes('\0') || parts.some((part) => part === '' || part === '.' || part.toLowerCase() === '.git')) {
+  if (path.includes('\0') || Buffer.byteLength(path) > MAX_PATH_BYTES || parts.some((part) => part === '' || part === '.' || part.toLowerCase() === '.git')) {
     throw new RepositoryError('invalid_path', `invalid path: '${path}'`);
+  }
+}
+
+/** The refusal for the first bad path among the actions, or null. */
+function firstPathProblem(actions: FileAction[]): RepositoryError | null {
+  try {
+    for (const action of actions) {
+      checkFilePath(action.filePath);
+      if (action.action === 'move') checkFilePath(action.previousPath ?? '');
+    }
+    return null;
+  } catch (error) {
+    if (error instanceof RepositoryError) return error;
+    throw error;
   }
 }
 
@@ -74,12 +88,13 @@ function touchedPaths(actions: FileAction[]): string[] {
 /** The entries at exactly these paths in a tree-ish (directories included, not descended). */
 async function entriesAt(gitDir: string, treeish: string, paths: string[]): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
-  if (paths.length === 0) return entries;
-  const { stdout, code } = await git(gitDir, ['ls-tree', '-z', '--end-of-options', treeish, '--', ...paths], { okCodes: [128] });
-  if (code !== 0) return entries;
-  for (const line of stdout.toString('utf8').split('\0')) {
-    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(line);
-    if (match) entries.set(match[4]!, { mode: match[1]!, type: match[2] as Entry['type'], sha: match[3]! });
+  for (const chunk of argumentChunks(paths)) {
+    const { stdout, code } = await git(gitDir, ['ls-tree', '-z', '--end-of-options', treeish, '--', ...chunk], { okCodes: [128] });
+    if (code !== 0) return entries;
+    for (const line of stdout.toString('utf8').split('\0')) {
+      const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(line);
+      if (match) entries.set(match[4]!, { mode: match[1]!, type: match[2] as Entry['type'], sha: match[3]! });
+    }
   }
   return entries;
 }
@@ -170,7 +185,11 @@ const sameCommands = (a: TreeCommand[], b: TreeCommand[]) =>
     const other = b[i]!;
     if (command.op !== other.op || command.path !== other.path) return false;
     if (command.op === 'delete' || other.op === 'delete') return true;
-    return command.mode === other.mode && command.sha === other.sha && (command.content === other.content || !!command.content?.equals(other.content ?? Buffer.alloc(0)));
+    return (
+      command.mode === other.mode &&
+      command.sha === other.sha &&
+      (command.content === other.content || !!command.content?.equals(other.content ?? Buffer.alloc(0)))
+    );
   });
 
 /**
@@ -193,11 +212,14 @@ export async function buildFilesCommit(gitDir: string, request: CommitFilesReque
   }
   const from = differentBranch ? parent : current;
   const message = request.message;
-  const write = (commands: TreeCommand[]) => fastImportCommit(gitDir, { parent: from, commands, message, author: request.author, committer: request.committer });
+  const write = (commands: TreeCommand[]) =>
+    fastImportCommit(gitDir, { parent: from, commands, message, author: request.author, committer: request.committer });
 
-  const likely = from && likelyCommands(request.actions);
+  // Paths are checked before any reaches git; a bad one is reported where GitLab reports it.
+  const pathProblem = firstPathProblem(request.actions);
+  const likely = from && !pathProblem && likelyCommands(request.actions);
   const [entries, early] = await Promise.all([
-    from ? entriesAt(gitDir, from, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
+    from && !pathProblem ? entriesAt(gitDir, from, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
     likely ? write(likely) : Promise.resolve(null),
   ]);
   try {
@@ -212,7 +234,7 @@ export async function buildFilesCommit(gitDir: string, request: CommitFilesReque
         differentBranch ? `Something went wrong when we tried to create '${branch}' for you: Branch name is invalid` : 'Branch name is invalid',
       );
     }
-    if (from) {
+    if (from && !pathProblem) {
       for (const action of request.actions) {
         if (!action.lastCommitId || !['update', 'move', 'delete'].includes(action.action)) continue;
         const path = action.previousPath ?? action.filePath;
@@ -220,10 +242,7 @@ export async function buildFilesCommit(gitDir: string, request: CommitFilesReque
         if (last && last !== action.lastCommitId) throw new RepositoryError('file_changed', `The file has changed since you started editing it: ${path}`);
       }
     }
-    for (const action of request.actions) {
-      checkFilePath(action.filePath);
-      if (action.action === 'move') checkFilePath(action.previousPath ?? '');
-    }
+    if (pathProblem) throw pathProblem;
     const commands = applyActions(entries, request.actions);
     const written = early && likely && sameCommands(likely, commands) ? early : await write(commands);
     const drop = early && written !== early ? [early.tempRef, written.tempRef] : [written.tempRef];

@@ -76,7 +76,10 @@ export async function updateRefs(gitDir: string, updates: RefUpdate[], drop: str
   const lines = updates.map((update) =>
     update.after ? `update ${update.ref} ${update.after} ${update.before ?? ZERO_SHA}` : `delete ${update.ref} ${update.before ?? ''}`.trimEnd(),
   );
-  const { code } = await git(gitDir, ['update-ref', '--stdin'], { input: `${[...lines, ...drop.map((ref) => `delete ${ref}`)].join('\n')}\n`, okCodes: [1, 128] });
+  const { code } = await git(gitDir, ['update-ref', '--stdin'], {
+    input: `${[...lines, ...drop.map((ref) => `delete ${ref}`)].join('\n')}\n`,
+    okCodes: [1, 128],
+  });
   if (code === 0) return;
   await dropRefs(gitDir, drop);
   throw new RepositoryError('ref_update', `Could not update ${updates[0]?.ref ?? 'the branch'}. Please refresh and try again.`);

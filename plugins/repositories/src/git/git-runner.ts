@@ -6,6 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 
 /** Output above this fails the command rather than exhausting memory. */
 export const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
@@ -38,16 +39,25 @@ export class GitCommandError extends Error {
 
 /** Settings every invocation gets: no hooks, no prompts, no automatic maintenance. */
 const SAFE_CONFIG = [
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'safe.directory=*',
-  '-c', 'gc.auto=0',
-  '-c', 'receive.autogc=false',
-  '-c', 'maintenance.auto=false',
-  '-c', 'core.quotePath=false',
-  '-c', 'protocol.file.allow=never',
-  '-c', 'init.defaultBranch=main',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'safe.directory=*',
+  '-c',
+  'gc.auto=0',
+  '-c',
+  'receive.autogc=false',
+  '-c',
+  'maintenance.auto=false',
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'protocol.file.allow=never',
+  '-c',
+  'init.defaultBranch=main',
   // Commits being written wait on private refs; clients never see or touch them.
-  '-c', 'transfer.hideRefs=refs/forgekit',
+  '-c',
+  'transfer.hideRefs=refs/forgekit',
 ];
 
 let home: string | undefined;
@@ -99,39 +109,106 @@ export function git(gitDir: string | null, args: readonly string[], options: Git
   });
 }
 
+/**
+ * Bytes of arguments one command may take from a list a request supplies. The system
+ * limits argv as a whole (and each argument to 128 KiB), so long lists are split over
+ * several invocations rather than risking E2BIG.
+ */
+const ARGUMENT_BUDGET = 64 * 1024;
+
+/** Splits a list of arguments into runs that each fit the argument budget. */
+export function argumentChunks(values: readonly string[], budget = ARGUMENT_BUDGET): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const value of values) {
+    const bytes = Buffer.byteLength(value) + 1;
+    if (current.length > 0 && size + bytes > budget) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(value);
+    size += bytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 /** `git` with text output, trailing newline removed. */
 export async function gitText(gitDir: string | null, args: readonly string[], options?: GitOptions): Promise<string> {
   const { stdout } = await git(gitDir, args, options);
   return stdout.toString('utf8').replace(/\n$/, '');
 }
 
+/** What a service process wrote to stderr, kept for error reports. */
+const STDERR_KEPT = 64 * 1024;
+
+export interface ServiceProcess {
+  /**
+   * git's output, once git has written its first byte or exited. Rejects with the input's
+   * error when the request body failed first (a broken gzip stream, an aborted upload):
+   * the service programs read their whole request before they answer, so an input error
+   * is known before anything has been sent.
+   */
+  output: Promise<Readable>;
+  /** Resolves when git has exited, with its exit code and the start of its stderr. */
+  exited: Promise<{ code: number | null; stderr: string }>;
+}
+
 /**
- * A git service process (upload-pack, receive-pack) fed `input`, its output collected.
- * Stderr is kept for error reports; a non-zero exit after output is still an answer
- * (the protocol carries its own errors).
+ * A git service process (upload-pack, receive-pack) fed `input` as it arrives, its output
+ * passed on as git writes it: both ways with backpressure, nothing held whole in memory.
+ * Stdout is read only as fast as the consumer takes it; when the consumer stops (the
+ * client went away) git is killed.
  */
-export function gitService(args: readonly string[], input: Buffer, env: Record<string, string> = {}, maxOutput = 1024 * 1024 * 1024): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...SAFE_CONFIG, ...args], { env: baseEnv(env), windowsHide: true });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxOutput) child.kill('SIGKILL');
-      else chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (size > maxOutput) reject(new GitCommandError(args, code, 'output too large'));
-      else resolve({ stdout: Buffer.concat(chunks), stderr, code: code ?? -1 });
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
+export function runGitService(
+  args: readonly string[],
+  input: Readable,
+  options: { env?: Record<string, string>; config?: readonly string[] } = {},
+): ServiceProcess {
+  const child = spawn('git', [...SAFE_CONFIG, ...(options.config ?? []), ...args], { env: baseEnv(options.env), windowsHide: true });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < STDERR_KEPT) stderr += chunk.toString('utf8');
   });
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stderr }));
+  });
+  exited.catch(() => undefined);
+
+  let inputFailed!: (error: unknown) => void;
+  const inputError = new Promise<never>((_, reject) => (inputFailed = reject));
+  inputError.catch(() => undefined);
+  input.once('error', (error) => {
+    inputFailed(error);
+    child.kill('SIGKILL');
+  });
+  // git may stop reading early (it refused the request); the rest of the input is not needed.
+  child.stdin.on('error', () => input.unpipe(child.stdin));
+  input.pipe(child.stdin);
+
+  const output = (async (): Promise<Readable> => {
+    const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const first = await Promise.race([chunks.next(), inputError]);
+    async function* rest() {
+      try {
+        if (!first.done) yield first.value;
+        for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }
+    const stream = Readable.from(rest(), { objectMode: false });
+    // A consumer that never reads (a HEAD request, a failed send) still ends git.
+    stream.once('close', () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    return stream;
+  })();
+  output.catch(() => child.kill('SIGKILL'));
+  return { output, exited };
 }
 
 /** The installed git's version, or a clear error when git is missing or too old. */

@@ -1,5 +1,6 @@
 /** Reading a bare repository: revisions, commits, refs, trees and blobs. */
-import { git, gitText } from './git-runner.js';
+import { argumentChunks, git, gitText } from './git-runner.js';
+import { isSafeRevision } from './ref-names.js';
 import { branchHeadOnDisk, hasBranchesOnDisk, headBranchOnDisk } from './refs-on-disk.js';
 
 export interface CommitInfo {
@@ -71,7 +72,7 @@ function parseCommits(output: string): CommitInfo[] {
 
 /** The commit a branch, tag or sha names, or null. */
 export async function resolveCommit(gitDir: string, revision: string): Promise<string | null> {
-  if (revision === '' || revision.includes('\0')) return null;
+  if (!isSafeRevision(revision)) return null;
   const { stdout, code } = await git(gitDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`], { okCodes: [1, 128] });
   return code === 0 ? stdout.toString('utf8').trim() : null;
 }
@@ -138,8 +139,11 @@ export async function commitStats(gitDir: string, sha: string): Promise<{ additi
 }
 
 /** A commit with its line stats, read in one go. */
-export async function readCommitWithStats(gitDir: string, revision: string): Promise<{ commit: CommitInfo; stats: { additions: number; deletions: number; total: number } } | null> {
-  if (revision === '' || revision.includes('\0')) return null;
+export async function readCommitWithStats(
+  gitDir: string,
+  revision: string,
+): Promise<{ commit: CommitInfo; stats: { additions: number; deletions: number; total: number } } | null> {
+  if (!isSafeRevision(revision)) return null;
   const args = ['show', '--numstat', '-M', '--diff-merges=first-parent', `${COMMIT_FORMAT}%n${END}`, '--end-of-options', `${revision}^{commit}`, '--'];
   const { stdout, code } = await git(gitDir, args, { okCodes: [128] });
   if (code !== 0) return null;
@@ -207,7 +211,7 @@ export async function readTree(gitDir: string, commit: string, path: string, rec
   const clean = path.replace(/^\/+|\/+$/g, '');
   if (clean) {
     const self = await entryAt(gitDir, commit, clean);
-    if (!self || self.type !== 'tree') return null;
+    if (self?.type !== 'tree') return null;
   }
   const args = ['ls-tree', '-z', ...(recursive ? ['-r', '-t'] : []), commit, '--'];
   if (clean) args.push(`${clean}/`);
@@ -223,15 +227,18 @@ export async function entryAt(gitDir: string, commit: string, path: string): Pro
 
 /** Entries for several exact paths at once (missing ones left out). */
 export async function entriesAt(gitDir: string, commit: string, paths: string[]): Promise<Map<string, TreeEntry>> {
-  if (paths.length === 0) return new Map();
-  const { stdout } = await git(gitDir, ['ls-tree', '-z', commit, '--', ...paths]);
   const wanted = new Set(paths);
-  return new Map(parseEntries(stdout).filter((entry) => wanted.has(entry.path)).map((entry) => [entry.path, entry]));
+  const found = new Map<string, TreeEntry>();
+  for (const chunk of argumentChunks(paths)) {
+    const { stdout } = await git(gitDir, ['ls-tree', '-z', commit, '--', ...chunk]);
+    for (const entry of parseEntries(stdout)) if (wanted.has(entry.path)) found.set(entry.path, entry);
+  }
+  return found;
 }
 
 export async function readBlob(gitDir: string, commit: string, path: string): Promise<BlobInfo | null> {
   const entry = await entryAt(gitDir, commit, path.replace(/^\/+/, ''));
-  if (!entry || entry.type !== 'blob') return null;
+  if (entry?.type !== 'blob') return null;
   const { stdout } = await git(gitDir, ['cat-file', 'blob', entry.id]);
   return { id: entry.id, mode: entry.mode, size: stdout.length, data: stdout };
 }

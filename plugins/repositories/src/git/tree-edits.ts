@@ -14,7 +14,9 @@ export async function buildEditsCommit(
 ) {
   return fastImportCommit(gitDir, {
     parent: options.parent,
-    commands: options.edits.map((edit) => (edit.mode ? { op: 'set' as const, path: edit.path, mode: edit.mode, sha: edit.sha } : { op: 'delete' as const, path: edit.path })),
+    commands: options.edits.map((edit) =>
+      edit.mode ? { op: 'set' as const, path: edit.path, mode: edit.mode, sha: edit.sha } : { op: 'delete' as const, path: edit.path },
+    ),
     message: options.message,
     author: options.author,
     committer: options.committer,

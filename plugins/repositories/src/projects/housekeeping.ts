@@ -27,7 +27,9 @@ export function createHousekeeping(repos: RepositoryService, jobs: Pick<JobServi
         const repository = await repos.findById(id);
         if (!repository || repository.readOnly) continue;
         await repos
-          .writing(repository, () => git(repository.gitDir, ['-c', 'gc.auto=6700', '-c', `gc.autoPackLimit=${WRITES_PER_HOUSEKEEPING - 5}`, 'gc', '--auto', '--quiet']))
+          .writing(repository, () =>
+            git(repository.gitDir, ['-c', 'gc.auto=6700', '-c', `gc.autoPackLimit=${WRITES_PER_HOUSEKEEPING - 5}`, 'gc', '--auto', '--quiet']),
+          )
           .catch((error) => log.warn({ err: error, repositoryId: id }, 'repository housekeeping failed'));
       }
     },

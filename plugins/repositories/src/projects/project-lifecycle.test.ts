@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coreServices } from '@forgekit/kernel';
+import { kernelServices } from '@forgekit/kernel';
 import type { TestApp } from '@forgekit/testing';
 import { repositoriesServiceRef } from '../refs.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';
@@ -44,7 +44,7 @@ describe('project repositories', () => {
     const project = await app.get(`/api/v4/projects/${res.body.id}`, { token: 'admin' });
     expect(project.body.repository_storage).toBe('second');
     const repository = await app.kernel.resolve(repositoriesServiceRef).find({ kind: 'project', containerId: res.body.id });
-    const { dataDir } = app.kernel.resolve(coreServices.instance);
+    const { dataDir } = app.kernel.resolve(kernelServices.instance);
     expect(repository!.gitDir.startsWith(join(dataDir, 'second-storage'))).toBe(true);
     await app.put('/api/v4/application/settings', { repository_storages_weighted: { default: 100, second: 0 } }, { token: 'admin' });
   });

@@ -19,7 +19,8 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
     let project = await projects.findById(projectId);
     if (!project) return;
     // An administrator's explicit storage stays; otherwise the weights decide.
-    const chosen = project.repository_storage !== 'default' && repos.storages.has(project.repository_storage) ? project.repository_storage : await repos.pickStorage();
+    const chosen =
+      project.repository_storage !== 'default' && repos.storages.has(project.repository_storage) ? project.repository_storage : await repos.pickStorage();
     const defaultBranch = project.default_branch && isValidRefName(project.default_branch) ? project.default_branch : INSTANCE_DEFAULT_BRANCH;
     if (chosen !== project.repository_storage || project.default_branch !== defaultBranch) {
       project = await projects.update(project, { repositoryStorage: chosen, defaultBranch });
@@ -28,7 +29,7 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
     if (!initializeWithReadme) return;
     const user = userId ? await users.findById(userId) : undefined;
     const identity = { name: user?.name ?? 'Administrator', email: user?.email ?? 'admin@localhost' };
-    const content = `# ${project.name}\n\n${project.description ?? ''}`.trimEnd() + '\n';
+    const content = `${`# ${project.name}\n\n${project.description ?? ''}`.trimEnd()}\n`;
     await repos.commitFiles(
       repository,
       {

@@ -18,23 +18,23 @@ describe('repository.pushed events', () => {
 
   it('carries GitLab’s push payload for a commit made through the API', async () => {
     const event = next();
-    const commit = await commitFiles(app, app.project.id, { 'a.txt': 'a\n', 'b.txt': 'b\n' }, { message: 'First\n\nBody', token: 'developer' });
+    const commit = await commitFiles(app, app.project.id, { 'a.txt': 'a\n', 'b.txt': 'b\n' }, { message: 'First\n\nBody', token: 'maintainer' });
     const payload = await event;
     expect(payload).toMatchObject({
       projectId: app.project.id,
-      userId: app.users.developer.id,
+      userId: app.users.maintainer.id,
       object_kind: 'push',
       event_name: 'push',
       before: ZERO_SHA,
       after: commit.id,
       ref: 'refs/heads/main',
-      ref_protected: false,
+      ref_protected: true,
       checkout_sha: commit.id,
       message: null,
-      user_id: app.users.developer.id,
-      user_name: app.users.developer.name,
-      user_username: 'developer',
-      user_email: app.users.developer.email,
+      user_id: app.users.maintainer.id,
+      user_name: app.users.maintainer.name,
+      user_username: 'maintainer',
+      user_email: app.users.maintainer.email,
       project_id: app.project.id,
       project: {
         id: app.project.id,
@@ -51,7 +51,7 @@ describe('repository.pushed events', () => {
           message: 'First\n\nBody',
           title: 'First',
           url: `http://localhost/test-group/test-project/-/commit/${commit.id}`,
-          author: { name: app.users.developer.name, email: app.users.developer.email },
+          author: { name: app.users.maintainer.name, email: app.users.maintainer.email },
           added: ['a.txt', 'b.txt'],
           modified: [],
           removed: [],
@@ -72,7 +72,7 @@ describe('repository.pushed events', () => {
     expect(title).toBe(`${long.slice(0, long.lastIndexOf(' ', 78))}...`);
     expect(title.length).toBeLessThanOrEqual(81);
     expect(payload.commits[0].message).toBe(`${long}\n\nDetails`);
-    expect((await app.get(`/api/v4/projects/${app.project.id}/repository/commits/${commit.id}`, { token: 'developer' })).body.title).toBe(long);
+    expect((await app.get(`/api/v4/projects/${app.project.id}/repository/commits/${commit.id}`, { token: 'maintainer' })).body.title).toBe(long);
 
     const unbroken = 'x'.repeat(120);
     const second = next();
@@ -83,18 +83,43 @@ describe('repository.pushed events', () => {
   it('reports modified and removed paths, a tag push, and a branch deletion', async () => {
     const modified = next();
     const second = await commitFiles(app, app.project.id, { 'a.txt': 'changed\n', 'b.txt': null });
-    expect(await modified).toMatchObject({ before: expect.stringMatching(/^[0-9a-f]{40}$/), after: second.id, commits: [{ added: [], modified: ['a.txt'], removed: ['b.txt'] }] });
+    expect(await modified).toMatchObject({
+      before: expect.stringMatching(/^[0-9a-f]{40}$/),
+      after: second.id,
+      commits: [{ added: [], modified: ['a.txt'], removed: ['b.txt'] }],
+    });
 
     const tag = next();
-    await app.post(`/api/v4/projects/${app.project.id}/repository/tags`, { tag_name: 'v1', ref: 'main' }, { token: 'developer' });
-    expect(await tag).toMatchObject({ object_kind: 'tag_push', ref: 'refs/tags/v1', before: ZERO_SHA, after: second.id, checkout_sha: second.id, total_commits_count: 1 });
+    await app.post(`/api/v4/projects/${app.project.id}/repository/tags`, { tag_name: 'v1', ref: 'main' }, { token: 'maintainer' });
+    expect(await tag).toMatchObject({
+      object_kind: 'tag_push',
+      ref: 'refs/tags/v1',
+      before: ZERO_SHA,
+      after: second.id,
+      checkout_sha: second.id,
+      total_commits_count: 1,
+    });
 
     const created = next();
-    await app.post(`/api/v4/projects/${app.project.id}/repository/branches`, { branch: 'side', ref: 'main' }, { token: 'developer' });
-    expect(await created).toMatchObject({ ref: 'refs/heads/side', before: ZERO_SHA, after: second.id, commits: [], total_commits_count: 0 });
+    await app.post(`/api/v4/projects/${app.project.id}/repository/branches`, { branch: 'side', ref: 'main' }, { token: 'maintainer' });
+    expect(await created).toMatchObject({
+      ref: 'refs/heads/side',
+      ref_protected: false,
+      before: ZERO_SHA,
+      after: second.id,
+      commits: [],
+      total_commits_count: 0,
+    });
 
     const removed = next();
-    await app.delete(`/api/v4/projects/${app.project.id}/repository/branches/side`, { token: 'developer' });
-    expect(await removed).toMatchObject({ ref: 'refs/heads/side', before: second.id, after: ZERO_SHA, checkout_sha: null, commits: [], total_commits_count: 0 });
+    await app.delete(`/api/v4/projects/${app.project.id}/repository/branches/side`, { token: 'maintainer' });
+    expect(await removed).toMatchObject({
+      ref: 'refs/heads/side',
+      before: second.id,
+      after: ZERO_SHA,
+      checkout_sha: null,
+      commits: [],
+      total_commits_count: 0,
+    });
   });
 });

@@ -9,6 +9,7 @@ import { hookCommitTitle } from '../commits/commit-presenter.js';
 import { ZERO_SHA } from '../git/ref-names.js';
 import { changedPaths, listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';
 import type { RefUpdate } from '../git/commit-writer.js';
+import type { BranchProtection } from '../protected-branches/branch-protection.js';
 import type { Pusher, RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 
 export const POST_RECEIVE_JOB = 'repositories:post-receive';
@@ -81,14 +82,18 @@ export interface PostReceive {
 }
 
 /** The post-receive job: builds GitLab's push payload for each updated ref and emits it. */
-export function postReceive(events: EventBus, projects: ProjectService, repos: RepositoryService, externalUrl: string) {
+export function postReceive(events: EventBus, projects: ProjectService, repos: RepositoryService, externalUrl: string, protection: BranchProtection) {
   return async ({ repositoryId, updates, pusher }: PostReceive) => {
     const repository = await repos.findById(repositoryId);
-    if (!repository || repository.kind !== 'project') return;
+    if (repository?.kind !== 'project') return;
     const project = await projects.findById(repository.containerId);
     if (!project) return;
     const hookData = projectHookData(project, externalUrl);
-    for (const update of updates) await events.emit('repository.pushed', await pushPayload(repository, project, hookData, update, pusher));
+    const policy = await protection.policyFor(null, project, { repository });
+    for (const update of updates) {
+      const protectedRef = update.ref.startsWith('refs/heads/') && policy.isProtected(update.ref.slice('refs/heads/'.length));
+      await events.emit('repository.pushed', await pushPayload(repository, project, hookData, update, pusher, protectedRef));
+    }
   };
 }
 
@@ -98,6 +103,7 @@ async function pushPayload(
   hookData: ReturnType<typeof projectHookData>,
   update: RefUpdate,
   pusher: Pusher | null,
+  refProtected: boolean,
 ) {
   const isTag = update.ref.startsWith('refs/tags/');
   const { commits, total } = await pushedCommits(repository, update, isTag);
@@ -122,7 +128,7 @@ async function pushPayload(
     before: update.before ?? ZERO_SHA,
     after: update.after ?? ZERO_SHA,
     ref: update.ref,
-    ref_protected: false,
+    ref_protected: refProtected,
     checkout_sha: update.after ? (commits[commits.length - 1]?.id ?? update.after) : null,
     message: null,
     user_id: pusher?.id ?? null,

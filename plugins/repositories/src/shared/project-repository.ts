@@ -56,7 +56,10 @@ export function createProjectRepositories(access: AccessService, projects: Proje
         throw forbidden(reason);
       }
       const { project } = projectAccess;
-      const repository = await repos.ensure({ kind: 'project', containerId: project.id }, { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' });
+      const repository = await repos.ensure(
+        { kind: 'project', containerId: project.id },
+        { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' },
+      );
       return { access: projectAccess, repository };
     },
 

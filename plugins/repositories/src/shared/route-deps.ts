@@ -1,6 +1,7 @@
 import type { AccessService, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
 import { apiError } from '@forgekit/kernel';
 import { RepositoryError } from '../git/repository-error.js';
+import type { BranchProtection } from '../protected-branches/branch-protection.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import type { ProjectRepositories } from './project-repository.js';
 
@@ -10,6 +11,7 @@ export interface RouteDeps {
   projectRepos: ProjectRepositories;
   projects: ProjectService;
   access: AccessService;
+  protection: BranchProtection;
 }
 
 /** A refused repository operation as GitLab answers it: `400 {"message": ...}` unless told otherwise. */

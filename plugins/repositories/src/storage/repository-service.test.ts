@@ -21,7 +21,18 @@ describe('the repository service other plugins use', () => {
   afterAll(() => app.close());
 
   const commit = (repository: Awaited<ReturnType<RepositoryService['ensure']>>, path: string, content: string, extra: { expectedHead?: string | null } = {}) =>
-    repos.commitFiles(repository, { branch: 'main', message: `Write ${path}`, author: who, committer: who, actions: [{ action: 'create', filePath: path, content: Buffer.from(content) }], ...extra }, who);
+    repos.commitFiles(
+      repository,
+      {
+        branch: 'main',
+        message: `Write ${path}`,
+        author: who,
+        committer: who,
+        actions: [{ action: 'create', filePath: path, content: Buffer.from(content) }],
+        ...extra,
+      },
+      who,
+    );
 
   it('creates wiki and snippet repositories with their own layouts, and removes them', async () => {
     const wiki = await repos.ensure({ kind: 'wiki', containerId: app.project.id });

@@ -143,9 +143,11 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
   function oneAtATime<T>(repository: RepositoryHandle, build: () => Promise<T>): Promise<T> {
     const run = (commitQueues.get(repository.id) ?? Promise.resolve()).catch(() => undefined).then(build);
     commitQueues.set(repository.id, run);
-    void run.catch(() => undefined).finally(() => {
-      if (commitQueues.get(repository.id) === run) commitQueues.delete(repository.id);
-    });
+    void run
+      .catch(() => undefined)
+      .finally(() => {
+        if (commitQueues.get(repository.id) === run) commitQueues.delete(repository.id);
+      });
     return run;
   }
 
@@ -199,7 +201,15 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
         const storage = options.storage && storages.has(options.storage) ? options.storage : await service.pickStorage();
         const now = new Date();
         await db('repositories')
-          .insert({ container_type: key.kind, container_id: key.containerId, storage, disk_path: diskPathFor(key), read_only: false, created_at: now, updated_at: now })
+          .insert({
+            container_type: key.kind,
+            container_id: key.containerId,
+            storage,
+            disk_path: diskPathFor(key),
+            read_only: false,
+            created_at: now,
+            updated_at: now,
+          })
           .onConflict(['container_type', 'container_id'])
           .ignore();
         existing = (await find(key))!;
@@ -288,68 +298,78 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
      * One commit of file actions on a branch, created atomically. `becameDefault` tells
      * whether this first branch of an empty repository is now its default.
      */
-    commitFiles: (repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) => writing(repository, () => oneAtATime(repository, async () => {
-      const empty = !hasBranchesOnDisk(repository.gitDir);
-      const { commit, update, tempRefs } = await buildFilesCommit(repository.gitDir, request, empty);
-      // The new commit's details are read while the branch moves.
-      const [details] = await Promise.all([reader.readCommitWithStats(repository.gitDir, commit), moveRefs(repository, [update], pusher, tempRefs)]);
-      // The first branch of an empty repository becomes its default.
-      if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
-      return { commit, update, becameDefault: empty, details: details! };
-    })),
+    commitFiles: (repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) =>
+      writing(repository, () =>
+        oneAtATime(repository, async () => {
+          const empty = !hasBranchesOnDisk(repository.gitDir);
+          const { commit, update, tempRefs } = await buildFilesCommit(repository.gitDir, request, empty);
+          // The new commit's details are read while the branch moves.
+          const [details] = await Promise.all([reader.readCommitWithStats(repository.gitDir, commit), moveRefs(repository, [update], pusher, tempRefs)]);
+          // The first branch of an empty repository becomes its default.
+          if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
+          return { commit, update, becameDefault: empty, details: details! };
+        }),
+      ),
 
     /** Sets tree entries (such as a submodule's gitlink) in a new commit on a branch. */
     commitTreeEdits: (
       repository: RepositoryHandle,
       options: { branch: string; expectedHead: string; edits: TreeEdit[]; message: string; author: GitIdentity; committer: GitIdentity },
       pusher: Pusher | null,
-    ) => writing(repository, () => oneAtATime(repository, async () => {
-      const { commit, tempRef } = await buildEditsCommit(repository.gitDir, { parent: options.expectedHead, ...options });
-      const update = { ref: `refs/heads/${options.branch}`, before: options.expectedHead, after: commit };
-      await moveRefs(repository, [update], pusher, [tempRef]);
-      return { commit, update };
-    })),
+    ) =>
+      writing(repository, () =>
+        oneAtATime(repository, async () => {
+          const { commit, tempRef } = await buildEditsCommit(repository.gitDir, { parent: options.expectedHead, ...options });
+          const update = { ref: `refs/heads/${options.branch}`, before: options.expectedHead, after: commit };
+          await moveRefs(repository, [update], pusher, [tempRef]);
+          return { commit, update };
+        }),
+      ),
 
-    createBranch: (repository: RepositoryHandle, name: string, revision: string, pusher: Pusher | null): Promise<string> => writing(repository, async () => {
-      if (!isValidRefName(name)) throw new RepositoryError('invalid_branch', 'Branch name is invalid');
-      if (await reader.branchHead(repository.gitDir, name)) throw new RepositoryError('branch_exists', 'Branch already exists');
-      const target = await reader.resolveCommit(repository.gitDir, revision);
-      if (!target) throw new RepositoryError('invalid_ref', `Failed to create branch '${name}': invalid reference name '${revision}'`);
-      await moveRefs(repository, [{ ref: `refs/heads/${name}`, before: null, after: target }], pusher);
-      return target;
-    }),
+    createBranch: (repository: RepositoryHandle, name: string, revision: string, pusher: Pusher | null): Promise<string> =>
+      writing(repository, async () => {
+        if (!isValidRefName(name)) throw new RepositoryError('invalid_branch', 'Branch name is invalid');
+        if (await reader.branchHead(repository.gitDir, name)) throw new RepositoryError('branch_exists', 'Branch already exists');
+        const target = await reader.resolveCommit(repository.gitDir, revision);
+        if (!target) throw new RepositoryError('invalid_ref', `Failed to create branch '${name}': invalid reference name '${revision}'`);
+        await moveRefs(repository, [{ ref: `refs/heads/${name}`, before: null, after: target }], pusher);
+        return target;
+      }),
 
-    deleteBranch: (repository: RepositoryHandle, name: string, pusher: Pusher | null): Promise<void> => writing(repository, async () => {
-      const head = await reader.branchHead(repository.gitDir, name);
-      if (!head) throw new RepositoryError('not_found', 'No such branch');
-      if ((await reader.headBranch(repository.gitDir)) === name) {
-        throw new RepositoryError('default_branch', 'The default branch of a project cannot be deleted.');
-      }
-      await moveRefs(repository, [{ ref: `refs/heads/${name}`, before: head, after: null }], pusher);
-    }),
+    deleteBranch: (repository: RepositoryHandle, name: string, pusher: Pusher | null): Promise<void> =>
+      writing(repository, async () => {
+        const head = await reader.branchHead(repository.gitDir, name);
+        if (!head) throw new RepositoryError('not_found', 'No such branch');
+        if ((await reader.headBranch(repository.gitDir)) === name) {
+          throw new RepositoryError('default_branch', 'The default branch of a project cannot be deleted.');
+        }
+        await moveRefs(repository, [{ ref: `refs/heads/${name}`, before: head, after: null }], pusher);
+      }),
 
     /** A lightweight tag, or an annotated one when `message` is given. Returns the tag's commit. */
-    createTag: (repository: RepositoryHandle, name: string, revision: string, message: string | null, tagger: Pusher): Promise<string> => writing(repository, async () => {
-      if (!isValidRefName(name)) throw new RepositoryError('invalid_tag', 'Tag name invalid');
-      const target = await reader.resolveCommit(repository.gitDir, revision);
-      if (!target) throw new RepositoryError('invalid_target', `Target ${revision} is invalid`);
-      const existing = await git(repository.gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${name}`], { okCodes: [1] });
-      if (existing.code === 0) throw new RepositoryError('tag_exists', `Tag ${name} already exists`);
-      let object = target;
-      if (message) {
-        const now = Math.floor(Date.now() / 1000);
-        const tagText = `object ${target}\ntype commit\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${now} +0000\n\n${message}\n`;
-        object = await gitText(repository.gitDir, ['mktag'], { input: tagText });
-      }
-      await moveRefs(repository, [{ ref: `refs/tags/${name}`, before: null, after: object }], tagger);
-      return target;
-    }),
+    createTag: (repository: RepositoryHandle, name: string, revision: string, message: string | null, tagger: Pusher): Promise<string> =>
+      writing(repository, async () => {
+        if (!isValidRefName(name)) throw new RepositoryError('invalid_tag', 'Tag name invalid');
+        const target = await reader.resolveCommit(repository.gitDir, revision);
+        if (!target) throw new RepositoryError('invalid_target', `Target ${revision} is invalid`);
+        const existing = await git(repository.gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${name}`], { okCodes: [1] });
+        if (existing.code === 0) throw new RepositoryError('tag_exists', `Tag ${name} already exists`);
+        let object = target;
+        if (message) {
+          const now = Math.floor(Date.now() / 1000);
+          const tagText = `object ${target}\ntype commit\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${now} +0000\n\n${message}\n`;
+          object = await gitText(repository.gitDir, ['mktag'], { input: tagText });
+        }
+        await moveRefs(repository, [{ ref: `refs/tags/${name}`, before: null, after: object }], tagger);
+        return target;
+      }),
 
-    deleteTag: (repository: RepositoryHandle, name: string, pusher: Pusher | null): Promise<void> => writing(repository, async () => {
-      const { stdout, code } = await git(repository.gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${name}`], { okCodes: [1] });
-      if (code !== 0) throw new RepositoryError('not_found', 'No such tag');
-      await moveRefs(repository, [{ ref: `refs/tags/${name}`, before: stdout.toString('utf8').trim(), after: null }], pusher);
-    }),
+    deleteTag: (repository: RepositoryHandle, name: string, pusher: Pusher | null): Promise<void> =>
+      writing(repository, async () => {
+        const { stdout, code } = await git(repository.gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${name}`], { okCodes: [1] });
+        if (code !== 0) throw new RepositoryError('not_found', 'No such tag');
+        await moveRefs(repository, [{ ref: `refs/tags/${name}`, before: stdout.toString('utf8').trim(), after: null }], pusher);
+      }),
 
     /** Runs a write the caller performs itself (a git push), counted and refused when read-only. */
     writing,

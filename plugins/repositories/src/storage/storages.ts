@@ -18,7 +18,10 @@ export const RepositoriesConfigSchema = v.object({
    * Storage name → directory. Relative directories are under the data dir. `default`
    * is always present (`<dataDir>/repositories` unless given).
    */
-  storages: v.optional(v.record(v.pipe(v.string(), v.regex(/^[\w.-]+$/, 'storage names may hold letters, digits, _ . and -')), v.pipe(v.string(), v.minLength(1))), {}),
+  storages: v.optional(
+    v.record(v.pipe(v.string(), v.regex(/^[\w.-]+$/, 'storage names may hold letters, digits, _ . and -')), v.pipe(v.string(), v.minLength(1))),
+    {},
+  ),
 });
 
 export type RepositoriesConfig = v.InferOutput<typeof RepositoriesConfigSchema>;

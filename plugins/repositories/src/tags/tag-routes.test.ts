@@ -19,7 +19,15 @@ describe('tags', () => {
   it('creates lightweight and annotated tags', async () => {
     const light = await app.post(url, { tag_name: 'v1.9', ref: first.id }, { token: 'developer' });
     expect(light.status).toBe(201);
-    expect(light.body).toMatchObject({ name: 'v1.9', message: '', target: first.id, release: null, protected: false, created_at: null, commit: { id: first.id, title: 'First' } });
+    expect(light.body).toMatchObject({
+      name: 'v1.9',
+      message: '',
+      target: first.id,
+      release: null,
+      protected: false,
+      created_at: null,
+      commit: { id: first.id, title: 'First' },
+    });
     const annotated = await app.post(url, { tag_name: 'v1.10', ref: 'main', message: '  Release 1.10  ' }, { token: 'developer' });
     expect(annotated.status).toBe(201);
     expect(annotated.body).toMatchObject({ name: 'v1.10', message: 'Release 1.10', commit: { id: second.id } });
@@ -28,9 +36,18 @@ describe('tags', () => {
   });
 
   it('refuses bad names (400), existing tags (409) and unknown targets (400)', async () => {
-    expect(await app.post(url, { tag_name: 'bad tag', ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'Tag name invalid' } });
-    expect(await app.post(url, { tag_name: 'v1.9', ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 409, body: { message: 'Tag v1.9 already exists' } });
-    expect(await app.post(url, { tag_name: 'v2', ref: 'nope' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'Target nope is invalid' } });
+    expect(await app.post(url, { tag_name: 'bad tag', ref: 'main' }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: 'Tag name invalid' },
+    });
+    expect(await app.post(url, { tag_name: 'v1.9', ref: 'main' }, { token: 'developer' })).toMatchObject({
+      status: 409,
+      body: { message: 'Tag v1.9 already exists' },
+    });
+    expect(await app.post(url, { tag_name: 'v2', ref: 'nope' }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: 'Target nope is invalid' },
+    });
     expect(await app.post(url, { ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'tag_name is missing' } });
     // GitLab declares tag_name and ref without allow_blank: blank values reach the tag service.
     expect(await app.post(url, { tag_name: '', ref: 'main' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'Tag name invalid' } });

@@ -3,6 +3,7 @@ import { defineRoute, f, noContent, notFound, page, params, type Route } from '@
 import { projectWebUrl } from '../commits/commit-presenter.js';
 import type { CommitInfo, RefInfo } from '../git/repo-reader.js';
 import { RepositoryError } from '../git/repository-error.js';
+import { revisionField } from '../shared/input-checks.js';
 import { matchesSearch } from '../shared/ref-search.js';
 import { asApiError, type RouteDeps } from '../shared/route-deps.js';
 import type { RepositoryHandle } from '../storage/repository-service.js';
@@ -49,7 +50,10 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       async handler(ctx, input) {
         const { access, repository } = await projectRepos.forRead(ctx);
         if (!repository) return page([], 0);
-        const tags = await withCommits(repository, (await repos.listRefs(repository, 'tags')).filter((tag) => matchesSearch(tag.name, input.search)));
+        const tags = await withCommits(
+          repository,
+          (await repos.listRefs(repository, 'tags')).filter((tag) => matchesSearch(tag.name, input.search)),
+        );
         const sign = input.sort === 'asc' ? 1 : -1;
         tags.sort((a, b) => {
           if (input.order_by === 'name') return sign * a.tag.name.localeCompare(b.tag.name);
@@ -58,7 +62,10 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
         });
         const { offset, perPage } = ctx.page;
         const url = projectWebUrl(ctx.externalUrl, access.project);
-        return page(tags.slice(offset, offset + perPage).map(({ tag, commit }) => tagEntity(tag, commit, url)), tags.length);
+        return page(
+          tags.slice(offset, offset + perPage).map(({ tag, commit }) => tagEntity(tag, commit, url)),
+          tags.length,
+        );
       },
     }),
     defineRoute({
@@ -74,7 +81,7 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/projects/:id/repository/tags',
-      input: params({ tag_name: f.string(), ref: f.string(), message: f.optional(f.string()) }),
+      input: params({ tag_name: f.string(), ref: revisionField(), message: f.optional(f.string()) }),
       async handler(ctx, input) {
         const { access, repository } = await projectRepos.forWrite(ctx);
         const pusher = await projectRepos.pusher(ctx.user!);

@@ -23,12 +23,23 @@ export async function commitFiles(app: TestApp, projectId: number, files: Record
         token: 'maintainer',
         query: { ref: options.startBranch ?? options.branch ?? 'main' },
       });
-      actions.push({ action: exists.status === 200 ? 'update' : 'create', file_path: path, content });
+      // Binary content travels base64-encoded: a NUL byte in a parameter is refused.
+      const binary = content.includes('\u0000');
+      actions.push({
+        action: exists.status === 200 ? 'update' : 'create',
+        file_path: path,
+        ...(binary ? { content: Buffer.from(content).toString('base64'), encoding: 'base64' } : { content }),
+      });
     }
   }
   const res = await app.post(
     `/api/v4/projects/${projectId}/repository/commits`,
-    { branch: options.branch ?? 'main', commit_message: options.message ?? 'Change files', actions, ...(options.startBranch ? { start_branch: options.startBranch } : {}) },
+    {
+      branch: options.branch ?? 'main',
+      commit_message: options.message ?? 'Change files',
+      actions,
+      ...(options.startBranch ? { start_branch: options.startBranch } : {}),
+    },
     { token: options.token ?? 'maintainer' },
   );
   if (res.status !== 201) throw new Error(`commit failed: ${res.status} ${res.text}`);

@@ -57,7 +57,10 @@ describe('GET /projects/:id/repository/tree', () => {
 
   it('answers 404s for an unknown ref or path', async () => {
     expect(await app.get(url, { token: 'reporter', query: { ref: 'nope' } })).toMatchObject({ status: 404, body: { message: '404 Tree Not Found' } });
-    expect(await app.get(url, { token: 'reporter', query: { path: 'nope' } })).toMatchObject({ status: 404, body: { message: '404 invalid revision or path Not Found' } });
+    expect(await app.get(url, { token: 'reporter', query: { path: 'nope' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 invalid revision or path Not Found' },
+    });
     expect(await app.get(url, { token: 'reporter', query: { path: 'z.txt' } })).toMatchObject({ status: 404 });
   });
 

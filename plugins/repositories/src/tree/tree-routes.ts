@@ -1,6 +1,7 @@
 /** The repository tree at a ref and path. */
 import { apiError, defineRoute, f, frameworkError, notFound, page, params, type Route } from '@forgekit/kernel';
 import type { TreeEntry } from '../git/repo-reader.js';
+import { pathField, revisionField } from '../shared/input-checks.js';
 import { defaultBranchOf, type RouteDeps } from '../shared/route-deps.js';
 
 const treeEntity = (entry: TreeEntry) => ({ id: entry.id, name: entry.name, type: entry.type, path: entry.path, mode: entry.mode });
@@ -16,8 +17,8 @@ export function treeRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       auth: 'optional',
       paginated: true,
       input: params({
-        ref: f.optional(f.string()),
-        path: f.optional(f.string()),
+        ref: f.optional(revisionField()),
+        path: f.optional(pathField()),
         recursive: f.optional(f.boolean(), false),
         pagination: f.optional(f.values(['legacy', 'keyset', 'none']), 'legacy'),
         page_token: f.optional(f.string()),

@@ -1,13 +1,23 @@
 /** `PUT /projects/:id/repository/submodules/:submodule`: point a submodule's gitlink at another commit. */
 import { apiError, defineRoute, f, params, type Route } from '@forgekit/kernel';
-import { commitDetailEntity, isFullSha, projectWebUrl, RepositoryError, type ProjectRepositories, type RepositoryService } from '@forgekit/plugin-repositories';
+import {
+  commitDetailEntity,
+  isFullSha,
+  isSafePath,
+  projectWebUrl,
+  PUSH_INTO_BRANCH,
+  RepositoryError,
+  type BranchProtection,
+  type ProjectRepositories,
+  type RepositoryService,
+} from '@forgekit/plugin-repositories';
 
 /** GitLab's (Gitaly's) refusals, all `400 {"message": ...}`. */
 const refuse = (message: string) => apiError(400, message);
 
 const GITLINK_MODE = '160000';
 
-export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectRepositories): Route[] {
+export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectRepositories, protection: BranchProtection): Route[] {
   return [
     defineRoute({
       method: 'PUT',
@@ -16,6 +26,7 @@ export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectR
       async handler(ctx, input) {
         const submodule = ctx.params.submodule!;
         const { access, repository } = await projectRepos.forWrite(ctx);
+        if (!(await protection.policyFor(ctx.user, access.project, { access, repository })).canPush(input.branch)) throw refuse(PUSH_INTO_BRANCH);
         const empty = !(await repos.hasBranches(repository));
         const head = input.branch ? await repos.branchHead(repository, input.branch) : null;
         if (!empty && !head) throw refuse('You can only create or edit files when you are on a branch');
@@ -24,15 +35,19 @@ export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectR
         if (submodule.trim() === '' || !isFullSha(sha)) throw refuse('Invalid parameters');
 
         const path = submodule.replace(/^\/+|\/+$/g, '');
-        const traversal = path.split('/').some((part) => part === '..' || part === '.' || part === '');
-        const entry = traversal ? null : await repos.entryAt(repository, head!, path);
+        const unsafe = !isSafePath(path) || path.split('/').some((part) => part === '.' || part === '');
+        const entry = unsafe ? null : await repos.entryAt(repository, head!, path);
         if (!entry || entry.mode !== GITLINK_MODE) throw refuse('Invalid submodule path');
         if (entry.id === sha) throw refuse(`The submodule ${submodule} is already at ${input.commit_sha}`);
 
         const pusher = await projectRepos.pusher(ctx.user!);
         const message = input.commit_message || `Update submodule ${submodule} with oid ${input.commit_sha}`;
         const { commit } = await repos
-          .commitTreeEdits(repository, { branch: input.branch, expectedHead: head!, edits: [{ path, mode: GITLINK_MODE, sha }], message, author: pusher, committer: pusher }, pusher)
+          .commitTreeEdits(
+            repository,
+            { branch: input.branch, expectedHead: head!, edits: [{ path, mode: GITLINK_MODE, sha }], message, author: pusher, committer: pusher },
+            pusher,
+          )
           .catch((error: unknown) => {
             throw error instanceof RepositoryError ? refuse(error.message) : error;
           });

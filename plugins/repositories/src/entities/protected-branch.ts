@@ -1,0 +1,29 @@
+import { defineEntity } from '@forgekit/kernel/orm';
+
+/** A protected branch or wildcard pattern of a project. */
+export const ProtectedBranchRecord = defineEntity({
+  name: 'ProtectedBranchRecord',
+  tableName: 'protected_branches',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    projectId: p.integer(),
+    name: p.string().length(1024),
+    allowForcePush: p.boolean().default(false),
+    codeOwnerApprovalRequired: p.boolean().default(false),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  }),
+});
+
+/** Who may push, merge or unprotect: one role level for one action of a protected branch. */
+export const ProtectedBranchAccessLevelRecord = defineEntity({
+  name: 'ProtectedBranchAccessLevelRecord',
+  tableName: 'protected_branch_access_levels',
+  properties: (p) => ({
+    id: p.integer().primary(),
+    protectedBranchId: p.integer(),
+    action: p.string().length(16),
+    accessLevel: p.integer(),
+    createdAt: p.datetime(),
+  }),
+});

@@ -1,0 +1,31 @@
+/**
+ * A project's default branch is protected as soon as it exists (the first push, the first
+ * commit through the API, or the README of `initialize_with_readme`), as GitLab does after
+ * creating it; a deleted project's protected branches go with it.
+ */
+import type { EventBus } from '@forgekit/kernel';
+import type { ProjectService } from '@forgekit/plugin-core';
+import type { RepositoryService } from '../storage/repository-service.js';
+import type { BranchProtection } from './branch-protection.js';
+
+export function protectDefaultBranches(options: { events: EventBus; projects: ProjectService; repos: RepositoryService; protection: BranchProtection }) {
+  const { events, projects, repos, protection } = options;
+
+  repos.onRefsUpdated(async ({ repository, updates }) => {
+    if (repository.kind !== 'project') return;
+    const created = updates.filter((update) => update.before === null && update.after !== null && update.ref.startsWith('refs/heads/'));
+    if (created.length === 0) return;
+    const [head, branches] = await Promise.all([repos.headBranch(repository), repos.listRefs(repository, 'branches')]);
+    // The branch HEAD names, or the only branch there is: it is (or is about to become) the default.
+    const first = created
+      .map((update) => update.ref.slice('refs/heads/'.length))
+      .find((name) => name === head || (branches.length === 1 && branches[0]!.name === name));
+    if (!first) return;
+    const project = await projects.findById(repository.containerId);
+    if (project) await protection.protectDefaultBranch(project, first);
+  });
+
+  events.on<{ projectId: number }>('project.deleted', async ({ projectId }) => {
+    await protection.store.removeProject(projectId);
+  });
+}
