@@ -1,4 +1,4 @@
-import { coreServices, definePlugin } from '@forgekit/kernel';
+import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreProjectsRef } from '@forgekit/plugin-core';
 import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { featureFlagEntities } from './entities/index.js';
@@ -21,8 +21,8 @@ export const featureFlagsPlugin = definePlugin({
   requires: [coreAccessRef, coreProjectsRef, planLimitsServiceRef],
   provides: [featureFlagsClientRef],
   register(ctx) {
-    const { knex: db } = ctx.resolve(coreServices.database);
-    const { externalUrl } = ctx.resolve(coreServices.instance);
+    const { knex: db } = ctx.resolve(kernelServices.database);
+    const { externalUrl } = ctx.resolve(kernelServices.instance);
     const access = ctx.resolve(coreAccessRef);
     const clients = createFeatureFlagsClientService(db, ctx.resolve(coreProjectsRef), externalUrl);
     ctx.provide(featureFlagsClientRef, clients);

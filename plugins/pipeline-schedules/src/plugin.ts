@@ -1,4 +1,4 @@
-import { coreServices, definePlugin } from '@forgekit/kernel';
+import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
 import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
@@ -55,7 +55,7 @@ export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOp
     requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef, ...(fromRepositories ? [repositoriesServiceRef] : [])],
     register(ctx) {
       const refs = fromRepositories ? repositoryRefResolver(ctx.resolve(repositoriesServiceRef)) : (options.refResolver ?? defaultRefResolver);
-      const { knex: db } = ctx.resolve(coreServices.database);
+      const { knex: db } = ctx.resolve(kernelServices.database);
       const projects = ctx.resolve(coreProjectsRef);
       const store = createScheduleStore(db);
       const pipelines = createPipelineStore(db);

@@ -1,4 +1,4 @@
-import { coreServices, definePlugin } from '@forgekit/kernel';
+import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
 import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { runnerEntities } from './entities/index.js';
@@ -27,7 +27,7 @@ export const runnersPlugin = definePlugin({
   requires: [coreAccessRef, coreUsersRef, coreProjectsRef, coreGroupsRef, planLimitsServiceRef],
   provides: [runnersServiceRef],
   register(ctx) {
-    const { knex: db } = ctx.resolve(coreServices.database);
+    const { knex: db } = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
     const projects = ctx.resolve(coreProjectsRef);
     const groups = ctx.resolve(coreGroupsRef);

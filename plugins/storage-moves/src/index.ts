@@ -1,6 +1,13 @@
 import { storageMovesPlugin } from './plugin.js';
 
-export { storageMovesPlugin, createStorageMovesPlugin, StorageMovesConfigSchema, RECOVER_JOB, type StorageMovesConfig, type StorageMovesOptions } from './plugin.js';
+export {
+  storageMovesPlugin,
+  createStorageMovesPlugin,
+  StorageMovesConfigSchema,
+  RECOVER_JOB,
+  type StorageMovesConfig,
+  type StorageMovesOptions,
+} from './plugin.js';
 export type { MoveHooks } from './moves/move-runner.js';
 export { MOVE_JOB, BULK_JOB } from './moves/move-scheduler.js';
 export default storageMovesPlugin;

@@ -1,4 +1,4 @@
-import { coreServices, definePlugin, type ForgePlugin } from '@forgekit/kernel';
+import { kernelServices, definePlugin, type ForgePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core';
 import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import * as v from 'valibot';
@@ -33,7 +33,7 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
     migrations: [init],
     requires: [repositoriesServiceRef, coreAccessRef, coreProjectsRef, coreGroupsRef],
     register(ctx) {
-      const { knex: db } = ctx.resolve(coreServices.database);
+      const { knex: db } = ctx.resolve(kernelServices.database);
       const repos = ctx.resolve(repositoriesServiceRef);
       const projects = ctx.resolve(coreProjectsRef);
       const store = createMoveStore(db);
@@ -59,7 +59,9 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
         const requested = project.repository_storage;
         await projects.update(project, { repositoryStorage: repository.storage });
         if (!repos.storages.has(requested)) return;
-        await scheduler.schedule(adapters.project, projectId, requested).catch((error) => ctx.log.warn({ err: error, projectId }, 'storage move not scheduled'));
+        await scheduler
+          .schedule(adapters.project, projectId, requested)
+          .catch((error) => ctx.log.warn({ err: error, projectId }, 'storage move not scheduled'));
       });
       ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => store.removeFor('project', projectId).then(() => undefined));
       ctx.events.on<{ groupId: number }>('group.deleted', ({ groupId }) => store.removeFor('group', groupId).then(() => undefined));

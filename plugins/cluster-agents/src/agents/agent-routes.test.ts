@@ -136,7 +136,11 @@ describe('cluster agents', () => {
       const otherProject = await createProject(app, 'other-for-show');
       const foreign = await registerAgent(app, 'foreign', otherProject);
       const own = await registerAgent(app, 'hidden-from-reporter');
-      for (const [url, token] of [[`${path}/999999`, 'developer'], [`${path}/${foreign}`, 'developer'], [`${path}/${own}`, 'reporter']] as const) {
+      for (const [url, token] of [
+        [`${path}/999999`, 'developer'],
+        [`${path}/${foreign}`, 'developer'],
+        [`${path}/${own}`, 'reporter'],
+      ] as const) {
         const res = await app.get(url, { token });
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ message: '404 Not found' });

@@ -19,7 +19,10 @@ export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] 
         if (level < AccessLevel.DEVELOPER) throw notFound('ClusterAgents');
         const rows = await agents.list(project.id, ctx.page);
         const total = await totalFor(ctx.page, rows.length, () => agents.count(project.id));
-        return page(rows.map((agent) => presentAgent(agent, project)), total);
+        return page(
+          rows.map((agent) => presentAgent(agent, project)),
+          total,
+        );
       },
     }),
     defineRoute({

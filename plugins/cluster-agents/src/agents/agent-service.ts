@@ -11,9 +11,7 @@ const NAME_MAX = 63;
 
 export function createAgentService(db: Knex) {
   const agents = () =>
-    db('cluster_agents as a')
-      .leftJoin('cluster_agent_url_configurations as u', 'u.agent_id', 'a.id')
-      .select('a.*', 'u.id as url_configuration_id');
+    db('cluster_agents as a').leftJoin('cluster_agent_url_configurations as u', 'u.agent_id', 'a.id').select('a.*', 'u.id as url_configuration_id');
 
   const find = (projectId: number, agentId: number): Promise<AgentWithReceptive | undefined> =>
     agents().where('a.project_id', projectId).where('a.id', agentId).first();

@@ -10,7 +10,7 @@ export const ClusterAgentUrlConfiguration = defineEntity({
     createdByUserId: p.integer().nullable(),
     url: p.text(),
     caCert: p.text().nullable(),
-    tlsHost: p.string().length(255).nullable(),
+    tlsHost: p.string().length(2048).nullable(),
     clientCert: p.text().nullable(),
     clientKey: p.text().nullable(),
     publicKey: p.string().length(255).nullable(),

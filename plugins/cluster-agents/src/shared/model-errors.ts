@@ -1,8 +1,5 @@
 /** Model validation texts and how service errors reach the wire. */
-import { badRequest } from '@forgekit/kernel';
-
-/** Characters as Ruby counts them (code points, not UTF-16 units). */
-export const charLength = (value: string) => [...value].length;
+import { badRequest, longerThan, tooLongMessage } from '@forgekit/kernel';
 
 export const isBlank = (value: string | null | undefined) => value === null || value === undefined || value.trim() === '';
 
@@ -10,7 +7,7 @@ export const blankMessage = (attribute: string) => `${attribute} can't be blank`
 
 /** The length rule: blank is left to the presence rule, longer than `max` is reported. */
 export function lengthMessage(attribute: string, value: string | null | undefined, max: number): string | null {
-  return value && charLength(value) > max ? `${attribute} is too long (maximum is ${max} characters)` : null;
+  return value && longerThan(value, max) ? `${attribute} ${tooLongMessage(max)}` : null;
 }
 
 /**

@@ -58,9 +58,7 @@ describe('cluster agent tokens', () => {
       expect(blank.body).toEqual({ message: `400 Bad request - ["Name can't be blank"]` });
       const long = await app.post(tokensPath(agentId), { name: 'n'.repeat(256), description: 'd'.repeat(1025) }, { token: 'maintainer' });
       expect(long.status).toBe(400);
-      expect(long.body).toEqual(
-        modelErrors('Description is too long (maximum is 1024 characters)', 'Name is too long (maximum is 255 characters)'),
-      );
+      expect(long.body).toEqual(modelErrors('Description is too long (maximum is 1024 characters)', 'Name is too long (maximum is 255 characters)'));
     });
 
     it('allows at most two active tokens per agent', async () => {

@@ -1,11 +1,16 @@
+import { createPublicKey, createPrivateKey } from 'node:crypto';
+import { kernelServices } from '@forgekit/kernel';
 import type { TestApp } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '../shared/secret-box.js';
 import { agentsPath, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
 import { TEST_CERT_PEM, TEST_KEY_PEM } from '../test-support/pem-fixtures.js';
 
-const ENCRYPTION_KEY = 'test-encryption-key-of-32-characters!';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
+/** The public half of a raw Ed25519 private seed, raw too. */
+const ed25519PublicOf = (seed: Buffer) =>
+  createPublicKey(createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' }))
+    .export({ format: 'der', type: 'spki' })
+    .subarray(-32);
 
 describe('agent URL configurations', () => {
   let app: TestApp;
@@ -15,7 +20,7 @@ describe('agent URL configurations', () => {
     expect(res.body.receptive_cluster_agents_enabled).toBe(enabled);
   };
   beforeAll(async () => {
-    app = await startApp({ config: { plugins: { 'cluster-agents': { encryptionKey: ENCRYPTION_KEY } } } });
+    app = await startApp();
   });
   afterAll(() => app?.close());
 
@@ -57,8 +62,9 @@ describe('agent URL configurations', () => {
       });
       expect(Buffer.from(res.body.public_key, 'base64')).toHaveLength(32);
       const row = await app.kernel.database.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
-      expect(row.private_key).toMatch(/^aes-256-gcm:/);
-      expect(createSecretBox(ENCRYPTION_KEY).open(row.private_key)).toHaveLength(32);
+      const privateKey = app.kernel.resolve(kernelServices.secrets).open(row.private_key);
+      expect(ed25519PublicOf(privateKey).toString('base64')).toBe(res.body.public_key);
+      for (const form of ['base64', 'base64url', 'hex', 'latin1'] as const) expect(row.private_key).not.toContain(privateKey.toString(form));
       const agent = await app.get(`${agentsPath(app)}/${agentId}`, { token: 'developer' });
       expect(agent.body.is_receptive).toBe(true);
     });
@@ -67,7 +73,13 @@ describe('agent URL configurations', () => {
       const agentId = await registerAgent(app, 'mtls');
       const res = await app.post(
         configsPath(agentId),
-        { url: 'grpcs://agent.example.com', client_cert: b64(TEST_CERT_PEM), client_key: b64(TEST_KEY_PEM), ca_cert: b64(TEST_CERT_PEM), tls_host: 'agent.example.com' },
+        {
+          url: 'grpcs://agent.example.com',
+          client_cert: b64(TEST_CERT_PEM),
+          client_key: b64(TEST_KEY_PEM),
+          ca_cert: b64(TEST_CERT_PEM),
+          tls_host: 'agent.example.com',
+        },
         { token: 'maintainer' },
       );
       expect(res.status).toBe(201);
@@ -82,7 +94,9 @@ describe('agent URL configurations', () => {
       });
       expect(res.text).not.toContain(b64(TEST_KEY_PEM));
       const row = await app.kernel.database.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
-      expect(createSecretBox(ENCRYPTION_KEY).open(row.client_key).toString()).toBe(TEST_KEY_PEM);
+      expect(row.client_key).not.toContain('PRIVATE KEY');
+      expect(row.client_key).not.toContain(b64(TEST_KEY_PEM).slice(0, 40));
+      expect(app.kernel.resolve(kernelServices.secrets).open(row.client_key).toString()).toBe(TEST_KEY_PEM);
       expect(row.private_key).toBeNull();
     });
 

@@ -4,8 +4,18 @@
  * and every call needs Maintainer.
  */
 import {
-  created, defineRoute, f, frameworkError, noContent, notFound, params, validateParams,
-  type HttpMethod, type ParamsSchema, type RequestContext, type Route,
+  created,
+  defineRoute,
+  f,
+  frameworkError,
+  noContent,
+  notFound,
+  params,
+  validateParams,
+  type HttpMethod,
+  type ParamsSchema,
+  type RequestContext,
+  type Route,
 } from '@forgekit/kernel';
 import { AccessLevel, type SettingsService } from '@forgekit/plugin-core';
 import * as v from 'valibot';

@@ -3,8 +3,9 @@
  * most one per agent; it authenticates either with a generated Ed25519 key pair
  * or with a client certificate and key.
  */
+import { tooLongMessage } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
-import { isUniqueViolation, serviceError } from '../shared/model-errors.js';
+import { isUniqueViolation, lengthMessage, serviceError } from '../shared/model-errors.js';
 import type { AgentWithReceptive, UrlConfigurationRow } from '../shared/rows.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { isValidHost, urlError } from './address-rules.js';
@@ -21,22 +22,34 @@ export interface NewUrlConfiguration {
   tlsHost?: string | null;
 }
 
+/** The widths of GitLab's columns, in characters (PEM text is ASCII, so a byte is a character). */
+const URL_LIMIT = 2048;
+const TLS_HOST_LIMIT = 2048;
+const PEM_LIMIT = 16_384;
+
 const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
+const pemLengthMessage = (attribute: string, bytes: Buffer | null) => (bytes && bytes.length > PEM_LIMIT ? `${attribute} ${tooLongMessage(PEM_LIMIT)}` : null);
 const blankBytes = (bytes: Buffer | null | undefined) => !present(bytes) || bytes.toString('latin1').trim() === '';
 const bytesOrNull = (bytes: Buffer | null | undefined) => (blankBytes(bytes) ? null : bytes!);
 const base64OrNull = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
 
-function configurationErrors(url: string, config: { caCert: Buffer | null; tlsHost: string | null; certificateAuth: boolean; clientCert: Buffer | null; clientKey: Buffer | null }) {
-  const messages: string[] = [];
-  const badUrl = urlError(url);
-  if (badUrl) messages.push(badUrl);
+function configurationErrors(
+  url: string,
+  config: { caCert: Buffer | null; tlsHost: string | null; certificateAuth: boolean; clientCert: Buffer | null; clientKey: Buffer | null },
+) {
+  const messages: (string | null)[] = [];
+  messages.push(urlError(url), lengthMessage('Url', url, URL_LIMIT));
   if (config.caCert && !isCertificate(config.caCert)) messages.push('Ca cert must be a valid PEM certificate');
+  messages.push(pemLengthMessage('Ca cert', config.caCert));
   if (config.tlsHost && !isValidHost(config.tlsHost)) messages.push('Tls host must be a valid hostname!');
+  messages.push(lengthMessage('Tls host', config.tlsHost, TLS_HOST_LIMIT));
   if (config.certificateAuth) {
     if (!isCertificate(config.clientCert)) messages.push('Client cert must be a valid PEM certificate');
+    messages.push(pemLengthMessage('Client cert', config.clientCert));
     if (!isPrivateKey(config.clientKey)) messages.push('Client key must be a valid PEM private key');
+    messages.push(pemLengthMessage('Client key', config.clientKey));
   }
-  return messages;
+  return messages.filter((message): message is string => message !== null);
 }
 
 export function createUrlConfigurationService(db: Knex, box: SecretBox) {

@@ -5,7 +5,7 @@
  */
 import { ENVIRONMENT_SCOPE_MESSAGE, validEnvironmentScope } from '../shared/environment-scope.js';
 import type { UserListRow } from '../shared/rows.js';
-import { blank, charLength, isBlank, taken, tooLong, tooShort, unique } from '../shared/validation-messages.js';
+import { blank, charLength, isBlank, longerThan, taken, tooLong, tooShort, unique } from '../shared/validation-messages.js';
 import { isStrategyName, parameterErrors, USER_LIST_STRATEGY } from './strategy-rules.js';
 
 export interface ScopeDraft {
@@ -33,6 +33,10 @@ export interface FlagDraft {
 }
 
 const NAME_FORMAT = /^[a-z]([-_a-z0-9]*[a-z0-9])?$/;
+const NAME_LIMIT = 63;
+const DESCRIPTION_LIMIT = 255;
+/** The width of GitLab's `environment_scope` column for strategy scopes. */
+const SCOPE_LIMIT = 255;
 const NAME_FORMAT_MESSAGE = "can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'";
 
 function strategyMessages(strategy: StrategyDraft, projectId: number): string[] {
@@ -41,6 +45,7 @@ function strategyMessages(strategy: StrategyDraft, projectId: number): string[] 
     const value = scope.environmentScope ?? '';
     if (isBlank(value)) messages.push(blank('Strategies scopes environment scope'));
     if (!validEnvironmentScope(value)) messages.push(`Strategies scopes environment scope ${ENVIRONMENT_SCOPE_MESSAGE}`);
+    if (longerThan(value, SCOPE_LIMIT)) messages.push(tooLong('Strategies scopes environment scope', SCOPE_LIMIT));
   }
   if (!isStrategyName(strategy.name)) messages.push('Strategies name strategy name is invalid');
   else for (const message of parameterErrors(strategy.name, strategy.parameters)) messages.push(`Strategies parameters ${message}`);
@@ -57,9 +62,9 @@ export function flagMessages(draft: FlagDraft, projectId: number, nameTaken: boo
   const name = draft.name ?? '';
   if (isBlank(name)) messages.push(blank('Name'));
   if (charLength(name) < 2) messages.push(tooShort('Name', 2));
-  if (charLength(name) > 63) messages.push(tooLong('Name', 63));
+  if (longerThan(name, NAME_LIMIT)) messages.push(tooLong('Name', NAME_LIMIT));
   if (!NAME_FORMAT.test(name)) messages.push(`Name ${NAME_FORMAT_MESSAGE}`);
   if (nameTaken) messages.push(taken('Name'));
-  if (draft.description !== null && charLength(draft.description) > 255) messages.push(tooLong('Description', 255));
+  if (draft.description !== null && longerThan(draft.description, DESCRIPTION_LIMIT)) messages.push(tooLong('Description', DESCRIPTION_LIMIT));
   return unique(messages);
 }

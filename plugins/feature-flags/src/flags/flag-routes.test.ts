@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
-import { planLimitsPlugin, setPlanLimit } from '@forgekit/plugin-plan-limits';
+import { planLimitsPlugin, planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { featureFlagsPlugin } from '../plugin.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -52,19 +52,38 @@ describe('feature flags', () => {
           { name: 'default', parameters: {}, scopes: [{ environment_scope: '*' }] },
           { name: 'userWithId', parameters: { userIds: 'user1,user2' }, scopes: [{ environment_scope: 'production' }] },
           { name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '50' }, scopes: [{ environment_scope: 'staging' }] },
-          { name: 'flexibleRollout', parameters: { groupId: 'default', rollout: '25', stickiness: 'userId' }, scopes: [{ environment_scope: 'review/*' }, { environment_scope: ' sandbox ' }] },
+          {
+            name: 'flexibleRollout',
+            parameters: { groupId: 'default', rollout: '25', stickiness: 'userId' },
+            scopes: [{ environment_scope: 'review/*' }, { environment_scope: ' sandbox ' }],
+          },
         ],
       });
       expect(body).toMatchObject({ name, description: 'all kinds', active: false });
       expect(body.strategies).toEqual([
         { id: expect.any(Number), name: 'default', parameters: {}, scopes: [{ id: expect.any(Number), environment_scope: '*' }], user_list: null },
-        { id: expect.any(Number), name: 'userWithId', parameters: { userIds: 'user1,user2' }, scopes: [{ id: expect.any(Number), environment_scope: 'production' }], user_list: null },
-        { id: expect.any(Number), name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '50' }, scopes: [{ id: expect.any(Number), environment_scope: 'staging' }], user_list: null },
+        {
+          id: expect.any(Number),
+          name: 'userWithId',
+          parameters: { userIds: 'user1,user2' },
+          scopes: [{ id: expect.any(Number), environment_scope: 'production' }],
+          user_list: null,
+        },
+        {
+          id: expect.any(Number),
+          name: 'gradualRolloutUserId',
+          parameters: { groupId: 'default', percentage: '50' },
+          scopes: [{ id: expect.any(Number), environment_scope: 'staging' }],
+          user_list: null,
+        },
         {
           id: expect.any(Number),
           name: 'flexibleRollout',
           parameters: { groupId: 'default', rollout: '25', stickiness: 'userId' },
-          scopes: [{ id: expect.any(Number), environment_scope: 'review/*' }, { id: expect.any(Number), environment_scope: 'sandbox' }],
+          scopes: [
+            { id: expect.any(Number), environment_scope: 'review/*' },
+            { id: expect.any(Number), environment_scope: 'sandbox' },
+          ],
           user_list: null,
         },
       ]);
@@ -87,11 +106,19 @@ describe('feature flags', () => {
         { token: 'developer', as: 'form' },
       );
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ name, active: false, strategies: [{ name: 'userWithId', parameters: { userIds: 'a' }, scopes: [{ environment_scope: 'production' }] }] });
+      expect(res.body).toMatchObject({
+        name,
+        active: false,
+        strategies: [{ name: 'userWithId', parameters: { userIds: 'a' }, scopes: [{ environment_scope: 'production' }] }],
+      });
     });
 
     it('creates a serviceUserList strategy that shows its list', async () => {
-      const list = await app.post(`/api/v4/projects/${app.project.id}/feature_flags_user_lists`, { name: uniqueName('list'), user_xids: 'u1,u2' }, { token: 'developer' });
+      const list = await app.post(
+        `/api/v4/projects/${app.project.id}/feature_flags_user_lists`,
+        { name: uniqueName('list'), user_xids: 'u1,u2' },
+        { token: 'developer' },
+      );
       const body = await createFlag({ name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id }] });
       expect(body.strategies[0].user_list).toEqual({ id: list.body.id, iid: list.body.iid, name: list.body.name, user_xids: 'u1,u2' });
     });
@@ -126,7 +153,14 @@ describe('feature flags', () => {
         ['a', ['Name is too short (minimum is 2 characters)']],
         ['trailing-', ["Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'"]],
         [`a${'b'.repeat(63)}`, ['Name is too long (maximum is 63 characters)']],
-        ['', ["Name can't be blank", 'Name is too short (minimum is 2 characters)', "Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'"]],
+        [
+          '',
+          [
+            "Name can't be blank",
+            'Name is too short (minimum is 2 characters)',
+            "Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'",
+          ],
+        ],
       ];
       for (const [name, message] of cases) {
         const res = await app.post(base, { name }, { token: 'developer' });
@@ -179,12 +213,24 @@ describe('feature flags', () => {
     });
 
     it('checks the user list of a strategy', async () => {
-      const list = await app.post(`/api/v4/projects/${app.project.id}/feature_flags_user_lists`, { name: uniqueName('list'), user_xids: 'u1' }, { token: 'developer' });
+      const list = await app.post(
+        `/api/v4/projects/${app.project.id}/feature_flags_user_lists`,
+        { name: uniqueName('list'), user_xids: 'u1' },
+        { token: 'developer' },
+      );
       const withoutList = await app.post(base, { name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {} }] }, { token: 'developer' });
       expect(withoutList.body).toEqual({ message: ["Strategies user list can't be blank"] });
-      const listOnDefault = await app.post(base, { name: uniqueName(), strategies: [{ name: 'default', parameters: {}, user_list_id: list.body.id }] }, { token: 'developer' });
+      const listOnDefault = await app.post(
+        base,
+        { name: uniqueName(), strategies: [{ name: 'default', parameters: {}, user_list_id: list.body.id }] },
+        { token: 'developer' },
+      );
       expect(listOnDefault.body).toEqual({ message: ['Strategies user list must be blank'] });
-      const unknownList = await app.post(base, { name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: 999999 }] }, { token: 'developer' });
+      const unknownList = await app.post(
+        base,
+        { name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: 999999 }] },
+        { token: 'developer' },
+      );
       expect(unknownList.status).toBe(404);
       expect(unknownList.body).toEqual({ message: '404 Not found' });
     });
@@ -192,7 +238,11 @@ describe('feature flags', () => {
     it('rejects a user list of another project', async () => {
       const other = await app.post('/api/v4/projects', { name: 'Other Flags', path: 'other-flags' }, { token: 'admin' });
       const foreign = await app.post(`/api/v4/projects/${other.body.id}/feature_flags_user_lists`, { name: 'foreign', user_xids: 'x' }, { token: 'admin' });
-      const res = await app.post(base, { name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: foreign.body.id }] }, { token: 'developer' });
+      const res = await app.post(
+        base,
+        { name: uniqueName(), strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: foreign.body.id }] },
+        { token: 'developer' },
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: ['Strategies user list must belong to the same project'] });
     });
@@ -200,7 +250,7 @@ describe('feature flags', () => {
     it('stops at the project_feature_flags plan limit, reporting it before other errors', async () => {
       const project = await app.post('/api/v4/projects', { name: 'Limited Flags', path: 'limited-flags', namespace_id: app.group.id }, { token: 'owner' });
       const limited = `/api/v4/projects/${project.body.id}/feature_flags`;
-      await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 2);
+      await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 2);
       try {
         for (const name of ['first', 'second']) expect((await app.post(limited, { name }, { token: 'developer' })).status).toBe(201);
         const third = await app.post(limited, { name: 'third' }, { token: 'developer' });
@@ -221,7 +271,7 @@ describe('feature flags', () => {
         const other = await app.post('/api/v4/projects', { name: 'Other Limited', path: 'other-limited', namespace_id: app.group.id }, { token: 'owner' });
         expect((await app.post(`/api/v4/projects/${other.body.id}/feature_flags`, { name: 'first' }, { token: 'developer' })).status).toBe(201);
       } finally {
-        await setPlanLimit(app.kernel.database.knex, 'project_feature_flags', 200);
+        await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 200);
       }
     });
 
@@ -241,7 +291,11 @@ describe('feature flags', () => {
     it('lists flags by name, filters by scope and paginates', async () => {
       const project = await app.post('/api/v4/projects', { name: 'Listing', path: 'listing', namespace_id: app.group.id }, { token: 'owner' });
       const listBase = `/api/v4/projects/${project.body.id}/feature_flags`;
-      for (const [name, active] of [['charlie', true], ['alpha', false], ['bravo', true]] as const) {
+      for (const [name, active] of [
+        ['charlie', true],
+        ['alpha', false],
+        ['bravo', true],
+      ] as const) {
         expect((await app.post(listBase, { name, active }, { token: 'developer' })).status).toBe(201);
       }
       const all = await app.get(listBase, { token: 'developer' });
@@ -286,7 +340,11 @@ describe('feature flags', () => {
     });
 
     it('answers 403 while the project has feature flags switched off', async () => {
-      const project = await app.post('/api/v4/projects', { name: 'No Flags', path: 'no-flags', namespace_id: app.group.id, feature_flags_access_level: 'disabled' }, { token: 'owner' });
+      const project = await app.post(
+        '/api/v4/projects',
+        { name: 'No Flags', path: 'no-flags', namespace_id: app.group.id, feature_flags_access_level: 'disabled' },
+        { token: 'owner' },
+      );
       expect(project.status).toBe(201);
       const res = await app.get(`/api/v4/projects/${project.body.id}/feature_flags`, { token: 'developer' });
       expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
@@ -321,7 +379,9 @@ describe('feature flags', () => {
       const taken = await app.put(`${base}/${second}`, { name: first }, { token: 'developer' });
       expect(taken).toMatchObject({ status: 400, body: { message: ['Name has already been taken'] } });
       const invalid = await app.put(`${base}/${second}`, { name: 'Nope' }, { token: 'developer' });
-      expect(invalid.body).toEqual({ message: ["Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'"] });
+      expect(invalid.body).toEqual({
+        message: ["Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'"],
+      });
     });
 
     it('updates strategies by id, adds new ones, destroys with _destroy, keeps the rest', async () => {
@@ -341,7 +401,11 @@ describe('feature flags', () => {
           strategies: [
             { id: a.id, name: 'default', parameters: {}, _destroy: true },
             { id: b.id, parameters: { userIds: 'userB' } },
-            { name: 'flexibleRollout', parameters: { groupId: 'default', rollout: '10', stickiness: 'default' }, scopes: [{ environment_scope: 'production' }] },
+            {
+              name: 'flexibleRollout',
+              parameters: { groupId: 'default', rollout: '10', stickiness: 'default' },
+              scopes: [{ environment_scope: 'production' }],
+            },
             { name: 'default', _destroy: true },
           ],
         },
@@ -351,18 +415,34 @@ describe('feature flags', () => {
       expect(res.body.strategies).toEqual([
         { ...b, parameters: { userIds: 'userB' } },
         c,
-        { id: expect.any(Number), name: 'flexibleRollout', parameters: { groupId: 'default', rollout: '10', stickiness: 'default' }, scopes: [{ id: expect.any(Number), environment_scope: 'production' }], user_list: null },
+        {
+          id: expect.any(Number),
+          name: 'flexibleRollout',
+          parameters: { groupId: 'default', rollout: '10', stickiness: 'default' },
+          scopes: [{ id: expect.any(Number), environment_scope: 'production' }],
+          user_list: null,
+        },
       ]);
     });
 
     it('updates, adds and destroys scopes by id', async () => {
       const name = uniqueName();
-      const created = await createFlag({ name, strategies: [{ name: 'default', parameters: {}, scopes: [{ environment_scope: '*' }, { environment_scope: 'staging' }] }] });
+      const created = await createFlag({
+        name,
+        strategies: [{ name: 'default', parameters: {}, scopes: [{ environment_scope: '*' }, { environment_scope: 'staging' }] }],
+      });
       const strategy = created.strategies[0];
       const [star, staging] = strategy.scopes;
       const res = await app.put(
         `${base}/${name}`,
-        { strategies: [{ id: strategy.id, scopes: [{ id: star.id, environment_scope: 'production' }, { id: staging.id, _destroy: true }, { environment_scope: 'review/*' }] }] },
+        {
+          strategies: [
+            {
+              id: strategy.id,
+              scopes: [{ id: star.id, environment_scope: 'production' }, { id: staging.id, _destroy: true }, { environment_scope: 'review/*' }],
+            },
+          ],
+        },
         { token: 'developer' },
       );
       expect(res.status).toBe(200);
@@ -390,7 +470,11 @@ describe('feature flags', () => {
       const created = await createFlag({ name, strategies: [{ name: 'default', parameters: {}, scopes: [{ environment_scope: '*' }] }] });
       const strategy = await app.put(`${base}/${name}`, { strategies: [{ id: 99999999, name: 'default' }] }, { token: 'developer' });
       expect(strategy).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-      const scope = await app.put(`${base}/${name}`, { strategies: [{ id: created.strategies[0].id, scopes: [{ id: 99999999, environment_scope: 'x' }] }] }, { token: 'developer' });
+      const scope = await app.put(
+        `${base}/${name}`,
+        { strategies: [{ id: created.strategies[0].id, scopes: [{ id: 99999999, environment_scope: 'x' }] }] },
+        { token: 'developer' },
+      );
       expect(scope).toMatchObject({ status: 404, body: { message: '404 Not found' } });
     });
 
@@ -410,13 +494,20 @@ describe('feature flags', () => {
       const rejected = await app.put(`${base}/${name}`, { strategies: [{ id: strategyId, user_list_id: foreign.body.id }] }, { token: 'developer' });
       expect(rejected).toMatchObject({ status: 404, body: { message: 'Not Found' } });
 
-      const changedKind = await app.put(`${base}/${name}`, { strategies: [{ id: strategyId, name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '25' } }] }, { token: 'developer' });
+      const changedKind = await app.put(
+        `${base}/${name}`,
+        { strategies: [{ id: strategyId, name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '25' } }] },
+        { token: 'developer' },
+      );
       expect(changedKind.status).toBe(200);
       expect(changedKind.body.strategies[0]).toMatchObject({ name: 'gradualRolloutUserId', user_list: null });
     });
 
     it('answers 404 for an unknown flag and 403 for a reporter', async () => {
-      expect(await app.put(`${base}/no-such-flag`, { description: 'x' }, { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+      expect(await app.put(`${base}/no-such-flag`, { description: 'x' }, { token: 'developer' })).toMatchObject({
+        status: 404,
+        body: { message: '404 Not found' },
+      });
       const name = uniqueName();
       await createFlag({ name, description: 'old' });
       expect(await app.put(`${base}/${name}`, { description: 'x' }, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });

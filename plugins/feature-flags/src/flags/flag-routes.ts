@@ -32,7 +32,7 @@ export function flagRoutes(flags: FlagService, access: AccessService): Route[] {
       path: '/projects/:id/feature_flags',
       before: requireProject,
       input: createFlagParams,
-      async handler(ctx, input, project) {
+      async handler(_ctx, input, project) {
         return created(flagEntity(await flags.create(project.id, input)));
       },
     }),

@@ -41,7 +41,12 @@ export function createFlagService(db: Knex, limits: PlanLimitsService) {
   }
 
   function newScope(environmentScope: string | null | undefined): ScopeDraft {
-    return { id: null, environmentScope: environmentScope === undefined || environmentScope === null ? null : environmentScope.trim(), destroyed: false, changed: true };
+    return {
+      id: null,
+      environmentScope: environmentScope === undefined || environmentScope === null ? null : environmentScope.trim(),
+      destroyed: false,
+      changed: true,
+    };
   }
 
   function applyScopes(strategy: StrategyDraft, items: ScopeItem[]) {
@@ -92,7 +97,9 @@ export function createFlagService(db: Knex, limits: PlanLimitsService) {
       const values = { name: strategy.name!, parameters: JSON.stringify(strategy.parameters), user_list_id: strategy.userList?.id ?? null, updated_at: now };
       let strategyId = strategy.id;
       if (strategyId === null) {
-        const [row] = await trx('feature_flag_strategies').insert({ ...values, feature_flag_id: flagId, created_at: now }).returning('id');
+        const [row] = await trx('feature_flag_strategies')
+          .insert({ ...values, feature_flag_id: flagId, created_at: now })
+          .returning('id');
         strategyId = (row as { id: number }).id;
       } else if (strategy.changed) {
         await trx('feature_flag_strategies').where('id', strategyId).update(values);
@@ -155,12 +162,23 @@ export function createFlagService(db: Knex, limits: PlanLimitsService) {
           changed: true,
         })),
       };
-      const messages = [...(await limitMessages(projectId)), ...flagMessages(draft, projectId, await nameTaken(db, 'feature_flags', projectId, draft.name, null))];
+      const messages = [
+        ...(await limitMessages(projectId)),
+        ...flagMessages(draft, projectId, await nameTaken(db, 'feature_flags', projectId, draft.name, null)),
+      ];
       if (messages.length > 0) throw invalid(messages);
       const id = await inTransaction(async (trx) => {
         const now = new Date();
         const [row] = await trx('feature_flags')
-          .insert({ project_id: projectId, name: draft.name, description: draft.description, active: draft.active, version: 2, created_at: now, updated_at: now })
+          .insert({
+            project_id: projectId,
+            name: draft.name,
+            description: draft.description,
+            active: draft.active,
+            version: 2,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id');
         const flagId = (row as { id: number }).id;
         await saveStrategies(trx, flagId, draft.strategies, now);
@@ -183,7 +201,16 @@ export function createFlagService(db: Knex, limits: PlanLimitsService) {
       for (const item of items) {
         if (item.id === undefined || item.id === null) {
           if (item._destroy) continue;
-          const created: EditableStrategy = { id: null, name: null, savedName: null, parameters: {}, userList: null, scopes: [], destroyed: false, changed: true };
+          const created: EditableStrategy = {
+            id: null,
+            name: null,
+            savedName: null,
+            parameters: {},
+            userList: null,
+            scopes: [],
+            destroyed: false,
+            changed: true,
+          };
           applyStrategy(created, item, lists);
           strategies.push(created);
           continue;

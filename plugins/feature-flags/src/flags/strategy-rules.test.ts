@@ -20,9 +20,15 @@ describe('strategy parameters', () => {
   it('checks gradual rollouts: percentage as a digit string 0..100, a lower-case groupId', () => {
     expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: '0' })).toEqual([]);
     expect(parameterErrors('gradualRolloutUserId', { groupId: 'a'.repeat(32), percentage: '100' })).toEqual([]);
-    expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: 50 })).toEqual(['percentage must be a string between 0 and 100 inclusive']);
-    expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: '101' })).toEqual(['percentage must be a string between 0 and 100 inclusive']);
-    expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: '-1' })).toEqual(['percentage must be a string between 0 and 100 inclusive']);
+    expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: 50 })).toEqual([
+      'percentage must be a string between 0 and 100 inclusive',
+    ]);
+    expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: '101' })).toEqual([
+      'percentage must be a string between 0 and 100 inclusive',
+    ]);
+    expect(parameterErrors('gradualRolloutUserId', { groupId: 'default', percentage: '-1' })).toEqual([
+      'percentage must be a string between 0 and 100 inclusive',
+    ]);
     expect(parameterErrors('gradualRolloutUserId', { groupId: 'a'.repeat(33), percentage: '5' })).toEqual(['groupId parameter is invalid']);
     expect(parameterErrors('gradualRolloutUserId', { groupId: 'Default', percentage: '5.5' })).toEqual([
       'percentage must be a string between 0 and 100 inclusive',
@@ -41,7 +47,9 @@ describe('strategy parameters', () => {
 
   it('checks user ids of userWithId', () => {
     expect(parameterErrors('userWithId', { userIds: 'user1,user2' })).toEqual([]);
-    expect(parameterErrors('userWithId', { userIds: 'user1,user1' })).toEqual(['userIds must be a string of unique comma separated values each 256 characters or less']);
+    expect(parameterErrors('userWithId', { userIds: 'user1,user1' })).toEqual([
+      'userIds must be a string of unique comma separated values each 256 characters or less',
+    ]);
     expect(parameterErrors('userWithId', { userIds: 7 })).toEqual(['userIds must be a string of unique comma separated values each 256 characters or less']);
   });
 });

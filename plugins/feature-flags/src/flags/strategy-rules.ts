@@ -1,4 +1,5 @@
 /** Strategy names, their parameter sets and value rules, with GitLab's error texts. */
+import { longerThan, TEXT_LIMIT, tooLongMessage } from '@forgekit/kernel';
 import { userXidsMessage, validUserXids } from '../shared/user-xids.js';
 
 export const USER_LIST_STRATEGY = 'serviceUserList';
@@ -48,5 +49,7 @@ export function parameterErrors(name: string, parameters: unknown): string[] {
       if (!validUserXids(parameters.userIds)) errors.push(userXidsMessage('userIds'));
       break;
   }
+  // GitLab keeps parameters of any size; the product bounds their JSON.
+  if (longerThan(JSON.stringify(parameters), TEXT_LIMIT)) errors.push(tooLongMessage(TEXT_LIMIT));
   return errors;
 }

@@ -40,7 +40,10 @@ export function createFeatureFlagsClientService(db: Knex, projects: ProjectServi
       if (existing) return existing.token;
       await requireProject(projectId);
       const now = new Date();
-      await clients().insert({ project_id: projectId, token: generateToken(CLIENT_TOKEN_PREFIX), created_at: now, updated_at: now } as never).onConflict('project_id').ignore();
+      await clients()
+        .insert({ project_id: projectId, token: generateToken(CLIENT_TOKEN_PREFIX), created_at: now, updated_at: now } as never)
+        .onConflict('project_id')
+        .ignore();
       return (await clients().where('project_id', projectId).first())!.token;
     },
 
@@ -48,7 +51,10 @@ export function createFeatureFlagsClientService(db: Knex, projects: ProjectServi
       await requireProject(projectId);
       const token = generateToken(CLIENT_TOKEN_PREFIX);
       const now = new Date();
-      await clients().insert({ project_id: projectId, token, created_at: now, updated_at: now } as never).onConflict('project_id').merge({ token, updated_at: now } as never);
+      await clients()
+        .insert({ project_id: projectId, token, created_at: now, updated_at: now } as never)
+        .onConflict('project_id')
+        .merge({ token, updated_at: now } as never);
       return token;
     },
 

@@ -17,7 +17,11 @@ describe('Unleash client API', () => {
 
   /** A project of its own with its instance id. */
   async function freshProject() {
-    const res = await app.post('/api/v4/projects', { name: `Unleash ${++counter}`, path: `unleash-${counter}`, namespace_id: app.group.id }, { token: 'owner' });
+    const res = await app.post(
+      '/api/v4/projects',
+      { name: `Unleash ${++counter}`, path: `unleash-${counter}`, namespace_id: app.group.id },
+      { token: 'owner' },
+    );
     expect(res.status).toBe(201);
     const id = res.body.id as number;
     return { id, token: await clients().tokenFor(id), unleash: `/api/v4/feature_flags/unleash/${id}`, flags: `/api/v4/projects/${id}/feature_flags` };
@@ -60,7 +64,7 @@ describe('Unleash client API', () => {
       expect((await app.get(`${project.unleash}/client/features`, { query: { instance_id: project.token } })).status).toBe(200);
     });
 
-    it('answers 401 for a missing or wrong id, another project\'s id, an unknown project or a path', async () => {
+    it("answers 401 for a missing or wrong id, another project's id, an unknown project or a path", async () => {
       const project = await freshProject();
       const other = await freshProject();
       const unauthorized = { status: 401, body: { message: '401 Unauthorized' } };
@@ -68,12 +72,17 @@ describe('Unleash client API', () => {
       expect(await features(`${project.unleash}/client/features`, 'fkffct-wrong')).toMatchObject(unauthorized);
       expect(await features(`${project.unleash}/client/features`, other.token)).toMatchObject(unauthorized);
       expect(await features('/api/v4/feature_flags/unleash/-5000/client/features', project.token)).toMatchObject(unauthorized);
-      expect(await features(`/api/v4/feature_flags/unleash/${encodeURIComponent('test-group/unleash-1')}/client/features`, project.token)).toMatchObject(unauthorized);
+      expect(await features(`/api/v4/feature_flags/unleash/${encodeURIComponent('test-group/unleash-1')}/client/features`, project.token)).toMatchObject(
+        unauthorized,
+      );
     });
 
     it('lets the header win over the param', async () => {
       const project = await freshProject();
-      const res = await app.get(`${project.unleash}/client/features`, { query: { instance_id: project.token }, headers: { 'UNLEASH-INSTANCEID': 'fkffct-wrong' } });
+      const res = await app.get(`${project.unleash}/client/features`, {
+        query: { instance_id: project.token },
+        headers: { 'UNLEASH-INSTANCEID': 'fkffct-wrong' },
+      });
       expect(res.status).toBe(401);
     });
 
@@ -102,7 +111,11 @@ describe('Unleash client API', () => {
           { name: 'default', parameters: {}, scopes: [{ environment_scope: 'staging' }] },
         ],
       });
-      await createFlag(project.flags, { name: 'alpha', active: false, strategies: [{ name: 'default', parameters: {}, scopes: [{ environment_scope: 'production' }, { environment_scope: '*' }] }] });
+      await createFlag(project.flags, {
+        name: 'alpha',
+        active: false,
+        strategies: [{ name: 'default', parameters: {}, scopes: [{ environment_scope: 'production' }, { environment_scope: '*' }] }],
+      });
       await createFlag(project.flags, { name: 'staging-only', strategies: [{ name: 'default', parameters: {}, scopes: [{ environment_scope: 'staging' }] }] });
       await createFlag(project.flags, { name: 'no-strategies' });
       await createFlag(project.flags, { name: 'unscoped', strategies: [{ name: 'default', parameters: {} }] });
@@ -127,7 +140,11 @@ describe('Unleash client API', () => {
           { name: 'userWithId', parameters: { userIds: 'user2' }, scopes: [{ environment_scope: '*' }] },
           { name: 'default', parameters: {}, scopes: [{ environment_scope: 'review/*' }] },
           { name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '15' }, scopes: [{ environment_scope: 'review/patch-1' }] },
-          { name: 'flexibleRollout', parameters: { groupId: 'default', rollout: '30', stickiness: 'default' }, scopes: [{ environment_scope: 'Review/patch-1' }] },
+          {
+            name: 'flexibleRollout',
+            parameters: { groupId: 'default', rollout: '30', stickiness: 'default' },
+            scopes: [{ environment_scope: 'Review/patch-1' }],
+          },
         ],
       });
       const names = async (environment: string) =>
@@ -138,10 +155,17 @@ describe('Unleash client API', () => {
       expect(await names('Review/patch-1')).toEqual(['userWithId', 'flexibleRollout']);
     });
 
-    it('sends a user list strategy as userWithId with the list\'s ids', async () => {
+    it("sends a user list strategy as userWithId with the list's ids", async () => {
       const project = await freshProject();
-      const list = await app.post(`/api/v4/projects/${project.id}/feature_flags_user_lists`, { name: 'My List', user_xids: 'user1,user2' }, { token: 'developer' });
-      await createFlag(project.flags, { name: 'listed', strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id, scopes: [{ environment_scope: 'production' }] }] });
+      const list = await app.post(
+        `/api/v4/projects/${project.id}/feature_flags_user_lists`,
+        { name: 'My List', user_xids: 'user1,user2' },
+        { token: 'developer' },
+      );
+      await createFlag(project.flags, {
+        name: 'listed',
+        strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id, scopes: [{ environment_scope: 'production' }] }],
+      });
       const res = await features(`${project.unleash}/client/features`, project.token, 'production');
       expect(res.body.features).toEqual([{ name: 'listed', enabled: true, strategies: [{ name: 'userWithId', parameters: { userIds: 'user1,user2' } }] }]);
       await app.put(`/api/v4/projects/${project.id}/feature_flags_user_lists/${list.body.iid}`, { user_xids: 'user3' }, { token: 'developer' });
@@ -175,10 +199,13 @@ describe('Unleash client API', () => {
   });
 
   describe('project deletion', () => {
-    it('drops the project\'s flags, lists and instance id', async () => {
+    it("drops the project's flags, lists and instance id", async () => {
       const project = await freshProject();
       const list = await app.post(`/api/v4/projects/${project.id}/feature_flags_user_lists`, { name: 'gone', user_xids: 'u' }, { token: 'developer' });
-      await createFlag(project.flags, { name: 'gone', strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id, scopes: [{ environment_scope: '*' }] }] });
+      await createFlag(project.flags, {
+        name: 'gone',
+        strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id, scopes: [{ environment_scope: '*' }] }],
+      });
       expect((await app.delete(`/api/v4/projects/${project.id}`, { token: 'owner' })).status).toBe(202);
       const db = app.kernel.database.knex;
       for (const table of ['feature_flags', 'feature_flag_user_lists', 'feature_flags_clients', 'feature_flag_internal_ids']) {

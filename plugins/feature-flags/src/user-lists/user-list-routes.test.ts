@@ -49,18 +49,29 @@ describe('feature flag user lists', () => {
     it('answers missing params with "message", not "error"', async () => {
       const project = await freshProject();
       expect(await app.post(project.base, { user_xids: 'user1' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'name is missing' } });
-      expect(await app.post(project.base, { name: 'empty_list' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'user_xids is missing' } });
-      expect(await app.post(project.base, {}, { token: 'developer' })).toMatchObject({ status: 400, body: { message: 'name is missing, user_xids is missing' } });
+      expect(await app.post(project.base, { name: 'empty_list' }, { token: 'developer' })).toMatchObject({
+        status: 400,
+        body: { message: 'user_xids is missing' },
+      });
+      expect(await app.post(project.base, {}, { token: 'developer' })).toMatchObject({
+        status: 400,
+        body: { message: 'name is missing, user_xids is missing' },
+      });
     });
 
     it('rejects a taken name, a blank or long name, and bad user ids', async () => {
       const project = await freshProject();
       await createList(project.base, 'myname');
-      expect(await app.post(project.base, { name: 'myname', user_xids: 'a' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: ['Name has already been taken'] } });
+      expect(await app.post(project.base, { name: 'myname', user_xids: 'a' }, { token: 'developer' })).toMatchObject({
+        status: 400,
+        body: { message: ['Name has already been taken'] },
+      });
       expect((await app.post(project.base, { name: '', user_xids: 'a' }, { token: 'developer' })).body).toEqual({
         message: ["Name can't be blank", 'Name is too short (minimum is 1 character)'],
       });
-      expect((await app.post(project.base, { name: 'n'.repeat(256), user_xids: 'a' }, { token: 'developer' })).body).toEqual({ message: ['Name is too long (maximum is 255 characters)'] });
+      expect((await app.post(project.base, { name: 'n'.repeat(256), user_xids: 'a' }, { token: 'developer' })).body).toEqual({
+        message: ['Name is too long (maximum is 255 characters)'],
+      });
       for (const userXids of ['a,,b', 'a,a', ' a', 'a\tb', `${'x'.repeat(257)}`]) {
         const res = await app.post(project.base, { name: `bad-${userXids.length}-${userXids.charCodeAt(1)}`, user_xids: userXids }, { token: 'developer' });
         expect(res.status).toBe(400);
@@ -76,15 +87,21 @@ describe('feature flag user lists', () => {
 
     it('answers 403 to a reporter and 404 to a non-member, before validating', async () => {
       const project = await freshProject();
-      expect(await app.post(project.base, { name: 'mylist', user_xids: 'user1' }, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+      expect(await app.post(project.base, { name: 'mylist', user_xids: 'user1' }, { token: 'reporter' })).toMatchObject({
+        status: 403,
+        body: { message: '403 Forbidden' },
+      });
       expect(await app.post(project.base, {}, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-      expect(await app.post(project.base, { name: 'mylist', user_xids: 'user1' }, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+      expect(await app.post(project.base, { name: 'mylist', user_xids: 'user1' }, { token: 'nonMember' })).toMatchObject({
+        status: 404,
+        body: { message: '404 Project Not Found' },
+      });
       expect((await app.get(project.base, { token: 'developer' })).body).toEqual([]);
     });
   });
 
   describe('GET', () => {
-    it('lists a project\'s lists by id, paginated', async () => {
+    it("lists a project's lists by id, paginated", async () => {
       const project = await freshProject();
       const other = await freshProject();
       await createList(project.base, 'list_a');
@@ -103,12 +120,20 @@ describe('feature flag user lists', () => {
       await createList(project.base, 'test_list');
       await createList(project.base, 'list_b');
       await createList(project.base, 'Test_again');
-      const names = async (search: string) => (await app.get(project.base, { token: 'developer', query: { search } })).body.map((list: { name: string }) => list.name);
+      const names = async (search: string) =>
+        (await app.get(project.base, { token: 'developer', query: { search } })).body.map((list: { name: string }) => list.name);
       expect(await names('test')).toEqual(['test_list', 'Test_again']);
       expect(await names('test list')).toEqual(['test_list']);
       expect(await names('"t_a"')).toEqual(['Test_again']);
       expect(await names('%')).toEqual([]);
       expect(await names('')).toEqual(['test_list', 'list_b', 'Test_again']);
+    });
+
+    it('answers a search of any length, on every database', async () => {
+      const project = await freshProject();
+      await createList(project.base, 'test_list');
+      const res = await app.get(project.base, { token: 'developer', query: { search: 'x'.repeat(200_000) } });
+      expect(res).toMatchObject({ status: 200, body: [] });
     });
 
     it('shows a list by iid and 404s an unknown iid', async () => {
@@ -149,8 +174,14 @@ describe('feature flag user lists', () => {
       const project = await freshProject();
       await createList(project.base, 'taken', '123');
       const list = await createList(project.base, 'original_name', '123');
-      expect(await app.put(`${project.base}/${list.iid}`, { name: 'taken' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: ['Name has already been taken'] } });
-      expect(await app.put(`${project.base}/${list.iid + 1}`, { name: 'new_name' }, { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+      expect(await app.put(`${project.base}/${list.iid}`, { name: 'taken' }, { token: 'developer' })).toMatchObject({
+        status: 400,
+        body: { message: ['Name has already been taken'] },
+      });
+      expect(await app.put(`${project.base}/${list.iid + 1}`, { name: 'new_name' }, { token: 'developer' })).toMatchObject({
+        status: 404,
+        body: { message: '404 Not found' },
+      });
     });
 
     it('answers 403 to a reporter and changes nothing', async () => {
@@ -176,7 +207,11 @@ describe('feature flag user lists', () => {
       const project = await freshProject();
       const list = await createList(project.base, 'in-use');
       const flags = `/api/v4/projects/${project.id}/feature_flags`;
-      const flag = await app.post(flags, { name: 'uses-list', strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.id }] }, { token: 'developer' });
+      const flag = await app.post(
+        flags,
+        { name: 'uses-list', strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.id }] },
+        { token: 'developer' },
+      );
       expect(flag.status).toBe(201);
       const res = await app.delete(`${project.base}/${list.iid}`, { token: 'developer' });
       expect(res.status).toBe(409);

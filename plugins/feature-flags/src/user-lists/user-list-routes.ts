@@ -25,7 +25,10 @@ export function userListRoutes(userLists: UserListService, access: AccessService
       input: listUserListParams,
       async handler(ctx, { search }, project) {
         const { items, total } = await userLists.list(project.id, search, ctx.page);
-        return page(items.map((list) => userListEntity(list, project, ctx.externalUrl)), total);
+        return page(
+          items.map((list) => userListEntity(list, project, ctx.externalUrl)),
+          total,
+        );
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@
  * GitLab's fuzzy name search: every word (or "quoted phrase") must occur in the name,
  * case-insensitively.
  */
-import type { Knex } from '@forgekit/kernel/orm';
+import { containsText, type Knex } from '@forgekit/kernel/orm';
 
 export function searchTerms(search: string): string[] {
   const query = search.trim().replace(/\s+/g, ' ');
@@ -11,13 +11,11 @@ export function searchTerms(search: string): string[] {
   return [...rest.split(/\s+/).filter((word) => word !== ''), ...quoted.map((phrase) => phrase.slice(1, -1))];
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /** Narrows a query to names matching every term of `search`; a blank search matches all. */
 export function whereNameMatches(query: Knex.QueryBuilder, column: string, search: string | null | undefined) {
   if (!search || search.trim() === '') return query;
   for (const term of searchTerms(search)) {
-    query.whereRaw(`lower(??) like ? escape '\\'`, [column, `%${escapeLike(term.toLowerCase())}%`]);
+    query.where(containsText(query, column, term));
   }
   return query;
 }

@@ -1,5 +1,5 @@
 /** Feature flag user lists: named sets of external user ids, addressed by a per-project iid. */
-import { apiError, type PageRequest } from '@forgekit/kernel';
+import { apiError, TEXT_LIMIT, type PageRequest } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import { nextInternalId } from '../shared/internal-ids.js';
 import { nameTaken } from '../shared/name-taken.js';
@@ -7,8 +7,10 @@ import { pagedRows } from '../shared/paged-rows.js';
 import type { UserListRow } from '../shared/rows.js';
 import { isForeignKeyViolation, nameTakenOnConflict } from '../shared/constraint-violations.js';
 import { userXidsMessage, validUserXids } from '../shared/user-xids.js';
-import { blank, charLength, isBlank, taken, tooLong, tooShort } from '../shared/validation-messages.js';
+import { blank, charLength, isBlank, longerThan, taken, tooLong, tooShort } from '../shared/validation-messages.js';
 import { whereNameMatches } from './user-list-search.js';
+
+const NAME_LIMIT = 255;
 
 interface UserListValues {
   name: string | null;
@@ -24,8 +26,10 @@ export function createUserListService(db: Knex) {
     if (isBlank(name)) messages.push(blank('Name'));
     if (await nameTaken(db, 'feature_flag_user_lists', projectId, name, exceptId)) messages.push(taken('Name'));
     if (charLength(name) < 1) messages.push(tooShort('Name', 1));
-    if (charLength(name) > 255) messages.push(tooLong('Name', 255));
+    if (longerThan(name, NAME_LIMIT)) messages.push(tooLong('Name', NAME_LIMIT));
     if (!validUserXids(values.user_xids)) messages.push(`User xids ${userXidsMessage('user_xids')}`);
+    // GitLab keeps user ids of any length; the product bounds them.
+    if (values.user_xids && longerThan(values.user_xids, TEXT_LIMIT)) messages.push(tooLong('User xids', TEXT_LIMIT));
     return messages;
   }
 
@@ -43,7 +47,11 @@ export function createUserListService(db: Knex) {
 
     async findByIid(projectId: number, iid: string): Promise<UserListRow | null> {
       if (!/^\d+$/.test(iid)) return null;
-      return (await lists().where({ project_id: projectId, iid: Number(iid) }).first()) ?? null;
+      return (
+        (await lists()
+          .where({ project_id: projectId, iid: Number(iid) })
+          .first()) ?? null
+      );
     },
 
     async create(projectId: number, values: { name: string; user_xids: string }): Promise<UserListRow> {

@@ -5,15 +5,40 @@ const FROM = new Date('2024-03-09T12:00:00Z');
 
 describe('cron expressions', () => {
   it.each([
-    '* * * * *', '0 1 * * *', '*/15 * * * *', '0 0 * * 1-5', '0 0 * * MON#2', '0 0 L * *', '30 2 1,15 * *',
-    '0 0 * * SUN', '0 0 * * 7', '0 9 * JAN-MAR *', '0 0 1 1 * ', ' 0 1 * * *', '*/10 * * * * *', '@daily', '@HOURLY', '@noon',
+    '* * * * *',
+    '0 1 * * *',
+    '*/15 * * * *',
+    '0 0 * * 1-5',
+    '0 0 * * MON#2',
+    '0 0 L * *',
+    '30 2 1,15 * *',
+    '0 0 * * SUN',
+    '0 0 * * 7',
+    '0 9 * JAN-MAR *',
+    '0 0 1 1 * ',
+    ' 0 1 * * *',
+    '*/10 * * * * *',
+    '@daily',
+    '@HOURLY',
+    '@noon',
   ])('accepts %j', (cron) => {
     expect(isValidCron(cron)).toBe(true);
   });
 
   it.each([
-    '', ' ', 'invalid-cron', '* * * *', '0 0 0 1 1 * 2025', '60 * * * *', '0 25 * * *', '0 0 ? * *', '0 0 1W * *', '0 0 LW * *',
-    '0 0 31 2 *', '@reboot', 'every day',
+    '',
+    ' ',
+    'invalid-cron',
+    '* * * *',
+    '0 0 0 1 1 * 2025',
+    '60 * * * *',
+    '0 25 * * *',
+    '0 0 ? * *',
+    '0 0 1W * *',
+    '0 0 LW * *',
+    '0 0 31 2 *',
+    '@reboot',
+    'every day',
   ])('refuses %j', (cron) => {
     expect(isValidCron(cron)).toBe(false);
   });

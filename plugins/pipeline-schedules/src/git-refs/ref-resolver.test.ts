@@ -11,7 +11,30 @@ describe('refs without a repository', () => {
   });
 
   it('refuses names git would refuse', async () => {
-    for (const name of ['', '@', '-main', 'a b', 'a..b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', 'a@{1}', '/a', 'a/', 'a//b', 'a.', '.a', 'a/.b', 'a.lock', 'a/b.lock', 'tab\there']) {
+    for (const name of [
+      '',
+      '@',
+      '-main',
+      'a b',
+      'a..b',
+      'a~1',
+      'a^',
+      'a:b',
+      'a?',
+      'a*',
+      'a[b',
+      'a\\b',
+      'a@{1}',
+      '/a',
+      'a/',
+      'a//b',
+      'a.',
+      '.a',
+      'a/.b',
+      'a.lock',
+      'a/b.lock',
+      'tab\there',
+    ]) {
       expect(isValidBranchName(name), name).toBe(false);
       expect(await defaultRefResolver.expandShortRef(project, name), name).toBeNull();
     }

@@ -18,7 +18,11 @@ beforeAll(async () => {
   projectId = await newProject(app, 'with-repository');
   const repo = `/api/v4/projects/${projectId}/repository`;
   const commit = await created(
-    await app.post(`${repo}/commits`, { branch: 'main', commit_message: 'Start', actions: [{ action: 'create', file_path: 'README.md', content: 'hi' }] }, { token: 'maintainer' }),
+    await app.post(
+      `${repo}/commits`,
+      { branch: 'main', commit_message: 'Start', actions: [{ action: 'create', file_path: 'README.md', content: 'hi' }] },
+      { token: 'maintainer' },
+    ),
   );
   mainSha = commit.id;
   await created(await app.post(`${repo}/branches`, { branch: 'both', ref: 'main' }, { token: 'maintainer' }));

@@ -72,7 +72,17 @@ describe('GET .../pipelines', () => {
       const at = new Date(Date.UTC(2024, 0, 1, 12, minute));
       const [row] = await app.kernel.database
         .knex('ci_pipelines')
-        .insert({ project_id: projectId, iid: 100 + index, pipeline_schedule_id: schedule.id, status, source: 'scheduled', ref, tag, created_at: at, updated_at: at })
+        .insert({
+          project_id: projectId,
+          iid: 100 + index,
+          pipeline_schedule_id: schedule.id,
+          status,
+          source: 'scheduled',
+          ref,
+          tag,
+          created_at: at,
+          updated_at: at,
+        })
         .returning('id');
       seeded.push((row as { id: number }).id);
     }
@@ -110,14 +120,29 @@ describe('GET .../pipelines', () => {
   });
 
   it('answers Grape errors for values outside the lists and bad times', async () => {
-    expect(await app.get(path, { token: 'developer', query: { scope: 'all' } })).toMatchObject({ status: 400, body: { error: 'scope does not have a valid value' } });
-    expect(await app.get(path, { token: 'developer', query: { status: 'done' } })).toMatchObject({ status: 400, body: { error: 'status does not have a valid value' } });
-    expect(await app.get(path, { token: 'developer', query: { sort: 'up' } })).toMatchObject({ status: 400, body: { error: 'sort does not have a valid value' } });
-    expect(await app.get(path, { token: 'developer', query: { updated_before: 'yesterday' } })).toMatchObject({ status: 400, body: { error: 'updated_before is invalid' } });
+    expect(await app.get(path, { token: 'developer', query: { scope: 'all' } })).toMatchObject({
+      status: 400,
+      body: { error: 'scope does not have a valid value' },
+    });
+    expect(await app.get(path, { token: 'developer', query: { status: 'done' } })).toMatchObject({
+      status: 400,
+      body: { error: 'status does not have a valid value' },
+    });
+    expect(await app.get(path, { token: 'developer', query: { sort: 'up' } })).toMatchObject({
+      status: 400,
+      body: { error: 'sort does not have a valid value' },
+    });
+    expect(await app.get(path, { token: 'developer', query: { updated_before: 'yesterday' } })).toMatchObject({
+      status: 400,
+      body: { error: 'updated_before is invalid' },
+    });
   });
 
   it('answers 404 for a missing schedule and to outsiders', async () => {
-    expect(await app.get(`${schedulesPath(app)}/999999/pipelines`, { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Not Found' } });
+    expect(await app.get(`${schedulesPath(app)}/999999/pipelines`, { token: 'developer' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Pipeline Schedule Not Found' },
+    });
     expect(await app.get(path, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     expect(await app.get(path)).toMatchObject({ status: 401 });
   });

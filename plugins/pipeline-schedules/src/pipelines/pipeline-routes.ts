@@ -35,10 +35,17 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
           createdBefore: input.created_before,
           createdAfter: input.created_after,
         });
-        const rows: PipelineRow[] = await query.clone().orderBy('id', input.sort ?? 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
+        const rows: PipelineRow[] = await query
+          .clone()
+          .orderBy('id', input.sort ?? 'asc')
+          .limit(ctx.page.perPage)
+          .offset(ctx.page.offset);
         const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
         const path = projectPathOf(project);
-        return page(rows.map((row) => pipelineBasic(row, path, ctx.externalUrl)), total);
+        return page(
+          rows.map((row) => pipelineBasic(row, path, ctx.externalUrl)),
+          total,
+        );
       },
     }),
     defineRoute({

@@ -29,8 +29,19 @@ export interface PipelineFilters {
 
 /** Pipeline statuses the `status` filter accepts. */
 export const PIPELINE_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
-  'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
 ] as const;
 
 const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
@@ -67,7 +78,9 @@ export function createPipelineStore(db: Knex) {
           updated_at: now,
         })
         .returning('id');
-      return (await trx<PipelineRow>('ci_pipelines').where('id', (inserted as { id: number }).id).first())!;
+      return (await trx<PipelineRow>('ci_pipelines')
+        .where('id', (inserted as { id: number }).id)
+        .first())!;
     },
 
     /** A schedule's newest pipeline, by id. */
@@ -84,7 +97,11 @@ export function createPipelineStore(db: Knex) {
         // The latest pipeline of each branch (or tag).
         query.whereIn(
           'id',
-          db('ci_pipelines').max('id').where('pipeline_schedule_id', scheduleId).where('tag', filters.scope === 'tags').groupBy('ref'),
+          db('ci_pipelines')
+            .max('id')
+            .where('pipeline_schedule_id', scheduleId)
+            .where('tag', filters.scope === 'tags')
+            .groupBy('ref'),
         );
       }
       if (filters.status) query.where('status', filters.status);

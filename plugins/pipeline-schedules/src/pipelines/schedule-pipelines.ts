@@ -32,7 +32,12 @@ export function createSchedulePipelines(db: Knex, pipelines: PipelineStore, refs
   }
 
   async function announce(pipeline: PipelineRow, scheduleId: number) {
-    await events.emit<PipelineCreatedEvent>('pipeline.created', { projectId: pipeline.project_id, pipelineId: pipeline.id, scheduleId, source: pipeline.source });
+    await events.emit<PipelineCreatedEvent>('pipeline.created', {
+      projectId: pipeline.project_id,
+      pipelineId: pipeline.id,
+      scheduleId,
+      source: pipeline.source,
+    });
   }
 
   return {

@@ -50,7 +50,8 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server
     for (let round = 1; round <= ROUNDS; round++) {
       for (const id of ids) await makeDue({ kernel: first }, id);
       await Promise.all([first.jobs.run(TICK_JOB), second.jobs.run(TICK_JOB), first.jobs.run(TICK_JOB), second.jobs.run(TICK_JOB)]);
-      const counts: { pipeline_schedule_id: number; n: string | number }[] = await first.database.knex('ci_pipelines')
+      const counts: { pipeline_schedule_id: number; n: string | number }[] = await first.database
+        .knex('ci_pipelines')
         .select('pipeline_schedule_id')
         .count({ n: '*' })
         .groupBy('pipeline_schedule_id');

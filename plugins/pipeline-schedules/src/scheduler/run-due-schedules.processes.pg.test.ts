@@ -84,8 +84,14 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server
     await waitUntil('both processes to boot', async () => (await readdir(signalDir)).filter((name) => name.startsWith('ready-')).length === 2, 180_000);
 
     for (let round = 1; round <= ROUNDS; round++) {
-      await knex('ci_pipeline_schedules').whereIn('id', ids).update({ next_run_at: new Date(Date.now() - 60_000) });
-      await waitUntil(`round ${round} to fire`, async () => Number((await knex('ci_pipeline_schedules').where('next_run_at', '<=', new Date()).count({ n: '*' }))[0]!.n) === 0, 30_000);
+      await knex('ci_pipeline_schedules')
+        .whereIn('id', ids)
+        .update({ next_run_at: new Date(Date.now() - 60_000) });
+      await waitUntil(
+        `round ${round} to fire`,
+        async () => Number((await knex('ci_pipeline_schedules').where('next_run_at', '<=', new Date()).count({ n: '*' }))[0]!.n) === 0,
+        30_000,
+      );
     }
     await writeFile(join(signalDir, 'stop'), '');
     const codes = await Promise.all(tickers.map((ticker) => ticker.exited));
@@ -93,7 +99,10 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server
     const ticks = await Promise.all(tickers.map(async ({ name }) => Number(await readFile(join(signalDir, `ticks-${name}`), 'utf8'))));
     for (const count of ticks) expect(count).toBeGreaterThan(ROUNDS);
 
-    const counts: { pipeline_schedule_id: number; n: string | number }[] = await knex('ci_pipelines').select('pipeline_schedule_id').count({ n: '*' }).groupBy('pipeline_schedule_id');
+    const counts: { pipeline_schedule_id: number; n: string | number }[] = await knex('ci_pipelines')
+      .select('pipeline_schedule_id')
+      .count({ n: '*' })
+      .groupBy('pipeline_schedule_id');
     expect(Object.fromEntries(counts.map((row) => [row.pipeline_schedule_id, Number(row.n)]))).toEqual(Object.fromEntries(ids.map((id) => [id, ROUNDS])));
     const iids: { iid: number }[] = await knex('ci_pipelines').select('iid').orderBy('iid');
     expect(iids.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));

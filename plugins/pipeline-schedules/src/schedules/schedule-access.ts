@@ -73,8 +73,15 @@ export function createScheduleAccess(access: AccessService, projects: ProjectSer
   /** Whether a schedule's owner may still start its pipelines (an active user with `create_pipeline`). */
   async function ownerMayRun(project: ProjectWithNamespace, ownerId: number | null): Promise<boolean> {
     const owner = ownerId === null ? undefined : await users.findById(ownerId);
-    if (!owner || owner.state !== 'active') return false;
-    const principal: Principal = { id: owner.id, username: owner.username, name: owner.name, isAdmin: toBool(owner.admin), external: toBool(owner.external), state: owner.state };
+    if (owner?.state !== 'active') return false;
+    const principal: Principal = {
+      id: owner.id,
+      username: owner.username,
+      name: owner.name,
+      isAdmin: toBool(owner.admin),
+      external: toBool(owner.external),
+      state: owner.state,
+    };
     return abilitiesIn(await access.projectAccess(principal, project), principal).createPipelines;
   }
 

@@ -1,8 +1,16 @@
 /** Schedule inputs: `{name, value}` pairs, changed by name on update. */
+import { charLength } from '@forgekit/kernel';
 import type { InputChanges } from './schedule-store.js';
 
 /** Inputs one pipeline may take (GitLab's pipeline inputs limit). */
 export const INPUTS_LIMIT = 20;
+export const INPUT_NAME_LIMIT = 255;
+/** The longest value as JSON, in characters: GitLab's limit on an interpolated input's size. */
+export const INPUT_VALUE_LIMIT = 1024;
+
+/** GitLab measures an input's value by the length of its JSON. */
+export const inputValueError = (value: unknown): string | null =>
+  charLength(JSON.stringify(value)) > INPUT_VALUE_LIMIT ? `exceeds max serialized size: ${INPUT_VALUE_LIMIT} characters` : null;
 
 export interface InputItem {
   name: string;

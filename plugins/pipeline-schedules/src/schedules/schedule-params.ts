@@ -48,4 +48,3 @@ export const changedInputs = () =>
       ) as v.GenericSchema<unknown, InputItem>,
     ),
   );
-

@@ -30,7 +30,10 @@ describe('ref expansion against a repository', () => {
 
   it('refuses a name that is both a branch and a tag, or neither, as ambiguous', async () => {
     for (const ref of ['both', 'missing']) {
-      expect(await app.post(schedulesPath(app), { ...NIGHTLY, ref }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: { ref: ['is ambiguous'] } } });
+      expect(await app.post(schedulesPath(app), { ...NIGHTLY, ref }, { token: 'developer' })).toMatchObject({
+        status: 400,
+        body: { message: { ref: ['is ambiguous'] } },
+      });
     }
   });
 

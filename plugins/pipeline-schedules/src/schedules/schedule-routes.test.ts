@@ -32,9 +32,33 @@ const DAY = 24 * 60 * 60 * 1000;
 describe('POST /projects/:id/pipeline_schedules', () => {
   it('creates a schedule owned by the caller, with the short ref expanded and UTC by default', async () => {
     const before = Date.now();
-    const res = await app.post(path, { ...NIGHTLY, inputs: [{ name: 'deploy', value: 'blue-green' }, { name: 'targets', value: [1, 2] }, { name: 'dry_run', value: false }] }, { token: 'developer' });
+    const res = await app.post(
+      path,
+      {
+        ...NIGHTLY,
+        inputs: [
+          { name: 'deploy', value: 'blue-green' },
+          { name: 'targets', value: [1, 2] },
+          { name: 'dry_run', value: false },
+        ],
+      },
+      { token: 'developer' },
+    );
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'description', 'ref', 'cron', 'cron_timezone', 'next_run_at', 'active', 'created_at', 'updated_at', 'owner', 'inputs', 'last_pipeline']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'description',
+      'ref',
+      'cron',
+      'cron_timezone',
+      'next_run_at',
+      'active',
+      'created_at',
+      'updated_at',
+      'owner',
+      'inputs',
+      'last_pipeline',
+    ]);
     expect(res.body).toMatchObject({
       description: 'Nightly build',
       ref: 'refs/heads/main',
@@ -42,7 +66,11 @@ describe('POST /projects/:id/pipeline_schedules', () => {
       cron_timezone: 'UTC',
       active: true,
       last_pipeline: null,
-      inputs: [{ name: 'deploy', value: 'blue-green' }, { name: 'targets', value: [1, 2] }, { name: 'dry_run', value: false }],
+      inputs: [
+        { name: 'deploy', value: 'blue-green' },
+        { name: 'targets', value: [1, 2] },
+        { name: 'dry_run', value: false },
+      ],
     });
     expect(res.body.owner).toEqual({
       id: app.users.developer.id,
@@ -59,7 +87,11 @@ describe('POST /projects/:id/pipeline_schedules', () => {
   });
 
   it('keeps full refs, strips the cron and reads form bodies', async () => {
-    const res = await app.post(path, { description: 'Tags', ref: 'refs/tags/v1.0', cron: '  */30 * * * * ', active: 'false' }, { token: 'maintainer', as: 'form' });
+    const res = await app.post(
+      path,
+      { description: 'Tags', ref: 'refs/tags/v1.0', cron: '  */30 * * * * ', active: 'false' },
+      { token: 'maintainer', as: 'form' },
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ ref: 'refs/tags/v1.0', cron: '*/30 * * * *', active: false });
     expect(res.body.next_run_at).toMatch(/:(00|30):00\.000Z$/);
@@ -76,13 +108,19 @@ describe('POST /projects/:id/pipeline_schedules', () => {
   });
 
   it('answers Grape errors for missing and blank params', async () => {
-    expect(await app.post(path, {}, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'description is missing, ref is missing, ref is empty, cron is missing' } });
+    expect(await app.post(path, {}, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { error: 'description is missing, ref is missing, ref is empty, cron is missing' },
+    });
     expect(await app.post(path, { ...NIGHTLY, ref: '' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'ref is empty' } });
     expect(await app.post(path, { ...NIGHTLY, active: 'maybe' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'active is invalid' } });
   });
 
   it("answers GitLab's model errors for the cron, its zone and the description", async () => {
-    expect(await app.post(path, { ...NIGHTLY, cron: 'invalid-cron' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: { cron: [' is invalid syntax'] } } });
+    expect(await app.post(path, { ...NIGHTLY, cron: 'invalid-cron' }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: { cron: [' is invalid syntax'] } },
+    });
     expect(await app.post(path, { ...NIGHTLY, cron_timezone: 'Mars/Olympus' }, { token: 'developer' })).toMatchObject({
       status: 400,
       body: { message: { cron_timezone: [' is invalid syntax'] } },
@@ -100,17 +138,37 @@ describe('POST /projects/:id/pipeline_schedules', () => {
   });
 
   it('checks inputs: required fields, value types, unique names and their number', async () => {
-    expect(await app.post(path, { ...NIGHTLY, inputs: [{ name: 'a' }] }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'inputs[0][value] is missing' } });
-    expect(await app.post(path, { ...NIGHTLY, inputs: [{ value: 'x' }] }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'inputs[0][name] is missing' } });
+    expect(await app.post(path, { ...NIGHTLY, inputs: [{ name: 'a' }] }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { error: 'inputs[0][value] is missing' },
+    });
+    expect(await app.post(path, { ...NIGHTLY, inputs: [{ value: 'x' }] }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { error: 'inputs[0][name] is missing' },
+    });
     expect(await app.post(path, { ...NIGHTLY, inputs: [{ name: 'a', value: { nested: true } }] }, { token: 'developer' })).toMatchObject({
       status: 400,
       body: { error: 'inputs[0][value] is invalid' },
     });
     expect(await app.post(path, { ...NIGHTLY, inputs: 'a' }, { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'inputs is invalid' } });
-    const duplicates = await app.post(path, { ...NIGHTLY, inputs: [{ name: 'a', value: 1 }, { name: 'b', value: 2 }, { name: 'a', value: 3 }] }, { token: 'developer' });
+    const duplicates = await app.post(
+      path,
+      {
+        ...NIGHTLY,
+        inputs: [
+          { name: 'a', value: 1 },
+          { name: 'b', value: 2 },
+          { name: 'a', value: 3 },
+        ],
+      },
+      { token: 'developer' },
+    );
     expect(duplicates).toMatchObject({ status: 400, body: { message: { inputs: ['have duplicate values (a)'] } } });
     const many = Array.from({ length: 21 }, (_, index) => ({ name: `input_${index}`, value: index }));
-    expect(await app.post(path, { ...NIGHTLY, inputs: many }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: { inputs: ['exceeds the limit of 20.'] } } });
+    expect(await app.post(path, { ...NIGHTLY, inputs: many }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: { inputs: ['exceeds the limit of 20.'] } },
+    });
     expect(await app.post(path, { ...NIGHTLY, inputs: [{ name: '', value: 1 }] }, { token: 'developer' })).toMatchObject({
       status: 400,
       body: { message: { 'inputs.name': ["can't be blank"] } },
@@ -160,7 +218,19 @@ describe('GET /projects/:id/pipeline_schedules', () => {
     expect(res.body.map((item: { id: number }) => item.id)).toEqual([ids[2], ids[1]]);
     expect(res.headers.get('x-total')).toBe('3');
     expect(res.headers.get('x-next-page')).toBe('2');
-    expect(Object.keys(res.body[0])).toEqual(['id', 'description', 'ref', 'cron', 'cron_timezone', 'next_run_at', 'active', 'created_at', 'updated_at', 'owner', 'inputs']);
+    expect(Object.keys(res.body[0])).toEqual([
+      'id',
+      'description',
+      'ref',
+      'cron',
+      'cron_timezone',
+      'next_run_at',
+      'active',
+      'created_at',
+      'updated_at',
+      'owner',
+      'inputs',
+    ]);
   });
 
   it('filters by scope', async () => {
@@ -219,12 +289,37 @@ describe('GET /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
     id = (await createSchedule(app, 'developer')).id;
   });
 
+  it('answers 404 for an id no schedule can have, on every database', async () => {
+    for (const id of ['2147483648', '9007199254740991']) {
+      for (const suffix of ['', '/play', '/take_ownership', '/variables']) {
+        const method = suffix === '' ? 'GET' : 'POST';
+        const res = await app.request(method, `${one(id)}${suffix}`, {
+          token: 'maintainer',
+          body: suffix === '/variables' ? { key: 'K', value: 'v' } : undefined,
+        });
+        expect({ id, suffix, status: res.status, body: res.body }).toEqual({ id, suffix, status: 404, body: { message: '404 Pipeline Schedule Not Found' } });
+      }
+    }
+  });
+
   it('shows details with variables to the owner and to Maintainers', async () => {
     for (const token of ['developer', 'maintainer', 'admin']) {
       const res = await app.get(one(id), { token });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual([
-        'id', 'description', 'ref', 'cron', 'cron_timezone', 'next_run_at', 'active', 'created_at', 'updated_at', 'owner', 'inputs', 'last_pipeline', 'variables',
+        'id',
+        'description',
+        'ref',
+        'cron',
+        'cron_timezone',
+        'next_run_at',
+        'active',
+        'created_at',
+        'updated_at',
+        'owner',
+        'inputs',
+        'last_pipeline',
+        'variables',
       ]);
       expect(res.body).toMatchObject({ id, last_pipeline: null, variables: [] });
     }
@@ -242,7 +337,10 @@ describe('GET /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
     expect(await app.get(one(-5), { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Not Found' } });
     expect(await app.get(one('abc'), { token: 'developer' })).toMatchObject({ status: 400, body: { error: 'pipeline_schedule_id is invalid' } });
     const other = await newProject(app, 'other-project');
-    expect(await app.get(`${projectSchedulesPath(other)}/${id}`, { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Not Found' } });
+    expect(await app.get(`${projectSchedulesPath(other)}/${id}`, { token: 'developer' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Pipeline Schedule Not Found' },
+    });
     expect(await app.get(one(id), { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
   });
 });
@@ -250,24 +348,55 @@ describe('GET /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
 describe('PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
   it('lets the owner edit and recomputes next_run_at', async () => {
     const schedule = await createSchedule(app, 'developer');
-    const res = await app.put(one(schedule.id), { cron: '30 6 * * *', cron_timezone: 'Tokyo', ref: 'release', description: 'Morning', active: false }, { token: 'developer' });
+    const res = await app.put(
+      one(schedule.id),
+      { cron: '30 6 * * *', cron_timezone: 'Tokyo', ref: 'release', description: 'Morning', active: false },
+      { token: 'developer' },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ cron: '30 6 * * *', cron_timezone: 'Tokyo', ref: 'refs/heads/release', description: 'Morning', active: false, last_pipeline: null });
+    expect(res.body).toMatchObject({
+      cron: '30 6 * * *',
+      cron_timezone: 'Tokyo',
+      ref: 'refs/heads/release',
+      description: 'Morning',
+      active: false,
+      last_pipeline: null,
+    });
     expect(res.body).not.toHaveProperty('variables');
     expect(wallClock(res.body.next_run_at, 'Asia/Tokyo')).toBe('06:30');
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(schedule.updated_at as string));
   });
 
   it('changes inputs by name: replace, add, and remove with destroy or _destroy', async () => {
-    const schedule = await createSchedule(app, 'developer', { inputs: [{ name: 'a', value: 1 }, { name: 'b', value: 'two' }, { name: 'c', value: true }] });
+    const schedule = await createSchedule(app, 'developer', {
+      inputs: [
+        { name: 'a', value: 1 },
+        { name: 'b', value: 'two' },
+        { name: 'c', value: true },
+      ],
+    });
     const res = await app.put(
       one(schedule.id),
-      { inputs: [{ name: 'a', value: 'one' }, { name: 'b', destroy: true }, { name: 'c', _destroy: 'true' }, { name: 'd', value: ['x'] }, { name: 'missing', destroy: true }] },
+      {
+        inputs: [
+          { name: 'a', value: 'one' },
+          { name: 'b', destroy: true },
+          { name: 'c', _destroy: 'true' },
+          { name: 'd', value: ['x'] },
+          { name: 'missing', destroy: true },
+        ],
+      },
       { token: 'developer' },
     );
     expect(res.status).toBe(200);
-    expect(res.body.inputs).toEqual([{ name: 'a', value: 'one' }, { name: 'd', value: ['x'] }]);
-    expect((await app.put(one(schedule.id), { description: 'Only this' }, { token: 'developer' })).body.inputs).toEqual([{ name: 'a', value: 'one' }, { name: 'd', value: ['x'] }]);
+    expect(res.body.inputs).toEqual([
+      { name: 'a', value: 'one' },
+      { name: 'd', value: ['x'] },
+    ]);
+    expect((await app.put(one(schedule.id), { description: 'Only this' }, { token: 'developer' })).body.inputs).toEqual([
+      { name: 'a', value: 'one' },
+      { name: 'd', value: ['x'] },
+    ]);
     expect(await app.put(one(schedule.id), { inputs: [{ name: 'a', destroy: false }] }, { token: 'developer' })).toMatchObject({
       status: 400,
       body: { error: 'inputs[0][value] is missing' },
@@ -276,9 +405,15 @@ describe('PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
 
   it('answers the same model errors as create', async () => {
     const schedule = await createSchedule(app, 'developer');
-    expect(await app.put(one(schedule.id), { cron: 'invalid-cron' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: { cron: [' is invalid syntax'] } } });
+    expect(await app.put(one(schedule.id), { cron: 'invalid-cron' }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: { cron: [' is invalid syntax'] } },
+    });
     expect(await app.put(one(schedule.id), { ref: '' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: { ref: ['is ambiguous'] } } });
-    expect(await app.put(one(schedule.id), { description: '' }, { token: 'developer' })).toMatchObject({ status: 400, body: { message: { description: ["can't be blank"] } } });
+    expect(await app.put(one(schedule.id), { description: '' }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: { description: ["can't be blank"] } },
+    });
     expect(await app.put(one(schedule.id), { cron_timezone: 'Nowhere' }, { token: 'developer' })).toMatchObject({
       status: 400,
       body: { message: { cron_timezone: [' is invalid syntax'] } },
@@ -287,9 +422,15 @@ describe('PUT /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
 
   it('is for the owner only: 403 for Maintainers and Owners who do not own it, allowed for admins', async () => {
     const schedule = await createSchedule(app, 'developer');
-    expect(await app.put(one(schedule.id), { description: 'Mine now' }, { token: 'maintainer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await app.put(one(schedule.id), { description: 'Mine now' }, { token: 'maintainer' })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
     expect(await app.put(one(schedule.id), { description: 'Mine now' }, { token: 'owner' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.put(one(schedule.id), { description: 'x' }, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await app.put(one(schedule.id), { description: 'x' }, { token: 'nonMember' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
     expect(await app.put(one(schedule.id), { description: 'x' })).toMatchObject({ status: 401 });
     expect(await app.put(one(schedule.id), { description: 'By admin' }, { token: 'admin' })).toMatchObject({ status: 200, body: { description: 'By admin' } });
   });
@@ -314,9 +455,18 @@ describe('POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_owner
     const schedule = await createSchedule(app, 'developer');
     expect((await app.post(`${one(schedule.id)}/take_ownership`, undefined, { token: 'developer' })).status).toBe(200);
     const other = await createSchedule(app, 'maintainer');
-    expect(await app.post(`${one(other.id)}/take_ownership`, undefined, { token: 'developer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.post(`${one(other.id)}/take_ownership`, undefined, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.post(`${one(999999)}/take_ownership`, undefined, { token: 'maintainer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Not Found' } });
+    expect(await app.post(`${one(other.id)}/take_ownership`, undefined, { token: 'developer' })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
+    expect(await app.post(`${one(other.id)}/take_ownership`, undefined, { token: 'reporter' })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
+    expect(await app.post(`${one(999999)}/take_ownership`, undefined, { token: 'maintainer' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Pipeline Schedule Not Found' },
+    });
   });
 });
 

@@ -3,7 +3,7 @@
  * full ref first (and refused as ambiguous when it cannot be), then the model rules
  * run, and every save recomputes `next_run_at`.
  */
-import { validationFailed } from '@forgekit/kernel';
+import { longerThan, TEXT_LIMIT, tooLongMessage, validationFailed } from '@forgekit/kernel';
 import type { ProjectWithNamespace } from '@forgekit/plugin-core';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
 import { isValidCron } from '../cron/cron-expression.js';
@@ -11,7 +11,7 @@ import { nextRunAt } from '../cron/next-run.js';
 import { ianaZoneFor } from '../cron/time-zone.js';
 import { FULL_REF, type RefProject, type RefResolver } from '../git-refs/ref-resolver.js';
 import type { ScheduleRow } from '../shared/rows.js';
-import { INPUTS_LIMIT, planInputs, type InputItem, type InputPlan } from './schedule-inputs.js';
+import { INPUTS_LIMIT, INPUT_NAME_LIMIT, inputValueError, planInputs, type InputItem, type InputPlan } from './schedule-inputs.js';
 import type { ScheduleStore } from './schedule-store.js';
 
 export const SCHEDULE_LIMIT = 'ci_pipeline_schedules';
@@ -57,29 +57,44 @@ function addError(errors: Errors, key: string, message: string) {
   (errors[key] ??= []).push(message);
 }
 
+/** The schedule's text fields the model checks; GitLab limits none of their lengths, so the product's bound applies. */
+interface ScheduleText {
+  cron: string;
+  cron_timezone: string;
+  description: string;
+}
+
 /** The model rules, in the order GitLab reports them. */
-function modelErrors(values: { cron: string; cron_timezone: string; description: string }, inputs: InputPlan, limitError: string | null): Errors {
+function modelErrors(values: ScheduleText, inputs: InputPlan, limitError: string | null): Errors {
   const errors: Errors = {};
+  const tooLong = (value: string) => longerThan(value, TEXT_LIMIT);
   if (limitError) addError(errors, 'base', limitError);
-  if (!isValidCron(values.cron)) addError(errors, 'cron', ' is invalid syntax');
+  // Past the bound the syntax is not read at all.
+  if (tooLong(values.cron)) addError(errors, 'cron', tooLongMessage(TEXT_LIMIT));
+  else if (!isValidCron(values.cron)) addError(errors, 'cron', ' is invalid syntax');
   if (isBlank(values.cron)) addError(errors, 'cron', "can't be blank");
   if (!ianaZoneFor(values.cron_timezone)) addError(errors, 'cron_timezone', ' is invalid syntax');
   if (isBlank(values.cron_timezone)) addError(errors, 'cron_timezone', "can't be blank");
   if (isBlank(values.description)) addError(errors, 'description', "can't be blank");
+  if (tooLong(values.description)) addError(errors, 'description', tooLongMessage(TEXT_LIMIT));
   const nameErrors = new Set<string>();
   for (const name of inputs.names) {
     if (isBlank(name)) nameErrors.add("can't be blank");
-    if ([...name].length > 255) nameErrors.add('is too long (maximum is 255 characters)');
+    if (longerThan(name, INPUT_NAME_LIMIT)) nameErrors.add(tooLongMessage(INPUT_NAME_LIMIT));
   }
+  const valueErrors = new Set([...inputs.changes.upsert.values()].map(inputValueError).filter((error) => error !== null));
   if (nameErrors.size === 0 && inputs.duplicates.length > 0) addError(errors, 'inputs', `have duplicate values (${inputs.duplicates.join(', ')})`);
   if (inputs.total > INPUTS_LIMIT) addError(errors, 'inputs', `exceeds the limit of ${INPUTS_LIMIT}.`);
   for (const message of nameErrors) addError(errors, 'inputs.name', message);
+  for (const message of valueErrors) addError(errors, 'inputs.value', message);
   return errors;
 }
 
 export function createScheduleService({ store, refs, limits, workerCron }: ScheduleServiceOptions) {
   /** A full ref for what was sent, or `{"ref": ["is ambiguous"]}`. */
   async function fullRef(project: ProjectWithNamespace, ref: string): Promise<string> {
+    // A ref past the bound is neither looked up nor kept.
+    if (longerThan(ref, TEXT_LIMIT)) throw validationFailed({ ref: [tooLongMessage(TEXT_LIMIT)] });
     if (FULL_REF.test(ref)) return ref;
     const expanded = isBlank(ref) ? null : await refs.expandShortRef(refProjectOf(project), ref);
     if (!expanded || !FULL_REF.test(expanded)) throw validationFailed({ ref: ['is ambiguous'] });

@@ -1,5 +1,5 @@
 /** Reads and writes of schedules and their inputs. */
-import type { Knex } from '@forgekit/kernel/orm';
+import { recordId, type Knex } from '@forgekit/kernel/orm';
 import type { ScheduleInputRow, ScheduleRow } from '../shared/rows.js';
 
 export interface ScheduleValues {
@@ -21,7 +21,10 @@ export interface InputChanges {
 export function createScheduleStore(db: Knex) {
   async function writeInputs(trx: Knex, scheduleId: number, changes: InputChanges) {
     if (changes.remove.size > 0) {
-      await trx('ci_pipeline_schedule_inputs').where('pipeline_schedule_id', scheduleId).whereIn('name', [...changes.remove]).delete();
+      await trx('ci_pipeline_schedule_inputs')
+        .where('pipeline_schedule_id', scheduleId)
+        .whereIn('name', [...changes.remove])
+        .delete();
     }
     for (const [name, value] of changes.upsert) {
       await trx('ci_pipeline_schedule_inputs')
@@ -32,7 +35,10 @@ export function createScheduleStore(db: Knex) {
   }
 
   return {
-    find: (projectId: number, id: number) => db<ScheduleRow>('ci_pipeline_schedules').where({ project_id: projectId, id }).first(),
+    async find(projectId: number, id: number): Promise<ScheduleRow | undefined> {
+      if (recordId(id) === null) return undefined;
+      return db<ScheduleRow>('ci_pipeline_schedules').where({ project_id: projectId, id }).first();
+    },
 
     /** A project's schedules, optionally only the active or inactive ones (unordered). */
     forProject(projectId: number, scope?: 'active' | 'inactive' | null): Knex.QueryBuilder {
@@ -69,7 +75,9 @@ export function createScheduleStore(db: Knex) {
 
     async update(id: number, values: Partial<ScheduleValues>, inputs?: InputChanges): Promise<ScheduleRow> {
       return db.transaction(async (trx) => {
-        await trx('ci_pipeline_schedules').where('id', id).update({ ...values, updated_at: new Date() });
+        await trx('ci_pipeline_schedules')
+          .where('id', id)
+          .update({ ...values, updated_at: new Date() });
         if (inputs) await writeInputs(trx, id, inputs);
         return (await trx<ScheduleRow>('ci_pipeline_schedules').where('id', id).first())!;
       });

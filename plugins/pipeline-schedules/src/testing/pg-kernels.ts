@@ -15,12 +15,15 @@ export const TICK_ENV = {
   name: 'FORGEKIT_SCHEDULES_TICK_NAME',
 } as const;
 
+/** Every process on one database needs the same secrets key; each has a data dir of its own, so none is generated. */
+const SHARED_SECRETS_KEY = 'schedules-processes-share-this-secrets-key';
+
 /** A kernel with the schedules plugin on `databaseUrl`, in a data dir of its own; `close` stops it and removes the dir. */
 export async function bootScheduleKernel(databaseUrl: string): Promise<{ kernel: Kernel; close: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-schedules-pg-'));
   const kernel = await createKernel({
     plugins: [corePlugin, planLimitsPlugin, pipelineSchedulesPlugin],
-    config: { dataDir, databaseUrl, logLevel: 'silent', externalUrl: 'http://localhost' },
+    config: { dataDir, databaseUrl, secretsKey: SHARED_SECRETS_KEY, logLevel: 'silent', externalUrl: 'http://localhost' },
   });
   return {
     kernel,
@@ -36,7 +39,9 @@ export function kernelClient(kernel: Kernel, fixtures: Fixtures) {
   const request = async (method: string, path: string, body: unknown, token: string | undefined) => {
     const headers = new Headers({ 'Content-Type': 'application/json' });
     if (token) headers.set('PRIVATE-TOKEN', fixtures.tokens[token as keyof Fixtures['tokens']] ?? token);
-    const response = await kernel.fetch(new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const response = await kernel.fetch(
+      new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    );
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null, text, headers: response.headers };
   };

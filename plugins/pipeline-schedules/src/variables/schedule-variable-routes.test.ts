@@ -55,7 +55,10 @@ describe('POST .../variables', () => {
   it('is for the schedule owner: 403 for Maintainers who do not own it and for Reporters, 404 for outsiders', async () => {
     expect(await app.post(variablesPath, { key: 'X', value: 'y' }, { token: 'maintainer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect(await app.post(variablesPath, { key: 'X', value: 'y' }, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.post(variablesPath, { key: 'X', value: 'y' }, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await app.post(variablesPath, { key: 'X', value: 'y' }, { token: 'nonMember' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
     expect(await app.post(`${schedulesPath(app)}/999999/variables`, { key: 'X', value: 'y' }, { token: 'developer' })).toMatchObject({
       status: 404,
       body: { message: '404 Pipeline Schedule Not Found' },
@@ -76,7 +79,10 @@ describe('GET .../variables/:key', () => {
 
   it('answers 403 to readers who may not see variables and 404 for a missing key', async () => {
     expect(await app.get(`${variablesPath}/DEPLOY_TARGET`, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.get(`${variablesPath}/NOPE`, { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Variable Not Found' } });
+    expect(await app.get(`${variablesPath}/NOPE`, { token: 'developer' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Pipeline Schedule Variable Not Found' },
+    });
   });
 });
 
@@ -84,12 +90,23 @@ describe('PUT .../variables/:key', () => {
   it('changes the value and the type; both are optional', async () => {
     const res = await app.put(`${variablesPath}/DEPLOY_TARGET`, { value: 'production', variable_type: 'file' }, { token: 'developer' });
     expect(res).toMatchObject({ status: 200, body: { variable_type: 'file', key: 'DEPLOY_TARGET', value: 'production', raw: false } });
-    expect((await app.put(`${variablesPath}/DEPLOY_TARGET`, {}, { token: 'developer' })).body).toEqual({ variable_type: 'file', key: 'DEPLOY_TARGET', value: 'production', raw: false });
+    expect((await app.put(`${variablesPath}/DEPLOY_TARGET`, {}, { token: 'developer' })).body).toEqual({
+      variable_type: 'file',
+      key: 'DEPLOY_TARGET',
+      value: 'production',
+      raw: false,
+    });
   });
 
   it('is for the owner only and answers 404 for a missing key', async () => {
-    expect(await app.put(`${variablesPath}/DEPLOY_TARGET`, { value: 'x' }, { token: 'maintainer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.put(`${variablesPath}/NOPE`, { value: 'x' }, { token: 'developer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Variable Not Found' } });
+    expect(await app.put(`${variablesPath}/DEPLOY_TARGET`, { value: 'x' }, { token: 'maintainer' })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
+    expect(await app.put(`${variablesPath}/NOPE`, { value: 'x' }, { token: 'developer' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Pipeline Schedule Variable Not Found' },
+    });
     expect(await app.put(`${variablesPath}/DEPLOY_TARGET`, { variable_type: 'x' }, { token: 'developer' })).toMatchObject({
       status: 400,
       body: { error: 'variable_type does not have a valid value' },
@@ -109,7 +126,10 @@ describe('DELETE .../variables/:key', () => {
     const otherPath = `${schedulesPath(app)}/${other.id}/variables`;
     expect((await app.post(otherPath, { key: 'K', value: 'v' }, { token: 'maintainer' })).status).toBe(201);
     expect(await app.delete(`${otherPath}/K`, { token: 'developer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.delete(`${otherPath}/NOPE`, { token: 'maintainer' })).toMatchObject({ status: 404, body: { message: '404 Pipeline Schedule Variable Not Found' } });
+    expect(await app.delete(`${otherPath}/NOPE`, { token: 'maintainer' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Pipeline Schedule Variable Not Found' },
+    });
   });
 
   it('removes the variables with their schedule', async () => {

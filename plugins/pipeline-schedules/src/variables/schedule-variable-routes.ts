@@ -1,5 +1,17 @@
 /** `/projects/:id/pipeline_schedules/:pipeline_schedule_id/variables`: a schedule's variables by key. */
-import { defineRoute, f, notFound, params, reply, validationFailed, type RequestContext, type Route } from '@forgekit/kernel';
+import {
+  defineRoute,
+  f,
+  longerThan,
+  notFound,
+  params,
+  reply,
+  TEXT_LIMIT,
+  tooLongMessage,
+  validationFailed,
+  type RequestContext,
+  type Route,
+} from '@forgekit/kernel';
 import { authorize, type ScheduleAccess, type ScheduleAbilities } from '../schedules/schedule-access.js';
 import { scheduleVariableEntity } from '../schedules/schedule-presenter.js';
 import type { ScheduleVariableStore } from './schedule-variable-store.js';
@@ -7,14 +19,19 @@ import type { ScheduleVariableStore } from './schedule-variable-store.js';
 const PATH = '/projects/:id/pipeline_schedules/:pipeline_schedule_id/variables';
 const VARIABLE_TYPES = ['env_var', 'file'] as const;
 
+const KEY_LIMIT = 255;
+
 /** The key rules of CI variables; GitLab strips the key first. */
 function keyErrors(key: string): string[] {
   const errors: string[] = [];
   if (key === '') errors.push("can't be blank");
-  if ([...key].length > 255) errors.push('is too long (maximum is 255 characters)');
+  if (longerThan(key, KEY_LIMIT)) errors.push(tooLongMessage(KEY_LIMIT));
   if (!/^[a-zA-Z0-9_]+$/.test(key)) errors.push("can contain only letters, digits and '_'.");
   return errors;
 }
+
+/** GitLab sets no length on values; the product's bound for unlimited text applies. */
+const valueTooLong = (value: string | null | undefined) => !!value && longerThan(value, TEXT_LIMIT);
 
 export function scheduleVariableRoutes(access: ScheduleAccess, variables: ScheduleVariableStore): Route[] {
   /** GitLab's order: the project-level right first, then the schedule lookup and its right. */
@@ -40,9 +57,12 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
         const key = input.key.trim();
-        const errors = keyErrors(key);
-        if (errors.length === 0 && (await variables.find(schedule.id, key))) errors.push('has already been taken');
-        if (errors.length > 0) throw validationFailed({ key: errors });
+        const errors: Record<string, string[]> = {};
+        const keyProblems = keyErrors(key);
+        if (keyProblems.length === 0 && (await variables.find(schedule.id, key))) keyProblems.push('has already been taken');
+        if (keyProblems.length > 0) errors.key = keyProblems;
+        if (valueTooLong(input.value)) errors.value = [tooLongMessage(TEXT_LIMIT)];
+        if (Object.keys(errors).length > 0) throw validationFailed(errors);
         return scheduleVariableEntity(await variables.insert(schedule.id, { key, value: input.value, variable_type: input.variable_type ?? 'env_var' }));
       },
     }),
@@ -63,6 +83,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
         const variable = await variableOf(schedule.id, input.key);
+        if (valueTooLong(input.value)) throw validationFailed({ value: [tooLongMessage(TEXT_LIMIT)] });
         const changes = {
           ...(input.value === undefined || input.value === null ? {} : { value: input.value }),
           ...(input.variable_type ? { variable_type: input.variable_type } : {}),

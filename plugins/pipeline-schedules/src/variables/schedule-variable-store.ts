@@ -10,12 +10,18 @@ export function createScheduleVariableStore(db: Knex) {
 
     async insert(scheduleId: number, values: { key: string; value: string; variable_type: string }): Promise<ScheduleVariableRow> {
       const now = new Date();
-      const [inserted] = await table().insert({ pipeline_schedule_id: scheduleId, ...values, raw: false, created_at: now, updated_at: now }).returning('id');
-      return (await table().where('id', (inserted as { id: number }).id).first())!;
+      const [inserted] = await table()
+        .insert({ pipeline_schedule_id: scheduleId, ...values, raw: false, created_at: now, updated_at: now })
+        .returning('id');
+      return (await table()
+        .where('id', (inserted as { id: number }).id)
+        .first())!;
     },
 
     async update(id: number, values: { value?: string; variable_type?: string }): Promise<ScheduleVariableRow> {
-      await table().where('id', id).update({ ...values, updated_at: new Date() });
+      await table()
+        .where('id', id)
+        .update({ ...values, updated_at: new Date() });
       return (await table().where('id', id).first())!;
     },
 

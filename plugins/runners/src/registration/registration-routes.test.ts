@@ -3,7 +3,9 @@ import type { TestApp } from '@forgekit/testing';
 import { createRunner, registerRunner, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
-beforeAll(async () => { app = await startRunnersApp(); });
+beforeAll(async () => {
+  app = await startRunnersApp();
+});
 afterAll(() => app.close());
 
 const reset = (path: string, token: string | null) => app.post(`/api/v4${path}/reset_registration_token`, undefined, { token });
@@ -46,7 +48,11 @@ describe('POST /user/runners', () => {
   const show = (id: number) => app.get(`/api/v4/runners/${id}`, { token: 'admin' });
 
   it('creates an instance runner for an administrator', async () => {
-    const res = await app.post('/api/v4/user/runners', { runner_type: 'instance_type', description: 'shared', tag_list: ['a', 'b'], paused: true }, { token: 'admin' });
+    const res = await app.post(
+      '/api/v4/user/runners',
+      { runner_type: 'instance_type', description: 'shared', tag_list: ['a', 'b'], paused: true },
+      { token: 'admin' },
+    );
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['id', 'token', 'token_expires_at']);
     expect(res.body.token).toMatch(/^fkrt-t1_/);
@@ -59,10 +65,23 @@ describe('POST /user/runners', () => {
     const group = await createRunner(app, 'owner', { runner_type: 'group_type', group_id: app.group.id, maintenance_note: 'note' });
     expect(group.token).toMatch(/^fkrt-t2_/);
     expect((await show(group.id)).body).toMatchObject({ runner_type: 'group_type', maintenance_note: 'note', groups: [{ id: app.group.id }] });
-    const project = await createRunner(app, 'maintainer', { runner_type: 'project_type', project_id: app.project.id, locked: true, access_level: 'ref_protected', maximum_timeout: 900, run_untagged: false, tag_list: 'x' });
+    const project = await createRunner(app, 'maintainer', {
+      runner_type: 'project_type',
+      project_id: app.project.id,
+      locked: true,
+      access_level: 'ref_protected',
+      maximum_timeout: 900,
+      run_untagged: false,
+      tag_list: 'x',
+    });
     expect(project.token).toMatch(/^fkrt-t3_/);
     expect((await show(project.id)).body).toMatchObject({
-      runner_type: 'project_type', locked: true, access_level: 'ref_protected', maximum_timeout: 900, run_untagged: false, tag_list: ['x'],
+      runner_type: 'project_type',
+      locked: true,
+      access_level: 'ref_protected',
+      maximum_timeout: 900,
+      run_untagged: false,
+      tag_list: ['x'],
       projects: [{ id: app.project.id }],
     });
   });
@@ -71,32 +90,52 @@ describe('POST /user/runners', () => {
     const insufficient = { status: 403, body: { message: '403 Forbidden - Insufficient permissions' } };
     expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type' }, { token: 'owner' })).toMatchObject(insufficient);
     expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: app.group.id }, { token: 'maintainer' })).toMatchObject(insufficient);
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'developer' })).toMatchObject(insufficient);
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'nonMember' })).toMatchObject(insufficient);
+    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'developer' })).toMatchObject(
+      insufficient,
+    );
+    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'nonMember' })).toMatchObject(
+      insufficient,
+    );
     expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type' }, { token: null })).toMatchObject({ status: 401 });
   });
 
   it('validates the runner type and its target', async () => {
-    expect(await app.post('/api/v4/user/runners', {}, { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'runner_type is missing, runner_type does not have a valid value' } });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'cloud' }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { error: 'runner_type does not have a valid value' },
+    expect(await app.post('/api/v4/user/runners', {}, { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { error: 'runner_type is missing, runner_type does not have a valid value' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type' }, { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'group_id is missing' } });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type' }, { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'project_id is missing' } });
+    expect(await app.post('/api/v4/user/runners', { runner_type: 'cloud' }, { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { error: 'runner_type does not have a valid value' },
+    });
+    expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type' }, { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { error: 'group_id is missing' },
+    });
+    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type' }, { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { error: 'project_id is missing' },
+    });
     expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: 99999 }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: '400 Bad request - Missing/invalid group' },
+      status: 400,
+      body: { message: '400 Bad request - Missing/invalid group' },
     });
     expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: 99999 }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: '400 Bad request - Missing/invalid project' },
+      status: 400,
+      body: { message: '400 Bad request - Missing/invalid project' },
     });
   });
 
   it('reports model errors as one sentence', async () => {
     expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type', run_untagged: false }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: '400 Bad request - Tags list can not be empty when runner is not allowed to pick untagged jobs' },
+      status: 400,
+      body: { message: '400 Bad request - Tags list can not be empty when runner is not allowed to pick untagged jobs' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type', maximum_timeout: 60, maintenance_note: 'n'.repeat(1025) }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: '400 Bad request - Maximum timeout needs to be at least 10 minutes and Maintenance note is too long (maximum is 1024 characters)' },
+    expect(
+      await app.post('/api/v4/user/runners', { runner_type: 'instance_type', maximum_timeout: 60, maintenance_note: 'n'.repeat(1025) }, { token: 'admin' }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - Maximum timeout needs to be at least 10 minutes and Maintenance note is too long (maximum is 1024 characters)' },
     });
   });
 
@@ -104,7 +143,10 @@ describe('POST /user/runners', () => {
     await app.put('/api/v4/application/plan_limits', { plan_name: 'default', ci_registered_project_runners: 1 }, { token: 'admin' });
     try {
       const res = await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'maintainer' });
-      expect(res).toMatchObject({ status: 400, body: { message: '400 Bad request - Runner projects base Maximum number of ci registered project runners (1) exceeded' } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { message: '400 Bad request - Runner projects base Maximum number of ci registered project runners (1) exceeded' },
+      });
     } finally {
       await app.put('/api/v4/application/plan_limits', { plan_name: 'default', ci_registered_project_runners: 1000 }, { token: 'admin' });
     }

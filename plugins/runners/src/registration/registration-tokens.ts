@@ -22,7 +22,12 @@ export function createRegistrationTokens(db: Knex) {
       const secret = generateToken(REGISTRATION_TOKEN_PREFIX, 24);
       await db.transaction(async (trx) => {
         await trx('ci_runner_registration_tokens').where({ scope: target.scope, scope_id: target.scopeId }).delete();
-        await trx('ci_runner_registration_tokens').insert({ scope: target.scope, scope_id: target.scopeId, token_digest: tokenDigest(secret), created_at: new Date() });
+        await trx('ci_runner_registration_tokens').insert({
+          scope: target.scope,
+          scope_id: target.scopeId,
+          token_digest: tokenDigest(secret),
+          created_at: new Date(),
+        });
       });
       return secret;
     },

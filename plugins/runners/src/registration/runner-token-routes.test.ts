@@ -21,8 +21,18 @@ describe('POST /runners (registration)', () => {
     expect(res.body.token_expires_at).toBeNull();
     const runner = (await details(res.body.id)).body;
     expect(runner).toMatchObject({
-      runner_type: 'instance_type', is_shared: true, active: true, paused: false, run_untagged: true, locked: false,
-      access_level: 'not_protected', maximum_timeout: null, tag_list: [], status: 'never_contacted', online: false, contacted_at: null,
+      runner_type: 'instance_type',
+      is_shared: true,
+      active: true,
+      paused: false,
+      run_untagged: true,
+      locked: false,
+      access_level: 'not_protected',
+      maximum_timeout: null,
+      tag_list: [],
+      status: 'never_contacted',
+      online: false,
+      contacted_at: null,
     });
     const stored = await app.kernel.database.knex('ci_runners').where('id', res.body.id).first();
     expect(stored.token_digest).not.toContain(res.body.token);
@@ -30,25 +40,53 @@ describe('POST /runners (registration)', () => {
 
   it('stores every setting sent with the registration', async () => {
     const { id } = await registerRunner(app, instanceToken, {
-      description: 'builder', maintainer_note: 'rack 4', info: { name: 'gitlab-runner', version: '17.1.0', executor: 'docker' },
-      paused: true, locked: true, access_level: 'ref_protected', run_untagged: false, tag_list: 'docker, linux,docker', maximum_timeout: 3600,
+      description: 'builder',
+      maintainer_note: 'rack 4',
+      info: { name: 'gitlab-runner', version: '17.1.0', executor: 'docker' },
+      paused: true,
+      locked: true,
+      access_level: 'ref_protected',
+      run_untagged: false,
+      tag_list: 'docker, linux,docker',
+      maximum_timeout: 3600,
     });
     expect((await details(id)).body).toMatchObject({
-      description: 'builder', maintenance_note: 'rack 4', name: 'gitlab-runner', active: false, paused: true, status: 'never_contacted',
-      locked: true, access_level: 'ref_protected', run_untagged: false, tag_list: ['docker', 'linux'], maximum_timeout: 3600,
+      description: 'builder',
+      maintenance_note: 'rack 4',
+      name: 'gitlab-runner',
+      active: false,
+      paused: true,
+      status: 'never_contacted',
+      locked: true,
+      access_level: 'ref_protected',
+      run_untagged: false,
+      tag_list: ['docker', 'linux'],
+      maximum_timeout: 3600,
     });
   });
 
   it('creates project and group runners from their registration tokens', async () => {
     const project = await registerRunner(app, await registrationToken(app, { project: app.project.id }));
     expect((await details(project.id)).body).toMatchObject({
-      runner_type: 'project_type', is_shared: false, groups: [],
-      projects: [{ id: app.project.id, name: 'Test Project', name_with_namespace: 'Test Group / Test Project', path: 'test-project', path_with_namespace: 'test-group/test-project' }],
+      runner_type: 'project_type',
+      is_shared: false,
+      groups: [],
+      projects: [
+        {
+          id: app.project.id,
+          name: 'Test Project',
+          name_with_namespace: 'Test Group / Test Project',
+          path: 'test-project',
+          path_with_namespace: 'test-group/test-project',
+        },
+      ],
     });
     expect(project.token).toMatch(/^fkrtr-t3_/);
     const group = await registerRunner(app, await registrationToken(app, { group: app.group.id }));
     expect((await details(group.id)).body).toMatchObject({
-      runner_type: 'group_type', projects: [], groups: [{ id: app.group.id, web_url: 'http://localhost/groups/test-group', name: 'Test Group' }],
+      runner_type: 'group_type',
+      projects: [],
+      groups: [{ id: app.group.id, web_url: 'http://localhost/groups/test-group', name: 'Test Group' }],
     });
     expect(group.token).toMatch(/^fkrtr-t2_/);
   });
@@ -63,26 +101,32 @@ describe('POST /runners (registration)', () => {
 
   it('rejects conflicting and invalid parameters', async () => {
     expect(await app.post('/api/v4/runners', { token: instanceToken, active: true, paused: false })).toMatchObject({
-      status: 400, body: { error: 'active, paused are mutually exclusive' },
+      status: 400,
+      body: { error: 'active, paused are mutually exclusive' },
     });
     expect(await app.post('/api/v4/runners', { token: instanceToken, maintainer_note: 'a', maintenance_note: 'b' })).toMatchObject({
-      status: 400, body: { error: 'maintainer_note, maintenance_note are mutually exclusive' },
+      status: 400,
+      body: { error: 'maintainer_note, maintenance_note are mutually exclusive' },
     });
     expect(await app.post('/api/v4/runners', { token: instanceToken, access_level: 'everything' })).toMatchObject({
-      status: 400, body: { error: 'access_level does not have a valid value' },
+      status: 400,
+      body: { error: 'access_level does not have a valid value' },
     });
     expect(await app.post('/api/v4/runners', { token: instanceToken, maximum_timeout: 'soon' })).toMatchObject({
-      status: 400, body: { error: 'maximum_timeout is invalid' },
+      status: 400,
+      body: { error: 'maximum_timeout is invalid' },
     });
   });
 
   it('reports model validation errors', async () => {
     expect(await app.post('/api/v4/runners', { token: instanceToken, run_untagged: false })).toMatchObject({
-      status: 400, body: { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
+      status: 400,
+      body: { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
     });
     const tags = Array.from({ length: 51 }, (_, i) => `tag${i}`);
     expect(await app.post('/api/v4/runners', { token: instanceToken, tag_list: tags })).toMatchObject({
-      status: 400, body: { message: { tags_list: ['Too many tags specified. Please limit the number of tags to 50'] } },
+      status: 400,
+      body: { message: { tags_list: ['Too many tags specified. Please limit the number of tags to 50'] } },
     });
     expect(await app.post('/api/v4/runners', { token: instanceToken, maximum_timeout: 599, description: 'd'.repeat(1025) })).toMatchObject({
       status: 400,
@@ -109,7 +153,8 @@ describe('plan limits on registration', () => {
     const first = await registerRunner(app, token);
     expect((await setLimit('ci_registered_project_runners', 1)).status).toBe(200);
     expect(await app.post('/api/v4/runners', { token })).toMatchObject({
-      status: 400, body: { message: { 'runner_projects.base': ['Maximum number of ci registered project runners (1) exceeded'] } },
+      status: 400,
+      body: { message: { 'runner_projects.base': ['Maximum number of ci registered project runners (1) exceeded'] } },
     });
     // Created and last contacted more than seven days ago: abandoned, so it no longer counts.
     await setTimes(app, first.id, { createdHoursAgo: 24 * 30, contactedHoursAgo: 24 * 8 });
@@ -121,7 +166,8 @@ describe('plan limits on registration', () => {
     await registerRunner(app, token);
     await setLimit('ci_registered_group_runners', 1);
     expect(await app.post('/api/v4/runners', { token })).toMatchObject({
-      status: 400, body: { message: { 'runner_namespaces.base': ['Maximum number of ci registered group runners (1) exceeded'] } },
+      status: 400,
+      body: { message: { 'runner_namespaces.base': ['Maximum number of ci registered group runners (1) exceeded'] } },
     });
     await setLimit('ci_registered_group_runners', 0);
     expect((await app.post('/api/v4/runners', { token })).status).toBe(201);
@@ -131,7 +177,11 @@ describe('plan limits on registration', () => {
 describe('runner authentication token endpoints', () => {
   it('verifies a token, marking the runner and its manager as contacted', async () => {
     const runner = await registerRunner(app, instanceToken);
-    const res = await app.post('/api/v4/runners/verify', { token: runner.token, system_id: 's_abc', info: { version: '17.2.1', revision: 'abc123', platform: 'linux', architecture: 'amd64' } });
+    const res = await app.post('/api/v4/runners/verify', {
+      token: runner.token,
+      system_id: 's_abc',
+      info: { version: '17.2.1', revision: 'abc123', platform: 'linux', architecture: 'amd64' },
+    });
     expect(res).toMatchObject({ status: 200, body: { id: runner.id, token: runner.token, token_expires_at: null } });
     const body = (await details(runner.id)).body;
     expect(body).toMatchObject({ status: 'online', online: true, version: '17.2.1', revision: 'abc123', platform: 'linux', architecture: 'amd64' });
@@ -168,7 +218,8 @@ describe('runner authentication token endpoints', () => {
   it('keeps a runner changed after If-Unmodified-Since', async () => {
     const runner = await registerRunner(app, instanceToken);
     const res = await app.request('DELETE', '/api/v4/runners', {
-      body: { token: runner.token }, headers: { 'If-Unmodified-Since': new Date(Date.now() - 3_600_000).toUTCString() },
+      body: { token: runner.token },
+      headers: { 'If-Unmodified-Since': new Date(Date.now() - 3_600_000).toUTCString() },
     });
     expect(res).toMatchObject({ status: 412, body: { message: '412 Precondition Failed' } });
     expect((await details(runner.id)).status).toBe(200);

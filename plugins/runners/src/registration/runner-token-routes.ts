@@ -3,6 +3,7 @@
  * registration, unregistration, verification and authentication token reset.
  */
 import { defineRoute, f, forbidden, noContent, params, reply, rules, validationFailed, type RequestContext, type Route } from '@forgekit/kernel';
+import { managerErrors } from '../runners/runner-attributes.js';
 import { toSettings, settingFields } from '../runners/runner-settings-input.js';
 import type { RunnerRow } from '../runners/runner-row.js';
 import type { NewRunner } from '../runners/runner-store.js';
@@ -23,7 +24,10 @@ const infoField = f.optional(
   }),
 );
 
-type Info = { name?: string | null; version?: string | null; revision?: string | null; platform?: string | null; architecture?: string | null } | null | undefined;
+type Info =
+  | { name?: string | null; version?: string | null; revision?: string | null; platform?: string | null; architecture?: string | null }
+  | null
+  | undefined;
 
 export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
   const { store, projects, groups, registrationTokens, createRunner } = deps;
@@ -35,8 +39,12 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
     return runner;
   }
 
-  const heartbeat = (ctx: RequestContext, runner: RunnerRow, systemId: string | null | undefined, info: Info) =>
-    store.heartbeat(runner.id, { systemXid: systemId || LEGACY_SYSTEM_XID, ...(info ?? {}), ipAddress: ctx.ip || null });
+  async function heartbeat(ctx: RequestContext, runner: RunnerRow, systemId: string | null | undefined, info: Info) {
+    const systemXid = systemId || LEGACY_SYSTEM_XID;
+    const errors = managerErrors({ system_xid: systemXid, ...info });
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    await store.heartbeat(runner.id, { systemXid, ...(info ?? {}), ipAddress: ctx.ip || null });
+  }
 
   /** What a registration token creates: an instance, group or project runner. */
   async function registrationScope(token: string): Promise<Pick<NewRunner, 'runnerType' | 'groupId' | 'projectId'> | null> {

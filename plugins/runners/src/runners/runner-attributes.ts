@@ -1,4 +1,6 @@
 /** The settable runner attributes and GitLab's model validations over them. */
+import { longerThan, tooLongMessage } from '@forgekit/kernel';
+
 export interface RunnerSettings {
   name?: string | null;
   description?: string | null;
@@ -12,6 +14,11 @@ export interface RunnerSettings {
 }
 
 export const TAG_LIST_MAX_LENGTH = 50;
+const NAME_LIMIT = 256;
+const DESCRIPTION_LIMIT = 1024;
+const MAINTENANCE_NOTE_LIMIT = 1024;
+/** A tag's name, as GitLab's tag model limits it. */
+const TAG_NAME_LIMIT = 255;
 
 /** What validation needs of a stored runner; null when creating one. */
 export interface StoredRunnerState {
@@ -23,8 +30,6 @@ export interface StoredRunnerState {
 
 export type ModelErrors = Record<string, string[]>;
 
-const tooLong = (max: number) => `is too long (maximum is ${max} characters)`;
-
 /** Errors keyed by attribute, in the order GitLab's runner model reports them. */
 export function runnerErrors(stored: StoredRunnerState | null, changes: RunnerSettings, errors: ModelErrors = {}): ModelErrors {
   const add = (key: string, message: string) => (errors[key] ??= []).push(message);
@@ -34,12 +39,27 @@ export function runnerErrors(stored: StoredRunnerState | null, changes: RunnerSe
   if (changes.tag_list !== undefined && tags.length > TAG_LIST_MAX_LENGTH) {
     add('tags_list', `Too many tags specified. Please limit the number of tags to ${TAG_LIST_MAX_LENGTH}`);
   }
-  if (changes.name && changes.name.length > 256) add('name', tooLong(256));
-  if (changes.description && changes.description.length > 1024) add('description', tooLong(1024));
+  if (changes.tag_list !== undefined && tags.some((tag) => longerThan(tag, TAG_NAME_LIMIT))) add('tags.name', tooLongMessage(TAG_NAME_LIMIT));
+  if (changes.name && longerThan(changes.name, NAME_LIMIT)) add('name', tooLongMessage(NAME_LIMIT));
+  if (changes.description && longerThan(changes.description, DESCRIPTION_LIMIT)) add('description', tooLongMessage(DESCRIPTION_LIMIT));
   const timeout = changes.maximum_timeout !== undefined ? changes.maximum_timeout : stored?.maximumTimeout;
   if (timeout !== null && timeout !== undefined && timeout < 600) add('maximum_timeout', 'needs to be at least 10 minutes');
   const note = changes.maintenance_note !== undefined ? changes.maintenance_note : stored?.maintenanceNote;
-  if (note && note.length > 1024) add('maintenance_note', tooLong(1024));
+  if (note && longerThan(note, MAINTENANCE_NOTE_LIMIT)) add('maintenance_note', tooLongMessage(MAINTENANCE_NOTE_LIMIT));
+  return errors;
+}
+
+/** What a runner reports about the machine it runs on, with the lengths GitLab's runner manager model allows. */
+const MANAGER_LIMITS = { system_xid: 64, version: 2048, revision: 255, platform: 255, architecture: 255 } as const;
+
+export type ManagerReport = Partial<Record<keyof typeof MANAGER_LIMITS, string | null>>;
+
+export function managerErrors(report: ManagerReport): ModelErrors {
+  const errors: ModelErrors = {};
+  for (const [key, max] of Object.entries(MANAGER_LIMITS)) {
+    const value = report[key as keyof ManagerReport];
+    if (value && longerThan(value, max)) errors[key] = [tooLongMessage(max)];
+  }
   return errors;
 }
 

@@ -11,7 +11,11 @@ export const STATUSES_INCL_DEPRECATED = [...DEPRECATED_STATUSES, ...STATUSES];
 /** Every value the deprecated `scope` parameter takes on the lists that accept all of them. */
 export const SCOPES = ['specific', 'shared', ...RUNNER_TYPES, ...STATUSES_INCL_DEPRECATED];
 
-const versionPrefix = () => v.pipe(f.string(), v.check((value) => /^[\d+.]/m.test(value), 'is invalid'));
+const versionPrefix = () =>
+  v.pipe(
+    f.string(),
+    v.check((value) => /^[\d+.]/m.test(value), 'is invalid'),
+  );
 
 /** `type`, `paused`, `status`, `tag_list` and `version_prefix`. */
 export const filterFields = {
@@ -78,9 +82,7 @@ export function applyFilters(db: Knex, query: Knex.QueryBuilder, filters: Runner
   if (filters.paused !== undefined) query.where('r.active', !filters.paused);
   if (filters.version_prefix) {
     const pattern = `${filters.version_prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query.whereExists(
-      db('ci_runner_managers as m').select(db.raw('1')).whereRaw('m.runner_id = r.id').whereRaw(`m.version like ? escape '\\'`, [pattern]),
-    );
+    query.whereExists(db('ci_runner_managers as m').select(db.raw('1')).whereRaw('m.runner_id = r.id').whereRaw(`m.version like ? escape '\\'`, [pattern]));
   }
   for (const tag of filters.tag_list ?? []) {
     query.whereExists(db('ci_runner_tags as t').select(db.raw('1')).whereRaw('t.runner_id = r.id').where('t.name', tag));

@@ -19,8 +19,18 @@ describe('GET /runners', () => {
     expect(res.headers.get('x-page')).toBe('1');
     expect(descriptions(res.body)).toEqual(['Project runner', 'Two projects runner', 'Group runner A', 'Group runner B']);
     expect(res.body[0]).toEqual({
-      id: world.projectRunner.id, description: 'Project runner', ip_address: null, active: true, paused: false, is_shared: false,
-      runner_type: 'project_type', name: null, online: false, created_at: expect.any(String), status: 'never_contacted', job_execution_status: 'idle',
+      id: world.projectRunner.id,
+      description: 'Project runner',
+      ip_address: null,
+      active: true,
+      paused: false,
+      is_shared: false,
+      runner_type: 'project_type',
+      name: null,
+      online: false,
+      created_at: expect.any(String),
+      status: 'never_contacted',
+      job_execution_status: 'idle',
     });
   });
 
@@ -32,10 +42,12 @@ describe('GET /runners', () => {
 
   it('accepts only status scopes', async () => {
     expect(await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'specific' } })).toMatchObject({
-      status: 400, body: { message: 'Scope contains invalid value' },
+      status: 400,
+      body: { message: 'Scope contains invalid value' },
     });
     expect(await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'unknown' } })).toMatchObject({
-      status: 400, body: { error: 'scope does not have a valid value' },
+      status: 400,
+      body: { error: 'scope does not have a valid value' },
     });
     expect(descriptions((await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'never_contacted' } })).body)).toHaveLength(4);
   });
@@ -110,7 +122,8 @@ describe('tag and version filters', () => {
     for (const { id } of tagged) await app.delete(`/api/v4/runners/${id}`, { token: 'admin' });
   });
 
-  const list = async (query: Record<string, string | string[]>) => descriptions((await app.get('/api/v4/runners/all', { token: 'admin', query: query as never })).body);
+  const list = async (query: Record<string, string | string[]>) =>
+    descriptions((await app.get('/api/v4/runners/all', { token: 'admin', query: query as never })).body);
 
   it('keeps runners that have every listed tag', async () => {
     expect(await list({ tag_list: 'tag1,tag2' })).toEqual(['tag1 and tag2']);

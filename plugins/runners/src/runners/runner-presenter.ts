@@ -64,7 +64,9 @@ export function createRunnerPresenter(db: Knex, users: UserService, store: Runne
   async function visibleGroups(user: Principal, runner: RunnerRow, externalUrl: string) {
     if (!runner.group_id) return [];
     const query = db('namespaces as n').where('n.id', runner.group_id).where('n.kind', 'group').select('n.id', 'n.name', 'n.full_path');
-    const rows: { id: number; name: string; full_path: string }[] = user.isAdmin ? await query : await access.visibleGroups(query, user, { membershipOnly: true });
+    const rows: { id: number; name: string; full_path: string }[] = user.isAdmin
+      ? await query
+      : await access.visibleGroups(query, user, { membershipOnly: true });
     return rows.map((group) => ({ id: group.id, web_url: `${externalUrl}/groups/${group.full_path}`, name: group.name }));
   }
 

@@ -24,9 +24,31 @@ describe('GET /runners/:id', () => {
     const res = await app.get(`/api/v4/runners/${world.shared.id}`, { token: 'developer' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual([
-      'id', 'description', 'ip_address', 'active', 'paused', 'is_shared', 'runner_type', 'name', 'online', 'created_at', 'status', 'job_execution_status',
-      'tag_list', 'run_untagged', 'locked', 'maximum_timeout', 'access_level', 'version', 'revision', 'platform', 'architecture', 'contacted_at',
-      'maintenance_note', 'projects', 'groups',
+      'id',
+      'description',
+      'ip_address',
+      'active',
+      'paused',
+      'is_shared',
+      'runner_type',
+      'name',
+      'online',
+      'created_at',
+      'status',
+      'job_execution_status',
+      'tag_list',
+      'run_untagged',
+      'locked',
+      'maximum_timeout',
+      'access_level',
+      'version',
+      'revision',
+      'platform',
+      'architecture',
+      'contacted_at',
+      'maintenance_note',
+      'projects',
+      'groups',
     ]);
     expect(res.body).toMatchObject({ description: 'Shared runner', maintenance_note: null, projects: [], groups: [] });
     expect((await app.get(`/api/v4/runners/${world.shared.id}`, { token: 'admin' })).body.maintenance_note).toBe('Maintenance note');
@@ -34,7 +56,10 @@ describe('GET /runners/:id', () => {
 
   it('shows project runners to Maintainers of their projects only', async () => {
     const res = await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'maintainer' });
-    expect(res).toMatchObject({ status: 200, body: { description: 'Project runner', maintenance_note: 'Maintenance note', projects: [{ id: app.project.id }] } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { description: 'Project runner', maintenance_note: 'Maintenance note', projects: [{ id: app.project.id }] },
+    });
     expect(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'developer' })).toMatchObject(noAccess);
     expect(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'nonMember' })).toMatchObject(noAccess);
   });
@@ -49,15 +74,24 @@ describe('GET /runners/:id', () => {
   });
 
   it('shows group runners to the group’s Maintainers, the note only to its Owners', async () => {
-    expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'owner' })).body).toMatchObject({ maintenance_note: 'Maintenance note', groups: [{ id: app.group.id }] });
-    expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'maintainer' })).body).toMatchObject({ maintenance_note: null, groups: [{ id: app.group.id }] });
+    expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'owner' })).body).toMatchObject({
+      maintenance_note: 'Maintenance note',
+      groups: [{ id: app.group.id }],
+    });
+    expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'maintainer' })).body).toMatchObject({
+      maintenance_note: null,
+      groups: [{ id: app.group.id }],
+    });
     expect(await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'developer' })).toMatchObject(noAccess);
   });
 
   it('shows a group runner to Maintainers of a project in the group, read-only', async () => {
     const member = await app.post(`/api/v4/projects/${world.project2.id}/members`, { user_id: app.users.reporter.id, access_level: 40 }, { token: 'owner' });
     expect(member.status).toBe(201);
-    expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'reporter' })).body).toMatchObject({ id: world.groupRunnerA.id, maintenance_note: null });
+    expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'reporter' })).body).toMatchObject({
+      id: world.groupRunnerA.id,
+      maintenance_note: null,
+    });
     expect(await app.put(`/api/v4/runners/${world.groupRunnerA.id}`, { description: 'x' }, { token: 'reporter' })).toMatchObject(noAccess);
     expect(await app.get(`/api/v4/runners/${world.groupRunnerA.id}/jobs`, { token: 'reporter' })).toMatchObject(noAccess);
   });
@@ -75,7 +109,8 @@ describe('GET /runners/:id', () => {
     }
     const token = await tokenWithScopes(app, 'maintainer', ['create_runner']);
     expect(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token })).toMatchObject({
-      status: 403, body: { error: 'insufficient_scope', scope: 'api read_api manage_runner' },
+      status: 403,
+      body: { error: 'insufficient_scope', scope: 'api read_api manage_runner' },
     });
   });
 });
@@ -83,14 +118,31 @@ describe('GET /runners/:id', () => {
 describe('PUT /runners/:id', () => {
   it('updates every attribute for an administrator', async () => {
     const runner = await freshRunner({ instance: true });
-    const res = await app.put(`/api/v4/runners/${runner.id}`, {
-      description: 'updated', active: false, tag_list: ['ruby2.1', 'pgsql', 'mysql'], run_untagged: 'false', locked: 'true',
-      access_level: 'ref_protected', maximum_timeout: 1234, maintenance_note: 'moved',
-    }, { token: 'admin' });
+    const res = await app.put(
+      `/api/v4/runners/${runner.id}`,
+      {
+        description: 'updated',
+        active: false,
+        tag_list: ['ruby2.1', 'pgsql', 'mysql'],
+        run_untagged: 'false',
+        locked: 'true',
+        access_level: 'ref_protected',
+        maximum_timeout: 1234,
+        maintenance_note: 'moved',
+      },
+      { token: 'admin' },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      description: 'updated', active: false, paused: true, tag_list: ['ruby2.1', 'pgsql', 'mysql'], run_untagged: false, locked: true,
-      access_level: 'ref_protected', maximum_timeout: 1234, maintenance_note: 'moved',
+      description: 'updated',
+      active: false,
+      paused: true,
+      tag_list: ['ruby2.1', 'pgsql', 'mysql'],
+      run_untagged: false,
+      locked: true,
+      access_level: 'ref_protected',
+      maximum_timeout: 1234,
+      maintenance_note: 'moved',
     });
     const paused = await app.put(`/api/v4/runners/${runner.id}`, { paused: false }, { token: 'admin' });
     expect(paused.body).toMatchObject({ active: true, paused: false });
@@ -109,26 +161,34 @@ describe('PUT /runners/:id', () => {
   it('requires one attribute and refuses active with paused', async () => {
     expect(await app.put(`/api/v4/runners/${world.shared.id}`, {}, { token: 'admin' })).toMatchObject({
       status: 400,
-      body: { error: 'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided' },
+      body: {
+        error:
+          'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided',
+      },
     });
     expect(await app.put(`/api/v4/runners/${world.shared.id}`, { active: true, paused: true }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { error: 'active, paused are mutually exclusive' },
+      status: 400,
+      body: { error: 'active, paused are mutually exclusive' },
     });
     expect(await app.put(`/api/v4/runners/${world.shared.id}`, { access_level: 'all' }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { error: 'access_level does not have a valid value' },
+      status: 400,
+      body: { error: 'access_level does not have a valid value' },
     });
   });
 
   it('reports model validation errors and changes nothing', async () => {
     const runner = world.shared.id;
     expect(await app.put(`/api/v4/runners/${runner}`, { maximum_timeout: 10, description: 'changed' }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: { maximum_timeout: ['needs to be at least 10 minutes'] } },
+      status: 400,
+      body: { message: { maximum_timeout: ['needs to be at least 10 minutes'] } },
     });
     expect(await app.put(`/api/v4/runners/${runner}`, { run_untagged: false }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
+      status: 400,
+      body: { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
     });
     expect(await app.put(`/api/v4/runners/${runner}`, { maintenance_note: 'n'.repeat(1025) }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: { maintenance_note: ['is too long (maximum is 1024 characters)'] } },
+      status: 400,
+      body: { message: { maintenance_note: ['is too long (maximum is 1024 characters)'] } },
     });
     expect((await app.get(`/api/v4/runners/${runner}`, { token: 'admin' })).body.description).toBe('Shared runner');
   });
@@ -139,7 +199,8 @@ describe('PUT /runners/:id', () => {
     expect((await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'Project runner' }, { token: manage })).status).toBe(200);
     const readOnly = await tokenWithScopes(app, 'maintainer', ['read_api']);
     expect(await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'x' }, { token: readOnly })).toMatchObject({
-      status: 403, body: { error: 'insufficient_scope', scope: 'api manage_runner' },
+      status: 403,
+      body: { error: 'insufficient_scope', scope: 'api manage_runner' },
     });
   });
 });
@@ -161,7 +222,8 @@ describe('DELETE /runners/:id', () => {
     expect(await app.delete(`/api/v4/runners/${world.shared.id}`, { token: 'owner' })).toMatchObject(noAccess);
     expect(await app.delete(`/api/v4/runners/${world.projectRunner.id}`, { token: 'developer' })).toMatchObject(noAccess);
     expect(await app.delete(`/api/v4/runners/${world.twoProjectsRunner.id}`, { token: 'owner' })).toMatchObject({
-      status: 403, body: { message: '403 Forbidden - Runner associated with more than one project' },
+      status: 403,
+      body: { message: '403 Forbidden - Runner associated with more than one project' },
     });
     expect(await app.delete('/api/v4/runners/999999', { token: 'admin' })).toMatchObject(notFound);
   });
@@ -171,7 +233,8 @@ describe('DELETE /runners/:id', () => {
     await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: runner.id }, { token: 'admin' });
     const stale = new Date(Date.now() - 3_600_000).toUTCString();
     expect(await app.request('DELETE', `/api/v4/runners/${runner.id}`, { token: 'admin', headers: { 'If-Unmodified-Since': stale } })).toMatchObject({
-      status: 412, body: { message: '412 Precondition Failed' },
+      status: 412,
+      body: { message: '412 Precondition Failed' },
     });
     expect((await app.delete(`/api/v4/runners/${runner.id}`, { token: 'admin' })).status).toBe(204);
   });
@@ -182,7 +245,10 @@ describe('GET /runners/:id/jobs', () => {
     const res = await app.get(`/api/v4/runners/${world.shared.id}/jobs`, { token: 'admin' });
     expect(res).toMatchObject({ status: 200, body: [] });
     expect(res.headers.get('x-total')).toBe('0');
-    expect((await app.get(`/api/v4/runners/${world.projectRunner.id}/jobs`, { token: 'maintainer', query: { status: 'failed', order_by: 'id', sort: 'asc' } })).status).toBe(200);
+    expect(
+      (await app.get(`/api/v4/runners/${world.projectRunner.id}/jobs`, { token: 'maintainer', query: { status: 'failed', order_by: 'id', sort: 'asc' } }))
+        .status,
+    ).toBe(200);
     expect((await app.get(`/api/v4/runners/${world.groupRunnerA.id}/jobs`, { token: 'maintainer' })).status).toBe(200);
   });
 

@@ -1,5 +1,18 @@
 /** `/runners`, `/runners/all` and `/runners/:id...`: the user-facing runner API. */
-import { defineRoute, f, forbidden, noContent, page, params, recordNotFound, reply, rules, validationFailed, type Principal, type Route } from '@forgekit/kernel';
+import {
+  defineRoute,
+  f,
+  forbidden,
+  noContent,
+  page,
+  params,
+  recordNotFound,
+  reply,
+  rules,
+  validationFailed,
+  type Principal,
+  type Route,
+} from '@forgekit/kernel';
 import { toBool } from '@forgekit/kernel/orm';
 import { AccessLevel } from '@forgekit/plugin-core';
 import type { RunnerDeps } from '../shared/deps.js';
@@ -11,8 +24,19 @@ import { settingFields, toSettings } from './runner-settings-input.js';
 
 /** Job statuses `GET /runners/:id/jobs` filters by. */
 const JOB_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running',
-  'success', 'failed', 'canceled', 'canceling', 'skipped', 'manual', 'scheduled',
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'canceling',
+  'skipped',
+  'manual',
+  'scheduled',
 ];
 
 const UPDATABLE = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'];
@@ -33,11 +57,9 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
 
   /** Runners assigned to projects the user maintains, and group runners of groups they own. */
   function ownedRunners(user: Principal) {
-    const maintained = access.visibleProjects(
-      db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id'),
-      user,
-      { minLevel: AccessLevel.MAINTAINER },
-    );
+    const maintained = access.visibleProjects(db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id'), user, {
+      minLevel: AccessLevel.MAINTAINER,
+    });
     const owned = access.visibleGroups(db('namespaces as n').where('n.kind', 'group').select('n.id'), user, { minLevel: AccessLevel.OWNER });
     return db('ci_runners as r').where((q) =>
       q.whereIn('r.id', db('ci_runner_projects').select('runner_id').whereIn('project_id', maintained)).orWhereIn('r.group_id', owned),

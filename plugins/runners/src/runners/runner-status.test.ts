@@ -44,14 +44,17 @@ describe('runner attributes', () => {
       tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'],
     });
     expect(runnerErrors(null, { name: 'n'.repeat(257), maximum_timeout: 599 })).toEqual({
-      name: ['is too long (maximum is 256 characters)'], maximum_timeout: ['needs to be at least 10 minutes'],
+      name: ['is too long (maximum is 256 characters)'],
+      maximum_timeout: ['needs to be at least 10 minutes'],
     });
     expect(runnerErrors(null, { maximum_timeout: 600, tag_list: Array.from({ length: 50 }, (_, i) => `t${i}`) })).toEqual({});
   });
 
   it('writes full messages and sentences as Rails does', () => {
     expect(fullMessages({ 'runner_projects.base': ['Maximum exceeded'], tags_list: ['x'], base: ['plain'] })).toEqual([
-      'Runner projects base Maximum exceeded', 'Tags list x', 'plain',
+      'Runner projects base Maximum exceeded',
+      'Tags list x',
+      'plain',
     ]);
     expect(toSentence(['a'])).toBe('a');
     expect(toSentence(['a', 'b'])).toBe('a and b');

@@ -72,7 +72,13 @@ export function createRunnerStore(db: Knex) {
       db('ci_runner_projects').where({ runner_id: runnerId, project_id: projectId }).first() as Promise<{ id: number; updated_at: unknown } | undefined>,
     /** The manager that contacted the server last. */
     latestManager: (runnerId: number) =>
-      db<RunnerManagerRow>('ci_runner_managers').where('runner_id', runnerId).orderBy([{ column: 'contacted_at', order: 'desc', nulls: 'last' }, { column: 'id', order: 'desc' }]).first(),
+      db<RunnerManagerRow>('ci_runner_managers')
+        .where('runner_id', runnerId)
+        .orderBy([
+          { column: 'contacted_at', order: 'desc', nulls: 'last' },
+          { column: 'id', order: 'desc' },
+        ])
+        .first(),
 
     async create(input: NewRunner): Promise<{ row: RunnerRow; secret: string }> {
       const secret = newSecret(input.runnerType, input.registrationType);
@@ -101,7 +107,9 @@ export function createRunnerStore(db: Knex) {
 
     async update(runnerId: number, changes: RunnerSettings): Promise<RunnerRow> {
       return db.transaction(async (trx) => {
-        await trx('ci_runners').where('id', runnerId).update({ ...settingColumns(changes), updated_at: new Date() });
+        await trx('ci_runners')
+          .where('id', runnerId)
+          .update({ ...settingColumns(changes), updated_at: new Date() });
         if (changes.tag_list !== undefined) await replaceTags(trx, runnerId, changes.tag_list);
         return (await findById(runnerId, trx))!;
       });
@@ -118,7 +126,9 @@ export function createRunnerStore(db: Knex) {
     /** A new authentication token; the old one stops working at once. */
     async resetToken(runner: RunnerRow): Promise<string> {
       const secret = newSecret(runner.runner_type, runner.registration_type);
-      await runners().where('id', runner.id).update({ token_digest: tokenDigest(secret), token_expires_at: null, updated_at: new Date() } as never);
+      await runners()
+        .where('id', runner.id)
+        .update({ token_digest: tokenDigest(secret), token_expires_at: null, updated_at: new Date() } as never);
       return secret;
     },
 

@@ -19,7 +19,10 @@ describe('GET /projects/:id/runners', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total')).toBe('4');
     expect(descriptions(res.body)).toEqual(['Shared runner', 'Project runner', 'Two projects runner', 'Group runner A']);
-    expect(descriptions((await app.get(`/api/v4/projects/${world.personalProject.id}/runners`, { token: 'owner' })).body)).toEqual(['Shared runner', 'Two projects runner']);
+    expect(descriptions((await app.get(`/api/v4/projects/${world.personalProject.id}/runners`, { token: 'owner' })).body)).toEqual([
+      'Shared runner',
+      'Two projects runner',
+    ]);
   });
 
   it('accepts the full scope list and the filters', async () => {
@@ -27,7 +30,10 @@ describe('GET /projects/:id/runners', () => {
     expect(await list({ scope: 'specific' })).toEqual(['Project runner', 'Two projects runner', 'Group runner A']);
     expect(await list({ type: 'project_type' })).toEqual(['Project runner', 'Two projects runner']);
     expect(await list({ status: 'paused' })).toEqual([]);
-    expect(await app.get(path(), { token: 'maintainer', query: { scope: 'unknown' } })).toMatchObject({ status: 400, body: { error: 'scope does not have a valid value' } });
+    expect(await app.get(path(), { token: 'maintainer', query: { scope: 'unknown' } })).toMatchObject({
+      status: 400,
+      body: { error: 'scope does not have a valid value' },
+    });
   });
 
   it('leaves instance runners out when the project disables shared runners', async () => {
@@ -49,12 +55,16 @@ describe('GET /groups/:id/runners', () => {
     expect(descriptions((await app.get(`/api/v4/groups/${app.group.id}/runners`, { token: 'maintainer' })).body)).toEqual(['Shared runner', 'Group runner A']);
     const sub = await app.get(`/api/v4/groups/${world.subgroup.id}/runners`, { token: 'owner' });
     expect(descriptions(sub.body)).toEqual(['Shared runner', 'Group runner A', 'Group runner B']);
-    expect(descriptions((await app.get(`/api/v4/groups/${app.group.id}/runners`, { token: 'owner', query: { type: 'group_type' } })).body)).toEqual(['Group runner A']);
+    expect(descriptions((await app.get(`/api/v4/groups/${app.group.id}/runners`, { token: 'owner', query: { type: 'group_type' } })).body)).toEqual([
+      'Group runner A',
+    ]);
     expect((await app.get(`/api/v4/groups/${app.group.id}/runners`, { token: 'owner', query: { type: 'project_type' } })).body).toEqual([]);
   });
 
   it('leaves instance runners out when the group disables shared runners', async () => {
-    expect((await app.put(`/api/v4/groups/${world.subgroup.id}`, { shared_runners_setting: 'disabled_and_unoverridable' }, { token: 'owner' })).status).toBe(200);
+    expect((await app.put(`/api/v4/groups/${world.subgroup.id}`, { shared_runners_setting: 'disabled_and_unoverridable' }, { token: 'owner' })).status).toBe(
+      200,
+    );
     expect(descriptions((await app.get(`/api/v4/groups/${world.subgroup.id}/runners`, { token: 'owner' })).body)).toEqual(['Group runner A', 'Group runner B']);
   });
 
@@ -62,7 +72,10 @@ describe('GET /groups/:id/runners', () => {
     const path = `/api/v4/groups/${app.group.id}/runners`;
     expect(await app.get(path, { token: 'developer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect(await app.get(path, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
-    expect(await app.get(path, { token: 'owner', query: { status: 'bogus' } })).toMatchObject({ status: 400, body: { error: 'status does not have a valid value' } });
+    expect(await app.get(path, { token: 'owner', query: { status: 'bogus' } })).toMatchObject({
+      status: 400,
+      body: { error: 'status does not have a valid value' },
+    });
   });
 });
 
@@ -83,14 +96,16 @@ describe('POST /projects/:id/runners', () => {
     expect(await post(locked.id)).toMatchObject({ status: 403, body: { message: '403 Forbidden - Runner is locked' } });
     expect(await post(world.shared.id)).toMatchObject({ status: 403, body: { message: '403 Forbidden - No access granted' } });
     expect(await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.shared.id }, { token: 'admin' })).toMatchObject({
-      status: 400, body: { message: 'Transitioning an instance runner to a project runner is not supported - runner_error' },
+      status: 400,
+      body: { message: 'Transitioning an instance runner to a project runner is not supported - runner_error' },
     });
     expect(await post(999999)).toMatchObject({ status: 404, body: { message: '404 Not found' } });
   });
 
   it('refuses a runner already assigned to the project', async () => {
     expect(await app.post(`/api/v4/projects/${app.project.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' })).toMatchObject({
-      status: 400, body: { message: 'Assign to Validation failed: Runner projects runner has already been taken - runner_error' },
+      status: 400,
+      body: { message: 'Assign to Validation failed: Runner projects runner has already been taken - runner_error' },
     });
   });
 
@@ -101,7 +116,8 @@ describe('POST /projects/:id/runners', () => {
     await app.put('/api/v4/application/plan_limits', { plan_name: 'default', ci_registered_project_runners: 1 }, { token: 'admin' });
     try {
       expect(await app.post(`/api/v4/projects/${target.id}/runners`, { runner_id: other.id }, { token: 'admin' })).toMatchObject({
-        status: 400, body: { message: 'Assign to Validation failed: Runner projects base Maximum number of ci registered project runners (1) exceeded - runner_error' },
+        status: 400,
+        body: { message: 'Assign to Validation failed: Runner projects base Maximum number of ci registered project runners (1) exceeded - runner_error' },
       });
     } finally {
       await app.put('/api/v4/application/plan_limits', { plan_name: 'default', ci_registered_project_runners: 1000 }, { token: 'admin' });
@@ -110,11 +126,18 @@ describe('POST /projects/:id/runners', () => {
 
   it('needs Maintainer access and a runner_id', async () => {
     expect(await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'developer' })).toMatchObject({
-      status: 403, body: { message: '403 Forbidden' },
+      status: 403,
+      body: { message: '403 Forbidden' },
     });
-    expect(await app.post(`/api/v4/projects/${world.project2.id}/runners`, {}, { token: 'maintainer' })).toMatchObject({ status: 400, body: { error: 'runner_id is missing' } });
-    expect(await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' })).toMatchObject({
-      status: 404, body: { message: '404 Project Not Found' },
+    expect(await app.post(`/api/v4/projects/${world.project2.id}/runners`, {}, { token: 'maintainer' })).toMatchObject({
+      status: 400,
+      body: { error: 'runner_id is missing' },
+    });
+    expect(
+      await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' }),
+    ).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
     });
     const manage = await tokenWithScopes(app, 'maintainer', ['manage_runner']);
     expect((await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: world.projectRunner.id }, { token: manage })).status).toBe(403);
@@ -126,7 +149,14 @@ describe('DELETE /projects/:id/runners/:runner_id', () => {
     const runner = await registerRunner(app, await registrationToken(app, { project: app.project.id }));
     await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: runner.id }, { token: 'maintainer' });
     const stale = new Date(Date.now() - 3_600_000).toUTCString();
-    expect((await app.request('DELETE', `/api/v4/projects/${world.project2.id}/runners/${runner.id}`, { token: 'maintainer', headers: { 'If-Unmodified-Since': stale } })).status).toBe(412);
+    expect(
+      (
+        await app.request('DELETE', `/api/v4/projects/${world.project2.id}/runners/${runner.id}`, {
+          token: 'maintainer',
+          headers: { 'If-Unmodified-Since': stale },
+        })
+      ).status,
+    ).toBe(412);
     const res = await app.delete(`/api/v4/projects/${world.project2.id}/runners/${runner.id}`, { token: 'maintainer' });
     expect(res.status).toBe(204);
     expect((await app.get(`/api/v4/runners/${runner.id}`, { token: 'admin' })).body.projects.map((p: { id: number }) => p.id)).toEqual([app.project.id]);
@@ -134,17 +164,23 @@ describe('DELETE /projects/:id/runners/:runner_id', () => {
 
   it('refuses to unassign a runner from its owner project', async () => {
     expect(await app.delete(`/api/v4/projects/${app.project.id}/runners/${world.twoProjectsRunner.id}`, { token: 'owner' })).toMatchObject({
-      status: 403, body: { message: '403 Forbidden - You cannot unassign a runner from the owner project. Delete the runner instead' },
+      status: 403,
+      body: { message: '403 Forbidden - You cannot unassign a runner from the owner project. Delete the runner instead' },
     });
   });
 
   it('answers 404 for runners not assigned to the project and 403 below Maintainer', async () => {
     expect(await app.delete(`/api/v4/projects/${world.project2.id}/runners/${world.shared.id}`, { token: 'maintainer' })).toMatchObject({
-      status: 404, body: { message: '404 Runner Not Found' },
+      status: 404,
+      body: { message: '404 Runner Not Found' },
     });
-    expect(await app.delete(`/api/v4/projects/${world.project2.id}/runners/abc`, { token: 'maintainer' })).toMatchObject({ status: 400, body: { error: 'runner_id is invalid' } });
+    expect(await app.delete(`/api/v4/projects/${world.project2.id}/runners/abc`, { token: 'maintainer' })).toMatchObject({
+      status: 400,
+      body: { error: 'runner_id is invalid' },
+    });
     expect(await app.delete(`/api/v4/projects/${app.project.id}/runners/${world.projectRunner.id}`, { token: 'developer' })).toMatchObject({
-      status: 403, body: { message: '403 Forbidden' },
+      status: 403,
+      body: { message: '403 Forbidden' },
     });
   });
 });

@@ -11,8 +11,10 @@ type Scope = { instance: true } | { group: number | string } | { project: number
 /** A fresh registration token for the instance (as admin), a group (owner) or a project (maintainer). */
 export async function registrationToken(app: TestApp, scope: Scope): Promise<string> {
   const [path, role]: [string, Role] =
-    'instance' in scope ? ['/api/v4/runners/reset_registration_token', 'admin']
-      : 'group' in scope ? [`/api/v4/groups/${encodeURIComponent(String(scope.group))}/runners/reset_registration_token`, 'owner']
+    'instance' in scope
+      ? ['/api/v4/runners/reset_registration_token', 'admin']
+      : 'group' in scope
+        ? [`/api/v4/groups/${encodeURIComponent(String(scope.group))}/runners/reset_registration_token`, 'owner']
         : [`/api/v4/projects/${encodeURIComponent(String(scope.project))}/runners/reset_registration_token`, 'maintainer'];
   const res = await app.post(path, undefined, { token: role });
   if (res.status !== 201) throw new Error(`reset registration token: ${res.status} ${res.text}`);

@@ -26,13 +26,19 @@ export async function buildRunnerWorld(app: TestApp): Promise<RunnerWorld> {
   const subgroup = await app.post('/api/v4/groups', { name: 'Sub', path: 'sub', parent_id: app.group.id }, { token: 'owner' });
   if (personal.status !== 201 || subgroup.status !== 201) throw new Error('world setup failed');
 
-  const shared = await registerRunner(app, await registrationToken(app, { instance: true }), { description: 'Shared runner', maintenance_note: 'Maintenance note' });
+  const shared = await registerRunner(app, await registrationToken(app, { instance: true }), {
+    description: 'Shared runner',
+    maintenance_note: 'Maintenance note',
+  });
   const projectToken = await registrationToken(app, { project: app.project.id });
   const projectRunner = await registerRunner(app, projectToken, { description: 'Project runner', maintenance_note: 'Maintenance note' });
   const twoProjectsRunner = await registerRunner(app, projectToken, { description: 'Two projects runner' });
   const assigned = await app.post(`/api/v4/projects/${personal.body.id}/runners`, { runner_id: twoProjectsRunner.id }, { token: 'owner' });
   if (assigned.status !== 201) throw new Error(`assign failed: ${assigned.text}`);
-  const groupRunnerA = await registerRunner(app, await registrationToken(app, { group: app.group.id }), { description: 'Group runner A', maintenance_note: 'Maintenance note' });
+  const groupRunnerA = await registerRunner(app, await registrationToken(app, { group: app.group.id }), {
+    description: 'Group runner A',
+    maintenance_note: 'Maintenance note',
+  });
   const groupRunnerB = await registerRunner(app, await registrationToken(app, { group: subgroup.body.id }), { description: 'Group runner B' });
   return { project2, personalProject: personal.body, subgroup: subgroup.body, shared, projectRunner, twoProjectsRunner, groupRunnerA, groupRunnerB };
 }

@@ -20,7 +20,14 @@ function gate() {
   let reached!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   const arrived = new Promise<void>((resolve) => (reached = resolve));
-  return { open, arrived, wait: async () => (reached(), opened) };
+  return {
+    open,
+    arrived,
+    wait: async () => {
+      reached();
+      await opened;
+    },
+  };
 }
 
 describe('recovering storage moves whose process stopped', () => {
@@ -61,7 +68,10 @@ describe('recovering storage moves whose process stopped', () => {
 
   /** Makes a move look silent for two hours, then runs the recovery job. */
   async function recoverAfterSilence(moveId: number) {
-    await app.kernel.database.knex('repository_storage_moves').where('id', moveId).update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
+    await app.kernel.database
+      .knex('repository_storage_moves')
+      .where('id', moveId)
+      .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
     await app.kernel.jobs.run(RECOVER_JOB, {});
     return (await app.get(`/api/v4/project_repository_storage_moves/${moveId}`, { token: 'admin' })).body;
   }

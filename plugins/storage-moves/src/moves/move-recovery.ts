@@ -42,7 +42,10 @@ export function createMoveRecovery(deps: { store: MoveStore; repos: RepositorySe
     for (const move of await store.idleSince(MoveState.replicated, before)) {
       if (!(await store.transition(move.id, MoveState.replicated, MoveState.cleanupFailed, SOURCE_LEFT_MESSAGE))) continue;
       const repositories = await repos.findAll(adapters[move.container_type].repositoryKinds, move.container_id);
-      await repos.setReadOnly(repositories.map((repository) => repository.id), false);
+      await repos.setReadOnly(
+        repositories.map((repository) => repository.id),
+        false,
+      );
     }
     for (const move of await store.idleSince(MoveState.scheduled, before)) await jobs.enqueue(MOVE_JOB, { moveId: move.id }, { singletonKey: String(move.id) });
   };

@@ -29,7 +29,14 @@ describe('project repository storage moves', () => {
       source_storage_name: 'default',
       destination_storage_name: 'second',
       error_message: null,
-      project: { id: projectId, name: 'Movable', name_with_namespace: 'Test Group / Movable', path: 'movable', path_with_namespace: 'test-group/movable', description: '' },
+      project: {
+        id: projectId,
+        name: 'Movable',
+        name_with_namespace: 'Test Group / Movable',
+        path: 'movable',
+        path_with_namespace: 'test-group/movable',
+        description: '',
+      },
     });
     expect(res.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
@@ -71,10 +78,12 @@ describe('project repository storage moves', () => {
   });
 
   it('answers GitLab’s validation errors', async () => {
-    expect(await app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, { destination_storage_name: 'nowhere' }, { token: 'admin' })).toMatchObject({
-      status: 400,
-      body: { message: { destination_storage_name: ['is not included in the list'] } },
-    });
+    expect(await app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, { destination_storage_name: 'nowhere' }, { token: 'admin' })).toMatchObject(
+      {
+        status: 400,
+        body: { message: { destination_storage_name: ['is not included in the list'] } },
+      },
+    );
     expect(await app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, { destination_storage_name: '' }, { token: 'admin' })).toMatchObject({
       status: 400,
       body: { message: { destination_storage_name: ["can't be blank", 'is not included in the list'] } },
@@ -90,11 +99,26 @@ describe('project repository storage moves', () => {
   });
 
   it('answers 404s and is for administrators only', async () => {
-    expect(await app.get('/api/v4/project_repository_storage_moves/999', { token: 'admin' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    expect(await app.get(`/api/v4/projects/${projectId}/repository_storage_moves/999`, { token: 'admin' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    expect(await app.get('/api/v4/projects/999/repository_storage_moves', { token: 'admin' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await app.post('/api/v4/projects/999/repository_storage_moves', {}, { token: 'admin' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await app.get('/api/v4/project_repository_storage_moves/abc', { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'repository_storage_move_id is invalid' } });
+    expect(await app.get('/api/v4/project_repository_storage_moves/999', { token: 'admin' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
+    expect(await app.get(`/api/v4/projects/${projectId}/repository_storage_moves/999`, { token: 'admin' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
+    expect(await app.get('/api/v4/projects/999/repository_storage_moves', { token: 'admin' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
+    expect(await app.post('/api/v4/projects/999/repository_storage_moves', {}, { token: 'admin' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
+    expect(await app.get('/api/v4/project_repository_storage_moves/abc', { token: 'admin' })).toMatchObject({
+      status: 400,
+      body: { error: 'repository_storage_move_id is invalid' },
+    });
     expect(await app.get('/api/v4/project_repository_storage_moves', { token: 'owner' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect(await app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, {}, { token: 'owner' })).toMatchObject({ status: 403 });
     expect(await app.get('/api/v4/project_repository_storage_moves')).toMatchObject({ status: 401 });
@@ -111,20 +135,28 @@ describe('project repository storage moves', () => {
       status: 400,
       body: { error: 'source_storage_name is missing, source_storage_name does not have a valid value' },
     });
-    expect(await app.post('/api/v4/project_repository_storage_moves', { source_storage_name: 'default', destination_storage_name: 'else' }, { token: 'admin' })).toMatchObject({
+    expect(
+      await app.post('/api/v4/project_repository_storage_moves', { source_storage_name: 'default', destination_storage_name: 'else' }, { token: 'admin' }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'destination_storage_name does not have a valid value' },
     });
 
     const onDefault = (await app.get('/api/v4/projects', { token: 'admin', query: { repository_storage: 'default' } })).body.map((p: { id: number }) => p.id);
     expect(onDefault.length).toBeGreaterThanOrEqual(3);
-    const res = await app.post('/api/v4/project_repository_storage_moves', { source_storage_name: 'default', destination_storage_name: 'second' }, { token: 'admin' });
+    const res = await app.post(
+      '/api/v4/project_repository_storage_moves',
+      { source_storage_name: 'default', destination_storage_name: 'second' },
+      { token: 'admin' },
+    );
     expect(res).toMatchObject({ status: 202, body: { message: '202 Accepted' } });
 
     for (const id of onDefault) {
       let moves: { id: number; destination_storage_name: string }[] = [];
       for (let attempt = 0; attempt < 1500 && moves.length === 0; attempt++) {
-        moves = (await app.get(`/api/v4/projects/${id}/repository_storage_moves`, { token: 'admin' })).body.filter((move: { destination_storage_name: string; state: string }) => move.destination_storage_name === 'second');
+        moves = (await app.get(`/api/v4/projects/${id}/repository_storage_moves`, { token: 'admin' })).body.filter(
+          (move: { destination_storage_name: string; state: string }) => move.destination_storage_name === 'second',
+        );
         if (moves.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect((await waitForMove(app, `/api/v4/project_repository_storage_moves/${moves[0]!.id}`)).state).toBe('finished');

@@ -12,7 +12,10 @@ import type { MoveStore } from './move-store.js';
 
 const PLURAL = { project: 'projects', snippet: 'snippets', group: 'groups' } as const;
 
-export function moveRoutes(adapter: ContainerAdapter, deps: { store: MoveStore; scheduler: MoveScheduler; repos: RepositoryService; enqueue: (name: string, data: unknown) => Promise<void> }): Route[] {
+export function moveRoutes(
+  adapter: ContainerAdapter,
+  deps: { store: MoveStore; scheduler: MoveScheduler; repos: RepositoryService; enqueue: (name: string, data: unknown) => Promise<void> },
+): Route[] {
   const { store, scheduler, repos } = deps;
   const all = `/${adapter.type}_repository_storage_moves`;
   const own = `/${PLURAL[adapter.type]}/:id/repository_storage_moves`;
@@ -41,7 +44,10 @@ export function moveRoutes(adapter: ContainerAdapter, deps: { store: MoveStore; 
       input: params(moveId),
       async handler(ctx, input) {
         const containerId = scoped ? await adapter.find(ctx.user, ctx.params.id!) : null;
-        const row = containerId === null ? await store.find(input.repository_storage_move_id) : await store.findFor(adapter.type, containerId, input.repository_storage_move_id);
+        const row =
+          containerId === null
+            ? await store.find(input.repository_storage_move_id)
+            : await store.findFor(adapter.type, containerId, input.repository_storage_move_id);
         if (!row || row.container_type !== adapter.type) throw recordNotFound();
         return (await presentMoves(adapter, [row], ctx.externalUrl))[0];
       },

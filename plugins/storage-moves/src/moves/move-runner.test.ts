@@ -25,13 +25,14 @@ describe('a storage move that goes wrong', () => {
     });
   });
   /** Lets a move that was left hanging finish, so the app can stop. */
-  let unstick = () => undefined as void;
+  let unstick: () => void = () => {};
   afterAll(async () => {
     unstick();
     await app.close();
   });
 
-  const schedule = (projectId: number) => app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, { destination_storage_name: 'second' }, { token: 'admin' });
+  const schedule = (projectId: number) =>
+    app.post(`/api/v4/projects/${projectId}/repository_storage_moves`, { destination_storage_name: 'second' }, { token: 'admin' });
 
   it('interrupted after copying: fails, keeps the source intact and writable, and can be rescheduled', async () => {
     const projectId = await projectWithCommits(app, 'Interrupted');
@@ -170,7 +171,10 @@ describe('a storage move that goes wrong', () => {
     };
     const scheduled = await schedule(projectId);
     await copied;
-    await app.kernel.database.knex('repository_storage_moves').where('id', scheduled.body.id).update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
+    await app.kernel.database
+      .knex('repository_storage_moves')
+      .where('id', scheduled.body.id)
+      .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
     await app.kernel.jobs.run(RECOVER_JOB, {});
     const move = (await app.get(`/api/v4/project_repository_storage_moves/${scheduled.body.id}`, { token: 'admin' })).body;
     expect(move).toMatchObject({ state: 'failed', error_message: 'The move stopped before it finished' });

@@ -32,14 +32,18 @@ export function createMoveRunner(deps: { store: MoveStore; repos: RepositoryServ
 
   async function fail(move: MoveRow, repositories: RepositoryHandle[], placed: string[], error: unknown) {
     log.warn({ err: error, moveId: move.id }, 'repository storage move failed');
-    for (const repository of repositories) await rm(stagingDir(repos.gitDirOn(move.destination_storage_name, repository.diskPath), move.id), { recursive: true, force: true });
+    for (const repository of repositories)
+      await rm(stagingDir(repos.gitDirOn(move.destination_storage_name, repository.diskPath), move.id), { recursive: true, force: true });
     // Once the move was failed elsewhere (its process was taken for dead), a later move may
     // own the repositories and the destination directories: leave them alone. (A move whose
     // container was deleted is gone altogether; its copies are still this run's to remove.)
     if (!(await store.stillStarted(move.id)) && (await store.find(move.id))) return;
     for (const dir of placed) await rm(dir, { recursive: true, force: true });
     // Writable before the state says so, as in GitLab: a `failed` move has let go of its repositories.
-    await repos.setReadOnly(repositories.map((repository) => repository.id), false);
+    await repos.setReadOnly(
+      repositories.map((repository) => repository.id),
+      false,
+    );
     await store.transition(move.id, MoveState.started, MoveState.failed, messageOf(error));
   }
 

@@ -20,7 +20,8 @@ export function createMoveScheduler(deps: { store: MoveStore; repos: RepositoryS
     const destination = destinationName ?? (await repos.pickStorage(source));
     const errors: Record<string, string[]> = {};
     if (!repos.storages.has(source)) errors.source_storage_name = ['is not included in the list'];
-    if (!repos.storages.has(destination)) errors.destination_storage_name = destination === '' ? ["can't be blank", 'is not included in the list'] : ['is not included in the list'];
+    if (!repos.storages.has(destination))
+      errors.destination_storage_name = destination === '' ? ["can't be blank", 'is not included in the list'] : ['is not included in the list'];
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
 
     await adapter.prepare(containerId);

@@ -1,5 +1,5 @@
 /** Storage move rows and their state transitions; each transition is a compare-and-swap on the state. */
-import type { Knex } from '@forgekit/kernel/orm';
+import { recordId, type Knex } from '@forgekit/kernel/orm';
 import { ACTIVE_STATES, MoveState, type MoveStateValue } from './move-states.js';
 
 export type ContainerType = 'project' | 'snippet' | 'group';
@@ -35,8 +35,9 @@ export function createMoveStore(db: Knex) {
       const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
       return (await moves().where('id', id).first())!;
     },
-    find: (id: number) => moves().where('id', id).first(),
-    findFor: (type: ContainerType, containerId: number, id: number) => moves().where({ id, container_type: type, container_id: containerId }).first(),
+    find: async (id: number) => (recordId(id) === null ? undefined : moves().where('id', id).first()),
+    findFor: async (type: ContainerType, containerId: number, id: number) =>
+      recordId(id) === null ? undefined : moves().where({ id, container_type: type, container_id: containerId }).first(),
     /** Newest first, as GitLab lists them. */
     list(type: ContainerType, containerId: number | null, limit: number, offset: number) {
       const query = moves().where('container_type', type);

@@ -23,7 +23,13 @@ describe.skipIf(!postgres)('storage moves with several processes on PostgreSQL',
     });
     second = await createKernel({
       plugins: [corePlugin, repositoriesPlugin, createStorageMovesPlugin({ hooks: { afterCopy: () => void runs.push('second') } })],
-      config: { dataDir: app.kernel.config.dataDir, databaseUrl: app.kernel.config.databaseUrl, logLevel: 'silent', externalUrl: 'http://localhost', plugins: storages },
+      config: {
+        dataDir: app.kernel.config.dataDir,
+        databaseUrl: app.kernel.config.databaseUrl,
+        logLevel: 'silent',
+        externalUrl: 'http://localhost',
+        plugins: storages,
+      },
     });
     await second.start();
   });
@@ -46,7 +52,9 @@ describe.skipIf(!postgres)('storage moves with several processes on PostgreSQL',
     for (const id of ids) expect((await waitForMove(app, `/api/v4/project_repository_storage_moves/${id}`)).state).toBe('finished');
     for (const id of ids) await app.kernel.jobs.run(MOVE_JOB, { moveId: id });
     expect(runs).toHaveLength(3);
-    const left = (await app.get('/api/v4/projects', { token: 'admin', query: { repository_storage: 'default' } })).body.map((project: { id: number }) => project.id);
+    const left = (await app.get('/api/v4/projects', { token: 'admin', query: { repository_storage: 'default' } })).body.map(
+      (project: { id: number }) => project.id,
+    );
     expect(left.filter((id: number) => projectIds.includes(id))).toEqual([]);
   });
 });
