@@ -1,0 +1,70 @@
+/** What other plugins may use of labels: the service issues and merge requests take labels from, and label events. */
+import { createServiceRef, defineEvent } from '@forgekit/kernel';
+
+/** A project or group label. */
+export interface Label {
+  id: number;
+  title: string;
+  /** `#RRGGBB` (CSS colour names are stored converted). */
+  color: string;
+  description: string | null;
+  projectId: number | null;
+  groupId: number | null;
+  archived: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface LabelCounts {
+  opened: number;
+  closed: number;
+}
+
+/** Counts of one kind of labelled item (issues, merge requests) per label; labels it has none of may be left out. */
+export type LabelCounter = (labelIds: readonly number[]) => Promise<ReadonlyMap<number, LabelCounts>>;
+
+/** GitLab's label object inside an issue or merge request `with_labels_details`. */
+export interface LabelDetails {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  description_html: string;
+  text_color: string;
+  archived: boolean;
+}
+
+export interface LabelsService {
+  /**
+   * The labels of these titles that a project may use (its own and its ancestor groups'),
+   * the project's own first. With `create`, titles no label has become new project labels,
+   * as GitLab's issue API does.
+   */
+  forProject(projectId: number, titles: readonly string[], options?: { create?: { userId: number } }): Promise<Label[]>;
+  /** Labels by id, whoever owns them; unknown ids are left out. */
+  byIds(ids: readonly number[]): Promise<Label[]>;
+  /** Ids of the labels with these titles that the project may use (filters). */
+  idsMatching(projectId: number, titles: readonly string[]): Promise<number[]>;
+  /** An item's `labels`: titles in GitLab's order, or detail objects. */
+  present(labels: readonly Label[], withDetails: false): string[];
+  present(labels: readonly Label[], withDetails: true): LabelDetails[];
+  /** `with_counts` asks each registered counter; a kind with no counter counts zero. */
+  registerCounts(kind: 'issues' | 'merge_requests', counter: LabelCounter): void;
+}
+
+export const labelsServiceRef = createServiceRef<LabelsService>('labels.labels');
+
+type Changes = Readonly<Record<string, { previous: unknown; current: unknown }>>;
+interface LabelEvent {
+  labelId: number;
+  projectId: number | null;
+  groupId: number | null;
+  /** Who did it; null for the system. */
+  userId: number | null;
+}
+
+export const labelEvents = {
+  created: defineEvent<LabelEvent>('label.created'),
+  updated: defineEvent<LabelEvent & { changes: Changes }>('label.updated'),
+  deleted: defineEvent<LabelEvent & { title: string }>('label.deleted'),
+};

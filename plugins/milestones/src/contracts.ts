@@ -1,0 +1,53 @@
+/** What other plugins may use of milestones: lookups for the items that carry them, visibility, the wire entity, events. */
+import { createServiceRef, defineEvent, type Principal } from '@forgekit/kernel';
+
+export interface Milestone {
+  id: number;
+  /** Per project, or per group. */
+  iid: number;
+  projectId: number | null;
+  groupId: number | null;
+  title: string;
+  description: string | null;
+  state: 'active' | 'closed';
+  /** `YYYY-MM-DD` */
+  dueDate: string | null;
+  startDate: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** GitLab's Milestone entity, as issues and milestone events show it. */
+export type MilestoneEntity = Record<string, unknown>;
+
+/** A milestone filter of the issue and merge-request lists, besides `None` and `Any`. */
+export type MilestoneFilter = { title: string } | 'Upcoming' | 'Started';
+
+export interface MilestonesService {
+  /** The milestone if it is the project's or one of its ancestor groups', else null: the only ones an issue may take. */
+  forProject(projectId: number, milestoneId: number): Promise<Milestone | null>;
+  byIds(ids: readonly number[]): Promise<Milestone[]>;
+  /** Whether the caller may read the milestone's project or group. */
+  canRead(user: Principal | null, milestone: Milestone): Promise<boolean>;
+  entity(milestone: Milestone): MilestoneEntity;
+  /** Ids of the milestones a filter names among those of these projects and groups (GitLab's meaning of Upcoming and Started). */
+  idsForFilter(scope: { projectIds: readonly number[]; groupIds: readonly number[] }, filter: MilestoneFilter): Promise<number[]>;
+}
+
+export const milestonesServiceRef = createServiceRef<MilestonesService>('milestones.milestones');
+
+type Changes = Readonly<Record<string, { previous: unknown; current: unknown }>>;
+interface MilestoneEvent {
+  milestoneId: number;
+  projectId: number | null;
+  groupId: number | null;
+  userId: number | null;
+}
+
+export const milestoneLifecycle = {
+  created: defineEvent<MilestoneEvent>('milestone.created'),
+  updated: defineEvent<MilestoneEvent & { changes: Changes }>('milestone.updated'),
+  closed: defineEvent<MilestoneEvent>('milestone.closed'),
+  reopened: defineEvent<MilestoneEvent>('milestone.reopened'),
+  deleted: defineEvent<MilestoneEvent>('milestone.deleted'),
+};
