@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by this script, which turbo does not run
 const adminUrl = process.env.FORGEKIT_TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const [command, ...args] = process.argv.slice(2);
 if (!command) {

@@ -26,8 +26,19 @@ describe('CI/CD variables and plan limits through @gitbeaker/rest', () => {
   afterAll(() => server?.close());
 
   it('manages project variables, scopes included', async () => {
-    const created = await api.ProjectVariables.create(projectId, 'DEPLOY_TOKEN', 'abcdefgh12345', { masked: true, protected: true, environmentScope: 'production' });
-    expect(created).toMatchObject({ key: 'DEPLOY_TOKEN', value: 'abcdefgh12345', masked: true, protected: true, environment_scope: 'production', hidden: false });
+    const created = await api.ProjectVariables.create(projectId, 'DEPLOY_TOKEN', 'abcdefgh12345', {
+      masked: true,
+      protected: true,
+      environmentScope: 'production',
+    });
+    expect(created).toMatchObject({
+      key: 'DEPLOY_TOKEN',
+      value: 'abcdefgh12345',
+      masked: true,
+      protected: true,
+      environment_scope: 'production',
+      hidden: false,
+    });
     await api.ProjectVariables.create(projectId, 'DEPLOY_TOKEN', 'staging-value', { environmentScope: 'staging' });
 
     const all = await api.ProjectVariables.all(projectId);
@@ -36,7 +47,10 @@ describe('CI/CD variables and plan limits through @gitbeaker/rest', () => {
     const staging = await api.ProjectVariables.show(projectId, 'DEPLOY_TOKEN', { filter: { environment_scope: 'staging' } });
     expect(staging.value).toBe('staging-value');
 
-    const edited = await api.ProjectVariables.edit(projectId, 'DEPLOY_TOKEN', 'new-staging-value', { filter: { environment_scope: 'staging' }, protected: true });
+    const edited = await api.ProjectVariables.edit(projectId, 'DEPLOY_TOKEN', 'new-staging-value', {
+      filter: { environment_scope: 'staging' },
+      protected: true,
+    });
     expect(edited).toMatchObject({ value: 'new-staging-value', protected: true, environment_scope: 'staging' });
 
     for (const ambiguous of [() => api.ProjectVariables.show(projectId, 'DEPLOY_TOKEN'), () => api.ProjectVariables.edit(projectId, 'DEPLOY_TOKEN', 'x')]) {
@@ -49,7 +63,7 @@ describe('CI/CD variables and plan limits through @gitbeaker/rest', () => {
     expect((await api.ProjectVariables.show(projectId, 'DEPLOY_TOKEN')).environment_scope).toBe('production');
   });
 
-  it('reports a duplicate key with GitLab\'s body', async () => {
+  it("reports a duplicate key with GitLab's body", async () => {
     await api.ProjectVariables.create(projectId, 'ONLY_ONCE', 'value');
     expect(await failureOf(api.ProjectVariables.create(projectId, 'ONLY_ONCE', 'value'))).toEqual({
       status: 400,
@@ -72,8 +86,19 @@ describe('CI/CD variables and plan limits through @gitbeaker/rest', () => {
   it('manages group variables', async () => {
     await api.GroupVariables.create(groupId, 'GROUP_KEY', 'group-value', { variableType: 'file' });
     expect(await api.GroupVariables.show(groupId, 'GROUP_KEY')).toMatchObject({ variable_type: 'file', value: 'group-value' });
-    const edited = await api.GroupVariables.edit(groupId, 'GROUP_KEY', 'changed-value', { masked: true, description: 'Deploy key', filter: { environment_scope: '*' } });
-    expect(edited).toMatchObject({ key: 'GROUP_KEY', value: 'changed-value', variable_type: 'file', masked: true, description: 'Deploy key', environment_scope: '*' });
+    const edited = await api.GroupVariables.edit(groupId, 'GROUP_KEY', 'changed-value', {
+      masked: true,
+      description: 'Deploy key',
+      filter: { environment_scope: '*' },
+    });
+    expect(edited).toMatchObject({
+      key: 'GROUP_KEY',
+      value: 'changed-value',
+      variable_type: 'file',
+      masked: true,
+      description: 'Deploy key',
+      environment_scope: '*',
+    });
     expect(await api.GroupVariables.all(groupId)).toEqual([edited]);
     expect(await failureOf(api.GroupVariables.create(groupId, 'SHORT_MASKED', 'short', { masked: true }))).toEqual({
       status: 400,
@@ -93,7 +118,15 @@ describe('CI/CD variables and plan limits through @gitbeaker/rest', () => {
     expect(edited.ci_instance_level_variables).toBe(1);
 
     const variable = await api.InstanceLevelCICDVariables.create('INSTANCE_KEY', 'instance-value', { raw: true });
-    expect(variable).toEqual({ variable_type: 'env_var', key: 'INSTANCE_KEY', value: 'instance-value', protected: false, masked: false, raw: true, description: null });
+    expect(variable).toEqual({
+      variable_type: 'env_var',
+      key: 'INSTANCE_KEY',
+      value: 'instance-value',
+      protected: false,
+      masked: false,
+      raw: true,
+      description: null,
+    });
     expect(await failureOf(api.InstanceLevelCICDVariables.create('SECOND_KEY', 'x'))).toEqual({
       status: 400,
       description: JSON.stringify({ base: ['Maximum number of ci instance level variables (1) exceeded'] }),
@@ -120,7 +153,10 @@ describe('CI/CD variables and plan limits through @gitbeaker/rest', () => {
       status: 400,
       description: JSON.stringify({ enforcement_limit: ['must be greater than or equal to 0'] }),
     });
-    expect(await failureOf(api.ApplicationPlanLimits.edit('platinum', { ciPipelineSchedules: 5 }))).toEqual({ status: 400, description: 'plan_name does not have a valid value' });
+    expect(await failureOf(api.ApplicationPlanLimits.edit('platinum', { ciPipelineSchedules: 5 }))).toEqual({
+      status: 400,
+      description: 'plan_name does not have a valid value',
+    });
     expect(await failureOf(dev.api.ApplicationPlanLimits.show())).toEqual({ status: 403, description: '403 Forbidden' });
   });
 });

@@ -65,7 +65,8 @@ describe('cluster agents through @gitbeaker/rest', () => {
     expect((await admin.requester.get(`${path}/${created.body.id}`)).body).toEqual(created.body);
     expect(await failureOf(admin.requester.get(`${path}/${Number(created.body.id) + 1}`))).toEqual({ status: 404, description: '404 Not Found' });
     expect(await failureOf(admin.requester.post(path, { body: { url: 'grpcs://other.internal:8443' } }))).toEqual({
-      status: 400, description: '400 Bad request - URL configuration already exists for this agent',
+      status: 400,
+      description: '400 Bad request - URL configuration already exists for this agent',
     });
     expect(await failureOf(developer.api.requester.get(path))).toEqual({ status: 403, description: '403 Forbidden' });
 
@@ -78,7 +79,10 @@ describe('cluster agents through @gitbeaker/rest', () => {
     // "receptive" remains from the scenario above
     await admin.Agents.register(projectId, 'staging');
     const canary = await admin.Agents.register(projectId, 'canary');
-    expect(await failureOf(admin.Agents.register(projectId, 'staging'))).toEqual({ status: 400, description: '400 Bad request - ["Name has already been taken"]' });
+    expect(await failureOf(admin.Agents.register(projectId, 'staging'))).toEqual({
+      status: 400,
+      description: '400 Bad request - ["Name has already been taken"]',
+    });
     expect(await failureOf(developer.api.Agents.register(projectId, 'dev-agent'))).toEqual({ status: 403, description: '403 Forbidden' });
 
     // ordered by name
@@ -88,7 +92,11 @@ describe('cluster agents through @gitbeaker/rest', () => {
     expect(second.paginationInfo).toEqual({ total: 3, next: 3, current: 2, previous: 1, perPage: 1, totalPages: 3 });
     expect((await developer.api.Agents.all(projectId, { perPage: 2 } as never)).map((agent) => agent.name)).toEqual(['canary', 'receptive', 'staging']);
     expect(canary).toEqual({
-      id: expect.any(Number), name: 'canary', created_at: expect.any(String), created_by_user_id: 1, is_receptive: false,
+      id: expect.any(Number),
+      name: 'canary',
+      created_at: expect.any(String),
+      created_by_user_id: 1,
+      is_receptive: false,
       config_project: expect.objectContaining({ id: projectId, name: 'Cluster Config', path_with_namespace: 'root/cluster-config' }),
     });
   });

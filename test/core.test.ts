@@ -87,8 +87,14 @@ describe('core through @gitbeaker/rest', () => {
     it('lets an admin act as another user with Sudo, and no one else', async () => {
       expect((await admin.Users.showCurrentUser({ sudo: 'alice' })).username).toBe('alice');
       expect((await admin.Projects.all({ sudo: alice.id })).map((p) => p.id)).toEqual([project.id]);
-      expect(await failureOf(alice.api.Users.showCurrentUser({ sudo: 'root' }))).toEqual({ status: 403, description: '403 Forbidden - Must be admin to use sudo' });
-      expect(await failureOf(admin.Users.showCurrentUser({ sudo: 'nobody' }))).toEqual({ status: 404, description: "404 User with ID or username 'nobody' Not Found" });
+      expect(await failureOf(alice.api.Users.showCurrentUser({ sudo: 'root' }))).toEqual({
+        status: 403,
+        description: '403 Forbidden - Must be admin to use sudo',
+      });
+      expect(await failureOf(admin.Users.showCurrentUser({ sudo: 'nobody' }))).toEqual({
+        status: 404,
+        description: "404 User with ID or username 'nobody' Not Found",
+      });
     });
 
     it('blocks and unblocks a user through the admin endpoints', async () => {
@@ -175,7 +181,11 @@ describe('core through @gitbeaker/rest', () => {
       expect((own.owner as unknown as { username: string }).username).toBe('bob');
       expect(await failureOf(bob.api.Projects.create({ name: 'Scratch' }))).toEqual({
         status: 400,
-        description: JSON.stringify({ 'project_namespace.name': ['has already been taken'], name: ['has already been taken'], path: ['has already been taken'] }),
+        description: JSON.stringify({
+          'project_namespace.name': ['has already been taken'],
+          name: ['has already been taken'],
+          path: ['has already been taken'],
+        }),
       });
       const removed = await bob.api.Projects.remove(own.id);
       expect(removed).toEqual({ message: '202 Accepted' });
@@ -209,7 +219,11 @@ describe('core through @gitbeaker/rest', () => {
       expect(direct.map((m) => [m.username, m.access_level])).toEqual([['alice', AccessLevel.MAINTAINER]]);
       const inherited = await alice.api.ProjectMembers.all(project.id, { includeInherited: true });
       expect(inherited.map((m) => [m.username, m.access_level]).sort()).toEqual(
-        [['alice', AccessLevel.MAINTAINER], ['carol', AccessLevel.DEVELOPER], ['root', AccessLevel.OWNER]].sort(),
+        [
+          ['alice', AccessLevel.MAINTAINER],
+          ['carol', AccessLevel.DEVELOPER],
+          ['root', AccessLevel.OWNER],
+        ].sort(),
       );
     });
 
@@ -246,7 +260,10 @@ describe('core through @gitbeaker/rest', () => {
 
     it('edits and removes a group member, but never the last owner (403)', async () => {
       const gina = await createUserWithToken(admin, server, 'gina');
-      expect(await admin.GroupMembers.add(subgroup.id, AccessLevel.GUEST, { userId: gina.id })).toMatchObject({ username: 'gina', access_level: AccessLevel.GUEST });
+      expect(await admin.GroupMembers.add(subgroup.id, AccessLevel.GUEST, { userId: gina.id })).toMatchObject({
+        username: 'gina',
+        access_level: AccessLevel.GUEST,
+      });
       expect((await admin.GroupMembers.edit(subgroup.id, gina.id, AccessLevel.REPORTER)).access_level).toBe(AccessLevel.REPORTER);
       expect((await gina.api.Groups.show('acme/platform')).id).toBe(subgroup.id);
       expect(await admin.GroupMembers.remove(subgroup.id, gina.id)).toBeNull();
@@ -261,7 +278,10 @@ describe('core through @gitbeaker/rest', () => {
     });
 
     it('forbids a maintainer from granting Owner (403)', async () => {
-      expect(await failureOf(alice.api.ProjectMembers.add(project.id, AccessLevel.OWNER, { userId: bob.id }))).toEqual({ status: 403, description: '403 Forbidden' });
+      expect(await failureOf(alice.api.ProjectMembers.add(project.id, AccessLevel.OWNER, { userId: bob.id }))).toEqual({
+        status: 403,
+        description: '403 Forbidden',
+      });
     });
   });
 
@@ -314,7 +334,10 @@ describe('core through @gitbeaker/rest', () => {
     });
 
     it('answers 400 for per_page=0 as Grape does', async () => {
-      expect(await failureOf(pager.api.Projects.all({ perPage: 0, page: 1, pagination: 'offset' }))).toEqual({ status: 400, description: 'per_page has a value not allowed' });
+      expect(await failureOf(pager.api.Projects.all({ perPage: 0, page: 1, pagination: 'offset' }))).toEqual({
+        status: 400,
+        description: 'per_page has a value not allowed',
+      });
     });
   });
 });

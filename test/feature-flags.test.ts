@@ -75,19 +75,30 @@ describe('feature flags through @gitbeaker/rest and the unleash-client SDK', () 
     await server?.close();
   });
 
-  it('manages flags and user lists with the client\'s own methods', async () => {
+  it("manages flags and user lists with the client's own methods", async () => {
     const list = await dev.api.FeatureFlagUserLists.create(projectId, 'beta-testers', 'carol,dave');
     expect(list).toMatchObject({ iid: 1, name: 'beta-testers', user_xids: 'carol,dave', project_id: projectId });
 
     const flag = await createFlag('checkout-v2', [strategy('userWithId', { userIds: 'alice,bob' })], { description: 'New checkout' });
     expect(flag).toMatchObject({ name: 'checkout-v2', description: 'New checkout', active: true, version: 'new_version_flag', scopes: [] });
     expect(flag.strategies).toEqual([
-      { id: expect.any(Number), name: 'userWithId', parameters: { userIds: 'alice,bob' }, scopes: [{ id: expect.any(Number), environment_scope: 'production' }], user_list: null },
+      {
+        id: expect.any(Number),
+        name: 'userWithId',
+        parameters: { userIds: 'alice,bob' },
+        scopes: [{ id: expect.any(Number), environment_scope: 'production' }],
+        user_list: null,
+      },
     ]);
 
     const listed = await createFlag('beta-banner', [strategy('serviceUserList', {}, 'production', { userListId: list.id })]);
     expect(listed.strategies![0]).toMatchObject({ name: 'serviceUserList', parameters: {} });
-    expect((listed.strategies![0] as unknown as { user_list: unknown }).user_list).toEqual({ id: list.id, iid: 1, name: 'beta-testers', user_xids: 'carol,dave' });
+    expect((listed.strategies![0] as unknown as { user_list: unknown }).user_list).toEqual({
+      id: list.id,
+      iid: 1,
+      name: 'beta-testers',
+      user_xids: 'carol,dave',
+    });
 
     const edited = await dev.api.FeatureFlags.edit(projectId, 'checkout-v2', { description: 'Checkout, second try' });
     expect(edited.description).toBe('Checkout, second try');
@@ -96,7 +107,7 @@ describe('feature flags through @gitbeaker/rest and the unleash-client SDK', () 
     expect(await dev.api.FeatureFlagUserLists.all(projectId, { search: 'beta' })).toHaveLength(1);
   });
 
-  it('reports GitLab\'s errors to the client', async () => {
+  it("reports GitLab's errors to the client", async () => {
     expect(await failureOf(viewer.api.FeatureFlags.all(projectId))).toEqual({ status: 403, description: '403 Forbidden' });
     expect(await failureOf(createFlag('bad-rollout', [strategy('gradualRolloutUserId', { groupId: 'default', percentage: '150' })]))).toEqual({
       status: 400,
@@ -176,8 +187,15 @@ describe('feature flags through @gitbeaker/rest and the unleash-client SDK', () 
     const list = await dev.api.FeatureFlagUserLists.create(projectId, 'qa-team', 'erin');
     const path = `/root/shop/-/feature_flags_user_lists/${list.iid}`;
     expect(await dev.api.FeatureFlagUserLists.show(projectId, list.iid)).toEqual({
-      id: list.id, iid: 2, project_id: projectId, name: 'qa-team', user_xids: 'erin',
-      created_at: list.created_at, updated_at: list.updated_at, path, edit_path: `${path}/edit`,
+      id: list.id,
+      iid: 2,
+      project_id: projectId,
+      name: 'qa-team',
+      user_xids: 'erin',
+      created_at: list.created_at,
+      updated_at: list.updated_at,
+      path,
+      edit_path: `${path}/edit`,
     });
     expect(await failureOf(viewer.api.FeatureFlagUserLists.show(projectId, list.iid))).toEqual({ status: 403, description: '403 Forbidden' });
 

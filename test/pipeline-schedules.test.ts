@@ -34,9 +34,18 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
   it('creates a schedule in a Rails time zone, with the ref expanded and next_run_at at 02:00 Pacific', async () => {
     const schedule = await dev.api.PipelineSchedules.create(project.id, 'Nightly', 'main', '0 2 * * *', { cronTimezone: 'Pacific Time (US & Canada)' });
     scheduleId = schedule.id;
-    expect(schedule).toMatchObject({ description: 'Nightly', ref: 'refs/heads/main', cron: '0 2 * * *', cron_timezone: 'Pacific Time (US & Canada)', active: true, last_pipeline: null });
+    expect(schedule).toMatchObject({
+      description: 'Nightly',
+      ref: 'refs/heads/main',
+      cron: '0 2 * * *',
+      cron_timezone: 'Pacific Time (US & Canada)',
+      active: true,
+      last_pipeline: null,
+    });
     expect(schedule.owner).toMatchObject({ id: dev.id, username: 'dev' });
-    const pacific = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Los_Angeles', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(schedule.next_run_at));
+    const pacific = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Los_Angeles', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(schedule.next_run_at),
+    );
     expect(pacific).toBe('02:00');
   });
 
@@ -65,7 +74,10 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
   });
 
   it('lets only the owner edit, until a maintainer takes the schedule over', async () => {
-    expect(await failureOf(maya.api.PipelineSchedules.edit(project.id, scheduleId, { description: 'Mine' }))).toEqual({ status: 403, description: '403 Forbidden' });
+    expect(await failureOf(maya.api.PipelineSchedules.edit(project.id, scheduleId, { description: 'Mine' }))).toEqual({
+      status: 403,
+      description: '403 Forbidden',
+    });
     const taken = await maya.api.PipelineSchedules.takeOwnership(project.id, scheduleId);
     expect(taken.owner).toMatchObject({ username: 'maya' });
     const edited = await maya.api.PipelineSchedules.edit(project.id, scheduleId, { cron: '30 1 * * *', cronTimezone: 'Europe/Berlin' });
@@ -75,7 +87,10 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
 
   it('starts pipelines on play and when the scheduler finds the schedule due', async () => {
     expect(await dev.api.PipelineSchedules.run(project.id, scheduleId)).toEqual({ message: '201 Created' });
-    await server.kernel.database.knex('ci_pipeline_schedules').where('id', scheduleId).update({ next_run_at: new Date(Date.now() - 60_000) });
+    await server.kernel.database
+      .knex('ci_pipeline_schedules')
+      .where('id', scheduleId)
+      .update({ next_run_at: new Date(Date.now() - 60_000) });
     await server.kernel.jobs.run(TICK_JOB);
     await server.kernel.jobs.run(TICK_JOB);
 
@@ -112,7 +127,12 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
     const paused = await dev.api.PipelineSchedules.create(project.id, 'Paused', 'refs/tags/v1.0', '@weekly', { active: false });
     expect((await dev.api.PipelineSchedules.all(project.id, { scope: 'active' })).map((schedule) => schedule.id)).toEqual([scheduleId]);
     expect((await dev.api.PipelineSchedules.all(project.id)).map((schedule) => schedule.id)).toEqual([paused.id, scheduleId]);
-    expect(await maya.api.PipelineScheduleVariables.remove(project.id, scheduleId, 'DEPLOY_ENV')).toEqual({ variable_type: 'env_var', key: 'DEPLOY_ENV', value: 'production', raw: false });
+    expect(await maya.api.PipelineScheduleVariables.remove(project.id, scheduleId, 'DEPLOY_ENV')).toEqual({
+      variable_type: 'env_var',
+      key: 'DEPLOY_ENV',
+      value: 'production',
+      raw: false,
+    });
     expect(await maya.api.PipelineSchedules.remove(project.id, paused.id, { showExpanded: true })).toMatchObject({ status: 204, data: null });
     expect(await failureOf(dev.api.PipelineSchedules.show(project.id, paused.id))).toEqual({ status: 404, description: '404 Pipeline Schedule Not Found' });
   });

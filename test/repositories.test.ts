@@ -45,7 +45,9 @@ describe('repositories through @gitbeaker/rest and git', () => {
   });
   const gitIn = (cwd: string, ...args: string[]) =>
     new Promise<string>((resolve, reject) =>
-      execFile('git', args, { cwd, env: env() }, (error, stdout, stderr) => (error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.toString().trim()))),
+      execFile('git', args, { cwd, env: env() }, (error, stdout, stderr) =>
+        error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.toString().trim()),
+      ),
     );
   /** The clone URL with the token as the Basic password. */
   const authed = (url: string) => url.replace('://', `://root:${server.rootToken}@`);
@@ -110,7 +112,9 @@ describe('repositories through @gitbeaker/rest and git', () => {
     await gitIn(dir, 'push', '--quiet', 'origin', 'main');
     expect(await admin.Commits.show(project.id, 'main')).toMatchObject({ id: sha, title: 'Pushed with git', author_name: 'Dev' });
 
-    const apiCommit = await admin.Commits.create(project.id, 'main', 'Made through the API', [{ action: 'create', filePath: 'api.md', content: 'from the api\n' }]);
+    const apiCommit = await admin.Commits.create(project.id, 'main', 'Made through the API', [
+      { action: 'create', filePath: 'api.md', content: 'from the api\n' },
+    ]);
     await gitIn(dir, 'pull', '--quiet', '--ff-only', 'origin', 'main');
     expect(await gitIn(dir, 'rev-parse', 'HEAD')).toBe(apiCommit.id);
     expect(await readFile(join(dir, 'api.md'), 'utf8')).toBe('from the api\n');
@@ -141,7 +145,10 @@ describe('repositories through @gitbeaker/rest and git', () => {
       status: 400,
       description: `The submodule vendor/lib is already at ${nextLib}`,
     });
-    expect(await failureOf(admin.RepositorySubmodules.edit(project.id, 'README.md', 'main', nextLib))).toEqual({ status: 400, description: 'Invalid submodule path' });
+    expect(await failureOf(admin.RepositorySubmodules.edit(project.id, 'README.md', 'main', nextLib))).toEqual({
+      status: 400,
+      description: 'Invalid submodule path',
+    });
   });
 
   it('moves the project to another storage without losing anything, and git keeps working', async () => {

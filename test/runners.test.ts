@@ -54,7 +54,15 @@ describe('runners through @gitbeaker/rest', () => {
 
     await api.Runners.verify({ token: registered.token, systemId: 's_1', info: { version: '17.3.0' } } as never);
     const shown = await api.Runners.show(registered.id);
-    expect(shown).toMatchObject({ description: 'docker-1', status: 'online', online: true, is_shared: true, tag_list: ['docker', 'linux'], version: '17.3.0', maximum_timeout: 3600 });
+    expect(shown).toMatchObject({
+      description: 'docker-1',
+      status: 'online',
+      online: true,
+      is_shared: true,
+      tag_list: ['docker', 'linux'],
+      version: '17.3.0',
+      maximum_timeout: 3600,
+    });
 
     const listed = await api.Runners.all({ type: 'instance_type', tagList: ['docker'] });
     expect(listed.map((runner) => runner.id)).toEqual([registered.id]);
@@ -89,7 +97,7 @@ describe('runners through @gitbeaker/rest', () => {
     const runner = await api.Runners.register(registration, { description: 'group-runner' });
     expect((await api.Runners.all({ groupId })).map((r) => r.id)).toEqual([runner.id]);
     expect((await api.Runners.all({ projectId })).map((r) => r.id)).toEqual([runner.id]);
-    expect((await api.Runners.all({ groupId, type: 'project_type' }))).toEqual([]);
+    expect(await api.Runners.all({ groupId, type: 'project_type' })).toEqual([]);
     const shown = await api.Runners.show(runner.id);
     expect(shown.groups).toEqual([{ id: groupId, web_url: `${server.url}/groups/build-farm`, name: 'Build Farm' }]);
   });
@@ -97,7 +105,11 @@ describe('runners through @gitbeaker/rest', () => {
   it('registers with a project token and rotates registration and authentication tokens', async () => {
     const registration = await resetRegistrationToken(`projects/${projectId}/runners`, mel.api);
     const runner = await api.Runners.register(registration, { description: 'project-registered' });
-    expect(await api.Runners.show(runner.id)).toMatchObject({ runner_type: 'project_type', is_shared: false, projects: [{ id: projectId, path_with_namespace: 'build-farm/app' }] });
+    expect(await api.Runners.show(runner.id)).toMatchObject({
+      runner_type: 'project_type',
+      is_shared: false,
+      projects: [{ id: projectId, path_with_namespace: 'build-farm/app' }],
+    });
 
     expect(await resetRegistrationToken(`projects/${projectId}/runners`, mel.api)).not.toBe(registration);
     expect(await failureOf(api.Runners.register(registration))).toEqual({ status: 403, description: '403 Forbidden' });
@@ -121,30 +133,51 @@ describe('runners through @gitbeaker/rest', () => {
     // project runners of projects mel maintains; the group runner needs the Owner role
     expect(owned.map((runner) => runner.description)).toEqual(['project-registered', 'owned-1', 'owned-2']);
     expect(owned[0]).toMatchObject({
-      description: 'project-registered', active: true, paused: false, is_shared: false, runner_type: 'project_type',
-      name: null, online: true, status: 'online', job_execution_status: 'idle',
+      description: 'project-registered',
+      active: true,
+      paused: false,
+      is_shared: false,
+      runner_type: 'project_type',
+      name: null,
+      online: true,
+      status: 'online',
+      job_execution_status: 'idle',
     });
     expect(owned[1]).toMatchObject({ description: 'owned-1', online: false, status: 'never_contacted' });
 
     const secondPage = await mel.api.Runners.all({ owned: true, page: 2, perPage: 1, showExpanded: true });
     expect(secondPage.data.map((runner) => runner.id)).toEqual([first.id]);
     expect(secondPage.paginationInfo).toEqual({ total: 3, next: 3, current: 2, previous: 1, perPage: 1, totalPages: 3 });
-    expect((await api.Runners.all({ type: 'project_type', perPage: 1 })).map((runner) => runner.description)).toEqual(['project-registered', 'owned-1', 'owned-2']);
+    expect((await api.Runners.all({ type: 'project_type', perPage: 1 })).map((runner) => runner.description)).toEqual([
+      'project-registered',
+      'owned-1',
+      'owned-2',
+    ]);
 
     expect(await failureOf(mel.api.Runners.all())).toEqual({ status: 403, description: '403 Forbidden' });
-    expect(await mel.api.Runners.edit(second.id, { maintenanceNote: 'replace the disk' } as never)).toMatchObject({ id: second.id, maintenance_note: 'replace the disk' });
+    expect(await mel.api.Runners.edit(second.id, { maintenanceNote: 'replace the disk' } as never)).toMatchObject({
+      id: second.id,
+      maintenance_note: 'replace the disk',
+    });
     expect(await failureOf(mel.api.Runners.edit(second.id, { maintenanceNote: 'x'.repeat(1025) } as never))).toEqual({
       status: 400,
       description: JSON.stringify({ maintenance_note: ['is too long (maximum is 1024 characters)'] }),
     });
-    const outsiderCalls = [() => outsider.api.Runners.show(second.id), () => outsider.api.Runners.edit(second.id, { paused: true }), () => outsider.api.Runners.allJobs(second.id)];
+    const outsiderCalls = [
+      () => outsider.api.Runners.show(second.id),
+      () => outsider.api.Runners.edit(second.id, { paused: true }),
+      () => outsider.api.Runners.allJobs(second.id),
+    ];
     for (const call of outsiderCalls) {
       expect(await failureOf(call())).toEqual({ status: 403, description: '403 Forbidden - No access granted' });
     }
     expect(await outsider.api.Runners.all({ owned: true })).toEqual([]);
 
     await api.Runners.enable(projectId, second.id);
-    expect(await failureOf(mel.api.Runners.remove({ runnerId: second.id }))).toEqual({ status: 403, description: '403 Forbidden - Runner associated with more than one project' });
+    expect(await failureOf(mel.api.Runners.remove({ runnerId: second.id }))).toEqual({
+      status: 403,
+      description: '403 Forbidden - Runner associated with more than one project',
+    });
     await mel.api.Runners.remove({ runnerId: first.id });
     expect(await failureOf(api.Runners.show(first.id))).toEqual({ status: 404, description: '404 Not found' });
   });

@@ -22,7 +22,12 @@ async function boot(): Promise<Kernel> {
 async function createToken(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { username: { type: 'string', default: ROOT_USERNAME }, name: { type: 'string', default: 'cli' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' } },
+    options: {
+      username: { type: 'string', default: ROOT_USERNAME },
+      name: { type: 'string', default: 'cli' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
   });
   const kernel = await boot();
   try {

@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { request } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corePlugin } from '@forgekit/plugin-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type StartedServer } from './server.js';
+import { isJsonLine, SERVER_MAIN, startServerProcess, type ServerProcess } from './test-support/server-process.js';
+
+const HOST = '127.0.0.1';
+const dirs: string[] = [];
+const dataDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'forgekit-server-'));
+  dirs.push(dir);
+  return dir;
+};
+let blocker: Server;
+let takenPort: number;
+
+beforeAll(async () => {
+  blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, HOST, resolve));
+  takenPort = (blocker.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => blocker.close(resolve));
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('startServer', () => {
+  it('rejects with an error naming the host and port when the port is taken, and serves nowhere else', async () => {
+    const env = { PORT: String(takenPort), HOST, FORGEKIT_DATA_DIR: await dataDir(), FORGEKIT_LOG_LEVEL: 'silent' };
+    let started: StartedServer | undefined;
+    let failure: unknown;
+    try {
+      started = await startServer({ plugins: [corePlugin], config: { env } });
+    } catch (error) {
+      failure = error;
+    } finally {
+      await started?.close();
+    }
+    expect(started?.url).toBeUndefined();
+    expect(String(failure)).toContain(`${HOST}:${takenPort}`);
+    expect(String(failure)).toContain('already in use');
+  });
+});
+
+describe('startServer under an oversized body', () => {
+  it('keeps serving after refusing a chunked body past the limit while the client still sends it', async () => {
+    const token = 'fkpat-oversized-body-root-token';
+    const env = {
+      PORT: '0',
+      HOST,
+      FORGEKIT_DATA_DIR: await dataDir(),
+      FORGEKIT_LOG_LEVEL: 'silent',
+      FORGEKIT_ROOT_TOKEN: token,
+      FORGEKIT_MAX_BODY_SIZE: '65536',
+    };
+    const server = await startServer({ plugins: [corePlugin], config: { env } });
+    try {
+      const status = await new Promise<string>((resolve) => {
+        const req = request(
+          `${server.url}/api/v4/projects`,
+          { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            resolve(String(res.statusCode));
+          },
+        );
+        req.on('error', () => resolve('closed'));
+        const chunk = Buffer.alloc(16 * 1024, 0x61);
+        let left = 64;
+        const pump = () => {
+          while (left-- > 0) if (!req.write(chunk)) return req.once('drain', pump);
+          req.end();
+        };
+        req.write('{"name":"');
+        pump();
+      });
+      expect(['413', 'closed']).toContain(status);
+      expect((await fetch(`${server.url}/-/readiness`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the server process (node dist/main.js)', () => {
+  const running: ServerProcess[] = [];
+  const start = (env: Record<string, string>) => {
+    const server = startServerProcess(env);
+    running.push(server);
+    return server;
+  };
+  const servingLine = (line: string) => !isJsonLine(line) || 'url' in JSON.parse(line);
+  const expectOnlyJson = (server: ServerProcess) => {
+    for (const line of server.stdout) expect(isJsonLine(line), `stdout line: ${line}`).toBe(true);
+  };
+
+  beforeAll(() => {
+    if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first`);
+  });
+  afterEach(async () => {
+    for (const server of running.splice(0)) await server.stop('SIGKILL');
+  });
+
+  it('writes only JSON lines on stdout, its URL among them, from start to a graceful SIGTERM', async () => {
+    const server = start({ PORT: '0', HOST, FORGEKIT_DATA_DIR: await dataDir() });
+    const line = await server.waitForLine(servingLine);
+    expect(line, server.stderr()).not.toBeNull();
+    expect(isJsonLine(line!), `stdout line: ${line}`).toBe(true);
+    const { url, level } = JSON.parse(line!);
+    expect(level).toBe(30);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/api/v4/version`)).status).toBe(401);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expectOnlyJson(server);
+    const messages = server.stdout.map((entry) => JSON.parse(entry).msg);
+    expect(messages).toContain('shutting down');
+  });
+
+  it('exits non-zero with an error naming the host and port when the port is taken, serving nowhere else', async () => {
+    const server = start({ PORT: String(takenPort), HOST, FORGEKIT_DATA_DIR: await dataDir() });
+    expect(await server.waitForLine(servingLine)).toBeNull();
+    expect(await server.exited).not.toBe(0);
+    expect(server.stderr()).toContain(`${HOST}:${takenPort}`);
+    expect(server.stderr()).toContain('already in use');
+    expectOnlyJson(server);
+  });
+});
