@@ -19,8 +19,14 @@ const requests = Number(options.requests);
 async function main() {
   const port = await freePort();
   const rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}`;
-  const env = { PORT: String(port), HOST: '127.0.0.1', FORGEKIT_DATA_DIR: tempDir('forgekit-queries-'), FORGEKIT_ROOT_TOKEN: rootToken, FORGEKIT_LOG_LEVEL: 'silent' };
-  const server = await startServer({ config: { env }, showURL: false });
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    FORGEKIT_DATA_DIR: tempDir('forgekit-queries-'),
+    FORGEKIT_ROOT_TOKEN: rootToken,
+    FORGEKIT_LOG_LEVEL: 'silent',
+  };
+  const server = await startServer({ config: { env } });
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     const ctx = await seedContext(baseUrl, rootToken);

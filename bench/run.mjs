@@ -27,7 +27,10 @@ const { values: options } = parseArgs({
 });
 const durationSeconds = Number(options.duration);
 const warmupSeconds = Number(options.warmup);
-const connectionCounts = options.connections.split(',').map(Number).sort((a, b) => a - b);
+const connectionCounts = options.connections
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 
 const progress = (message) => process.stderr.write(`${message}\n`);
 
@@ -52,7 +55,10 @@ async function main() {
     const bareName = `  bare node:http, same ${Buffer.byteLength(scenario.sampleBody)} B body`;
     try {
       const bareRps = new Map();
-      for (const [name, baseUrl, request] of [[bareName, bare.url, { method: 'GET', path: '/' }], [scenario.name, forgekit.url, scenario]]) {
+      for (const [name, baseUrl, request] of [
+        [bareName, bare.url, { method: 'GET', path: '/' }],
+        [scenario.name, forgekit.url, scenario],
+      ]) {
         if (warmupSeconds > 0) {
           progress(`warming up ${name.trim()} (${warmupSeconds} s)...`);
           await measure(baseUrl, request, { connections: connectionCounts[0], durationSeconds: warmupSeconds });

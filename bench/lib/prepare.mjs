@@ -16,7 +16,7 @@ export async function seedContext(baseUrl, token) {
   return { api, unique, ...(await seedBase(api, unique)) };
 }
 
-const valueOf = (field, ctx) => (typeof field === 'function' ? field(ctx) : field);
+const resolveField = (field, context) => (typeof field === 'function' ? field(context) : field);
 
 /**
  * A scenario ready for autocannon: `{ name, method, path, headers, body?, setupRequest? }`
@@ -30,10 +30,10 @@ export async function prepareScenario(scenario, baseContext) {
     if (error instanceof ApiError && error.status === 404) return { name: scenario.name, skipped: `seed answered 404 ${JSON.stringify(error.body)}` };
     throw error;
   }
-  const body = valueOf(scenario.body, ctx);
+  const body = resolveField(scenario.body, ctx);
   const request = {
     method: scenario.method,
-    path: `/api/v4${valueOf(scenario.path, ctx)}`,
+    path: `/api/v4${resolveField(scenario.path, ctx)}`,
     headers: {
       'private-token': ctx.api.token,
       ...(body !== undefined || scenario.setupRequest ? { 'content-type': 'application/json' } : {}),

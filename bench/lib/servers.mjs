@@ -10,7 +10,16 @@ export const repoRoot = dirname(benchDir);
 const serverMain = join(repoRoot, 'apps/server/dist/main.js');
 
 /** Environment the bench must not inherit: it would change the database or the log level. */
-const SCRUBBED_ENV = ['FORGEKIT_DATABASE_URL', 'FORGEKIT_CONFIG', 'FORGEKIT_LOG_LEVEL', 'FORGEKIT_EXTERNAL_URL', 'FORGEKIT_DATA_DIR', 'FORGEKIT_ROOT_TOKEN', 'PORT', 'HOST'];
+const SCRUBBED_ENV = [
+  'FORGEKIT_DATABASE_URL',
+  'FORGEKIT_CONFIG',
+  'FORGEKIT_LOG_LEVEL',
+  'FORGEKIT_EXTERNAL_URL',
+  'FORGEKIT_DATA_DIR',
+  'FORGEKIT_ROOT_TOKEN',
+  'PORT',
+  'HOST',
+];
 
 function tail(file, lines = 20) {
   if (!existsSync(file)) return '';
@@ -19,15 +28,14 @@ function tail(file, lines = 20) {
 
 /**
  * The reference server as production runs it: `node apps/server/dist/main.js`, SQLite in a
- * fresh data dir, the default log level (`info`, one line per request) written to a file.
+ * fresh data dir (or the one given, to restart on the same data), the default log level
+ * (`info`, one line per request) written to a file.
  */
-export async function startForgekit() {
+export async function startForgekit({ dataDir = tempDir('forgekit-bench-'), rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}` } = {}) {
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: run \`npm run build\` first`);
-  const dataDir = tempDir('forgekit-bench-');
   const logFile = join(dataDir, 'server.log');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}`;
   const env = { ...process.env };
   for (const name of SCRUBBED_ENV) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', FORGEKIT_DATA_DIR: dataDir, FORGEKIT_ROOT_TOKEN: rootToken, FORGEKIT_EXTERNAL_URL: url });
@@ -49,10 +57,11 @@ export async function startBaseline(body) {
   return {
     url,
     child,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
