@@ -92,6 +92,18 @@ describe('request bodies', () => {
     small.append('file', new Blob([new Uint8Array(10)]), 'small.bin');
     expect((await app.post('/api/v4/projects', small, { token: 'admin' })).status).toBe(201);
   });
+
+  it('answers a multipart body cut off inside a file part with 400, and keeps serving', async () => {
+    const boundary = 'cut-off';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\ncut\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\npartial`;
+    const res = await send('/api/v4/projects', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': app.tokens.admin, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect((await app.get('/-/readiness')).status).toBe(200);
+  });
 });
 
 describe('malformed strings', () => {

@@ -128,6 +128,9 @@ async function readMultipart(event: H3Event, limits: BodyLimits): Promise<BodyIn
     pairs.push([name, value]);
   });
   parser.on('file', (name, stream, info) => {
+    // busboy destroys an open file stream with the parser's own error when the form is cut
+    // off; the parser reports it through the pipeline below, so the stream's copy is dropped.
+    stream.on('error', () => undefined);
     if (!maxFileSize) {
       stream.on('data', (chunk: Buffer) => countInline(chunk.length)).resume();
       return;
