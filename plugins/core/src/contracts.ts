@@ -4,7 +4,7 @@
  */
 export * from './refs.js';
 export { coreEvents } from './events.js';
-export type { AccessService, ProjectAccess, ProjectPermissions, GroupAccess } from './access/access-service.js';
+export type { AccessService, ProjectAccess, ProjectPermissions, GroupAccess, VisibilityOptions } from './access/access-service.js';
 export type { UserService, NewUser } from './users/user-service.js';
 export type { TokenService, NewToken } from './tokens/token-service.js';
 export type { GroupService } from './groups/group-service.js';

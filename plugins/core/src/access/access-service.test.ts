@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '@forgekit/kernel';
+import { coreAccessRef } from '../refs.js';
+import type { AccessService } from './access-service.js';
 import { createTestApp, type TestApp } from '@forgekit/testing';
 
 /**
@@ -63,5 +66,36 @@ describe('project access by id and by path', () => {
     });
     expect((await app.put(`/api/v4/projects/${project.id}`, { description: 'edited by a maintainer' }, { token: 'guest' })).status).toBe(200);
     expect((await app.put(`/api/v4/projects/${project.id}`, { description: 'not by a reporter' }, { token: 'reporter' })).status).toBe(403);
+  });
+});
+
+describe('visible project and group ids', () => {
+  let app: TestApp;
+  let access: AccessService;
+  const principal = (role: 'developer' | 'nonMember' | 'owner'): Principal => {
+    const user = app.users[role];
+    return { id: user.id, username: user.username, name: user.name, isAdmin: false, external: false, state: 'active' };
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    access = app.kernel.resolve(coreAccessRef);
+  });
+  afterAll(() => app?.close());
+
+  it('answers the projects a member may see, at a least level, among given ids', async () => {
+    const developer = principal('developer');
+    expect(await access.visibleProjectIds(developer, { ids: [app.project.id] })).toEqual([app.project.id]);
+    expect(await access.visibleProjectIds(developer, { ids: [app.project.id], minLevel: 40 })).toEqual([]);
+    expect(await access.visibleProjectIds(principal('nonMember'), { ids: [app.project.id], membershipOnly: true })).toEqual([]);
+    expect(await access.visibleProjectIds(developer, { ids: [] })).toEqual([]);
+  });
+
+  it('answers the projects under a group, and the groups a member owns', async () => {
+    const owner = principal('owner');
+    const under = await access.visibleProjectIds(owner, { underTraversalPath: `/${app.group.id}/`, minLevel: 40 });
+    expect(under).toContain(app.project.id);
+    expect(await access.visibleGroupIds(owner, { minLevel: 50 })).toContain(app.group.id);
+    expect(await access.visibleGroupIds(principal('developer'), { minLevel: 50 })).not.toContain(app.group.id);
   });
 });

@@ -37,6 +37,12 @@ export interface GroupAccess {
   canRead: boolean;
 }
 
+/** Whom a visibility question is about: everything visible, or memberships only, at a least level. */
+export interface VisibilityOptions {
+  membershipOnly?: boolean;
+  minLevel?: number;
+}
+
 /**
  * A project row with its namespace's columns, as one select list: knex passes a raw list
  * through instead of quoting every column again on every request.
@@ -242,7 +248,7 @@ export function createAccessService(database: Database) {
     );
   }
 
-  return {
+  const service = {
     projectAccess,
     groupAccess,
     projectPermissions,
@@ -284,6 +290,30 @@ export function createAccessService(database: Database) {
         q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
       });
     },
+    /**
+     * Ids of the projects the user may see (or is a member of at `minLevel`), optionally among
+     * `ids` or under a group's traversal path. Other plugins ask this instead of joining core's tables.
+     */
+    async visibleProjectIds(
+      user: Principal | null,
+      options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number } = {},
+    ): Promise<number[]> {
+      if (options.ids?.length === 0) return [];
+      const query = db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id').orderBy('p.id');
+      if (options.ids) query.whereIn('p.id', options.ids);
+      if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
+      if (options.limit) query.limit(options.limit);
+      const rows: { id: number }[] = await service.visibleProjects(query, user, options);
+      return rows.map((row) => Number(row.id));
+    },
+    /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids`. */
+    async visibleGroupIds(user: Principal | null, options: VisibilityOptions & { ids?: readonly number[] } = {}): Promise<number[]> {
+      if (options.ids?.length === 0) return [];
+      const query = db('namespaces as n').where('n.kind', 'group').select('n.id').orderBy('n.id');
+      if (options.ids) query.whereIn('n.id', options.ids);
+      const rows: { id: number }[] = await service.visibleGroups(query, user, options);
+      return rows.map((row) => Number(row.id));
+    },
     /** Narrows a query over `namespaces as n` (groups) to what the user may see. */
     visibleGroups(query: Knex.QueryBuilder, user: Principal | null, options: { membershipOnly?: boolean; minLevel?: number } = {}) {
       if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
@@ -297,6 +327,7 @@ export function createAccessService(database: Database) {
       });
     },
   };
+  return service;
 }
 
 export type AccessService = ReturnType<typeof createAccessService>;
