@@ -1,6 +1,6 @@
 /** The first administrator: `root`, with a token equal to the configured secret. */
 import { tokenDigest } from '@forgekit/kernel';
-import type { UserRow } from './shared/rows.js';
+import type { UserRow } from './entities/user.js';
 import { ALL_SCOPES, type TokenService } from './tokens/token-service.js';
 import type { UserService } from './users/user-service.js';
 

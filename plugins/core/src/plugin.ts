@@ -1,6 +1,6 @@
 import { kernelServices, definePlugin, KERNEL_VERSION } from '@forgekit/kernel';
 import * as v from 'valibot';
-import { createAccessService } from './access/access-service.js';
+import { createAccessService, createProjectLookup, createVisibility } from './access/access-service.js';
 import { ensureRootToken } from './bootstrap.js';
 import { coreEntities } from './entities/index.js';
 import { groupRoutes } from './groups/group-routes.js';
@@ -9,6 +9,7 @@ import { instanceRoutes } from './instance/instance-routes.js';
 import { memberRoutes } from './members/member-routes.js';
 import { init } from './migrations/202611220510-init.js';
 import { widenProfileFields } from './migrations/202611241000-widen-profile-fields.js';
+import { settingsKeyNotNull } from './migrations/202611250000-settings-key-not-null.js';
 import { namespaceRoutes } from './namespaces/namespace-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { createProjectService } from './projects/project-service.js';
@@ -37,18 +38,19 @@ export const corePlugin = definePlugin<CoreConfig>({
   config: CoreConfigSchema,
   env: { FORGEKIT_ROOT_TOKEN: 'rootToken' },
   entities: coreEntities,
-  migrations: [init, widenProfileFields],
+  migrations: [init, widenProfileFields, settingsKeyNotNull],
   provides: [kernelServices.identity, coreAccessRef, coreUsersRef, coreTokensRef, coreGroupsRef, coreProjectsRef, coreSettingsRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
-    const db = database.knex;
     const { externalUrl } = ctx.resolve(kernelServices.instance);
-    const users = createUserService(db);
-    const tokens = createTokenService(db);
-    const groups = createGroupService(db);
-    const projects = createProjectService(db);
-    const access = createAccessService(database);
-    const settings = createSettingsService(db);
+    const lookup = createProjectLookup(database);
+    const visibility = createVisibility(database);
+    const users = createUserService(database);
+    const tokens = createTokenService(database);
+    const groups = createGroupService(database);
+    const projects = createProjectService(database, lookup);
+    const access = createAccessService(database, lookup, visibility);
+    const settings = createSettingsService(database);
     defineCoreSettings(settings);
     // Uploaded files are limited by the instance's `max_attachment_size`, in MiB as GitLab keeps it.
     ctx.resolve(kernelServices.uploads).limitFileSize(async () => Number(await settings.get('max_attachment_size')) * 1024 * 1024);
@@ -62,14 +64,14 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.provide(coreSettingsRef, settings);
 
     ctx.routes(
-      ...userRoutes(db, users, groups, ctx.events),
-      ...tokenRoutes(db, tokens, users),
-      ...groupRoutes(database, groups, projects, access, settings, ctx.events),
-      ...projectRoutes(database, projects, access, settings, ctx.events),
-      ...memberRoutes(db, access),
-      ...namespaceRoutes(db, access),
+      ...userRoutes(database, users, groups, ctx.events),
+      ...tokenRoutes(database, tokens, users),
+      ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events),
+      ...projectRoutes(database, projects, access, visibility, settings, ctx.events),
+      ...memberRoutes(database, access),
+      ...namespaceRoutes(database, visibility),
       ...settingsRoutes(settings),
-      ...instanceRoutes(db, ctx.config.reportedVersion, KERNEL_VERSION),
+      ...instanceRoutes(database, ctx.config.reportedVersion, KERNEL_VERSION),
     );
 
     const { rootToken } = ctx.config;

@@ -12,7 +12,11 @@ const SAME_DEFAULTS: readonly (readonly [string, string])[] = [
   ["'1'", 'true'],
 ];
 
-const sameDefault = (from: unknown, to: unknown) => from === to || SAME_DEFAULTS.some(([a, b]) => (from === a && to === b) || (from === b && to === a));
+/** knex quotes a number default on SQLite (`'0'`); MikroORM describes it as `0`. The same default. */
+const unquotedNumber = (value: unknown) => (typeof value === 'string' && /^'-?\d+(\.\d+)?'$/.test(value) ? value.slice(1, -1) : value);
+
+const sameDefault = (from: unknown, to: unknown) =>
+  from === to || unquotedNumber(from) === unquotedNumber(to) || SAME_DEFAULTS.some(([a, b]) => (from === a && to === b) || (from === b && to === a));
 
 /** One line per difference, `table.column: what differs`; empty when the schema is what the entities say. */
 export async function schemaDrift(orm: MikroORM, entities: readonly EntitySchema<any, any>[]): Promise<string[]> {

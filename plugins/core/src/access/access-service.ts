@@ -3,10 +3,14 @@
  * membership, personal ownership and visibility. 404 for what the caller may not
  * see, 403 for what they see but may not do.
  */
-import { forbidden, notFound, type Database, type PreparedQuery, type Principal } from '@forgekit/kernel';
-import { recordId, type Knex } from '@forgekit/kernel/orm';
+import { forbidden, notFound, type Database, type Principal } from '@forgekit/kernel';
+import { recordId, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
+import { Member } from '../entities/member.js';
+import { Namespace, type NamespaceRow } from '../entities/namespace.js';
+import { Project } from '../entities/project.js';
+import { projectsWithNamespace, type ProjectWithNamespace } from '../projects/project-query.js';
 import { AccessLevel, today, Visibility } from '../shared/levels.js';
-import { traversalIds, type NamespaceRow, type ProjectWithNamespace } from '../shared/rows.js';
+import { traversalIds } from '../shared/traversal.js';
 
 export interface ProjectAccess {
   project: ProjectWithNamespace;
@@ -43,16 +47,6 @@ export interface VisibilityOptions {
   minLevel?: number;
 }
 
-/**
- * A project row with its namespace's columns, as one select list: knex passes a raw list
- * through instead of quoting every column again on every request.
- */
-const PROJECT_COLUMNS =
-  'p.*, n.name as ns_name, n.path as ns_path, n.kind as ns_kind, n.full_path as ns_full_path, n.full_name as ns_full_name, ' +
-  'n.parent_id as ns_parent_id, n.traversal_path as ns_traversal_path, n.owner_id as ns_owner_id, n.visibility_level as ns_visibility_level';
-
-export const projectsWithNamespace = (db: Knex) => db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select(db.raw(PROJECT_COLUMNS));
-
 const isInteger = (value: string) => /^\d+$/.test(value);
 
 /** Looks an id up, unless no record can have it (then nothing is found). */
@@ -61,25 +55,6 @@ const withRecordId = async <T>(text: string, find: (id: number) => Promise<T | u
   return id === null ? undefined : find(id);
 };
 
-export async function findProjectRow(db: Knex, idOrPath: string): Promise<ProjectWithNamespace | undefined> {
-  const query = projectsWithNamespace(db);
-  if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => query.where('p.id', id).first());
-  const slash = idOrPath.lastIndexOf('/');
-  if (slash <= 0) return undefined;
-  return query
-    .whereRaw('lower(n.full_path) = ?', [idOrPath.slice(0, slash).toLowerCase()])
-    .whereRaw('lower(p.path) = ?', [idOrPath.slice(slash + 1).toLowerCase()])
-    .first();
-}
-
-export async function findGroupRow(db: Knex, idOrPath: string): Promise<NamespaceRow | undefined> {
-  const query = db<NamespaceRow>('namespaces').where('kind', 'group');
-  if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => query.where('id', id).first());
-  return query.whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
-}
-
-type MembershipRow = { source_type: string; source_id: number; access_level: number };
-
 /** A user's highest direct project level and highest level in the project's group or its ancestors. */
 interface MemberLevels {
   member_project_level: number | null;
@@ -87,21 +62,10 @@ interface MemberLevels {
 }
 const NO_LEVELS: MemberLevels = { member_project_level: null, member_group_level: null };
 
-/** A membership row `m` still in force on the date bound to its `?`. */
-const ACTIVE_MEMBERSHIP = '(m.expires_at is null or m.expires_at > ?)';
+/** A membership row `m` still in force on `date`. */
+const active = (date: unknown) => (q: Knex.QueryBuilder) => q.whereNull('m.expires_at').orWhere('m.expires_at', '>', date as string);
 /** The namespace `n` is the group `g` or lies below it. */
 const WITHIN_GROUP = "n.traversal_path like g.traversal_path || '%'";
-
-const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
-
-/** The membership lookup for a shape of sources; prepared once per shape, as it runs on most requests. */
-function membershipSql(projects: number, namespaces: number) {
-  const sources = [
-    projects > 0 ? `(source_type = 'Project' and source_id in (${placeholders(projects)}))` : null,
-    namespaces > 0 ? `(source_type = 'Namespace' and source_id in (${placeholders(namespaces)}))` : null,
-  ].filter(Boolean);
-  return `select source_type, source_id, access_level from members m where user_id = ? and (${sources.join(' or ')}) and ${ACTIVE_MEMBERSHIP}`;
-}
 
 const maxOf = (values: (number | undefined)[]) => {
   const present = values.filter((value): value is number => value !== undefined);
@@ -113,48 +77,161 @@ function visibleByLevel(visibility: number, user: Principal | null) {
   return visibility >= Visibility.internal && !!user && !user.external;
 }
 
-export function createAccessService(database: Database) {
-  const db = database.knex;
-  const prepared = new Map<string, PreparedQuery<MembershipRow>>();
-  const projectById = database.prepare<ProjectWithNamespace>(
-    `select ${PROJECT_COLUMNS} from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
-  );
+/** Core's own lookups, which other plugins reach only through the AccessService. */
+export function createProjectLookup(database: Database) {
+  const byId = database.prepareRows(Project, (p) => projectsWithNamespace(database).where('p.id', p.id)) as unknown as PreparedRead<ProjectWithNamespace, 'id'>;
+  const groups = () => database.from(Namespace).where('kind', 'group');
+  return {
+    byId,
+    async findProject(idOrPath: string): Promise<ProjectWithNamespace | undefined> {
+      if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => byId.first({ id }));
+      const slash = idOrPath.lastIndexOf('/');
+      if (slash <= 0) return undefined;
+      const query = projectsWithNamespace(database)
+        .whereRaw('lower(n.full_path) = ?', [idOrPath.slice(0, slash).toLowerCase()])
+        .whereRaw('lower(p.path) = ?', [idOrPath.slice(slash + 1).toLowerCase()]);
+      return (await database.row(Project, query)) as ProjectWithNamespace | undefined;
+    },
+    async findGroup(idOrPath: string): Promise<NamespaceRow | undefined> {
+      if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => database.row(Namespace, groups().where('id', id)));
+      return database.row(Namespace, groups().whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]));
+    },
+  };
+}
 
-  /** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
-  async function membershipLevels(userId: number, projectIds: number[], namespaceIds: number[]) {
-    const levels = new Map<string, number>();
-    if (projectIds.length === 0 && namespaceIds.length === 0) return levels;
-    const sql = membershipSql(projectIds.length, namespaceIds.length);
-    let query = prepared.get(sql);
-    if (!query) prepared.set(sql, (query = database.prepare<MembershipRow>(sql)));
-    for (const row of await query.all([userId, ...projectIds, ...namespaceIds, today()])) {
-      levels.set(`${row.source_type}:${row.source_id}`, row.access_level);
-    }
-    return levels;
-  }
+export type ProjectLookup = ReturnType<typeof createProjectLookup>;
 
+/** Narrows queries over core's tables to what a user may see; core's list routes use it, other plugins ask for ids. */
+export function createVisibility(database: Database) {
   /** A membership of the user, at `minLevel` or above, in the group `n` or one of its ancestors. */
   const groupMembership = (userId: number, minLevel: number) =>
-    db('members as m')
-      .select(db.raw('1'))
+    database
+      .table(Member, 'm')
+      .select('m.id')
       .join('namespaces as g', 'g.id', 'm.source_id')
       .where('m.user_id', userId)
       .where('m.source_type', 'Namespace')
       .where('m.access_level', '>=', minLevel)
       .whereRaw(WITHIN_GROUP)
-      .whereRaw(ACTIVE_MEMBERSHIP, [today()]);
+      .where(active(today()));
+
+  return {
+    /** Narrows a query over `projects as p` / `namespaces as n` to what the user may see. */
+    projects(query: Knex.QueryBuilder, user: Principal | null, options: VisibilityOptions = {}) {
+      if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
+      const minLevel = options.minLevel ?? AccessLevel.GUEST;
+      return query.where((q) => {
+        if (!options.membershipOnly && !options.minLevel) {
+          q.orWhere('p.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
+        }
+        if (!user) return;
+        q.orWhereExists(
+          database
+            .table(Member, 'm')
+            .select('m.id')
+            .where('m.user_id', user.id)
+            .where('m.source_type', 'Project')
+            .whereRaw('m.source_id = p.id')
+            .where('m.access_level', '>=', minLevel)
+            .where(active(today())),
+        );
+        q.orWhereExists(groupMembership(user.id, minLevel));
+        q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
+      });
+    },
+    /** Narrows a query over `namespaces as n` (groups) to what the user may see. */
+    groups(query: Knex.QueryBuilder, user: Principal | null, options: VisibilityOptions = {}) {
+      if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
+      const minLevel = options.minLevel ?? AccessLevel.GUEST;
+      return query.where((q) => {
+        if (!options.membershipOnly && !options.minLevel) {
+          q.orWhere('n.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
+        }
+        if (!user) return;
+        q.orWhereExists(groupMembership(user.id, minLevel));
+      });
+    },
+  };
+}
+
+export type VisibilityFilter = ReturnType<typeof createVisibility>;
+
+export function createAccessService(database: Database, lookup: ProjectLookup, visibility: VisibilityFilter) {
+  /** Membership lookups, prepared once per shape (how many projects and namespaces), as they run on most requests. */
+  const membershipReads = new Map<string, PreparedRead<{ source_type: string; source_id: number; access_level: number }, string>>();
+  function membershipRead(projects: number, namespaces: number) {
+    const key = `${projects}:${namespaces}`;
+    let read = membershipReads.get(key);
+    if (!read) {
+      const names = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+      read = database.prepareRows(Member, (p) =>
+        database
+          .table(Member, 'm')
+          .select('m.source_type', 'm.source_id', 'm.access_level')
+          .where('m.user_id', p.user)
+          .where((sources) => {
+            if (projects > 0)
+              sources.orWhere((q) =>
+                q.where('m.source_type', 'Project').whereIn(
+                  'm.source_id',
+                  names('project', projects).map((name) => p[name]!),
+                ),
+              );
+            if (namespaces > 0)
+              sources.orWhere((q) =>
+                q.where('m.source_type', 'Namespace').whereIn(
+                  'm.source_id',
+                  names('namespace', namespaces).map((name) => p[name]!),
+                ),
+              );
+          })
+          .where(active(p.today)),
+      );
+      membershipReads.set(key, read);
+    }
+    return read;
+  }
+
+  /** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
+  async function membershipLevels(userId: number, projectIds: number[], namespaceIds: number[]) {
+    const levels = new Map<string, number>();
+    if (projectIds.length === 0 && namespaceIds.length === 0) return levels;
+    const params: Record<string, unknown> = { user: userId, today: today() };
+    for (const [index, id] of projectIds.entries()) params[`project${index}`] = id;
+    for (const [index, id] of namespaceIds.entries()) params[`namespace${index}`] = id;
+    for (const row of await membershipRead(projectIds.length, namespaceIds.length).all(params)) {
+      levels.set(`${row.source_type}:${row.source_id}`, row.access_level);
+    }
+    return levels;
+  }
 
   /** The project by id with the user's direct and group levels, in one statement (most requests name a project by id). */
-  const projectByIdWithLevels = database.prepare<ProjectWithNamespace & MemberLevels>(
-    `select ${PROJECT_COLUMNS},
-      (select max(m.access_level) from members m
-        where m.user_id = ? and m.source_type = 'Project' and m.source_id = p.id and ${ACTIVE_MEMBERSHIP}) as member_project_level,
-      (select max(m.access_level) from members m join namespaces g on g.id = m.source_id
-        where m.user_id = ? and m.source_type = 'Namespace' and n.kind = 'group' and ${WITHIN_GROUP} and ${ACTIVE_MEMBERSHIP}) as member_group_level
-     from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
-  );
-
-  const findProject = (idOrPath: string) => (isInteger(idOrPath) ? withRecordId(idOrPath, (id) => projectById.first([id])) : findProjectRow(db, idOrPath));
+  const projectByIdWithLevels = database.prepareRows(Project, (p) =>
+    projectsWithNamespace(database)
+      .select(
+        database
+          .table(Member, 'm')
+          .max('m.access_level')
+          .where('m.user_id', p.user)
+          .where('m.source_type', 'Project')
+          .whereRaw('m.source_id = p.id')
+          .where(active(p.today))
+          .as('member_project_level'),
+      )
+      .select(
+        database
+          .table(Member, 'm')
+          .max('m.access_level')
+          .join('namespaces as g', 'g.id', 'm.source_id')
+          .where('m.user_id', p.user)
+          .where('m.source_type', 'Namespace')
+          .where('n.kind', 'group')
+          .whereRaw(WITHIN_GROUP)
+          .where(active(p.today))
+          .as('member_group_level'),
+      )
+      .where('p.id', p.id),
+  ) as unknown as PreparedRead<ProjectWithNamespace & MemberLevels, 'user' | 'today' | 'id'>;
 
   function accessFrom(user: Principal | null, project: ProjectWithNamespace, levels: MemberLevels): ProjectAccess {
     let projectLevel = levels.member_project_level ?? null;
@@ -179,13 +256,12 @@ export function createAccessService(database: Database) {
   /** A project by id or path with the caller's access. */
   async function findProjectAccess(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {
     if (user && isInteger(idOrPath)) {
-      const now = today();
-      const row = await withRecordId(idOrPath, (id) => projectByIdWithLevels.first([user.id, now, user.id, now, id]));
+      const row = await withRecordId(idOrPath, (id) => projectByIdWithLevels.first({ user: user.id, today: today(), id }));
       if (!row) return null;
       const { member_project_level, member_group_level, ...project } = row;
       return accessFrom(user, project, { member_project_level, member_group_level });
     }
-    const project = await findProject(idOrPath);
+    const project = await lookup.findProject(idOrPath);
     return project ? projectAccess(user, project) : null;
   }
 
@@ -210,21 +286,21 @@ export function createAccessService(database: Database) {
   /** Members of a subgroup or project may see the groups above it. */
   async function memberOfDescendant(userId: number, group: NamespaceRow) {
     const like = `${group.traversal_path}%`;
-    const viaGroup = await db('members as m')
+    const viaGroup = database
+      .table(Member, 'm')
       .join('namespaces as g', 'g.id', 'm.source_id')
       .where('m.user_id', userId)
       .where('m.source_type', 'Namespace')
-      .where('g.traversal_path', 'like', like)
-      .first('m.id');
-    if (viaGroup) return true;
-    const viaProject = await db('members as m')
+      .where('g.traversal_path', 'like', like);
+    if ((await database.count(viaGroup.limit(1))) > 0) return true;
+    const viaProject = database
+      .table(Member, 'm')
       .join('projects as p', 'p.id', 'm.source_id')
       .join('namespaces as n', 'n.id', 'p.namespace_id')
       .where('m.user_id', userId)
       .where('m.source_type', 'Project')
-      .where('n.traversal_path', 'like', like)
-      .first('m.id');
-    return !!viaProject;
+      .where('n.traversal_path', 'like', like);
+    return (await database.count(viaProject.limit(1))) > 0;
   }
 
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
@@ -248,7 +324,7 @@ export function createAccessService(database: Database) {
     );
   }
 
-  const service = {
+  return {
     projectAccess,
     groupAccess,
     projectPermissions,
@@ -261,34 +337,12 @@ export function createAccessService(database: Database) {
     },
     /** A group the caller can see, else `404 Group Not Found`; 403 below `minLevel`. */
     async requireGroup(user: Principal | null, idOrPath: string, minLevel = 0): Promise<GroupAccess> {
-      const group = await findGroupRow(db, idOrPath);
+      const group = await lookup.findGroup(idOrPath);
       if (!group) throw notFound('Group');
       const access = await groupAccess(user, group);
       if (!access.canRead) throw notFound('Group');
       if (access.level < minLevel) throw forbidden();
       return access;
-    },
-    /** Narrows a query over `projects as p` / `namespaces as n` to what the user may see. */
-    visibleProjects(query: Knex.QueryBuilder, user: Principal | null, options: { membershipOnly?: boolean; minLevel?: number } = {}) {
-      if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
-      const minLevel = options.minLevel ?? AccessLevel.GUEST;
-      return query.where((q) => {
-        if (!options.membershipOnly && !options.minLevel) {
-          q.orWhere('p.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
-        }
-        if (!user) return;
-        q.orWhereExists(
-          db('members as m')
-            .select(db.raw('1'))
-            .where('m.user_id', user.id)
-            .where('m.source_type', 'Project')
-            .whereRaw('m.source_id = p.id')
-            .where('m.access_level', '>=', minLevel)
-            .whereRaw(ACTIVE_MEMBERSHIP, [today()]),
-        );
-        q.orWhereExists(groupMembership(user.id, minLevel));
-        q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
-      });
     },
     /**
      * Ids of the projects the user may see (or is a member of at `minLevel`), optionally among
@@ -299,35 +353,22 @@ export function createAccessService(database: Database) {
       options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number } = {},
     ): Promise<number[]> {
       if (options.ids?.length === 0) return [];
-      const query = db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id').orderBy('p.id');
+      const query = database.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id').orderBy('p.id');
       if (options.ids) query.whereIn('p.id', options.ids);
       if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
       if (options.limit) query.limit(options.limit);
-      const rows: { id: number }[] = await service.visibleProjects(query, user, options);
-      return rows.map((row) => Number(row.id));
+      const rows = await database.rows(Project, visibility.projects(query, user, options));
+      return rows.map((row) => row.id);
     },
     /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids`. */
     async visibleGroupIds(user: Principal | null, options: VisibilityOptions & { ids?: readonly number[] } = {}): Promise<number[]> {
       if (options.ids?.length === 0) return [];
-      const query = db('namespaces as n').where('n.kind', 'group').select('n.id').orderBy('n.id');
+      const query = database.table(Namespace, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');
       if (options.ids) query.whereIn('n.id', options.ids);
-      const rows: { id: number }[] = await service.visibleGroups(query, user, options);
-      return rows.map((row) => Number(row.id));
-    },
-    /** Narrows a query over `namespaces as n` (groups) to what the user may see. */
-    visibleGroups(query: Knex.QueryBuilder, user: Principal | null, options: { membershipOnly?: boolean; minLevel?: number } = {}) {
-      if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
-      const minLevel = options.minLevel ?? AccessLevel.GUEST;
-      return query.where((q) => {
-        if (!options.membershipOnly && !options.minLevel) {
-          q.orWhere('n.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
-        }
-        if (!user) return;
-        q.orWhereExists(groupMembership(user.id, minLevel));
-      });
+      const rows = await database.rows(Namespace, visibility.groups(query, user, options));
+      return rows.map((row) => row.id);
     },
   };
-  return service;
 }
 
 export type AccessService = ReturnType<typeof createAccessService>;

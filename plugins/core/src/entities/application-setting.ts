@@ -5,6 +5,7 @@ export const ApplicationSetting = defineEntity({
   tableName: 'application_settings',
   properties: (p) => ({
     key: p.string().length(255).primary(),
+    /** The value as JSON text. */
     value: p.text(),
   }),
 });

@@ -1,6 +1,5 @@
-import { toIso } from '@forgekit/kernel/orm';
 import { visibilityName } from '../shared/levels.js';
-import type { NamespaceRow } from '../shared/rows.js';
+import type { NamespaceRow } from '../entities/namespace.js';
 import { readGroupSettings } from './group-settings.js';
 
 const rule = (level: number) => [{ access_level: level }];
@@ -49,7 +48,7 @@ export function presentGroup(group: NamespaceRow, externalUrl: string) {
     request_access_enabled: settings.request_access_enabled,
     full_name: group.full_name,
     full_path: group.full_path,
-    created_at: toIso(group.created_at),
+    created_at: group.created_at.toISOString(),
     parent_id: group.parent_id,
     organization_id: 1,
     shared_runners_setting: settings.shared_runners_setting,

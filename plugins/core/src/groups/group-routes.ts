@@ -1,11 +1,14 @@
 import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { Database, EventBus } from '@forgekit/kernel';
 import { containsText, type Knex } from '@forgekit/kernel/orm';
-import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
+import type { AccessService, VisibilityFilter } from '../access/access-service.js';
+import { Namespace, type NamespaceRow } from '../entities/namespace.js';
+import { Project } from '../entities/project.js';
+import { User } from '../entities/user.js';
+import { projectsWithNamespace, type ProjectWithNamespace } from '../projects/project-query.js';
 import { projectBasic } from '../projects/project-presenter.js';
 import type { ProjectService } from '../projects/project-service.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
-import type { NamespaceRow, ProjectWithNamespace } from '../shared/rows.js';
 import { projectListRoute } from '../projects/project-list.js';
 import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
@@ -47,10 +50,10 @@ export function groupRoutes(
   groups: GroupService,
   projects: ProjectService,
   access: AccessService,
+  visibility: VisibilityFilter,
   settings: SettingsService,
   events: EventBus,
 ): Route[] {
-  const db = database.knex;
   /** The instance default, lowered to the parent's visibility for a subgroup. */
   async function defaultVisibility(parent: NamespaceRow | null) {
     const level = Visibility[(await settings.get('default_group_visibility')) as keyof typeof Visibility];
@@ -58,14 +61,15 @@ export function groupRoutes(
   }
 
   const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
-    const query = db('namespaces as n')
+    const query = database
+      .from(Namespace, 'n')
       .where('n.kind', 'group')
       .where((q) => base(q));
     const user = ctx.user;
-    if (input.owned) access.visibleGroups(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
-    else if (input.min_access_level) access.visibleGroups(query, user, { membershipOnly: true, minLevel: input.min_access_level });
-    else if (user && !user.isAdmin && !input.all_available) access.visibleGroups(query, user, { membershipOnly: true });
-    else access.visibleGroups(query, user);
+    if (input.owned) visibility.groups(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
+    else if (input.min_access_level) visibility.groups(query, user, { membershipOnly: true, minLevel: input.min_access_level });
+    else if (user && !user.isAdmin && !input.all_available) visibility.groups(query, user, { membershipOnly: true });
+    else visibility.groups(query, user);
     if (input.search) {
       const search = String(input.search);
       query.where((s) => s.where(containsText(s, 'n.name', search)).orWhere(containsText(s, 'n.path', search)));
@@ -73,14 +77,11 @@ export function groupRoutes(
     if (input.visibility) query.where('n.visibility_level', Visibility[input.visibility as keyof typeof Visibility]);
     if (input.skip_groups?.length) query.whereNotIn('n.id', input.skip_groups);
     const order = input.order_by === 'path' ? 'n.path' : input.order_by === 'id' ? 'n.id' : input.order_by === 'similarity' ? 'n.name' : 'n.name';
-    const rows: NamespaceRow[] = await query
-      .clone()
-      .select('n.*')
-      .orderBy(order, input.sort)
-      .orderBy('n.id', input.sort)
-      .limit(ctx.page.perPage)
-      .offset(ctx.page.offset);
-    const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+    const rows = await database.rows(
+      Namespace,
+      query.clone().orderBy(order, input.sort).orderBy('n.id', input.sort).limit(ctx.page.perPage).offset(ctx.page.offset),
+    );
+    const total = await totalFor(ctx.page, rows.length, () => database.count(query));
     return page(
       rows.map((row) => presentGroup(row, ctx.externalUrl)),
       total,
@@ -139,8 +140,9 @@ export function groupRoutes(
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
         const body: Record<string, unknown> = { ...presentGroup(group, ctx.externalUrl), shared_with_groups: [] };
         if (input.with_projects) {
-          const rows = await access.visibleProjects(projectsWithNamespace(db).where('p.namespace_id', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
-          body.projects = rows.map((row: ProjectWithNamespace) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
+          const query = visibility.projects(projectsWithNamespace(database).where('p.namespace_id', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
+          const rows = (await database.rows(Project, query)) as ProjectWithNamespace[];
+          body.projects = rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
           body.shared_projects = [];
         }
         return body;
@@ -150,6 +152,7 @@ export function groupRoutes(
       '/groups/:id/projects',
       database,
       access,
+      visibility,
       projects,
       async (ctx, input) => {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
@@ -171,8 +174,8 @@ export function groupRoutes(
           if (parent.level < needed) throw forbidden();
           parentGroup = parent.group;
         } else if (!user.isAdmin) {
-          const row = await db('users').where('id', user.id).first('can_create_group');
-          if (!row || !(row.can_create_group === true || row.can_create_group === 1)) throw forbidden();
+          const row = await database.row(User, database.from(User).where('id', user.id));
+          if (!row?.can_create_group) throw forbidden();
         }
         const group = await groups.create(
           {

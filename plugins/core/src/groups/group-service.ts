@@ -1,10 +1,12 @@
 /** Groups: nested namespaces with path rules, visibility limits and an owner on create. */
-import { apiError, validationFailed } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { apiError, validationFailed, type Database } from '@forgekit/kernel';
+import type { EntityManager } from '@forgekit/kernel/orm';
+import { Member } from '../entities/member.js';
+import { Namespace, type NamespaceRow } from '../entities/namespace.js';
+import { Project } from '../entities/project.js';
 import { AccessLevel, Visibility } from '../shared/levels.js';
 import { addLengthErrors, GROUP_LENGTHS } from '../shared/length-rules.js';
 import { nameError, pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
-import type { NamespaceRow } from '../shared/rows.js';
 import { GROUP_SETTING_DEFAULTS, readGroupSettings, type GroupSettings } from './group-settings.js';
 
 export interface GroupInput {
@@ -23,8 +25,10 @@ function rubyInspect(errors: Record<string, string[]>) {
     .join(', ')}}`;
 }
 
-export function createGroupService(db: Knex) {
-  const findById = (id: number, trx: Knex = db) => trx<NamespaceRow>('namespaces').where({ id, kind: 'group' }).first();
+export function createGroupService(database: Database) {
+  const findById = (id: number, em?: EntityManager): Promise<NamespaceRow | undefined> =>
+    database.row(Namespace, database.from(Namespace).where({ id, kind: 'group' }), { em });
+  const exists = async (query: ReturnType<Database['table']>) => (await database.count(query.limit(1))) > 0;
 
   /** A failed create reads `Failed to save group {...}`; a failed update is a plain validation error. */
   async function validate(input: GroupInput, parent: NamespaceRow | null, exceptId: number | null) {
@@ -38,11 +42,11 @@ export function createGroupService(db: Knex) {
       if (problem) errors.path = [problem];
       else {
         if (!parent && RESERVED_TOP_LEVEL.has(input.path.toLowerCase())) errors.path = [`${input.path} is a reserved name`];
-        const sibling = db('namespaces').whereRaw('lower(path) = ?', [input.path.toLowerCase()]);
+        const sibling = database.table(Namespace).whereRaw('lower(path) = ?', [input.path.toLowerCase()]);
         if (parent) sibling.where('parent_id', parent.id);
         else sibling.whereNull('parent_id');
         if (exceptId) sibling.whereNot('id', exceptId);
-        if (await sibling.first('id')) errors.path = ['has already been taken'];
+        if (await exists(sibling)) errors.path = ['has already been taken'];
       }
     }
     if (parent && input.visibilityLevel !== undefined && input.visibilityLevel > parent.visibility_level) {
@@ -63,9 +67,9 @@ export function createGroupService(db: Knex) {
   async function contentsMoreVisibleThan(groupId: number, level: number): Promise<string[]> {
     const text = visibilityText(level);
     const problems: string[] = [];
-    const project = await db('projects').where('namespace_id', groupId).where('visibility_level', '>', level).first('id');
+    const project = await exists(database.table(Project).where('namespace_id', groupId).where('visibility_level', '>', level));
     if (project) problems.push(`${text} is not allowed since this group contains projects with higher visibility.`);
-    const subgroup = await db('namespaces').where('parent_id', groupId).where('visibility_level', '>', level).first('id');
+    const subgroup = await exists(database.table(Namespace).where('parent_id', groupId).where('visibility_level', '>', level));
     if (subgroup) problems.push(`${text} is not allowed since there are sub-groups with higher visibility.`);
     return problems;
   }
@@ -73,15 +77,15 @@ export function createGroupService(db: Knex) {
   const visibilityText = (level: number) => (level >= Visibility.public ? 'public' : level >= Visibility.internal ? 'internal' : 'private');
 
   /** Rewrites full_path, full_name and traversal_path of a group and everything below it. */
-  async function recomputeSubtree(trx: Knex, groupId: number) {
-    const group = (await findById(groupId, trx))!;
-    const parent = group.parent_id ? await findById(group.parent_id, trx) : null;
+  async function recomputeSubtree(em: EntityManager, groupId: number) {
+    const group = (await findById(groupId, em))!;
+    const parent = group.parent_id ? await findById(group.parent_id, em) : null;
     const fullPath = parent ? `${parent.full_path}/${group.path}` : group.path;
     const fullName = parent ? `${parent.full_name} / ${group.name}` : group.name;
     const traversal = `${parent ? parent.traversal_path : '/'}${group.id}/`;
-    await trx('namespaces').where('id', groupId).update({ full_path: fullPath, full_name: fullName, traversal_path: traversal });
-    const children: { id: number }[] = await trx('namespaces').where('parent_id', groupId).select('id');
-    for (const child of children) await recomputeSubtree(trx, child.id);
+    await em.nativeUpdate(Namespace, { id: groupId }, { full_path: fullPath, full_name: fullName, traversal_path: traversal });
+    const children = await database.rows(Namespace, database.table(Namespace).where('parent_id', groupId).select('id'), { em });
+    for (const child of children) await recomputeSubtree(em, child.id);
   }
 
   return {
@@ -90,29 +94,24 @@ export function createGroupService(db: Knex) {
       const parent = input.parentId ? ((await findById(input.parentId)) ?? null) : null;
       await validate(input, parent, null);
       const now = new Date();
-      return db.transaction(async (trx) => {
+      return database.transaction(async (em) => {
         const settings = { ...GROUP_SETTING_DEFAULTS, ...(input.settings ?? {}) };
-        const [inserted] = await trx('namespaces')
-          .insert({
-            name: input.name,
-            path: input.path,
-            kind: 'group',
-            parent_id: parent?.id ?? null,
-            full_path: parent ? `${parent.full_path}/${input.path}` : input.path,
-            full_name: parent ? `${parent.full_name} / ${input.name}` : input.name,
-            traversal_path: '/',
-            visibility_level: input.visibilityLevel ?? Visibility.private,
-            description: input.description ?? '',
-            settings: JSON.stringify(settings),
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id');
-        const id = typeof inserted === 'object' ? inserted.id : inserted;
-        await trx('namespaces')
-          .where('id', id)
-          .update({ traversal_path: `${parent ? parent.traversal_path : '/'}${id}/` });
-        await trx('members').insert({
+        const id = await em.insert(Namespace, {
+          name: input.name,
+          path: input.path,
+          kind: 'group',
+          parent_id: parent?.id ?? null,
+          full_path: parent ? `${parent.full_path}/${input.path}` : input.path,
+          full_name: parent ? `${parent.full_name} / ${input.name}` : input.name,
+          traversal_path: '/',
+          visibility_level: input.visibilityLevel ?? Visibility.private,
+          description: input.description ?? '',
+          settings: JSON.stringify(settings),
+          created_at: now,
+          updated_at: now,
+        });
+        await em.nativeUpdate(Namespace, { id }, { traversal_path: `${parent ? parent.traversal_path : '/'}${id}/` });
+        await em.insert(Member, {
           source_type: 'Namespace',
           source_id: id,
           user_id: creatorId,
@@ -121,41 +120,43 @@ export function createGroupService(db: Knex) {
           created_at: now,
           updated_at: now,
         });
-        return (await findById(id, trx))!;
+        return (await findById(id, em))!;
       });
     },
     async update(group: NamespaceRow, input: GroupInput): Promise<NamespaceRow> {
       const parentId = input.parentId !== undefined ? input.parentId : group.parent_id;
       const parent = parentId ? ((await findById(parentId)) ?? null) : null;
       await validate({ ...input, path: input.path !== undefined && input.path !== group.path ? input.path : undefined }, parent, group.id);
-      return db.transaction(async (trx) => {
-        const changes: Record<string, unknown> = { updated_at: new Date() };
+      return database.transaction(async (em) => {
+        const changes: Partial<NamespaceRow> = { updated_at: new Date() };
         if (input.name !== undefined) changes.name = input.name;
         if (input.path !== undefined) changes.path = input.path;
         if (input.description !== undefined) changes.description = input.description;
         if (input.visibilityLevel !== undefined) changes.visibility_level = input.visibilityLevel;
         if (input.parentId !== undefined) changes.parent_id = input.parentId;
         if (input.settings) changes.settings = JSON.stringify({ ...readGroupSettings(group.settings), ...input.settings });
-        await trx('namespaces').where('id', group.id).update(changes);
-        if (input.name !== undefined || input.path !== undefined || input.parentId !== undefined) await recomputeSubtree(trx, group.id);
-        return (await findById(group.id, trx))!;
+        await em.nativeUpdate(Namespace, { id: group.id }, changes);
+        if (input.name !== undefined || input.path !== undefined || input.parentId !== undefined) await recomputeSubtree(em, group.id);
+        return (await findById(group.id, em))!;
       });
     },
     /** Removes the group, its subgroups and projects (rows cascade) and memberships in them. */
     async remove(group: NamespaceRow): Promise<{ projectIds: number[]; groupIds: number[] }> {
-      return db.transaction(async (trx) => {
-        const groups: { id: number; traversal_path: string }[] = await trx('namespaces')
-          .where('traversal_path', 'like', `${group.traversal_path}%`)
-          .select('id', 'traversal_path');
+      return database.transaction(async (em) => {
+        const groups = await database.rows(
+          Namespace,
+          database.table(Namespace).where('traversal_path', 'like', `${group.traversal_path}%`).select('id', 'traversal_path'),
+          { em },
+        );
         // Deepest first, so no row outlives its parent.
         groups.sort((a, b) => b.traversal_path.length - a.traversal_path.length);
         const groupIds = groups.map((g) => g.id);
-        const projects: { id: number }[] = await trx('projects').whereIn('namespace_id', groupIds).select('id');
+        const projects = await database.rows(Project, database.table(Project).whereIn('namespace_id', groupIds).select('id'), { em });
         const projectIds = projects.map((p) => p.id);
-        await trx('members').where('source_type', 'Namespace').whereIn('source_id', groupIds).delete();
-        if (projectIds.length > 0) await trx('members').where('source_type', 'Project').whereIn('source_id', projectIds).delete();
-        await trx('projects').whereIn('namespace_id', groupIds).delete();
-        for (const id of groupIds) await trx('namespaces').where('id', id).delete();
+        await em.nativeDelete(Member, { source_type: 'Namespace', source_id: { $in: groupIds } });
+        if (projectIds.length > 0) await em.nativeDelete(Member, { source_type: 'Project', source_id: { $in: projectIds } });
+        await em.nativeDelete(Project, { namespace_id: { $in: groupIds } });
+        for (const id of groupIds) await em.nativeDelete(Namespace, { id });
         return { projectIds, groupIds };
       });
     },

@@ -1,5 +1,5 @@
 import type { EventBus } from '@forgekit/kernel';
-import type { NamespaceRow } from '../shared/rows.js';
+import type { NamespaceRow } from '../entities/namespace.js';
 import type { GroupService } from './group-service.js';
 import { coreEvents } from '../events.js';
 

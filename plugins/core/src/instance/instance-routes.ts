@@ -1,10 +1,10 @@
-import { defineRoute, f, notFound, params, raw, reply, type RequestContext, type Route } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { defineRoute, f, notFound, params, raw, reply, type Database, type RequestContext, type Route } from '@forgekit/kernel';
+import { ApplicationSetting } from '../entities/application-setting.js';
 
 /** Health checks answer only local callers, as GitLab's IP allow-list does by default. */
 const isLocal = (ctx: RequestContext) => ctx.ip === '' || ctx.ip === '127.0.0.1' || ctx.ip === '::1' || ctx.ip === '::ffff:127.0.0.1';
 
-export function instanceRoutes(db: Knex, version: string, revision: string): Route[] {
+export function instanceRoutes(database: Database, version: string, revision: string): Route[] {
   const metadata = () => ({
     version,
     revision,
@@ -46,13 +46,13 @@ export function instanceRoutes(db: Knex, version: string, revision: string): Rou
       async handler(ctx, input) {
         localOnly(ctx);
         // The database is checked on every call; `?all=1` also reports it.
-        const database = await db.raw('select 1').then(
+        const check = await database.count(database.table(ApplicationSetting)).then(
           () => ({ status: 'ok' }),
           (error) => ({ status: 'failed', message: String(error) }),
         );
-        const ok = database.status === 'ok';
+        const ok = check.status === 'ok';
         const body: Record<string, unknown> = { status: ok ? 'ok' : 'failed', master_check: [{ status: ok ? 'ok' : 'failed' }] };
-        if (input.all) body.db_check = [database];
+        if (input.all) body.db_check = [check];
         return ok ? body : reply(503, body);
       },
     }),

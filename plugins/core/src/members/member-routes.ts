@@ -13,13 +13,16 @@ import {
   rules,
   totalFor,
   validationFailed,
+  type Database,
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { containsText, recordId, toDate, toIso, type Knex } from '@forgekit/kernel/orm';
+import { containsText, recordId, unlessTaken, type Knex, type Rows } from '@forgekit/kernel/orm';
 import type { AccessService } from '../access/access-service.js';
+import { Member, type MemberRow } from '../entities/member.js';
+import { User, type UserRow } from '../entities/user.js';
 import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
-import { traversalIds, type MemberRow, type UserRow } from '../shared/rows.js';
+import { traversalIds } from '../shared/traversal.js';
 import { userBasic } from '../users/user-presenter.js';
 
 type SourceKind = 'projects' | 'groups';
@@ -34,9 +37,11 @@ interface Source {
   kind: SourceKind;
 }
 
-type MemberWithUser = MemberRow & { u_username: string; u_name: string; u_state: string; u_public_email: string | null };
+/** The member's user, read beside the membership: what `userBasic` shows. */
+const USER_COLUMNS = ['u.id as u_id', 'u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'u.public_email as u_public_email'];
+const WITH_USER = { joined: { user: { entity: User, prefix: 'u_' } } } as const;
 
-const USER_COLUMNS = ['u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'u.public_email as u_public_email'];
+type MemberWithUser = Rows<typeof Member, (typeof WITH_USER)['joined']>;
 
 /** GitLab's member `query`: the username or the name contains it. */
 const whereUserMatches = (query: Knex.QueryBuilder, text: string) =>
@@ -46,17 +51,19 @@ const whereUserMatches = (query: Knex.QueryBuilder, text: string) =>
 const storedIds = (ids: readonly number[]) => ids.filter((id) => recordId(id) !== null);
 
 function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<number, UserRow>) {
-  const user = { id: row.user_id, username: row.u_username, name: row.u_name, state: row.u_state, public_email: row.u_public_email } as UserRow;
   const creator = row.created_by_id ? creators.get(row.created_by_id) : undefined;
-  const body: Record<string, unknown> = { ...userBasic(user, externalUrl), access_level: row.access_level, created_at: toIso(row.created_at) };
+  const body: Record<string, unknown> = { ...userBasic(row.user, externalUrl), access_level: row.access_level, created_at: row.created_at.toISOString() };
   // GitLab leaves `created_by` out, rather than null, when nobody is recorded.
   if (creator) body.created_by = userBasic(creator, externalUrl);
-  body.expires_at = toDate(row.expires_at);
+  body.expires_at = row.expires_at;
   body.membership_state = 'active';
   return body;
 }
 
-export function memberRoutes(db: Knex, access: AccessService): Route[] {
+export function memberRoutes(database: Database, access: AccessService): Route[] {
+  const membersOf = (query: Knex.QueryBuilder) => database.rows(Member, query, WITH_USER);
+  const memberOf = (query: Knex.QueryBuilder) => database.row(Member, query, WITH_USER);
+  const userWhere = (query: Knex.QueryBuilder) => database.row(User, query);
   async function resolveSource(ctx: RequestContext, kind: SourceKind, minLevel = 0): Promise<Source> {
     if (kind === 'projects') {
       const found = await access.requireProject(ctx.user, ctx.params.id!, minLevel);
@@ -70,12 +77,15 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
 
   /** The user's own membership of the source (not an inherited one). */
   const directMember = async (source: Source, userId: number): Promise<MemberRow | undefined> =>
-    recordId(userId) === null ? undefined : db('members').where({ source_type: source.type, source_id: source.id, user_id: userId }).first();
+    recordId(userId) === null
+      ? undefined
+      : database.row(Member, database.from(Member).where({ source_type: source.type, source_id: source.id, user_id: userId }));
 
   const membersQuery = (source: Source, inherited: boolean) =>
-    db('members as m')
+    database
+      .from(Member, 'm')
       .join('users as u', 'u.id', 'm.user_id')
-      .select('m.*', ...USER_COLUMNS)
+      .select(USER_COLUMNS)
       .where((q) => {
         q.where((d) => d.where('m.source_type', source.type).where('m.source_id', source.id));
         if (inherited && source.ancestors.length > 0) q.orWhere((a) => a.where('m.source_type', 'Namespace').whereIn('m.source_id', source.ancestors));
@@ -84,7 +94,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
 
   async function creatorsOf(rows: MemberRow[]) {
     const ids = [...new Set(rows.map((row) => row.created_by_id).filter((id): id is number => !!id))];
-    const users: UserRow[] = ids.length > 0 ? await db('users').whereIn('id', ids) : [];
+    const users = ids.length > 0 ? await database.rows(User, database.from(User).whereIn('id', ids)) : [];
     return new Map(users.map((user) => [user.id, user]));
   }
 
@@ -111,8 +121,8 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         const query = membersQuery(source, false);
         if (input.query) whereUserMatches(query, input.query);
         if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
-        const rows: MemberWithUser[] = await query.clone().orderBy('m.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
-        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().clearSelect().count({ n: '*' }))[0]!.n));
+        const rows = await membersOf(query.clone().orderBy('m.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
+        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
         const creators = await creatorsOf(rows);
         return page(
           rows.map((row) => presentMember(row, ctx.externalUrl, creators)),
@@ -130,7 +140,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         const query = membersQuery(source, true);
         if (input.query) whereUserMatches(query, input.query);
         if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
-        const all = highestPerUser(await query);
+        const all = highestPerUser(await membersOf(query));
         const rows = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
         const creators = await creatorsOf(rows);
         return page(
@@ -146,7 +156,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         input: params({ user_id: f.integer() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
-          const rows: MemberWithUser[] = await membersQuery(source, segment === 'members/all').whereIn('m.user_id', storedIds([input.user_id]));
+          const rows = await membersOf(membersQuery(source, segment === 'members/all').whereIn('m.user_id', storedIds([input.user_id])));
           const [row] = highestPerUser(rows);
           if (!row) throw recordNotFound();
           return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
@@ -177,27 +187,21 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         const bulk = identifiers.length > 1;
         const byUsername = input.username !== undefined && input.username !== null;
         const errors: Record<string, string> = {};
-        let created: MemberRow | undefined;
+        let createdId = 0;
         for (const identifier of identifiers) {
           const user: UserRow | undefined = byUsername
-            ? await db('users').whereRaw('lower(username) = ?', [identifier.toLowerCase()]).first()
-            : /^\d+$/.test(identifier)
-              ? await db('users').where('id', Number(identifier)).first()
+            ? await userWhere(database.from(User).whereRaw('lower(username) = ?', [identifier.toLowerCase()]))
+            : /^\d+$/.test(identifier) && recordId(identifier) !== null
+              ? await userWhere(database.from(User).where('id', Number(identifier)))
               : undefined;
           if (!user) {
             if (!bulk) throw notFound('User');
             errors[identifier] = 'User not found';
             continue;
           }
-          const existing = await db('members').where({ source_type: source.type, source_id: source.id, user_id: user.id }).first('id');
-          if (existing) {
-            if (!bulk) throw conflict('Member already exists');
-            errors[identifier] = 'Member already exists';
-            continue;
-          }
           const now = new Date();
-          const [inserted] = await db('members')
-            .insert({
+          const id = await unlessTaken(
+            database.em().insert(Member, {
               source_type: source.type,
               source_id: source.id,
               user_id: user.id,
@@ -206,14 +210,18 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
               created_by_id: ctx.user!.id,
               created_at: now,
               updated_at: now,
-            })
-            .returning('id');
-          created = await db('members')
-            .where('id', typeof inserted === 'object' ? inserted.id : inserted)
-            .first();
+            }),
+            () => null,
+          );
+          if (id === null) {
+            if (!bulk) throw conflict('Member already exists');
+            errors[identifier] = 'Member already exists';
+            continue;
+          }
+          createdId = id;
         }
         if (bulk) return reply(201, Object.keys(errors).length > 0 ? { status: 'error', message: errors } : { status: 'success' });
-        const row: MemberWithUser = await membersQuery(source, false).where('m.id', created!.id).first();
+        const row = (await memberOf(membersQuery(source, false).where('m.id', createdId)))!;
         return reply(201, presentMember(row, ctx.externalUrl, await creatorsOf([row])));
       },
     }),
@@ -232,10 +240,10 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, Math.max(input.access_level, member.access_level));
         await assertNotLastOwner(source, member, input.access_level);
-        const changes: Record<string, unknown> = { access_level: input.access_level, updated_at: new Date() };
+        const changes: Partial<MemberRow> = { access_level: input.access_level, updated_at: new Date() };
         if (input.expires_at !== undefined) changes.expires_at = input.expires_at;
-        await db('members').where('id', member.id).update(changes);
-        const row: MemberWithUser = await membersQuery(source, false).where('m.id', member.id).first();
+        await database.em().nativeUpdate(Member, { id: member.id }, changes);
+        const row = await memberOf(membersQuery(source, false).where('m.id', member.id));
         if (!row) throw recordNotFound();
         return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
       },
@@ -251,7 +259,7 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
         if (!member) throw recordNotFound();
         if (!self) assertMayGrant(source, member.access_level);
         await assertNotLastOwner(source, member, null);
-        await db('members').where('id', member.id).delete();
+        await database.em().nativeDelete(Member, { id: member.id });
         return noContent();
       },
     }),
@@ -273,11 +281,8 @@ export function memberRoutes(db: Knex, access: AccessService): Route[] {
 
   async function assertNotLastOwner(source: Source, member: MemberRow, newLevel: number | null) {
     if (source.type !== 'Namespace' || member.access_level !== AccessLevel.OWNER || newLevel === AccessLevel.OWNER) return;
-    const others = await db('members')
-      .where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER })
-      .whereNot('id', member.id)
-      .first('id');
-    if (!others) throw forbidden();
+    const others = database.table(Member).where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER }).whereNot('id', member.id);
+    if ((await database.count(others.limit(1))) === 0) throw forbidden();
   }
 
   return [...routesFor('projects'), ...routesFor('groups')];

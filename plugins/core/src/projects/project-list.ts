@@ -15,9 +15,11 @@ import {
 } from '@forgekit/kernel';
 import type * as v from 'valibot';
 import { containsText, type Knex } from '@forgekit/kernel/orm';
-import { projectsWithNamespace, type AccessService } from '../access/access-service.js';
+import type { AccessService, VisibilityFilter } from '../access/access-service.js';
+import { Project } from '../entities/project.js';
+import type { UserRow } from '../entities/user.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
-import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
+import { projectsWithNamespace, type ProjectWithNamespace } from './project-query.js';
 import { projectBasic, projectFull } from './project-presenter.js';
 import type { ProjectService } from './project-service.js';
 
@@ -33,7 +35,7 @@ const ORDER_COLUMNS: Record<string, string> = {
 };
 
 /** Owner columns of personal projects, joined so a page costs one query. */
-const OWNER_COLUMNS = 'o.username as owner_username, o.name as owner_name, o.state as owner_state, o.public_email as owner_public_email';
+const OWNER_COLUMNS = ['o.username as owner_username', 'o.name as owner_name', 'o.state as owner_state', 'o.public_email as owner_public_email'];
 
 type OwnerColumns = { owner_username: string | null; owner_name: string; owner_state: string; owner_public_email: string | null };
 
@@ -70,11 +72,11 @@ export function projectListRoute(
   path: string,
   database: Database,
   access: AccessService,
+  visibility: VisibilityFilter,
   projects: ProjectService,
   scope?: ScopeFn,
   extraFilters: v.ObjectEntries = {},
 ): Route {
-  const db = database.knex;
   return defineRoute({
     method: 'GET',
     path,
@@ -86,10 +88,10 @@ export function projectListRoute(
       const scoped = scope ? await scope(ctx, input) : null;
       const filter = (query: Knex.QueryBuilder) => {
         if (scoped) scoped(query);
-        if (input.owned) access.visibleProjects(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
-        else if (input.min_access_level) access.visibleProjects(query, user, { membershipOnly: true, minLevel: input.min_access_level });
-        else if (input.membership) access.visibleProjects(query, user, { membershipOnly: true });
-        else access.visibleProjects(query, user);
+        if (input.owned) visibility.projects(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
+        else if (input.min_access_level) visibility.projects(query, user, { membershipOnly: true, minLevel: input.min_access_level });
+        else if (input.membership) visibility.projects(query, user, { membershipOnly: true });
+        else visibility.projects(query, user);
         if (input.search) {
           const search = input.search;
           query.where((s) =>
@@ -109,14 +111,14 @@ export function projectListRoute(
         if (input.last_activity_before) query.where('p.last_activity_at', '<', input.last_activity_before);
       };
 
-      const matching = () => db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter);
+      const matching = () => database.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter);
 
       const simple = input.simple || !user;
       const keyset = input.pagination === 'keyset';
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
-      const query = projectsWithNamespace(db)
+      const query = projectsWithNamespace(database)
         .leftJoin('users as o', 'o.id', 'n.owner_id')
-        .select(db.raw(OWNER_COLUMNS))
+        .select(OWNER_COLUMNS)
         .modify(filter)
         .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
         .orderBy('p.id', input.sort!);
@@ -125,7 +127,7 @@ export function projectListRoute(
       // a window count, does not make it build every matching row before the limit.
       if (keyset) query.limit(ctx.page.perPage + 1);
       else query.select(matching().count('*').as(TOTAL_COLUMN)).limit(ctx.page.perPage).offset(ctx.page.offset);
-      const fetched = await database.read<ProjectWithNamespace & OwnerColumns>(query);
+      const fetched = (await database.rows(Project, query)) as (ProjectWithNamespace & OwnerColumns)[];
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
         if (simple) return rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
@@ -145,10 +147,7 @@ export function projectListRoute(
         const next = fetched.length > rows.length && last ? { [input.sort === 'asc' ? 'id_after' : 'id_before']: last.id } : null;
         return keysetPage(await present(), next);
       }
-      const total = await totalFromRows(ctx.page, rows, async () => {
-        const [counted] = await database.read<{ n: number }>(matching().count({ n: '*' }));
-        return Number(counted!.n);
-      });
+      const total = await totalFromRows(ctx.page, rows, () => database.count(matching()));
       return page(await present(), total);
     },
   });

@@ -1,8 +1,8 @@
 /** GitLab's project entities: BasicProjectDetails and the full Project. */
-import { toBool, toIso, parseJsonArray } from '@forgekit/kernel/orm';
+import type { UserRow } from '../entities/user.js';
 import { namespaceBasic } from '../shared/namespace-presenter.js';
 import { visibilityName } from '../shared/levels.js';
-import type { ProjectWithNamespace, UserRow } from '../shared/rows.js';
+import type { ProjectWithNamespace } from './project-query.js';
 import { userBasic } from '../users/user-presenter.js';
 import type { ProjectPermissions } from '../access/access-service.js';
 import { readProjectSettings } from './project-settings.js';
@@ -43,7 +43,10 @@ export function projectBasic(project: ProjectWithNamespace, externalUrl: string,
   return body;
 }
 
-export type ProjectIdentitySource = Pick<ProjectWithNamespace, 'id' | 'description' | 'name' | 'path' | 'created_at' | 'ns_full_name' | 'ns_full_path'>;
+export type ProjectIdentitySource = Pick<ProjectWithNamespace, 'id' | 'description' | 'name' | 'path' | 'ns_full_name' | 'ns_full_path'> & {
+  /** A Date as core reads it; epoch milliseconds or timestamp text from a caller's own raw read are accepted too. */
+  created_at: Date | number | string;
+};
 
 /** GitLab's ProjectIdentity entity, the start of every project representation. */
 export function projectIdentity(project: ProjectIdentitySource) {
@@ -54,14 +57,14 @@ export function projectIdentity(project: ProjectIdentitySource) {
     name_with_namespace: `${project.ns_full_name} / ${project.name}`,
     path: project.path,
     path_with_namespace: `${project.ns_full_path}/${project.path}`,
-    created_at: toIso(project.created_at),
+    created_at: (project.created_at instanceof Date ? project.created_at : new Date(project.created_at)).toISOString(),
   };
 }
 
 function basicFields(project: ProjectWithNamespace, externalUrl: string) {
   const fullPath = fullPathOf(project);
   const host = hostsOf(externalUrl).hostname;
-  const topics = parseJsonArray(project.topics);
+  const topics = project.topics;
   const identity = projectIdentity(project);
   // Fields copied one by one: with the identity spread into this literal, presenting a page of
   // 20 projects took about 415 µs instead of 47 µs on V8 (Node 20).
@@ -83,7 +86,7 @@ function basicFields(project: ProjectWithNamespace, externalUrl: string) {
     forks_count: 0,
     avatar_url: null,
     star_count: 0,
-    last_activity_at: toIso(project.last_activity_at),
+    last_activity_at: project.last_activity_at.toISOString(),
     namespace: namespaceBasic(
       {
         id: project.namespace_id,
@@ -141,7 +144,7 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
     },
     packages_enabled: settings.packages_enabled,
     empty_repo: true,
-    archived: toBool(project.archived),
+    archived: project.archived,
     visibility: visibilityName(project.visibility_level),
     owner: project.ns_kind === 'user' && options.owner ? userBasic(options.owner, externalUrl) : undefined,
     resolve_outdated_diff_discussions: settings.resolve_outdated_diff_discussions,

@@ -13,11 +13,14 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import type { AccessService, ProjectPermissions } from '../access/access-service.js';
+import type { AccessService, ProjectPermissions, VisibilityFilter } from '../access/access-service.js';
+import { Namespace, type NamespaceRow } from '../entities/namespace.js';
+import { Project } from '../entities/project.js';
+import { User } from '../entities/user.js';
 import { readGroupSettings } from '../groups/group-settings.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { pathFromName } from '../shared/path-rules.js';
-import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../shared/rows.js';
+import type { ProjectWithNamespace } from './project-query.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
@@ -87,20 +90,26 @@ const CREATION_LEVELS: Record<string, number> = {
   owner: AccessLevel.OWNER,
 };
 
-export function projectRoutes(database: Database, projects: ProjectService, access: AccessService, settings: SettingsService, events: EventBus): Route[] {
-  const db = database.knex;
+export function projectRoutes(
+  database: Database,
+  projects: ProjectService,
+  access: AccessService,
+  visibility: VisibilityFilter,
+  settings: SettingsService,
+  events: EventBus,
+): Route[] {
+  const userById = database.prepareRows(User, (p) => database.from(User).where('id', p.id));
   /** GitLab's Project entity; reads by signed-in callers add `permissions`. */
   async function present(ctx: RequestContext, project: ProjectWithNamespace, permissions?: ProjectPermissions) {
-    const owner = project.ns_kind === 'user' && project.ns_owner_id ? ((await db<UserRow>('users').where('id', project.ns_owner_id).first()) ?? null) : null;
+    const owner = project.ns_kind === 'user' && project.ns_owner_id ? ((await userById.first({ id: project.ns_owner_id })) ?? null) : null;
     return projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, permissions });
   }
 
   /** Where a new project goes; GitLab answers any namespace the caller may not use with one validation error. */
   async function targetNamespace(ctx: RequestContext, namespaceId: number | null | undefined): Promise<NamespaceRow> {
     const user = ctx.user!;
-    const namespace = namespaceId
-      ? await db<NamespaceRow>('namespaces').where('id', namespaceId).first()
-      : await db<NamespaceRow>('namespaces').where({ kind: 'user', owner_id: user.id }).first();
+    const query = namespaceId ? database.from(Namespace).where('id', namespaceId) : database.from(Namespace).where({ kind: 'user', owner_id: user.id });
+    const namespace = await database.row(Namespace, query);
     if (namespace && (await mayCreateIn(user, namespace))) return namespace;
     throw validationFailed({ namespace: ['is not valid'] });
   }
@@ -115,9 +124,8 @@ export function projectRoutes(database: Database, projects: ProjectService, acce
 
   async function checkProjectLimit(ctx: RequestContext, namespace: NamespaceRow) {
     if (namespace.kind !== 'user' || ctx.user!.isAdmin) return;
-    const user = (await db<UserRow>('users').where('id', ctx.user!.id).first())!;
-    const [counted] = await db('projects').where('namespace_id', namespace.id).count({ n: '*' });
-    const owned = Number(counted!.n);
+    const user = (await userById.first({ id: ctx.user!.id }))!;
+    const owned = await database.count(database.table(Project).where('namespace_id', namespace.id));
     if (user.projects_limit === 0) {
       throw structuredError(403, { error: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
     }
@@ -136,7 +144,7 @@ export function projectRoutes(database: Database, projects: ProjectService, acce
   const storageOf = (ctx: RequestContext, requested: string | null | undefined) => (ctx.user!.isAdmin ? (requested ?? undefined) : undefined);
 
   return [
-    projectListRoute('/projects', database, access, projects),
+    projectListRoute('/projects', database, access, visibility, projects),
     defineRoute({
       method: 'GET',
       path: '/projects/:id',

@@ -1,11 +1,13 @@
 /** Projects: names, paths and visibility within a namespace. */
-import { longerThan, tooLongMessage, validationFailed } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import { findProjectRow } from '../access/access-service.js';
+import { longerThan, tooLongMessage, validationFailed, type Database } from '@forgekit/kernel';
+import type { ProjectLookup } from '../access/access-service.js';
+import { Member } from '../entities/member.js';
+import { Namespace, type NamespaceRow } from '../entities/namespace.js';
+import { Project, type ProjectRow } from '../entities/project.js';
 import { AccessLevel, visibilityName } from '../shared/levels.js';
 import { addLengthErrors, PROJECT_LENGTHS, TOPIC_LENGTH } from '../shared/length-rules.js';
 import { nameError, pathError } from '../shared/path-rules.js';
-import type { NamespaceRow, ProjectRow, ProjectWithNamespace } from '../shared/rows.js';
+import type { ProjectWithNamespace } from './project-query.js';
 import type { ProjectFieldExtension } from './project-presenter.js';
 import { readProjectSettings, type ProjectSettings } from './project-settings.js';
 
@@ -21,15 +23,15 @@ export interface ProjectInput {
   settings?: Partial<ProjectSettings>;
 }
 
-export function createProjectService(db: Knex) {
+export function createProjectService(database: Database, lookup: ProjectLookup) {
   const fieldExtensions: ProjectFieldExtension[] = [];
 
   async function validate(namespace: NamespaceRow, input: ProjectInput, exceptId: number | null) {
     const errors: Record<string, string[]> = {};
     const taken = (column: 'name' | 'path', value: string) => {
-      const query = db<ProjectRow>('projects').where('namespace_id', namespace.id).whereRaw(`lower(${column}) = ?`, [value.toLowerCase()]);
+      const query = database.table(Project).where('namespace_id', namespace.id).whereRaw(`lower(${column}) = ?`, [value.toLowerCase()]);
       if (exceptId) query.whereNot('id', exceptId);
-      return query.first('id');
+      return database.count(query.limit(1));
     };
     if (input.name !== undefined) {
       const problem = input.name.trim() === '' ? "can't be blank" : nameError(input.name);
@@ -63,33 +65,30 @@ export function createProjectService(db: Knex) {
     extendFields(extension: ProjectFieldExtension) {
       fieldExtensions.push(extension);
     },
-    findById: (id: number) => findProjectRow(db, String(id)),
+    findById: (id: number) => lookup.findProject(String(id)),
 
     async create(namespace: NamespaceRow, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<ProjectWithNamespace> {
       await validate(namespace, input, null);
       const now = new Date();
-      const id = await db.transaction(async (trx) => {
-        const [inserted] = await trx('projects')
-          .insert({
-            name: input.name,
-            path: input.path,
-            namespace_id: namespace.id,
-            description: input.description ?? '',
-            visibility_level: input.visibilityLevel ?? 0,
-            default_branch: input.defaultBranch ?? null,
-            repository_storage: input.repositoryStorage ?? 'default',
-            creator_id: creatorId,
-            topics: JSON.stringify(input.topics ?? []),
-            settings: JSON.stringify(input.settings ?? {}),
-            created_at: now,
-            updated_at: now,
-            last_activity_at: now,
-          })
-          .returning('id');
-        const projectId: number = typeof inserted === 'object' ? inserted.id : inserted;
+      const id = await database.transaction(async (em) => {
+        const projectId = await em.insert(Project, {
+          name: input.name,
+          path: input.path,
+          namespace_id: namespace.id,
+          description: input.description ?? '',
+          visibility_level: input.visibilityLevel ?? 0,
+          default_branch: input.defaultBranch ?? null,
+          repository_storage: input.repositoryStorage ?? 'default',
+          creator_id: creatorId,
+          topics: input.topics ?? [],
+          settings: JSON.stringify(input.settings ?? {}),
+          created_at: now,
+          updated_at: now,
+          last_activity_at: now,
+        });
         if (namespace.kind === 'user' && namespace.owner_id) {
           // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
-          await trx('members').insert({
+          await em.insert(Member, {
             source_type: 'Project',
             source_id: projectId,
             user_id: namespace.owner_id,
@@ -101,11 +100,11 @@ export function createProjectService(db: Knex) {
         }
         return projectId;
       });
-      return (await findProjectRow(db, String(id)))!;
+      return (await lookup.byId.first({ id }))!;
     },
 
     async update(project: ProjectWithNamespace, input: ProjectInput): Promise<ProjectWithNamespace> {
-      const namespace = (await db<NamespaceRow>('namespaces').where('id', project.namespace_id).first())!;
+      const namespace = (await database.row(Namespace, database.from(Namespace).where('id', project.namespace_id)))!;
       await validate(
         namespace,
         {
@@ -116,26 +115,26 @@ export function createProjectService(db: Knex) {
         project.id,
       );
       const now = new Date();
-      const changes: Record<string, unknown> = { updated_at: now, last_activity_at: now };
+      const changes: Partial<ProjectRow> = { updated_at: now, last_activity_at: now };
       if (input.name !== undefined) changes.name = input.name;
       if (input.path !== undefined) changes.path = input.path;
       if (input.description !== undefined) changes.description = input.description;
       if (input.visibilityLevel !== undefined) changes.visibility_level = input.visibilityLevel;
       if (input.defaultBranch !== undefined) changes.default_branch = input.defaultBranch;
       if (input.repositoryStorage !== undefined) changes.repository_storage = input.repositoryStorage;
-      if (input.topics !== undefined) changes.topics = JSON.stringify(input.topics);
+      if (input.topics !== undefined) changes.topics = input.topics;
       if (input.archived !== undefined) changes.archived = input.archived;
       if (input.settings && Object.keys(input.settings).length > 0) {
         changes.settings = JSON.stringify({ ...JSON.parse(project.settings || '{}'), ...input.settings });
       }
-      await db('projects').where('id', project.id).update(changes);
-      return (await findProjectRow(db, String(project.id)))!;
+      await database.em().nativeUpdate(Project, { id: project.id }, changes);
+      return (await lookup.byId.first({ id: project.id }))!;
     },
 
     async remove(projectId: number) {
-      await db.transaction(async (trx) => {
-        await trx('members').where({ source_type: 'Project', source_id: projectId }).delete();
-        await trx('projects').where('id', projectId).delete();
+      await database.transaction(async (em) => {
+        await em.nativeDelete(Member, { source_type: 'Project', source_id: projectId });
+        await em.nativeDelete(Project, { id: projectId });
       });
     },
 

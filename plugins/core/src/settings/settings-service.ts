@@ -3,8 +3,8 @@
  * other plugins add their own with `define`, each with a schema and a default.
  */
 import type * as v from 'valibot';
-import type { Knex } from '@forgekit/kernel/orm';
-import { f } from '@forgekit/kernel';
+import { f, type Database } from '@forgekit/kernel';
+import { ApplicationSetting } from '../entities/application-setting.js';
 
 export interface SettingDefinition<T = unknown> {
   key: string;
@@ -20,12 +20,13 @@ export interface SettingDefinition<T = unknown> {
   derive?: (value: T) => Record<string, unknown>;
 }
 
-export function createSettingsService(db: Knex) {
+export function createSettingsService(database: Database) {
+  const byKey = database.prepareRows(ApplicationSetting, (p) => database.from(ApplicationSetting).where('key', p.key));
   const definitions = new Map<string, SettingDefinition>();
 
   // Read on every use: several server processes may share the table.
   async function load() {
-    const rows: { key: string; value: string }[] = await db('application_settings').select('key', 'value');
+    const rows = await database.rows(ApplicationSetting, database.from(ApplicationSetting));
     return new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
   }
 
@@ -39,7 +40,7 @@ export function createSettingsService(db: Knex) {
     async get(key: string): Promise<unknown> {
       const definition = definitions.get(key);
       if (!definition) throw new Error(`Unknown application setting '${key}'`);
-      const row: { value: string } | undefined = await db('application_settings').where('key', key).first('value');
+      const row = await byKey.first({ key });
       return row ? JSON.parse(row.value) : definition.default;
     },
     async all(): Promise<Record<string, unknown>> {
@@ -50,13 +51,9 @@ export function createSettingsService(db: Knex) {
       const derived: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(given)) Object.assign(derived, definitions.get(key)?.derive?.(value));
       const values = { ...derived, ...given };
-      await db.transaction(async (trx) => {
-        for (const [key, value] of Object.entries(values)) {
-          const json = JSON.stringify(value);
-          const updated = await trx('application_settings').where('key', key).update({ value: json });
-          if (!updated) await trx('application_settings').insert({ key, value: json });
-        }
-      });
+      const rows = Object.entries(values).map(([key, value]) => ({ key, value: JSON.stringify(value) }));
+      // One statement: every setting of the request lands, or none.
+      if (rows.length > 0) await database.em().upsertMany(ApplicationSetting, rows);
     },
   };
 }

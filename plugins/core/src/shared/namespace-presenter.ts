@@ -1,4 +1,4 @@
-import type { NamespaceRow } from './rows.js';
+import type { NamespaceRow } from '../entities/namespace.js';
 
 export interface NamespaceLike {
   id: number;
@@ -6,7 +6,7 @@ export interface NamespaceLike {
   path: string;
   kind: 'user' | 'group';
   full_path: string;
-  parent_id: number | null;
+  parent_id?: number | null;
 }
 
 export function namespaceBasic(ns: NamespaceLike, externalUrl: string) {
@@ -16,7 +16,7 @@ export function namespaceBasic(ns: NamespaceLike, externalUrl: string) {
     path: ns.path,
     kind: ns.kind,
     full_path: ns.full_path,
-    parent_id: ns.parent_id,
+    parent_id: ns.parent_id ?? null,
     avatar_url: null,
     web_url: ns.kind === 'group' ? `${externalUrl}/groups/${ns.full_path}` : `${externalUrl}/${ns.full_path}`,
   };

@@ -14,14 +14,16 @@ import {
   totalFor,
   unauthorized,
   unprocessable,
+  type Database,
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { containsText, toBool, type Knex } from '@forgekit/kernel/orm';
+import { containsText } from '@forgekit/kernel/orm';
+import { PersonalAccessToken, type TokenRow } from '../entities/personal-access-token.js';
 import * as v from 'valibot';
 import type { UserService } from '../users/user-service.js';
 import { addLengthErrors, TOKEN_LENGTHS } from '../shared/length-rules.js';
-import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenRow, type TokenService } from './token-service.js';
+import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenService } from './token-service.js';
 
 const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
@@ -48,7 +50,7 @@ function modelErrors(input: TokenInput, ownerIsAdmin: boolean): string | null {
   return errors.length > 0 ? errors.join(' and ') : null;
 }
 
-export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService): Route[] {
+export function tokenRoutes(database: Database, tokens: TokenService, users: UserService): Route[] {
   /**
    * `self` is the presenting token. Otherwise only its owner or an admin may use one;
    * only admins learn that a token does not exist.
@@ -87,7 +89,7 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
         if (typeof userId !== 'number') throw frameworkError(400, 'user_id is invalid');
         const user = await users.findById(userId);
         if (!user) throw notFound('User');
-        return issue(user.id, input, toBool(user.admin));
+        return issue(user.id, input, user.admin);
       },
     }),
     defineRoute({
@@ -117,7 +119,7 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
         const isAdmin = ctx.user!.isAdmin;
         if (!isAdmin && input.user_id && input.user_id !== ctx.user!.id) throw unauthorized();
         const today = new Date().toISOString().slice(0, 10);
-        const query = db<TokenRow>('personal_access_tokens').where((q) => {
+        const query = database.from(PersonalAccessToken).where((q) => {
           if (!isAdmin) q.where('user_id', ctx.user!.id);
           else if (input.user_id) q.where('user_id', input.user_id);
           if (input.state === 'active') q.where('revoked', false).where((e) => e.whereNull('expires_at').orWhere('expires_at', '>', today));
@@ -137,8 +139,11 @@ export function tokenRoutes(db: Knex, tokens: TokenService, users: UserService):
           const key = sort.replace(/_(asc|desc)$/, '');
           return [key === 'created' ? 'created_at' : key === 'expires' ? 'expires_at' : key === 'last_used' ? 'last_used_at' : 'name', dir] as const;
         })();
-        const rows = await query.clone().orderBy(column, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset);
-        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        const rows = await database.rows(
+          PersonalAccessToken,
+          query.clone().orderBy(column, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset),
+        );
+        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
         return page(
           rows.map((row) => presentToken(row)),
           total,

@@ -1,24 +1,11 @@
 /** Personal access tokens: stored only as digests; the secret is shown once. */
-import { generateToken, tokenDigest } from '@forgekit/kernel';
-import { parseJsonArray, recordId, toBool, toDate, toIso, type Knex } from '@forgekit/kernel/orm';
+import { generateToken, tokenDigest, type Database } from '@forgekit/kernel';
+import { recordId, type EntityManager } from '@forgekit/kernel/orm';
+import { PersonalAccessToken, type TokenRow } from '../entities/personal-access-token.js';
 import { ADMIN_ONLY_SCOPES, ALL_SCOPES, TOKEN_PREFIX } from './scopes.js';
 
 export { ADMIN_ONLY_SCOPES, ALL_SCOPES, TOKEN_PREFIX };
-
-export interface TokenRow {
-  id: number;
-  user_id: number;
-  name: string;
-  description: string | null;
-  token_digest: string;
-  scopes: string;
-  revoked: unknown;
-  expires_at: string | null;
-  last_used_at: unknown;
-  previous_token_id: number | null;
-  created_at: unknown;
-  updated_at: unknown;
-}
+export type { TokenRow };
 
 export interface NewToken {
   userId: number;
@@ -31,67 +18,64 @@ export interface NewToken {
   previousTokenId?: number | null;
 }
 
-const isActive = (row: TokenRow) => !toBool(row.revoked) && !(row.expires_at && row.expires_at <= new Date().toISOString().slice(0, 10));
+const isActive = (row: TokenRow) => !row.revoked && !(row.expires_at && row.expires_at <= new Date().toISOString().slice(0, 10));
 
 export function presentToken(row: TokenRow, secret?: string) {
   const body: Record<string, unknown> = {
     id: row.id,
     name: row.name,
-    revoked: toBool(row.revoked),
-    created_at: toIso(row.created_at),
+    revoked: row.revoked,
+    created_at: row.created_at.toISOString(),
     description: row.description,
-    scopes: parseJsonArray(row.scopes),
+    scopes: row.scopes,
     user_id: row.user_id,
-    last_used_at: toIso(row.last_used_at),
+    last_used_at: row.last_used_at?.toISOString() ?? null,
     active: isActive(row),
-    expires_at: toDate(row.expires_at),
+    expires_at: row.expires_at,
   };
   if (secret) body.token = secret;
   return body;
 }
 
-export function createTokenService(db: Knex) {
-  const tokens = () => db<TokenRow>('personal_access_tokens');
+export function createTokenService(database: Database) {
+  const tokens = () => database.from(PersonalAccessToken);
+  const byId = (id: number, em?: EntityManager): Promise<TokenRow | undefined> => database.row(PersonalAccessToken, tokens().where('id', id), { em });
 
-  async function create(input: NewToken, trx: Knex = db) {
+  async function create(input: NewToken, em: EntityManager = database.em()): Promise<{ row: TokenRow; secret: string }> {
     const secret = input.secret ?? generateToken(TOKEN_PREFIX);
     const now = new Date();
-    const [inserted] = await trx('personal_access_tokens')
-      .insert({
-        user_id: input.userId,
-        name: input.name,
-        description: input.description ?? null,
-        token_digest: tokenDigest(secret),
-        scopes: JSON.stringify(input.scopes),
-        revoked: false,
-        expires_at: input.expiresAt ?? null,
-        previous_token_id: input.previousTokenId ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id');
-    const id = typeof inserted === 'object' ? inserted.id : inserted;
-    const row = (await trx<TokenRow>('personal_access_tokens').where('id', id).first())!;
+    const id = await em.insert(PersonalAccessToken, {
+      user_id: input.userId,
+      name: input.name,
+      description: input.description ?? null,
+      token_digest: tokenDigest(secret),
+      scopes: [...input.scopes],
+      revoked: false,
+      expires_at: input.expiresAt ?? null,
+      previous_token_id: input.previousTokenId ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    const row = (await byId(id, em === database.em() ? undefined : em))!;
     return { row, secret };
   }
 
   return {
     create,
-    findById: async (id: number) => (recordId(id) === null ? undefined : tokens().where('id', id).first()),
-    findByDigest: (digest: string) => tokens().where('token_digest', digest).first(),
+    findById: async (id: number) => (recordId(id) === null ? undefined : byId(id)),
+    findByDigest: (digest: string): Promise<TokenRow | undefined> => database.row(PersonalAccessToken, tokens().where('token_digest', digest)),
     async revoke(id: number) {
-      await tokens()
-        .where('id', id)
-        .update({ revoked: true, updated_at: new Date() } as never);
+      await database.em().nativeUpdate(PersonalAccessToken, { id }, { revoked: true, updated_at: new Date() });
+    },
+    /** Records a use of the token. */
+    async touch(id: number) {
+      await database.em().nativeUpdate(PersonalAccessToken, { id }, { last_used_at: new Date() });
     },
     /** Revokes the token and issues a successor with the same name and scopes. */
     async rotate(row: TokenRow, expiresAt: string | null) {
-      return db.transaction(async (trx) => {
-        await trx('personal_access_tokens').where('id', row.id).update({ revoked: true, updated_at: new Date() });
-        return create(
-          { userId: row.user_id, name: row.name, description: row.description, scopes: parseJsonArray(row.scopes), expiresAt, previousTokenId: row.id },
-          trx,
-        );
+      return database.transaction(async (em) => {
+        await em.nativeUpdate(PersonalAccessToken, { id: row.id }, { revoked: true, updated_at: new Date() });
+        return create({ userId: row.user_id, name: row.name, description: row.description, scopes: row.scopes, expiresAt, previousTokenId: row.id }, em);
       });
     },
     /** Revokes this token and every token rotated from it (GitLab's token family). */
@@ -99,13 +83,11 @@ export function createTokenService(db: Knex) {
       const family = new Set<number>([row.id]);
       let frontier = [row.id];
       while (frontier.length > 0) {
-        const next: { id: number }[] = await tokens().whereIn('previous_token_id', frontier).select('id');
+        const next = await database.rows(PersonalAccessToken, database.table(PersonalAccessToken).whereIn('previous_token_id', frontier).select('id'));
         frontier = next.map((r) => r.id).filter((id) => !family.has(id));
         for (const id of frontier) family.add(id);
       }
-      await tokens()
-        .whereIn('id', [...family])
-        .update({ revoked: true, updated_at: new Date() } as never);
+      await database.em().nativeUpdate(PersonalAccessToken, { id: { $in: [...family] } }, { revoked: true, updated_at: new Date() });
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { frameworkError } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
-import type { UserRow } from '../shared/rows.js';
+import type { UserRow } from '../entities/user.js';
 
 export const KEYSET_ORDERS = ['id', 'name', 'username'] as const;
 type KeysetOrder = (typeof KEYSET_ORDERS)[number];

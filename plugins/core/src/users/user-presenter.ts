@@ -1,6 +1,5 @@
 /** GitLab's user entities, fields in declaration order. */
-import { toBool, toIso } from '@forgekit/kernel/orm';
-import type { UserRow } from '../shared/rows.js';
+import type { UserRow } from '../entities/user.js';
 
 /** Who is looking: profile fields of a private profile show only to its owner and admins. */
 export type Viewer = { id: number; isAdmin: boolean } | null;
@@ -19,9 +18,9 @@ export function userBasic(user: UserRow, externalUrl: string) {
 }
 
 export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
-  const profileReadable = !toBool(user.private_profile) || (!!viewer && (viewer.isAdmin || viewer.id === user.id));
+  const profileReadable = !user.private_profile || (!!viewer && (viewer.isAdmin || viewer.id === user.id));
   const body: Record<string, unknown> = userBasic(user, externalUrl);
-  if (profileReadable) body.created_at = toIso(user.created_at);
+  if (profileReadable) body.created_at = user.created_at.toISOString();
   Object.assign(body, {
     bio: user.bio,
     location: user.location,
@@ -33,7 +32,7 @@ export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
     organization: user.organization,
     job_title: user.job_title,
     pronouns: user.pronouns,
-    bot: toBool(user.bot),
+    bot: user.bot,
     work_information: null,
   });
   if (profileReadable) Object.assign(body, { followers: 0, following: 0 });
@@ -45,9 +44,9 @@ export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
 /** `GET /user`: the caller's own view. */
 export function userPublic(user: UserRow, externalUrl: string) {
   return {
-    ...userDetail(user, externalUrl, { id: user.id, isAdmin: toBool(user.admin) }),
+    ...userDetail(user, externalUrl, { id: user.id, isAdmin: user.admin }),
     last_sign_in_at: null,
-    confirmed_at: toIso(user.confirmed_at),
+    confirmed_at: user.confirmed_at?.toISOString() ?? null,
     last_activity_on: user.last_activity_on,
     email: user.email,
     theme_id: 1,
@@ -55,11 +54,11 @@ export function userPublic(user: UserRow, externalUrl: string) {
     projects_limit: user.projects_limit,
     current_sign_in_at: null,
     identities: [],
-    can_create_group: toBool(user.can_create_group),
-    can_create_project: user.projects_limit > 0 && !toBool(user.external),
+    can_create_group: user.can_create_group,
+    can_create_project: user.projects_limit > 0 && !user.external,
     two_factor_enabled: false,
-    external: toBool(user.external),
-    private_profile: toBool(user.private_profile),
+    external: user.external,
+    private_profile: user.private_profile,
     commit_email: user.email,
   };
 }
@@ -67,7 +66,7 @@ export function userPublic(user: UserRow, externalUrl: string) {
 export function userWithAdmin(user: UserRow, externalUrl: string, createdBy: UserRow | null) {
   return {
     ...userPublic(user, externalUrl),
-    is_admin: toBool(user.admin),
+    is_admin: user.admin,
     note: user.note,
     namespace_id: user.namespace_id,
     created_by: createdBy ? userBasic(createdBy, externalUrl) : null,

@@ -13,14 +13,15 @@ import {
   reply,
   rules,
   totalFor,
+  type Database,
   type EventBus,
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { containsText, toBool, type Knex } from '@forgekit/kernel/orm';
+import { containsText } from '@forgekit/kernel/orm';
+import { User, type UserRow } from '../entities/user.js';
 import type { GroupService } from '../groups/group-service.js';
 import { removeGroupAndNotify } from '../groups/remove-group.js';
-import type { UserRow } from '../shared/rows.js';
 import type { UserService } from './user-service.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
@@ -54,7 +55,7 @@ const profileOf = (input: ProfileInput) => ({
   pronouns: input.pronouns,
 });
 
-export function userRoutes(db: Knex, users: UserService, groups: GroupService, events: EventBus): Route[] {
+export function userRoutes(database: Database, users: UserService, groups: GroupService, events: EventBus): Route[] {
   async function adminView(ctx: RequestContext, user: UserRow) {
     const creator = user.created_by_id ? ((await users.findById(user.created_by_id)) ?? null) : null;
     return userWithAdmin(user, ctx.externalUrl, creator);
@@ -100,7 +101,7 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
         if (!ctx.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
         const order = input.pagination === 'keyset' ? keysetOrder(input.order_by!) : null;
         const isAdmin = !!ctx.user?.isAdmin;
-        const query = db<UserRow>('users').where((q) => {
+        const query = database.from(User).where((q) => {
           if (input.username) q.whereRaw('lower(username) = ?', [input.username.toLowerCase()]);
           if (input.search) {
             const search = input.search;
@@ -122,13 +123,13 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
         if (order) {
           // One row more than the page tells whether a next page exists.
           if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
-          const fetched: UserRow[] = await ordered.limit(ctx.page.perPage + 1);
+          const fetched = await database.rows(User, ordered.limit(ctx.page.perPage + 1));
           const rows = fetched.slice(0, ctx.page.perPage);
           const next = fetched.length > rows.length ? { cursor: encodeCursor(rows[rows.length - 1]!, order) } : null;
           return keysetPage(await present(rows), next);
         }
-        const rows = await ordered.limit(ctx.page.perPage).offset(ctx.page.offset);
-        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        const rows = await database.rows(User, ordered.limit(ctx.page.perPage).offset(ctx.page.offset));
+        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
         return page(await present(rows), total);
       },
     }),
@@ -237,8 +238,6 @@ export function userRoutes(db: Knex, users: UserService, groups: GroupService, e
 /** What a state change does: the next state, `null` for "already there" (201 `null`), or a refusal. */
 type Transition = string | null | ApiError;
 
-const isBot = (user: UserRow) => toBool(user.bot);
-
 /** Block, unblock, deactivate and activate: 201 `true`, or GitLab's refusals. */
 function stateRoutes(users: UserService, find: (id: number) => Promise<UserRow>): Route[] {
   const transition = (action: string, decide: (user: UserRow, ctx: RequestContext) => Transition) =>
@@ -259,14 +258,14 @@ function stateRoutes(users: UserService, find: (id: number) => Promise<UserRow>)
   return [
     transition('block', (user, ctx) => {
       if (user.id === ctx.user!.id) return forbidden('The API initiating user cannot be blocked by the API');
-      if (isBot(user)) return apiError(403, 'An internal user cannot be blocked');
+      if (user.bot) return apiError(403, 'An internal user cannot be blocked');
       return user.state === 'blocked' ? null : 'blocked';
     }),
     transition('unblock', (user) => (user.state === 'deactivated' ? forbidden('Deactivated users cannot be unblocked by the API') : 'active')),
     transition('deactivate', (user) => {
       if (user.state === 'deactivated') return null;
       if (user.state === 'blocked') return forbidden('A blocked user cannot be deactivated by the API');
-      if (isBot(user)) return forbidden('An internal user cannot be deactivated by the API');
+      if (user.bot) return forbidden('An internal user cannot be deactivated by the API');
       return 'deactivated';
     }),
     transition('activate', (user) => (user.state === 'blocked' ? forbidden('A blocked user must be unblocked to be activated') : 'active')),

@@ -1,7 +1,10 @@
 /** Users and their personal namespaces. */
-import { conflict, validationFailed } from '@forgekit/kernel';
-import { recordId, type Knex } from '@forgekit/kernel/orm';
-import type { UserRow } from '../shared/rows.js';
+import { conflict, validationFailed, type Database } from '@forgekit/kernel';
+import { recordId } from '@forgekit/kernel/orm';
+import { Member } from '../entities/member.js';
+import { Namespace } from '../entities/namespace.js';
+import { Project } from '../entities/project.js';
+import { User, type UserRow } from '../entities/user.js';
 import { addLengthErrors, USER_LENGTHS } from '../shared/length-rules.js';
 import { pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
 import { hashPassword } from './password.js';
@@ -28,30 +31,38 @@ export type UserPatch = Partial<Omit<NewUser, 'createdById' | 'confirmed'>> & { 
 const MIN_PASSWORD = 8;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
-export function createUserService(db: Knex) {
-  const users = (trx: Knex = db) => trx<UserRow>('users');
-
-  const findById = async (id: number): Promise<UserRow | undefined> => (recordId(id) === null ? undefined : users().where('id', id).first());
-  const findByUsername = (username: string) => users().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+export function createUserService(database: Database) {
+  const byId = database.prepareRows(User, (p) => database.from(User).where('id', p.id));
+  const findById = async (id: number): Promise<UserRow | undefined> => (recordId(id) === null ? undefined : byId.first({ id }));
+  const findByUsername = (username: string): Promise<UserRow | undefined> =>
+    database.row(User, database.from(User).whereRaw('lower(username) = ?', [username.toLowerCase()]));
+  /** Whether a row matches, in one `count(*)` over at most one row. */
+  const exists = async (query: ReturnType<Database['table']>) => (await database.count(query.limit(1))) > 0;
 
   async function assertAvailable(username: string | undefined, email: string | undefined, exceptId?: number) {
     if (email !== undefined) {
-      const taken = await users()
-        .whereRaw('lower(email) = ?', [email.toLowerCase()])
-        .whereNot('id', exceptId ?? 0)
-        .first('id');
+      const taken = await exists(
+        database
+          .table(User)
+          .whereRaw('lower(email) = ?', [email.toLowerCase()])
+          .whereNot('id', exceptId ?? 0),
+      );
       if (taken) throw conflict('Email has already been taken');
     }
     if (username !== undefined) {
-      const taken = await users()
-        .whereRaw('lower(username) = ?', [username.toLowerCase()])
-        .whereNot('id', exceptId ?? 0)
-        .first('id');
-      const namespaceTaken = await db('namespaces')
-        .whereNull('parent_id')
-        .whereRaw('lower(path) = ?', [username.toLowerCase()])
-        .whereNot('owner_id', exceptId ?? 0)
-        .first('id');
+      const taken = await exists(
+        database
+          .table(User)
+          .whereRaw('lower(username) = ?', [username.toLowerCase()])
+          .whereNot('id', exceptId ?? 0),
+      );
+      const namespaceTaken = await exists(
+        database
+          .table(Namespace)
+          .whereNull('parent_id')
+          .whereRaw('lower(path) = ?', [username.toLowerCase()])
+          .whereNot('owner_id', exceptId ?? 0),
+      );
       if (taken || namespaceTaken) throw conflict('Username has already been taken');
     }
   }
@@ -84,61 +95,53 @@ export function createUserService(db: Knex) {
       await assertAvailable(input.username, input.email);
       const passwordHash = input.password ? await hashPassword(input.password) : null;
       const now = new Date();
-      return db.transaction(async (trx) => {
-        const [inserted] = await trx('users')
-          .insert({
-            username: input.username,
-            name: input.name,
-            email: input.email,
-            password_hash: passwordHash,
-            admin: input.admin ?? false,
-            external: input.external ?? false,
-            bot: input.bot ?? false,
-            private_profile: input.privateProfile ?? false,
-            can_create_group: input.canCreateGroup ?? true,
-            projects_limit: input.projectsLimit ?? 100000,
-            note: input.note ?? null,
-            created_by_id: input.createdById ?? null,
-            confirmed_at: input.confirmed === false ? null : now,
-            bio: input.profile?.bio ?? '',
-            location: input.profile?.location ?? '',
-            public_email: input.profile?.public_email ?? null,
-            website_url: input.profile?.website_url ?? '',
-            organization: input.profile?.organization ?? '',
-            job_title: input.profile?.job_title ?? '',
-            pronouns: input.profile?.pronouns ?? null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id');
-        const id = typeof inserted === 'object' ? inserted.id : inserted;
-        const [ns] = await trx('namespaces')
-          .insert({
-            name: input.name,
-            path: input.username,
-            kind: 'user',
-            full_path: input.username,
-            full_name: input.name,
-            traversal_path: '/',
-            owner_id: id,
-            visibility_level: 20,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id');
-        const namespaceId = typeof ns === 'object' ? ns.id : ns;
-        await trx('namespaces')
-          .where('id', namespaceId)
-          .update({ traversal_path: `/${namespaceId}/` });
-        await trx('users').where('id', id).update({ namespace_id: namespaceId });
-        return (await trx<UserRow>('users').where('id', id).first())!;
+      return database.transaction(async (em) => {
+        const id = await em.insert(User, {
+          username: input.username,
+          name: input.name,
+          email: input.email,
+          password_hash: passwordHash,
+          admin: input.admin ?? false,
+          external: input.external ?? false,
+          bot: input.bot ?? false,
+          private_profile: input.privateProfile ?? false,
+          can_create_group: input.canCreateGroup ?? true,
+          projects_limit: input.projectsLimit ?? 100000,
+          note: input.note ?? null,
+          created_by_id: input.createdById ?? null,
+          confirmed_at: input.confirmed === false ? null : now,
+          bio: input.profile?.bio ?? '',
+          location: input.profile?.location ?? '',
+          public_email: input.profile?.public_email ?? null,
+          website_url: input.profile?.website_url ?? '',
+          organization: input.profile?.organization ?? '',
+          job_title: input.profile?.job_title ?? '',
+          pronouns: input.profile?.pronouns ?? null,
+          created_at: now,
+          updated_at: now,
+        });
+        const namespaceId = await em.insert(Namespace, {
+          name: input.name,
+          path: input.username,
+          kind: 'user',
+          full_path: input.username,
+          full_name: input.name,
+          traversal_path: '/',
+          owner_id: id,
+          visibility_level: 20,
+          created_at: now,
+          updated_at: now,
+        });
+        await em.nativeUpdate(Namespace, { id: namespaceId }, { traversal_path: `/${namespaceId}/` });
+        await em.nativeUpdate(User, { id }, { namespace_id: namespaceId });
+        return (await database.row(User, database.from(User).where('id', id), { em }))!;
       });
     },
 
     async update(id: number, patch: UserPatch): Promise<UserRow> {
       validate(patch);
       await assertAvailable(patch.username, patch.email, id);
-      const changes: Record<string, unknown> = { updated_at: new Date() };
+      const changes: Partial<UserRow> = { updated_at: new Date() };
       if (patch.username !== undefined) changes.username = patch.username;
       if (patch.name !== undefined) changes.name = patch.name;
       if (patch.email !== undefined) changes.email = patch.email;
@@ -150,14 +153,14 @@ export function createUserService(db: Knex) {
       if (patch.note !== undefined) changes.note = patch.note;
       if (patch.state !== undefined) changes.state = patch.state;
       if (patch.privateProfile !== undefined) changes.private_profile = patch.privateProfile;
-      for (const [key, value] of Object.entries(patch.profile ?? {})) if (value !== undefined) changes[key] = value;
-      await db.transaction(async (trx) => {
-        await trx('users').where('id', id).update(changes);
+      for (const [key, value] of Object.entries(patch.profile ?? {})) if (value !== undefined) Object.assign(changes, { [key]: value });
+      await database.transaction(async (em) => {
+        await em.nativeUpdate(User, { id }, changes);
         if (patch.username !== undefined || patch.name !== undefined) {
           const ns: Record<string, unknown> = { updated_at: new Date() };
           if (patch.username !== undefined) Object.assign(ns, { path: patch.username, full_path: patch.username });
           if (patch.name !== undefined) Object.assign(ns, { name: patch.name, full_name: patch.name });
-          await trx('namespaces').where('kind', 'user').where('owner_id', id).update(ns);
+          await em.nativeUpdate(Namespace, { kind: 'user', owner_id: id }, ns);
         }
       });
       return (await findById(id))!;
@@ -168,30 +171,30 @@ export function createUserService(db: Knex) {
      * tokens; returns the ids of the projects that went with the namespace.
      */
     async remove(id: number): Promise<{ projectIds: number[] }> {
-      return db.transaction(async (trx) => {
-        const projects: { id: number }[] = await trx('projects as p')
-          .join('namespaces as n', 'n.id', 'p.namespace_id')
-          .where('n.kind', 'user')
-          .where('n.owner_id', id)
-          .select('p.id');
+      return database.transaction(async (em) => {
+        const projects = await database.rows(
+          Project,
+          database.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').where('n.kind', 'user').where('n.owner_id', id).select('p.id'),
+          { em },
+        );
         const projectIds = projects.map((project) => project.id);
         if (projectIds.length > 0) {
-          await trx('members').where('source_type', 'Project').whereIn('source_id', projectIds).delete();
-          await trx('projects').whereIn('id', projectIds).delete();
+          await em.nativeDelete(Member, { source_type: 'Project', source_id: { $in: projectIds } });
+          await em.nativeDelete(Project, { id: { $in: projectIds } });
         }
-        await trx('namespaces').where('kind', 'user').where('owner_id', id).delete();
-        await trx('users').where('id', id).delete();
+        await em.nativeDelete(Namespace, { kind: 'user', owner_id: id });
+        await em.nativeDelete(User, { id });
         return { projectIds };
       });
     },
 
     /** Groups in which this user is the only owner. */
     async soleOwnedGroups(id: number): Promise<number[]> {
-      const owned: { source_id: number }[] = await db('members').where({ user_id: id, source_type: 'Namespace', access_level: 50 }).select('source_id');
+      const owned = await database.rows(Member, database.from(Member).where({ user_id: id, source_type: 'Namespace', access_level: 50 }));
       const sole: number[] = [];
       for (const { source_id } of owned) {
-        const others = await db('members').where({ source_type: 'Namespace', source_id, access_level: 50 }).whereNot('user_id', id).first('id');
-        if (!others) sole.push(source_id);
+        const others = database.table(Member).where({ source_type: 'Namespace', source_id, access_level: 50 }).whereNot('user_id', id);
+        if (!(await exists(others))) sole.push(source_id);
       }
       return sole;
     },

@@ -1,0 +1,19 @@
+/** Projects read with their namespace's columns (`ns_*`), the shape every project answer starts from. */
+import type { Database } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import type { NamespaceRow } from '../entities/namespace.js';
+import { Project, type ProjectRow } from '../entities/project.js';
+
+const NAMESPACE_FIELDS = ['name', 'path', 'kind', 'full_path', 'full_name', 'parent_id', 'traversal_path', 'owner_id', 'visibility_level'] as const;
+
+type NamespaceField = (typeof NAMESPACE_FIELDS)[number];
+
+/** A project with its namespace's columns, prefixed `ns_`. */
+export type ProjectWithNamespace = ProjectRow & { [K in NamespaceField as `ns_${K}`]: NamespaceRow[K] };
+
+/** The namespace columns as `n.<column> as ns_<column>`: text and integers, which need no decoding. */
+const NAMESPACE_COLUMNS = NAMESPACE_FIELDS.map((field) => `n.${field} as ns_${field}`);
+
+/** `projects as p` joined with `namespaces as n`, selecting a ProjectWithNamespace: a query to narrow. */
+export const projectsWithNamespace = (database: Database): Knex.QueryBuilder =>
+  database.from(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select(NAMESPACE_COLUMNS);
