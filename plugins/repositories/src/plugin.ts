@@ -37,7 +37,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
   provides: [repositoriesServiceRef, branchProtectionRef],
   async register(ctx) {
     await checkGitInstalled();
-    const { knex: db } = ctx.resolve(kernelServices.database);
+    const database = ctx.resolve(kernelServices.database);
     const { dataDir, externalUrl } = ctx.resolve(kernelServices.instance);
     const access = ctx.resolve(coreAccessRef);
     const projects = ctx.resolve(coreProjectsRef);
@@ -49,12 +49,12 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
     settings.define('repositories', 'repository_storages_weighted', weightsField(storages), { default: 100 });
     defineProtectionSettings(settings);
     const repos = createRepositoryService({
-      db,
+      database,
       storages,
       weights: async () => (await settings.get('repository_storages_weighted')) as Record<string, number>,
     });
     ctx.provide(repositoriesServiceRef, repos);
-    const protection = createBranchProtection({ store: createProtectedBranchStore(db), access, projects, groups, settings, repos });
+    const protection = createBranchProtection({ store: createProtectedBranchStore(database), access, projects, groups, settings, repos });
     ctx.provide(branchProtectionRef, protection);
 
     const housekeeping = createHousekeeping(repos, ctx.jobs, ctx.log);

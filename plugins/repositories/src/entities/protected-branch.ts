@@ -1,9 +1,10 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A protected branch or wildcard pattern of a project. */
 export const ProtectedBranchRecord = defineEntity({
   name: 'ProtectedBranchRecord',
   tableName: 'protected_branches',
+  uniques: [{ properties: ['projectId', 'name'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     projectId: p.integer(),
@@ -19,6 +20,7 @@ export const ProtectedBranchRecord = defineEntity({
 export const ProtectedBranchAccessLevelRecord = defineEntity({
   name: 'ProtectedBranchAccessLevelRecord',
   tableName: 'protected_branch_access_levels',
+  indexes: [{ properties: ['protectedBranchId'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     protectedBranchId: p.integer(),
@@ -27,3 +29,6 @@ export const ProtectedBranchAccessLevelRecord = defineEntity({
     createdAt: p.datetime(),
   }),
 });
+
+export type ProtectedBranchRow = InferEntity<typeof ProtectedBranchRecord>;
+export type ProtectedBranchAccessLevelRow = InferEntity<typeof ProtectedBranchAccessLevelRecord>;

@@ -1,12 +1,15 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
+import type { RepositoryKind } from '../storage/storages.js';
 
 /** A bare git repository: whose it is, the storage it lives on, and whether writes are paused. */
 export const RepositoryRecord = defineEntity({
   name: 'RepositoryRecord',
   tableName: 'repositories',
+  uniques: [{ properties: ['containerType', 'containerId'] }],
+  indexes: [{ properties: ['storage'] }],
   properties: (p) => ({
     id: p.integer().primary(),
-    containerType: p.string().length(32),
+    containerType: p.string().$type<RepositoryKind>().length(32),
     containerId: p.integer(),
     storage: p.string().length(255),
     diskPath: p.string().length(512),
@@ -15,3 +18,5 @@ export const RepositoryRecord = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type RepositoryRow = InferEntity<typeof RepositoryRecord>;

@@ -5,7 +5,6 @@
  */
 import { raw, type Credential, type Principal, type Reply } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core';
-import { toBool } from '@forgekit/kernel/orm';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
 import { canDownloadCode, canPushCode } from '../shared/project-repository.js';
 
@@ -80,7 +79,7 @@ export function createGitAccess(access: AccessService, projects: ProjectService)
     checkPush(user: Principal | null, projectAccess: ProjectAccess, target: RepositoryTarget, readOnly: boolean) {
       if (!user) throw challenge();
       if (readOnly) throw forbiddenText(READ_ONLY_MESSAGE);
-      if (toBool(projectAccess.project.archived)) throw forbiddenText("You can't push code to an archived project.");
+      if (projectAccess.project.archived) throw forbiddenText("You can't push code to an archived project.");
       const allowed =
         target === 'wiki'
           ? wikiFeatureOpen(projects, projectAccess, user) && projectAccess.level >= AccessLevel.DEVELOPER

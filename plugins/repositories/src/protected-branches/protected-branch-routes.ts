@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import {
-  apiError,
+  checkUnmodifiedSince,
   conflict,
   defineRoute,
   f,
@@ -226,8 +226,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
       async handler(ctx, _input, projectAccess) {
         const branch = await existing(projectAccess.project.id, ctx.params.name!);
         // GitLab's `destroy_conditionally!`: refused when the rule changed after the client looked.
-        const since = Date.parse(ctx.header('if-unmodified-since') ?? '');
-        if (!Number.isNaN(since) && Date.parse(branch.updatedAt) > since) throw apiError(412, '412 Precondition Failed');
+        checkUnmodifiedSince(ctx.header('if-unmodified-since'), branch.updatedAt);
         await store.remove(branch.id);
         return noContent();
       },

@@ -1,5 +1,7 @@
-/** Protected branches and their access levels, as stored. */
-import { containsText, toBool, toIso, type Knex } from '@forgekit/kernel/orm';
+/** Protected branches and their access levels: reads through the entities, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import { containsText, unlessTaken, type EntityManager } from '@forgekit/kernel/orm';
+import { ProtectedBranchAccessLevelRecord, ProtectedBranchRecord, type ProtectedBranchRow } from '../entities/protected-branch.js';
 
 export const PROTECTION_ACTIONS = ['push', 'merge', 'unprotect'] as const;
 export type ProtectionAction = (typeof PROTECTION_ACTIONS)[number];
@@ -9,16 +11,7 @@ export interface AccessRule {
   accessLevel: number;
 }
 
-export interface ProtectedBranch {
-  id: number;
-  projectId: number;
-  /** A branch name or a `*` pattern. */
-  name: string;
-  allowForcePush: boolean;
-  codeOwnerApprovalRequired: boolean;
-  updatedAt: string;
-  rules: Record<ProtectionAction, AccessRule[]>;
-}
+export type ProtectedBranch = Omit<ProtectedBranchRow, 'createdAt'> & { rules: Record<ProtectionAction, AccessRule[]> };
 
 export interface NewProtectedBranch {
   name: string;
@@ -36,137 +29,105 @@ export interface ProtectedBranchChange {
   remove?: number[];
 }
 
-interface BranchRow {
-  id: number;
-  project_id: number;
-  name: string;
-  allow_force_push: unknown;
-  code_owner_approval_required: unknown;
-  updated_at: unknown;
-}
+export function createProtectedBranchStore(database: Database) {
+  const branches = () => database.from(ProtectedBranchRecord);
+  // Read on every push and branch list: compiled once.
+  const ofProject = database.prepareRows(ProtectedBranchRecord, (p) => branches().where({ project_id: p.projectId }).orderBy('id'));
+  const byId = database.prepareRows(ProtectedBranchRecord, (p) => branches().where({ id: p.id }));
 
-interface LevelRow {
-  id: number;
-  protected_branch_id: number;
-  action: ProtectionAction;
-  access_level: number;
-}
-
-export function createProtectedBranchStore(db: Knex) {
-  async function withRules(rows: BranchRow[]): Promise<ProtectedBranch[]> {
+  async function withRules(rows: ProtectedBranchRow[]): Promise<ProtectedBranch[]> {
     if (rows.length === 0) return [];
-    const levels: LevelRow[] = await db('protected_branch_access_levels')
-      .whereIn(
-        'protected_branch_id',
-        rows.map((row) => row.id),
-      )
-      .orderBy('id');
-    return rows.map((row) => {
+    const ids = rows.map((row) => row.id);
+    const levels = await database.rows(
+      ProtectedBranchAccessLevelRecord,
+      database.from(ProtectedBranchAccessLevelRecord).whereIn('protected_branch_id', ids).orderBy('id'),
+    );
+    return rows.map(({ createdAt: _, ...row }) => {
       const rules: Record<ProtectionAction, AccessRule[]> = { push: [], merge: [], unprotect: [] };
       for (const level of levels) {
-        if (level.protected_branch_id === row.id && rules[level.action]) rules[level.action].push({ id: level.id, accessLevel: level.access_level });
+        if (level.protectedBranchId === row.id) rules[level.action as ProtectionAction]?.push({ id: level.id, accessLevel: level.accessLevel });
       }
-      return {
-        id: row.id,
-        projectId: row.project_id,
-        name: row.name,
-        allowForcePush: toBool(row.allow_force_push),
-        codeOwnerApprovalRequired: toBool(row.code_owner_approval_required),
-        updatedAt: toIso(row.updated_at as never) ?? new Date(0).toISOString(),
-        rules,
-      };
+      return { ...row, rules };
     });
   }
 
   const searched = (projectId: number, search: string | null | undefined) => {
-    const query = db<BranchRow>('protected_branches').where('project_id', projectId);
-    if (search) query.where(containsText(db, 'name', search));
+    const query = branches().where('project_id', projectId);
+    if (search) query.where(containsText(database.knex, 'name', search));
     return query;
   };
 
-  async function addLevels(trx: Knex, branchId: number, levels: { action: ProtectionAction; accessLevel: number }[]) {
+  async function addLevels(em: EntityManager, branchId: number, levels: { action: ProtectionAction; accessLevel: number }[]) {
     if (levels.length === 0) return;
-    const now = new Date();
-    await trx('protected_branch_access_levels').insert(
-      levels.map((level) => ({ protected_branch_id: branchId, action: level.action, access_level: level.accessLevel, created_at: now })),
+    const createdAt = new Date();
+    await em.insertMany(
+      ProtectedBranchAccessLevelRecord,
+      levels.map((level) => ({ protectedBranchId: branchId, action: level.action, accessLevel: level.accessLevel, createdAt })),
     );
   }
 
-  const store = {
+  const reload = async (id: number) => (await withRules(await byId.all({ id })))[0]!;
+
+  return {
     /** Every protected branch of a project (for checks), oldest first. */
-    async forProject(projectId: number): Promise<ProtectedBranch[]> {
-      return withRules(await db<BranchRow>('protected_branches').where('project_id', projectId).orderBy('id'));
-    },
-    async page(projectId: number, search: string | null | undefined, limit: number, offset: number) {
-      return withRules(await searched(projectId, search).orderBy('id').limit(limit).offset(offset));
-    },
-    async count(projectId: number, search: string | null | undefined): Promise<number> {
-      const row = await searched(projectId, search).count({ count: '*' }).first();
-      return Number(row?.count ?? 0);
-    },
+    forProject: async (projectId: number): Promise<ProtectedBranch[]> => withRules(await ofProject.all({ projectId })),
+    page: async (projectId: number, search: string | null | undefined, limit: number, offset: number) =>
+      withRules(await database.rows(ProtectedBranchRecord, searched(projectId, search).orderBy('id').limit(limit).offset(offset))),
+    count: (projectId: number, search: string | null | undefined): Promise<number> => database.count(searched(projectId, search)),
     async find(projectId: number, name: string): Promise<ProtectedBranch | null> {
-      const rows = await db<BranchRow>('protected_branches').where({ project_id: projectId, name });
-      return (await withRules(rows))[0] ?? null;
+      return (await withRules(await database.rows(ProtectedBranchRecord, branches().where({ project_id: projectId, name }))))[0] ?? null;
     },
     /** Creates the protected branch; null when the project already has one of that name. */
     async create(projectId: number, input: NewProtectedBranch): Promise<ProtectedBranch | null> {
-      try {
-        const id = await db.transaction(async (trx) => {
-          const now = new Date();
-          const [row] = await trx('protected_branches')
-            .insert({
-              project_id: projectId,
-              name: input.name,
-              allow_force_push: input.allowForcePush,
-              code_owner_approval_required: input.codeOwnerApprovalRequired,
-              created_at: now,
-              updated_at: now,
-            })
-            .returning('id');
-          const branchId = typeof row === 'object' ? (row as { id: number }).id : (row as number);
-          await addLevels(
-            trx,
-            branchId,
-            PROTECTION_ACTIONS.flatMap((action) => input.levels[action].map((accessLevel) => ({ action, accessLevel }))),
-          );
-          return branchId;
+      const write = database.transaction(async (em) => {
+        const now = new Date();
+        const branchId = await em.insert(ProtectedBranchRecord, {
+          projectId,
+          name: input.name,
+          allowForcePush: input.allowForcePush,
+          codeOwnerApprovalRequired: input.codeOwnerApprovalRequired,
+          createdAt: now,
+          updatedAt: now,
         });
-        return (await withRules(await db<BranchRow>('protected_branches').where('id', id)))[0]!;
-      } catch (error) {
-        if (await store.find(projectId, input.name)) return null;
-        throw error;
-      }
+        await addLevels(
+          em,
+          branchId,
+          PROTECTION_ACTIONS.flatMap((action) => input.levels[action].map((accessLevel) => ({ action, accessLevel }))),
+        );
+        return branchId;
+      });
+      const id = await unlessTaken(write, () => null);
+      return id === null ? null : reload(id);
     },
     async update(branch: ProtectedBranch, change: ProtectedBranchChange): Promise<ProtectedBranch> {
-      await db.transaction(async (trx) => {
-        const columns: Record<string, unknown> = { updated_at: new Date() };
-        if (change.allowForcePush !== undefined) columns.allow_force_push = change.allowForcePush;
-        if (change.codeOwnerApprovalRequired !== undefined) columns.code_owner_approval_required = change.codeOwnerApprovalRequired;
-        await trx('protected_branches').where('id', branch.id).update(columns);
-        if (change.remove?.length) await trx('protected_branch_access_levels').where('protected_branch_id', branch.id).whereIn('id', change.remove).delete();
+      await database.transaction(async (em) => {
+        const columns: Partial<ProtectedBranchRow> = { updatedAt: new Date() };
+        if (change.allowForcePush !== undefined) columns.allowForcePush = change.allowForcePush;
+        if (change.codeOwnerApprovalRequired !== undefined) columns.codeOwnerApprovalRequired = change.codeOwnerApprovalRequired;
+        await em.nativeUpdate(ProtectedBranchRecord, { id: branch.id }, columns);
+        if (change.remove?.length) await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: branch.id, id: { $in: change.remove } });
         for (const { id, accessLevel } of change.change ?? []) {
-          await trx('protected_branch_access_levels').where({ protected_branch_id: branch.id, id }).update({ access_level: accessLevel });
+          await em.nativeUpdate(ProtectedBranchAccessLevelRecord, { protectedBranchId: branch.id, id }, { accessLevel });
         }
-        await addLevels(trx, branch.id, change.add ?? []);
+        await addLevels(em, branch.id, change.add ?? []);
       });
-      return (await withRules(await db<BranchRow>('protected_branches').where('id', branch.id)))[0]!;
+      return reload(branch.id);
     },
     async remove(id: number): Promise<void> {
-      await db.transaction(async (trx) => {
-        await trx('protected_branch_access_levels').where('protected_branch_id', id).delete();
-        await trx('protected_branches').where('id', id).delete();
+      await database.transaction(async (em) => {
+        await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: id });
+        await em.nativeDelete(ProtectedBranchRecord, { id });
       });
     },
     async removeProject(projectId: number): Promise<void> {
-      await db.transaction(async (trx) => {
-        await trx('protected_branch_access_levels')
-          .whereIn('protected_branch_id', trx('protected_branches').where('project_id', projectId).select('id'))
-          .delete();
-        await trx('protected_branches').where('project_id', projectId).delete();
+      const ids = (await ofProject.all({ projectId })).map((row) => row.id);
+      if (ids.length === 0) return;
+      await database.transaction(async (em) => {
+        await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: { $in: ids } });
+        await em.nativeDelete(ProtectedBranchRecord, { id: { $in: ids } });
       });
     },
   };
-  return store;
 }
 
 export type ProtectedBranchStore = ReturnType<typeof createProtectedBranchStore>;

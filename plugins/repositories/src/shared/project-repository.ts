@@ -4,7 +4,6 @@
  */
 import { apiError, forbidden, type Principal, type RequestContext } from '@forgekit/kernel';
 import { AccessLevel, Visibility, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core';
-import { toBool } from '@forgekit/kernel/orm';
 import type { Pusher, RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 
 /** Whether the repository feature is open to this caller (members only when `private`). */
@@ -24,7 +23,7 @@ export function canDownloadCode(projects: ProjectService, access: ProjectAccess,
 
 /** GitLab's `push_code`: Developer and up, and not on an archived project. */
 export function canPushCode(projects: ProjectService, access: ProjectAccess, user: Principal | null): boolean {
-  return !!user && repositoryFeatureOpen(projects, access, user) && access.level >= AccessLevel.DEVELOPER && !toBool(access.project.archived);
+  return !!user && repositoryFeatureOpen(projects, access, user) && access.level >= AccessLevel.DEVELOPER && !access.project.archived;
 }
 
 export interface ProjectRepository {

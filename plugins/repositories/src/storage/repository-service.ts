@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { toBool, type Knex } from '@forgekit/kernel/orm';
+import type { Database } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
 import { buildFilesCommit, type CommitFilesRequest } from '../git/commit-writer.js';
 import { dropRefs, updateRefs, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
 import { hasBranchesOnDisk } from '../git/refs-on-disk.js';
@@ -16,6 +17,7 @@ import { isValidRefName } from '../git/ref-names.js';
 import * as reader from '../git/repo-reader.js';
 import { READ_ONLY_MESSAGE, RepositoryError } from '../git/repository-error.js';
 import { buildEditsCommit, type TreeEdit } from '../git/tree-edits.js';
+import { RepositoryRecord, type RepositoryRow } from '../entities/repository-record.js';
 import { diskPathFor, pickByWeight, type RepositoryKey, type RepositoryKind } from './storages.js';
 
 export interface RepositoryHandle {
@@ -43,15 +45,6 @@ export interface RefsUpdated {
 
 export type RefsUpdatedListener = (event: RefsUpdated) => void | Promise<void>;
 
-interface RepositoryRow {
-  id: number;
-  container_type: RepositoryKind;
-  container_id: number;
-  storage: string;
-  disk_path: string;
-  read_only: unknown;
-}
-
 /**
  * How a plugin that owns a kind of container (snippets) tells others about it, for
  * answers such as storage moves: whether one exists and how to show it.
@@ -62,7 +55,7 @@ export interface ContainerDescriber {
 }
 
 export interface RepositoryServiceOptions {
-  db: Knex;
+  database: Database;
   storages: ReadonlyMap<string, string>;
   /** The `repository_storages_weighted` setting. */
   weights: () => Promise<Record<string, number>>;
@@ -70,7 +63,7 @@ export interface RepositoryServiceOptions {
 
 const EMPTY_CHECK_TTL_MS = 2000;
 
-export function createRepositoryService({ db, storages, weights }: RepositoryServiceOptions) {
+export function createRepositoryService({ database, storages, weights }: RepositoryServiceOptions) {
   const listeners: RefsUpdatedListener[] = [];
   const describers = new Map<RepositoryKind, ContainerDescriber>();
   /** Writes running in this process, per repository id, so a storage move can wait them out. */
@@ -102,18 +95,20 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
 
   const toHandle = (row: RepositoryRow): RepositoryHandle => ({
     id: row.id,
-    kind: row.container_type,
-    containerId: row.container_id,
+    kind: row.containerType,
+    containerId: row.containerId,
     storage: row.storage,
-    diskPath: row.disk_path,
-    readOnly: toBool(row.read_only),
-    gitDir: join(storagePath(row.storage), row.disk_path),
+    diskPath: row.diskPath,
+    readOnly: row.readOnly,
+    gitDir: join(storagePath(row.storage), row.diskPath),
   });
 
-  const rowQuery = (key: RepositoryKey) => db<RepositoryRow>('repositories').where({ container_type: key.kind, container_id: key.containerId });
+  // Looked up on every repository request: compiled once.
+  const byKey = database.prepareRows(RepositoryRecord, (p) => database.from(RepositoryRecord).where({ container_type: p.kind, container_id: p.containerId }));
+  const byId = database.prepareRows(RepositoryRecord, (p) => database.from(RepositoryRecord).where({ id: p.id }));
 
   async function find(key: RepositoryKey): Promise<RepositoryHandle | null> {
-    const row = await rowQuery(key).first();
+    const row = await byKey.first({ kind: key.kind, containerId: key.containerId });
     return row ? toHandle(row) : null;
   }
 
@@ -123,8 +118,8 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
   }
 
   async function assertWritable(repository: RepositoryHandle) {
-    const row = await db<RepositoryRow>('repositories').where('id', repository.id).first('read_only');
-    if (!row || toBool(row.read_only)) throw new RepositoryError('read_only', READ_ONLY_MESSAGE);
+    const row = await byId.first({ id: repository.id });
+    if (!row || row.readOnly) throw new RepositoryError('read_only', READ_ONLY_MESSAGE);
   }
 
   /**
@@ -177,21 +172,24 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
     },
     find,
     async findById(id: number) {
-      const row = await db<RepositoryRow>('repositories').where('id', id).first();
+      const row = await byId.first({ id });
       return row ? toHandle(row) : null;
     },
     /** Repositories of some kinds for one container (a project and its wiki). */
     async findAll(kinds: readonly RepositoryKind[], containerId: number): Promise<RepositoryHandle[]> {
-      const rows = await db<RepositoryRow>('repositories').whereIn('container_type', kinds).where('container_id', containerId).orderBy('id');
+      const rows = await database.rows(
+        RepositoryRecord,
+        database.from(RepositoryRecord).whereIn('container_type', kinds).where('container_id', containerId).orderBy('id'),
+      );
       return rows.map(toHandle);
     },
     async allIds(): Promise<number[]> {
-      return (await db<RepositoryRow>('repositories').orderBy('id').select('id')).map((row) => row.id);
+      return (await database.rows(RepositoryRecord, database.from(RepositoryRecord).orderBy('id'))).map((row) => row.id);
     },
     /** Container ids of one kind with a repository on a storage. */
     async containersOnStorage(kind: RepositoryKind, storage: string): Promise<number[]> {
-      const rows = await db<RepositoryRow>('repositories').where({ container_type: kind, storage }).orderBy('container_id').select('container_id');
-      return rows.map((row) => row.container_id);
+      const rows = await database.rows(RepositoryRecord, database.from(RepositoryRecord).where({ container_type: kind, storage }).orderBy('container_id'));
+      return rows.map((row) => row.containerId);
     },
 
     /** Creates the repository (row and bare directory) unless it exists; returns it either way. */
@@ -200,18 +198,17 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
       if (!existing) {
         const storage = options.storage && storages.has(options.storage) ? options.storage : await service.pickStorage();
         const now = new Date();
-        await db('repositories')
-          .insert({
-            container_type: key.kind,
-            container_id: key.containerId,
-            storage,
-            disk_path: diskPathFor(key),
-            read_only: false,
-            created_at: now,
-            updated_at: now,
-          })
-          .onConflict(['container_type', 'container_id'])
-          .ignore();
+        const row = {
+          containerType: key.kind,
+          containerId: key.containerId,
+          storage,
+          diskPath: diskPathFor(key),
+          readOnly: false,
+          createdAt: now,
+          updatedAt: now,
+        };
+        // Two first writes at once: the unique index keeps one row, and both use it.
+        await unlessTaken(database.em().insert<RepositoryRow>(RepositoryRecord, row), () => null);
         existing = (await find(key))!;
       }
       await initBare(existing.gitDir, options.defaultBranch ?? 'main');
@@ -222,19 +219,19 @@ export function createRepositoryService({ db, storages, weights }: RepositorySer
     async remove(key: RepositoryKey): Promise<void> {
       const existing = await find(key);
       if (!existing) return;
-      await rowQuery(key).delete();
+      await database.em().nativeDelete(RepositoryRecord, { id: existing.id });
       await rm(existing.gitDir, { recursive: true, force: true });
     },
 
     /** Sets or clears the read-only flag; only rows not already in that state change. Returns how many changed. */
     async setReadOnly(ids: number[], readOnly: boolean): Promise<number> {
       if (ids.length === 0) return 0;
-      return db('repositories').whereIn('id', ids).where('read_only', !readOnly).update({ read_only: readOnly, updated_at: new Date() });
+      return database.em().nativeUpdate(RepositoryRecord, { id: { $in: ids }, readOnly: !readOnly }, { readOnly, updatedAt: new Date() });
     },
     /** Points repositories at another storage (their data must already be there). */
     async relocate(ids: number[], storage: string): Promise<void> {
       storagePath(storage);
-      if (ids.length > 0) await db('repositories').whereIn('id', ids).update({ storage, updated_at: new Date() });
+      if (ids.length > 0) await database.em().nativeUpdate(RepositoryRecord, { id: { $in: ids } }, { storage, updatedAt: new Date() });
     },
     gitDirOn: (storage: string, diskPath: string) => join(storagePath(storage), diskPath),
 

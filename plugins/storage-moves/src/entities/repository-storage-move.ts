@@ -1,12 +1,15 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
+
+export type ContainerType = 'project' | 'snippet' | 'group';
 
 /** A move of a container's repositories (a project with its wiki, a snippet, a group wiki) to another storage. */
 export const RepositoryStorageMove = defineEntity({
   name: 'RepositoryStorageMove',
   tableName: 'repository_storage_moves',
+  indexes: [{ properties: ['containerType', 'containerId'] }, { properties: ['containerType', 'createdAt'] }, { properties: ['state'] }],
   properties: (p) => ({
     id: p.integer().primary(),
-    containerType: p.string().length(16),
+    containerType: p.string().$type<ContainerType>().length(16),
     containerId: p.integer(),
     state: p.integer(),
     sourceStorageName: p.string().length(255),
@@ -16,3 +19,5 @@ export const RepositoryStorageMove = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type MoveRow = InferEntity<typeof RepositoryStorageMove>;
