@@ -5,6 +5,7 @@ import { featureFlagEntities } from './entities/index.js';
 import { flagRoutes } from './flags/flag-routes.js';
 import { createFlagService } from './flags/flag-service.js';
 import { init } from './migrations/202611221200-init.js';
+import { flagVersionNoDefault } from './migrations/202611241000-flag-version-no-default.js';
 import { featureFlagsClientRef } from './refs.js';
 import { deleteProjectData } from './shared/project-cleanup.js';
 import { createFeatureFlagsClientService } from './unleash/feature-flags-client-service.js';
@@ -17,7 +18,7 @@ export const featureFlagsPlugin = definePlugin({
   id: 'feature-flags',
   compatibility: '^0.1.0',
   entities: featureFlagEntities,
-  migrations: [init],
+  migrations: [init, flagVersionNoDefault],
   requires: [coreAccessRef, coreProjectsRef, planLimitsServiceRef],
   provides: [featureFlagsClientRef],
   register(ctx) {
