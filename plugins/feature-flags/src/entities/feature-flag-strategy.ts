@@ -9,7 +9,7 @@ export const FeatureFlagStrategy = defineEntity({
     id: p.integer().primary(),
     featureFlagId: p.integer(),
     name: p.string().length(255),
-    parameters: p.json<unknown>().columnType('text').default('{}'),
+    parameters: p.json<Record<string, unknown>>().columnType('text').default('{}'),
     userListId: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
