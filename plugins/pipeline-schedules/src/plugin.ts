@@ -8,6 +8,7 @@ import { pipelineScheduleEntities } from './entities/index.js';
 import { defaultRefResolver, type RefResolver } from './git-refs/ref-resolver.js';
 import { repositoryRefResolver } from './git-refs/repository-ref-resolver.js';
 import { init } from './migrations/202611231000-init.js';
+import { pipelineIidsProjectNotNull } from './migrations/202611241000-pipeline-iids-project-not-null.js';
 import { pipelineRoutes } from './pipelines/pipeline-routes.js';
 import { createPipelineStore } from './pipelines/pipeline-store.js';
 import { createSchedulePipelines } from './pipelines/schedule-pipelines.js';
@@ -51,7 +52,7 @@ export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOp
     config: PipelineSchedulesConfigSchema,
     env: { FORGEKIT_PIPELINE_SCHEDULES_WORKER_CRON: 'workerCron' },
     entities: pipelineScheduleEntities,
-    migrations: [init],
+    migrations: [init, pipelineIidsProjectNotNull],
     requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef, ...(fromRepositories ? [repositoriesServiceRef] : [])],
     register(ctx) {
       const refs = fromRepositories ? repositoryRefResolver(ctx.resolve(repositoriesServiceRef)) : (options.refResolver ?? defaultRefResolver);

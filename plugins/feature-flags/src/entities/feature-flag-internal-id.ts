@@ -1,5 +1,6 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** The last internal id handed out per project and usage; never reused after a delete. */
 export const FeatureFlagInternalId = defineEntity({
   name: 'FeatureFlagInternalId',
   tableName: 'feature_flag_internal_ids',
@@ -9,3 +10,5 @@ export const FeatureFlagInternalId = defineEntity({
     lastValue: p.integer(),
   }),
 });
+
+export type FeatureFlagInternalIdRow = InferEntity<typeof FeatureFlagInternalId>;

@@ -1,8 +1,10 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** An environment scope of a strategy. */
 export const FeatureFlagScope = defineEntity({
   name: 'FeatureFlagScope',
   tableName: 'feature_flag_scopes',
+  indexes: [{ properties: ['strategyId'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     strategyId: p.integer(),
@@ -11,3 +13,5 @@ export const FeatureFlagScope = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type FeatureFlagScopeRow = InferEntity<typeof FeatureFlagScope>;

@@ -1,8 +1,10 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** A named list of external user ids, addressed by its per-project `iid`. */
 export const FeatureFlagUserList = defineEntity({
   name: 'FeatureFlagUserList',
   tableName: 'feature_flag_user_lists',
+  uniques: [{ properties: ['projectId', 'iid'] }, { properties: ['projectId', 'name'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     projectId: p.integer(),
@@ -13,3 +15,5 @@ export const FeatureFlagUserList = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type FeatureFlagUserListRow = InferEntity<typeof FeatureFlagUserList>;

@@ -1,5 +1,6 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** The Unleash client credential of a project (its "instance id"). */
 export const FeatureFlagsClient = defineEntity({
   name: 'FeatureFlagsClient',
   tableName: 'feature_flags_clients',
@@ -11,3 +12,5 @@ export const FeatureFlagsClient = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type FeatureFlagsClientRow = InferEntity<typeof FeatureFlagsClient>;

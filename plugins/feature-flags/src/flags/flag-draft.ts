@@ -4,7 +4,7 @@
  * errors first (prefixed `Strategies ...`), then the flag's own.
  */
 import { ENVIRONMENT_SCOPE_MESSAGE, validEnvironmentScope } from '../shared/environment-scope.js';
-import type { UserListRow } from '../shared/rows.js';
+import type { FeatureFlagUserListRow } from '../entities/feature-flag-user-list.js';
 import { blank, charLength, isBlank, longerThan, taken, tooLong, tooShort, unique } from '../shared/validation-messages.js';
 import { isStrategyName, parameterErrors, USER_LIST_STRATEGY } from './strategy-rules.js';
 
@@ -19,7 +19,7 @@ export interface StrategyDraft {
   id: number | null;
   name: string | null;
   parameters: unknown;
-  userList: UserListRow | null;
+  userList: FeatureFlagUserListRow | null;
   scopes: ScopeDraft[];
   destroyed: boolean;
   changed: boolean;
@@ -52,7 +52,7 @@ function strategyMessages(strategy: StrategyDraft, projectId: number): string[] 
   const usesList = strategy.name === USER_LIST_STRATEGY;
   if (usesList && !strategy.userList) messages.push(blank('Strategies user list'));
   if (!usesList && strategy.userList) messages.push('Strategies user list must be blank');
-  if (strategy.userList && strategy.userList.project_id !== projectId) messages.push('Strategies user list must belong to the same project');
+  if (strategy.userList && strategy.userList.projectId !== projectId) messages.push('Strategies user list must belong to the same project');
   return messages;
 }
 

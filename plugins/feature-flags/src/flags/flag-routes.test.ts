@@ -275,6 +275,32 @@ describe('feature flags', () => {
       }
     });
 
+    it('holds the plan limit and the unique name when creates run in parallel', async () => {
+      const project = await app.post('/api/v4/projects', { name: 'Racing Flags', path: 'racing-flags', namespace_id: app.group.id }, { token: 'owner' });
+      const racing = `/api/v4/projects/${project.body.id}/feature_flags`;
+      await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 3);
+      try {
+        const strategies = [{ name: 'default', parameters: {}, scopes: [{ environment_scope: '*' }] }];
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => app.post(racing, { name: `race-${i}`, strategies }, { token: 'developer' })));
+        expect(results.filter((res) => res.status === 201)).toHaveLength(3);
+        for (const refused of results.filter((res) => res.status !== 201)) {
+          expect(refused).toMatchObject({ status: 400, body: { message: ['Maximum number of project feature flags (3) exceeded'] } });
+        }
+        const listed = await app.get(racing, { token: 'developer' });
+        expect(listed.body).toHaveLength(3);
+        expect(listed.body.every((flag: { strategies: unknown[] }) => flag.strategies.length === 1)).toBe(true);
+
+        await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 0);
+        const same = await Promise.all(Array.from({ length: 5 }, () => app.post(racing, { name: 'one-name' }, { token: 'developer' })));
+        expect(same.filter((res) => res.status === 201)).toHaveLength(1);
+        for (const refused of same.filter((res) => res.status !== 201)) {
+          expect(refused).toMatchObject({ status: 400, body: { message: ['Name has already been taken'] } });
+        }
+      } finally {
+        await app.kernel.resolve(planLimitsServiceRef).set('project_feature_flags', 200);
+      }
+    });
+
     it('answers 403 to a reporter, 404 to a non-member, 401 without a token', async () => {
       expect(await app.post(base, { name: uniqueName() }, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
       expect(await app.post(base, { name: uniqueName() }, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });

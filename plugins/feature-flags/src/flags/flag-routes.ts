@@ -1,19 +1,19 @@
 import { created, defineRoute, page, recordNotFound, type RequestContext, type Route } from '@forgekit/kernel';
-import type { AccessService, ProjectWithNamespace } from '@forgekit/plugin-core';
-import { requireFeatureFlagsProject } from '../shared/project-access.js';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { FeatureFlagsProjectAccess } from '../shared/project-access.js';
 import { createFlagParams, listFlagParams, updateFlagParams } from './flag-params.js';
 import { flagEntity } from './flag-presenter.js';
 import type { FlagService } from './flag-service.js';
 
 /** `/projects/:id/feature_flags`: Developer and above, for reads and writes alike. */
-export function flagRoutes(flags: FlagService, access: AccessService): Route[] {
+export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjectAccess): Route[] {
   async function flagOf(project: ProjectWithNamespace, name: string) {
     const loaded = await flags.findByName(project.id, name);
     if (!loaded) throw recordNotFound();
     return loaded;
   }
 
-  const requireProject = (ctx: RequestContext) => requireFeatureFlagsProject(access, ctx.user, ctx.params.id!);
+  const requireProject = (ctx: RequestContext) => projectAccess(ctx.user, ctx.params.id!);
 
   return [
     defineRoute({

@@ -5,8 +5,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { API_PREFIX, generateToken, notFound } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import type { ProjectService } from '@forgekit/plugin-core';
+import type { ProjectService } from '@forgekit/plugin-core/contracts';
+import type { ClientStore } from './client-store.js';
 
 export const CLIENT_TOKEN_PREFIX = 'fkffct-';
 
@@ -27,39 +27,28 @@ const sameSecret = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-export function createFeatureFlagsClientService(db: Knex, projects: ProjectService, externalUrl: string): FeatureFlagsClientService {
-  const clients = () => db<{ project_id: number; token: string }>('feature_flags_clients');
-
+export function createFeatureFlagsClientService(store: ClientStore, projects: ProjectService, externalUrl: string): FeatureFlagsClientService {
   async function requireProject(projectId: number) {
     if (!(await projects.findById(projectId))) throw notFound('Project');
   }
 
   return {
     async tokenFor(projectId) {
-      const existing = await clients().where('project_id', projectId).first();
+      const existing = await store.find(projectId);
       if (existing) return existing.token;
       await requireProject(projectId);
-      const now = new Date();
-      await clients()
-        .insert({ project_id: projectId, token: generateToken(CLIENT_TOKEN_PREFIX), created_at: now, updated_at: now } as never)
-        .onConflict('project_id')
-        .ignore();
-      return (await clients().where('project_id', projectId).first())!.token;
+      return store.insertUnlessExists(projectId, generateToken(CLIENT_TOKEN_PREFIX));
     },
 
     async resetToken(projectId) {
       await requireProject(projectId);
       const token = generateToken(CLIENT_TOKEN_PREFIX);
-      const now = new Date();
-      await clients()
-        .insert({ project_id: projectId, token, created_at: now, updated_at: now } as never)
-        .onConflict('project_id')
-        .merge({ token, updated_at: now } as never);
+      await store.replace(projectId, token);
       return token;
     },
 
     async verify(projectId, token) {
-      const client = await clients().where('project_id', projectId).first();
+      const client = await store.find(projectId);
       return !!client && sameSecret(client.token, token);
     },
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { featureFlagsPlugin } from '../plugin.js';
-import { featureFlagsClientRef } from '../refs.js';
+import { featureFlagsClientRef } from '../contracts.js';
 
 describe('Unleash client API', () => {
   let app: TestApp;

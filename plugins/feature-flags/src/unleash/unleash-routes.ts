@@ -4,7 +4,7 @@
  * and the app name (header `UNLEASH-APPNAME` or param `app_name`) is the environment.
  */
 import { defineRoute, f, params, reply, unauthorized, type RequestContext, type Route } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import type { FlagStore } from '../flags/flag-store.js';
 import type { FeatureFlagsClientService } from './feature-flags-client-service.js';
 import { clientFeatures } from './unleash-features.js';
 
@@ -12,7 +12,7 @@ const unleashParams = params({ instance_id: f.optional(f.string()), app_name: f.
 
 const BASE = '/feature_flags/unleash/:project_id';
 
-export function unleashRoutes(db: Knex, clients: FeatureFlagsClientService): Route[] {
+export function unleashRoutes(flags: FlagStore, clients: FeatureFlagsClientService): Route[] {
   /** The project the instance id opens; 401 for a missing or wrong one, or an unknown project. */
   async function authorize(ctx: RequestContext, instanceId: string | null | undefined): Promise<number> {
     const token = ctx.header('UNLEASH-INSTANCEID') ?? instanceId ?? undefined;
@@ -29,7 +29,7 @@ export function unleashRoutes(db: Knex, clients: FeatureFlagsClientService): Rou
       input: unleashParams,
       async handler(ctx, { instance_id, app_name }) {
         const projectId = await authorize(ctx, instance_id);
-        return clientFeatures(db, projectId, ctx.header('UNLEASH-APPNAME') ?? app_name);
+        return clientFeatures(flags, projectId, ctx.header('UNLEASH-APPNAME') ?? app_name);
       },
     });
 

@@ -1,19 +1,19 @@
 import { created, defineRoute, noContent, page, recordNotFound, type RequestContext, type Route } from '@forgekit/kernel';
-import type { AccessService, ProjectWithNamespace } from '@forgekit/plugin-core';
-import { requireFeatureFlagsProject } from '../shared/project-access.js';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { FeatureFlagsProjectAccess } from '../shared/project-access.js';
 import { createUserListParams, listUserListParams, updateUserListParams } from './user-list-params.js';
 import { userListEntity } from './user-list-presenter.js';
 import type { UserListService } from './user-list-service.js';
 
 /** `/projects/:id/feature_flags_user_lists`: Developer and above; single lists by iid. */
-export function userListRoutes(userLists: UserListService, access: AccessService): Route[] {
+export function userListRoutes(userLists: UserListService, projectAccess: FeatureFlagsProjectAccess): Route[] {
   async function listOf(project: ProjectWithNamespace, iid: string) {
     const list = await userLists.findByIid(project.id, iid);
     if (!list) throw recordNotFound();
     return list;
   }
 
-  const requireProject = (ctx: RequestContext) => requireFeatureFlagsProject(access, ctx.user, ctx.params.id!);
+  const requireProject = (ctx: RequestContext) => projectAccess(ctx.user, ctx.params.id!);
 
   return [
     defineRoute({

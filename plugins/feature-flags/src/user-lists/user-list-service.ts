@@ -1,14 +1,11 @@
 /** Feature flag user lists: named sets of external user ids, addressed by a per-project iid. */
-import { apiError, TEXT_LIMIT, type PageRequest } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import { nextInternalId } from '../shared/internal-ids.js';
-import { nameTaken } from '../shared/name-taken.js';
-import { pagedRows } from '../shared/paged-rows.js';
-import type { UserListRow } from '../shared/rows.js';
-import { isForeignKeyViolation, nameTakenOnConflict } from '../shared/constraint-violations.js';
+import { apiError, TEXT_LIMIT, totalFor, type PageRequest } from '@forgekit/kernel';
+import { recordId, unlessTaken } from '@forgekit/kernel/orm';
+import type { FeatureFlagUserListRow } from '../entities/feature-flag-user-list.js';
+import type { FlagStore } from '../flags/flag-store.js';
 import { userXidsMessage, validUserXids } from '../shared/user-xids.js';
 import { blank, charLength, isBlank, longerThan, taken, tooLong, tooShort } from '../shared/validation-messages.js';
-import { whereNameMatches } from './user-list-search.js';
+import type { UserListStore } from './user-list-store.js';
 
 const NAME_LIMIT = 255;
 
@@ -17,14 +14,15 @@ interface UserListValues {
   user_xids: string | null;
 }
 
-export function createUserListService(db: Knex) {
-  const lists = () => db<UserListRow>('feature_flag_user_lists');
+/** A write failed on a foreign key (MikroORM's exception, by name: the kernel exports no test for it). */
+const isForeignKeyViolation = (error: unknown) => (error as object | null)?.constructor?.name === 'ForeignKeyConstraintViolationException';
 
+export function createUserListService(store: UserListStore, flags: FlagStore) {
   async function messagesFor(projectId: number, values: UserListValues, exceptId: number | null): Promise<string[]> {
     const messages: string[] = [];
     const name = values.name ?? '';
     if (isBlank(name)) messages.push(blank('Name'));
-    if (await nameTaken(db, 'feature_flag_user_lists', projectId, name, exceptId)) messages.push(taken('Name'));
+    if (await store.nameTaken(projectId, name, exceptId)) messages.push(taken('Name'));
     if (charLength(name) < 1) messages.push(tooShort('Name', 1));
     if (longerThan(name, NAME_LIMIT)) messages.push(tooLong('Name', NAME_LIMIT));
     if (!validUserXids(values.user_xids)) messages.push(`User xids ${userXidsMessage('user_xids')}`);
@@ -38,55 +36,44 @@ export function createUserListService(db: Knex) {
     if (messages.length > 0) throw apiError(400, messages);
   }
 
+  /** A name a concurrent request took meanwhile reads as the usual validation error. */
+  const nameTakenOnConflict = <T>(write: Promise<T>) =>
+    unlessTaken(write, () => {
+      throw apiError(400, [taken('Name')]);
+    });
+
   return {
     async list(projectId: number, search: string | null | undefined, page: PageRequest) {
-      const query = whereNameMatches(lists().where('project_id', projectId), 'name', search);
-      const { rows, total } = await pagedRows<UserListRow>(query, page, ['id']);
-      return { items: rows, total };
+      const items = await store.page(projectId, search, page.perPage, page.offset);
+      return { items, total: await totalFor(page, items.length, () => store.count(projectId, search)) };
     },
 
-    async findByIid(projectId: number, iid: string): Promise<UserListRow | null> {
-      if (!/^\d+$/.test(iid)) return null;
-      return (
-        (await lists()
-          .where({ project_id: projectId, iid: Number(iid) })
-          .first()) ?? null
-      );
+    async findByIid(projectId: number, iid: string): Promise<FeatureFlagUserListRow | null> {
+      const found = /^\d+$/.test(iid) ? recordId(iid) : null;
+      return found === null ? null : ((await store.findByIid(projectId, found)) ?? null);
     },
 
-    async create(projectId: number, values: { name: string; user_xids: string }): Promise<UserListRow> {
+    async create(projectId: number, values: { name: string; user_xids: string }): Promise<FeatureFlagUserListRow> {
       await validate(projectId, values, null);
-      const id = await nameTakenOnConflict(() =>
-        db.transaction(async (trx) => {
-          const now = new Date();
-          const iid = await nextInternalId(trx, projectId, 'user_lists');
-          const [row] = await trx('feature_flag_user_lists')
-            .insert({ project_id: projectId, iid, name: values.name, user_xids: values.user_xids, created_at: now, updated_at: now })
-            .returning('id');
-          return (row as { id: number }).id;
-        }),
-      );
-      return (await lists().where('id', id).first())!;
+      return nameTakenOnConflict(store.insert(projectId, { name: values.name, userXids: values.user_xids }));
     },
 
-    async update(list: UserListRow, changes: { name?: string | null; user_xids?: string | null }): Promise<UserListRow> {
+    async update(list: FeatureFlagUserListRow, changes: { name?: string | null; user_xids?: string | null }): Promise<FeatureFlagUserListRow> {
       const values: UserListValues = {
         name: changes.name !== undefined ? changes.name : list.name,
-        user_xids: changes.user_xids !== undefined ? changes.user_xids : list.user_xids,
+        user_xids: changes.user_xids !== undefined ? changes.user_xids : list.userXids,
       };
-      await validate(list.project_id, values, list.id);
-      if (values.name !== list.name || values.user_xids !== list.user_xids) {
-        await nameTakenOnConflict(() => lists().where('id', list.id).update({ name: values.name!, user_xids: values.user_xids!, updated_at: new Date() }));
-      }
-      return (await lists().where('id', list.id).first())!;
+      await validate(list.projectId, values, list.id);
+      if (values.name === list.name && values.user_xids === list.userXids) return list;
+      return nameTakenOnConflict(store.update(list, { name: values.name!, userXids: values.user_xids! }));
     },
 
     /** 409 while a strategy uses the list. */
-    async remove(list: UserListRow) {
+    async remove(list: FeatureFlagUserListRow) {
       const inUse = apiError(409, ['User list is associated with a strategy']);
-      if (await db('feature_flag_strategies').where('user_list_id', list.id).first('id')) throw inUse;
+      if (await flags.listInUse(list.id)) throw inUse;
       try {
-        await lists().where('id', list.id).delete();
+        await store.remove(list.id);
       } catch (error) {
         // A strategy took the list up since the check above.
         if (isForeignKeyViolation(error)) throw inUse;

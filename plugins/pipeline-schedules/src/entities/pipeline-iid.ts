@@ -1,10 +1,13 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** The last pipeline iid handed out per project. */
 export const PipelineIid = defineEntity({
   name: 'CiPipelineIid',
   tableName: 'ci_pipeline_iids',
   properties: (p) => ({
-    projectId: p.integer().primary(),
+    projectId: p.integer().primary().autoincrement(false),
     lastIid: p.integer(),
   }),
 });
+
+export type PipelineIidRow = InferEntity<typeof PipelineIid>;

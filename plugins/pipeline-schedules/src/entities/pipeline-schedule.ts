@@ -1,8 +1,10 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** A pipeline schedule of a project; `ref` is always a full ref, `cronTimezone` exactly as sent. */
 export const PipelineSchedule = defineEntity({
   name: 'CiPipelineSchedule',
   tableName: 'ci_pipeline_schedules',
+  indexes: [{ properties: ['projectId'] }, { properties: ['active', 'nextRunAt'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     projectId: p.integer(),
@@ -17,3 +19,5 @@ export const PipelineSchedule = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type PipelineScheduleRow = InferEntity<typeof PipelineSchedule>;

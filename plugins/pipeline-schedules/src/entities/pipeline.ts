@@ -1,8 +1,11 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** A pipeline a schedule (or a play) started; `ref` is the short name, `tag` tells branches from tags. */
 export const Pipeline = defineEntity({
   name: 'CiPipeline',
   tableName: 'ci_pipelines',
+  uniques: [{ properties: ['projectId', 'iid'] }],
+  indexes: [{ properties: ['pipelineScheduleId'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     projectId: p.integer(),
@@ -18,3 +21,5 @@ export const Pipeline = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type PipelineRow = InferEntity<typeof Pipeline>;
