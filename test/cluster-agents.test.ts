@@ -68,7 +68,8 @@ describe('cluster agents through @gitbeaker/rest', () => {
       status: 400,
       description: '400 Bad request - URL configuration already exists for this agent',
     });
-    expect(await failureOf(developer.api.requester.get(path))).toEqual({ status: 403, description: '403 Forbidden' });
+    expect((await developer.api.requester.get(path)).body).toEqual([created.body]);
+    expect(await failureOf(developer.api.requester.delete(`${path}/${created.body.id}`))).toEqual({ status: 403, description: '403 Forbidden' });
 
     const removed = await admin.requester.delete(`${path}/${created.body.id}`);
     expect(removed.status).toBe(204);

@@ -1,5 +1,5 @@
 import { kernelServices, definePlugin, f } from '@forgekit/kernel';
-import { coreAccessRef, coreSettingsRef } from '@forgekit/plugin-core';
+import { coreAccessRef, coreEvents, coreSettingsRef } from '@forgekit/plugin-core/contracts';
 import * as v from 'valibot';
 import { agentRoutes } from './agents/agent-routes.js';
 import { createAgentService } from './agents/agent-service.js';
@@ -36,21 +36,23 @@ export const clusterAgentsPlugin = definePlugin<ClusterAgentsConfig>({
   requires: [coreAccessRef, coreSettingsRef],
   provides: [clusterAgentsServiceRef],
   register(ctx) {
-    const { knex: db, dialect } = ctx.resolve(kernelServices.database);
+    const database = ctx.resolve(kernelServices.database);
     const settings = ctx.resolve(coreSettingsRef);
     settings.define(ctx.pluginId, RECEPTIVE_AGENTS_SETTING, f.boolean(), false);
 
-    const agents = createAgentService(db);
-    const tokens = createTokenService(db, dialect);
+    const agents = createAgentService(database);
+    const tokens = createTokenService(database);
     const box = createSecretBox(ctx.resolve(kernelServices.secrets), ctx.config.encryptionKey);
-    const urlConfigurations = createUrlConfigurationService(db, box);
+    const urlConfigurations = createUrlConfigurationService(database, box);
     const lookup = createAgentLookup(ctx.resolve(coreAccessRef), agents);
 
     ctx.provide(clusterAgentsServiceRef, { authenticateAgentToken: (secret) => tokens.authenticate(secret) });
     ctx.routes(...agentRoutes(agents, lookup), ...tokenRoutes(tokens, lookup), ...urlConfigurationRoutes(urlConfigurations, lookup, settings));
-    ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => agents.removeForProject(projectId));
+    ctx.events.on(coreEvents.projectDeleted, async ({ projectId }) => {
+      await agents.removeForProject(projectId);
+    });
     ctx.lifecycle.onStart(async () => {
-      const { resealed, unopened } = await resealLegacyValues(db, box);
+      const { resealed, unopened } = await resealLegacyValues(database, box);
       if (resealed > 0) ctx.log.info({ resealed }, 'receptive agent keys from earlier versions re-sealed with the secrets key');
       if (unopened > 0) {
         ctx.log.warn(

@@ -1,6 +1,6 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
-import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import { coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits/contracts';
 import { runnerEntities } from './entities/index.js';
 import { createRunnerLimits } from './limits/runner-limits.js';
 import { init } from './migrations/202611221200-init.js';
@@ -27,16 +27,16 @@ export const runnersPlugin = definePlugin({
   requires: [coreAccessRef, coreUsersRef, coreProjectsRef, coreGroupsRef, planLimitsServiceRef],
   provides: [runnersServiceRef],
   register(ctx) {
-    const { knex: db } = ctx.resolve(kernelServices.database);
+    const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
     const projects = ctx.resolve(coreProjectsRef);
     const groups = ctx.resolve(coreGroupsRef);
-    const store = createRunnerStore(db);
-    const limits = createRunnerLimits(db, ctx.resolve(planLimitsServiceRef));
-    const presenter = createRunnerPresenter(db, ctx.resolve(coreUsersRef), store, access);
-    const registrationTokens = createRegistrationTokens(db);
+    const store = createRunnerStore(database);
+    const limits = createRunnerLimits(database, ctx.resolve(planLimitsServiceRef));
+    const presenter = createRunnerPresenter(store, { users: ctx.resolve(coreUsersRef), projects, groups, access });
+    const registrationTokens = createRegistrationTokens(database);
     const deps: RunnerDeps = {
-      db,
+      database,
       access,
       projects,
       groups,
@@ -44,16 +44,16 @@ export const runnersPlugin = definePlugin({
       limits,
       presenter,
       registrationTokens,
-      permissions: createRunnerPermissions(db, access, projects, groups, store),
-      runnerPage: createRunnerList(presenter),
+      permissions: createRunnerPermissions(access, projects, groups, store),
+      runnerPage: createRunnerList(database, presenter),
       createRunner: createRunnerCreation(store, limits),
     };
 
     ctx.provide(runnersServiceRef, { findById: store.findById, findByToken: store.findByToken, heartbeat: store.heartbeat });
     ctx.routes(...runnerTokenRoutes(deps), ...registrationRoutes(deps), ...runnerRoutes(deps), ...scopedRunnerRoutes(deps));
 
-    const cleanup = createOwnershipCleanup(db, store, registrationTokens);
-    ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => cleanup.projectDeleted(projectId));
-    ctx.events.on<{ groupId: number }>('group.deleted', ({ groupId }) => cleanup.groupDeleted(groupId));
+    const cleanup = createOwnershipCleanup(database, store, registrationTokens);
+    ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => cleanup.projectDeleted(projectId));
+    ctx.events.on(coreEvents.groupDeleted, ({ groupId }) => cleanup.groupDeleted(groupId));
   },
 });

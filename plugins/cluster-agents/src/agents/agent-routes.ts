@@ -1,8 +1,7 @@
 /** `/projects/:id/cluster_agents`: list, show, register and delete agents. */
-import { created, defineRoute, f, noContent, notFound, page, params, totalFor, type Route } from '@forgekit/kernel';
-import { AccessLevel } from '@forgekit/plugin-core';
+import { checkUnmodifiedSince, created, defineRoute, f, noContent, notFound, page, params, totalFor, type Route } from '@forgekit/kernel';
+import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { AgentLookup } from '../shared/agent-lookup.js';
-import { requireUnmodifiedSince } from '../shared/unmodified-since.js';
 import { presentAgent } from './agent-presenter.js';
 import type { AgentService } from './agent-service.js';
 
@@ -50,7 +49,7 @@ export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] 
       async handler(ctx, input) {
         const found = await lookup.project(ctx, AccessLevel.MAINTAINER);
         const agent = await lookup.agent(found, input.agent_id);
-        requireUnmodifiedSince(ctx, agent.updated_at);
+        checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), agent.updatedAt);
         await agents.remove(agent.id);
         return noContent();
       },

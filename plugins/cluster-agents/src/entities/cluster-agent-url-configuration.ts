@@ -1,4 +1,4 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 export const ClusterAgentUrlConfiguration = defineEntity({
   name: 'ClusterAgentUrlConfiguration',
@@ -6,7 +6,7 @@ export const ClusterAgentUrlConfiguration = defineEntity({
   properties: (p) => ({
     id: p.integer().primary(),
     agentId: p.integer().unique(),
-    projectId: p.integer(),
+    projectId: p.integer().index(),
     createdByUserId: p.integer().nullable(),
     url: p.text(),
     caCert: p.text().nullable(),
@@ -19,3 +19,5 @@ export const ClusterAgentUrlConfiguration = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type UrlConfigurationRow = InferEntity<typeof ClusterAgentUrlConfiguration>;

@@ -1,8 +1,9 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 export const ClusterAgent = defineEntity({
   name: 'ClusterAgent',
   tableName: 'cluster_agents',
+  uniques: [{ properties: ['projectId', 'name'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     projectId: p.integer(),
@@ -12,3 +13,5 @@ export const ClusterAgent = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type ClusterAgentRow = InferEntity<typeof ClusterAgent>;

@@ -1,6 +1,6 @@
 /** Finding the project and the agent of a request with GitLab's visibility rules. */
 import { recordNotFound, type RequestContext } from '@forgekit/kernel';
-import { AccessLevel, type AccessService, type ProjectAccess } from '@forgekit/plugin-core';
+import { AccessLevel, type AccessService, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import type { AgentService } from '../agents/agent-service.js';
 
 export function createAgentLookup(access: AccessService, agents: AgentService) {

@@ -38,21 +38,21 @@ describe('re-sealing keys written by earlier versions', () => {
   it('re-seals base64-only values and values under the deprecated key with the secrets key, once', async () => {
     const id = await insertLegacyRow(app, 'legacy-both', { private_key: legacyPlain(privateKey), client_key: legacySealed(clientKey, LEGACY_KEY) });
     const box = createSecretBox(secrets, LEGACY_KEY);
-    expect(await resealLegacyValues(app.kernel.database.knex, box)).toEqual({ resealed: 2, unopened: 0 });
+    expect(await resealLegacyValues(app.kernel.database, box)).toEqual({ resealed: 2, unopened: 0 });
     const row = await readRow(app, id);
     for (const column of ['private_key', 'client_key']) expect(secrets.isSealed(row[column])).toBe(true);
     expect(row.private_key).not.toContain(privateKey.toString('base64'));
     expect(secrets.open(row.private_key)).toEqual(privateKey);
     expect(secrets.open(row.client_key)).toEqual(clientKey);
-    expect(await resealLegacyValues(app.kernel.database.knex, box)).toEqual({ resealed: 0, unopened: 0 });
+    expect(await resealLegacyValues(app.kernel.database, box)).toEqual({ resealed: 0, unopened: 0 });
   });
 
   it('leaves values under the deprecated key alone while that key is not given', async () => {
     const sealed = legacySealed(privateKey, LEGACY_KEY);
     const id = await insertLegacyRow(app, 'legacy-keyless', { private_key: sealed });
-    expect(await resealLegacyValues(app.kernel.database.knex, createSecretBox(secrets, undefined))).toEqual({ resealed: 0, unopened: 1 });
+    expect(await resealLegacyValues(app.kernel.database, createSecretBox(secrets, undefined))).toEqual({ resealed: 0, unopened: 1 });
     expect((await readRow(app, id)).private_key).toBe(sealed);
-    expect(await resealLegacyValues(app.kernel.database.knex, createSecretBox(secrets, LEGACY_KEY))).toEqual({ resealed: 1, unopened: 0 });
+    expect(await resealLegacyValues(app.kernel.database, createSecretBox(secrets, LEGACY_KEY))).toEqual({ resealed: 1, unopened: 0 });
   });
 });
 

@@ -3,11 +3,11 @@
  * deprecated `encryptionKey`) with the kernel's secrets key. Runs at every start; a
  * value another process re-sealed first is left as that process wrote it.
  */
-import type { Knex } from '@forgekit/kernel/orm';
+import type { Database } from '@forgekit/kernel';
+import { ClusterAgentUrlConfiguration } from '../entities/cluster-agent-url-configuration.js';
 import { LEGACY_PREFIXES, type SecretBox } from './secret-box.js';
 
-const TABLE = 'cluster_agent_url_configurations';
-const SEALED_COLUMNS = ['private_key', 'client_key'] as const;
+const SEALED = { privateKey: 'private_key', clientKey: 'client_key' } as const;
 
 export interface ResealOutcome {
   resealed: number;
@@ -15,17 +15,18 @@ export interface ResealOutcome {
   unopened: number;
 }
 
-export async function resealLegacyValues(db: Knex, box: SecretBox): Promise<ResealOutcome> {
-  const isLegacy = (value: string | null): value is string => !!value && LEGACY_PREFIXES.some((prefix) => value.startsWith(prefix));
-  const rows: { id: number; private_key: string | null; client_key: string | null }[] = await db(TABLE)
-    .select('id', ...SEALED_COLUMNS)
-    .where((query) => {
-      for (const column of SEALED_COLUMNS) for (const prefix of LEGACY_PREFIXES) query.orWhere(column, 'like', `${prefix}%`);
-    });
+export async function resealLegacyValues(database: Database, box: SecretBox): Promise<ResealOutcome> {
+  const isLegacy = (value: string | null | undefined): value is string => !!value && LEGACY_PREFIXES.some((prefix) => value.startsWith(prefix));
+  const rows = await database.rows(
+    ClusterAgentUrlConfiguration,
+    database.from(ClusterAgentUrlConfiguration).where((query) => {
+      for (const column of Object.values(SEALED)) for (const prefix of LEGACY_PREFIXES) query.orWhere(column, 'like', `${prefix}%`);
+    }),
+  );
   const outcome: ResealOutcome = { resealed: 0, unopened: 0 };
   for (const row of rows) {
-    for (const column of SEALED_COLUMNS) {
-      const value = row[column];
+    for (const property of Object.keys(SEALED) as (keyof typeof SEALED)[]) {
+      const value = row[property];
       if (!isLegacy(value)) continue;
       let bytes: Buffer;
       try {
@@ -34,9 +35,7 @@ export async function resealLegacyValues(db: Knex, box: SecretBox): Promise<Rese
         outcome.unopened++;
         continue;
       }
-      outcome.resealed += await db(TABLE)
-        .where({ id: row.id, [column]: value })
-        .update({ [column]: box.seal(bytes) });
+      outcome.resealed += await database.em().nativeUpdate(ClusterAgentUrlConfiguration, { id: row.id, [property]: value }, { [property]: box.seal(bytes) });
     }
   }
   return outcome;

@@ -1,19 +1,18 @@
 /** GitLab's AgentTokenBasic, AgentToken (adds `last_used_at`) and AgentTokenWithToken (adds the secret). */
-import { toIso } from '@forgekit/kernel/orm';
-import type { TokenRow } from '../shared/rows.js';
+import type { ClusterAgentTokenRow } from '../entities/cluster-agent-token.js';
 
-export function presentTokenBasic(token: TokenRow) {
+export function presentTokenBasic(token: ClusterAgentTokenRow) {
   return {
     id: token.id,
     name: token.name,
     description: token.description,
-    agent_id: token.agent_id,
+    agent_id: token.agentId,
     status: token.status,
-    created_at: toIso(token.created_at),
-    created_by_user_id: token.created_by_user_id,
+    created_at: token.createdAt.toISOString(),
+    created_by_user_id: token.createdByUserId,
   };
 }
 
-export const presentToken = (token: TokenRow) => ({ ...presentTokenBasic(token), last_used_at: toIso(token.last_used_at) });
+export const presentToken = (token: ClusterAgentTokenRow) => ({ ...presentTokenBasic(token), last_used_at: token.lastUsedAt?.toISOString() ?? null });
 
-export const presentTokenWithSecret = (token: TokenRow, secret: string) => ({ ...presentToken(token), token: secret });
+export const presentTokenWithSecret = (token: ClusterAgentTokenRow, secret: string) => ({ ...presentToken(token), token: secret });

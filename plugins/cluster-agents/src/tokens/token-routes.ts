@@ -1,6 +1,6 @@
 /** `/projects/:id/cluster_agents/:agent_id/tokens`: list, show, create and revoke agent tokens. */
 import { created, defineRoute, f, noContent, page, params, recordNotFound, totalFor, type Route } from '@forgekit/kernel';
-import { AccessLevel } from '@forgekit/plugin-core';
+import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { AgentLookup } from '../shared/agent-lookup.js';
 import { presentToken, presentTokenBasic, presentTokenWithSecret } from './token-presenter.js';
 import type { TokenService } from './token-service.js';

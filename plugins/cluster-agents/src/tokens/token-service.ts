@@ -1,9 +1,9 @@
 /** Agent tokens: the secret is shown once and stored only as a digest; at most two active per agent. */
-import { generateToken, tokenDigest, type Dialect, type PageRequest } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+import { generateToken, tokenDigest, type Database, type PageRequest } from '@forgekit/kernel';
+import { ClusterAgent, type ClusterAgentRow } from '../entities/cluster-agent.js';
+import { ClusterAgentToken, type ClusterAgentTokenRow } from '../entities/cluster-agent-token.js';
 import type { AuthenticatedAgent } from '../refs.js';
 import { blankMessage, isBlank, lengthMessage, serviceError } from '../shared/model-errors.js';
-import type { AgentRow, TokenRow } from '../shared/rows.js';
 
 export const AGENT_TOKEN_PREFIX = 'fkagent-';
 const SECRET_LENGTH = 50;
@@ -25,67 +25,67 @@ function tokenErrors(input: NewAgentToken) {
   return messages;
 }
 
-export function createTokenService(db: Knex, dialect: Dialect) {
-  const activeOf = (q: Knex, agentId: number) => q<TokenRow>('cluster_agent_tokens').where({ agent_id: agentId, status: 'active' });
+export function createTokenService(database: Database) {
+  const activeOf = (agentId: number) => database.from(ClusterAgentToken).where({ agent_id: agentId, status: 'active' });
 
   return {
     /** Active tokens, most recently used first and never-used ones last. */
-    listActive: (agentId: number, page: PageRequest): Promise<TokenRow[]> =>
-      activeOf(db, agentId).orderByRaw('last_used_at is null').orderBy('last_used_at', 'desc').orderBy('id', 'asc').limit(page.perPage).offset(page.offset),
+    listActive: (agentId: number, page: PageRequest): Promise<ClusterAgentTokenRow[]> =>
+      database.rows(
+        ClusterAgentToken,
+        activeOf(agentId).orderByRaw('last_used_at is null').orderBy('last_used_at', 'desc').orderBy('id', 'asc').limit(page.perPage).offset(page.offset),
+      ),
 
-    async countActive(agentId: number) {
-      const [row] = await activeOf(db, agentId).count({ n: '*' });
-      return Number(row!.n);
-    },
+    countActive: (agentId: number) => database.count(activeOf(agentId)),
 
-    findActive: (agentId: number, tokenId: number): Promise<TokenRow | undefined> => activeOf(db, agentId).where('id', tokenId).first(),
+    findActive: (agentId: number, tokenId: number): Promise<ClusterAgentTokenRow | undefined> =>
+      database.row(ClusterAgentToken, activeOf(agentId).where('id', tokenId)),
 
-    find: (agentId: number, tokenId: number): Promise<TokenRow | undefined> =>
-      db<TokenRow>('cluster_agent_tokens').where({ agent_id: agentId, id: tokenId }).first(),
+    find: (agentId: number, tokenId: number): Promise<ClusterAgentTokenRow | undefined> =>
+      database.row(ClusterAgentToken, database.from(ClusterAgentToken).where({ agent_id: agentId, id: tokenId })),
 
     /** Creates an active token and returns its secret, which is not kept. */
-    async create(agent: AgentRow, input: NewAgentToken, userId: number): Promise<{ token: TokenRow; secret: string }> {
-      return db.transaction(async (trx) => {
-        // Serialises token creation per agent so concurrent requests cannot pass the limit together.
-        if (dialect === 'postgresql') await trx('cluster_agents').where('id', agent.id).forUpdate().first('id');
-        const [active] = await activeOf(trx, agent.id).count({ n: '*' });
-        if (Number(active!.n) >= ACTIVE_TOKENS_LIMIT) throw serviceError(LIMIT_MESSAGE);
-        const messages = tokenErrors(input);
-        if (messages.length > 0) throw serviceError(messages);
-        const secret = generateToken(AGENT_TOKEN_PREFIX, SECRET_LENGTH);
-        const now = new Date();
-        const [inserted] = await trx('cluster_agent_tokens')
-          .insert({
-            agent_id: agent.id,
-            project_id: agent.project_id,
-            name: input.name,
-            description: input.description ?? null,
-            token_digest: tokenDigest(secret),
-            status: 'active',
-            created_by_user_id: userId,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id');
-        const token = (await trx<TokenRow>('cluster_agent_tokens').where('id', inserted.id).first())!;
-        return { token, secret };
+    async create(agent: ClusterAgentRow, input: NewAgentToken, userId: number): Promise<{ token: ClusterAgentTokenRow; secret: string }> {
+      if ((await database.count(activeOf(agent.id))) >= ACTIVE_TOKENS_LIMIT) throw serviceError(LIMIT_MESSAGE);
+      const messages = tokenErrors(input);
+      if (messages.length > 0) throw serviceError(messages);
+      const secret = generateToken(AGENT_TOKEN_PREFIX, SECRET_LENGTH);
+      const now = new Date();
+      const row: Omit<ClusterAgentTokenRow, 'id'> = {
+        agentId: agent.id,
+        projectId: agent.projectId,
+        name: input.name,
+        description: input.description ?? null,
+        tokenDigest: tokenDigest(secret),
+        status: 'active',
+        createdByUserId: userId,
+        lastUsedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      // The count and the insert are one step, so concurrent requests cannot pass the limit together.
+      const id = await database.insertGuarded(ClusterAgentToken, row, {
+        count: { of: activeOf(agent.id), below: ACTIVE_TOKENS_LIMIT },
+        lockKey: `cluster-agents:tokens:${agent.id}`,
       });
+      if (id === null) throw serviceError(LIMIT_MESSAGE);
+      return { token: { id, ...row }, secret };
     },
 
     /** Revoking keeps the row; a revoked token stays revoked. */
-    async revoke(tokenId: number) {
-      await db('cluster_agent_tokens').where('id', tokenId).update({ status: 'revoked', updated_at: new Date() });
-    },
+    revoke: (tokenId: number) => database.em().nativeUpdate(ClusterAgentToken, { id: tokenId }, { status: 'revoked', updatedAt: new Date() }),
 
     async authenticate(secret: string): Promise<AuthenticatedAgent | null> {
-      const row: { id: number; agent_id: number; project_id: number; agent_name: string } | undefined = await db('cluster_agent_tokens as t')
-        .join('cluster_agents as a', 'a.id', 't.agent_id')
+      const query = database
+        .from(ClusterAgentToken, 't')
+        .join(`${ClusterAgent.meta.tableName} as a`, 'a.id', 't.agent_id')
+        .select(database.columns(ClusterAgent, 'a', 'a_'))
         .where('t.token_digest', tokenDigest(secret))
-        .where('t.status', 'active')
-        .first('t.id', 't.agent_id', 't.project_id', 'a.name as agent_name');
-      if (!row) return null;
-      await db('cluster_agent_tokens').where('id', row.id).update({ last_used_at: new Date() });
-      return { tokenId: row.id, agentId: row.agent_id, agentName: row.agent_name, projectId: row.project_id };
+        .where('t.status', 'active');
+      const token = await database.row(ClusterAgentToken, query, { joined: { agent: { entity: ClusterAgent, prefix: 'a_' } } });
+      if (!token) return null;
+      await database.em().nativeUpdate(ClusterAgentToken, { id: token.id }, { lastUsedAt: new Date() });
+      return { tokenId: token.id, agentId: token.agentId, agentName: token.agent.name, projectId: token.projectId };
     },
   };
 }

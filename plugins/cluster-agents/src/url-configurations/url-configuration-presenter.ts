@@ -1,14 +1,14 @@
 /** GitLab's AgentUrlConfiguration entity: key and certificates as base64, never the client key. */
-import type { UrlConfigurationRow } from '../shared/rows.js';
+import type { UrlConfigurationRow } from '../entities/cluster-agent-url-configuration.js';
 
 export function presentUrlConfiguration(config: UrlConfigurationRow) {
   return {
     id: config.id,
-    agent_id: config.agent_id,
+    agent_id: config.agentId,
     url: config.url,
-    public_key: config.public_key,
-    client_cert: config.client_cert,
-    ca_cert: config.ca_cert,
-    tls_host: config.tls_host,
+    public_key: config.publicKey,
+    client_cert: config.clientCert,
+    ca_cert: config.caCert,
+    tls_host: config.tlsHost,
   };
 }

@@ -161,18 +161,31 @@ describe('agent URL configurations', () => {
       expect(other.body).toEqual({ message: '404 Not Found' });
     });
 
-    it('needs Maintainer even to read, and hides missing agents', async () => {
-      const agentId = await registerAgent(app, 'maintainers-only');
+    it('lists and shows the configuration to developers', async () => {
+      const agentId = await registerAgent(app, 'read-by-developers');
+      const created = (await app.post(configsPath(agentId), { url: 'grpc://dev.example.com' }, { token: 'maintainer' })).body;
+      const list = await app.get(configsPath(agentId), { token: 'developer' });
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([created]);
+      const shown = await app.get(`${configsPath(agentId)}/${created.id}`, { token: 'developer' });
+      expect(shown.status).toBe(200);
+      expect(shown.body).toEqual(created);
+    });
+
+    it('refuses reading below Developer, and writing below Maintainer, and hides missing agents', async () => {
+      const agentId = await registerAgent(app, 'maintainers-write');
+      const created = (await app.post(configsPath(agentId), { url: 'grpc://kept.example.com' }, { token: 'maintainer' })).body;
       for (const res of [
-        await app.get(configsPath(agentId), { token: 'developer' }),
-        await app.get(`${configsPath(agentId)}/1`, { token: 'developer' }),
+        await app.get(configsPath(agentId), { token: 'reporter' }),
+        await app.get(`${configsPath(agentId)}/${created.id}`, { token: 'reporter' }),
         await app.post(configsPath(agentId), { url: 'grpc://x.example.com' }, { token: 'developer' }),
-        await app.delete(`${configsPath(agentId)}/1`, { token: 'developer' }),
+        await app.delete(`${configsPath(agentId)}/${created.id}`, { token: 'developer' }),
       ]) {
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ message: '403 Forbidden' });
       }
-      const missing = await app.get(configsPath(999999), { token: 'maintainer' });
+      expect((await app.get(configsPath(agentId), { token: 'maintainer' })).body).toEqual([created]);
+      const missing = await app.get(configsPath(999999), { token: 'developer' });
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ message: '404 Not found' });
       const stranger = await app.get(configsPath(agentId), { token: 'nonMember' });

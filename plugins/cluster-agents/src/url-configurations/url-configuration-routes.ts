@@ -1,9 +1,10 @@
 /**
  * `/projects/:id/cluster_agents/:agent_id/url_configurations` (receptive agents).
- * The whole API answers 404 unless the instance setting enables receptive agents,
- * and every call needs Maintainer.
+ * The whole API answers 404 unless the instance setting enables receptive agents.
+ * Developers may read configurations; creating and deleting them needs Maintainer.
  */
 import {
+  checkUnmodifiedSince,
   created,
   defineRoute,
   f,
@@ -17,10 +18,9 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { AccessLevel, type SettingsService } from '@forgekit/plugin-core';
+import { AccessLevel, type SettingsService } from '@forgekit/plugin-core/contracts';
 import * as v from 'valibot';
 import type { AgentLookup } from '../shared/agent-lookup.js';
-import { requireUnmodifiedSince } from '../shared/unmodified-since.js';
 import { presentUrlConfiguration } from './url-configuration-presenter.js';
 import type { UrlConfigurationService } from './url-configuration-service.js';
 
@@ -48,8 +48,8 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
     });
   }
 
-  async function maintainedAgent(ctx: RequestContext, agentId: number) {
-    return lookup.agent(await lookup.project(ctx, AccessLevel.MAINTAINER), agentId);
+  async function agentOf(ctx: RequestContext, agentId: number, minLevel: number) {
+    return lookup.agent(await lookup.project(ctx, minLevel), agentId);
   }
 
   /** The agent's configuration when its id is the one asked for, else `404 Not Found`. */
@@ -63,12 +63,12 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
 
   return [
     gated('GET', BASE, params({ agent_id: f.integer() }), async (ctx, input) => {
-      const agent = await maintainedAgent(ctx, input.agent_id);
+      const agent = await agentOf(ctx, input.agent_id, AccessLevel.DEVELOPER);
       const config = await configs.find(agent.id);
       return config ? [presentUrlConfiguration(config)] : [];
     }),
     gated('GET', `${BASE}/:url_configuration_id`, oneParams, async (ctx, input) => {
-      const agent = await maintainedAgent(ctx, input.agent_id);
+      const agent = await agentOf(ctx, input.agent_id, AccessLevel.DEVELOPER);
       return presentUrlConfiguration(await configurationOf(agent.id, input.url_configuration_id));
     }),
     gated(
@@ -83,7 +83,7 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
         tls_host: f.optional(f.string()),
       }),
       async (ctx, input) => {
-        const agent = await maintainedAgent(ctx, input.agent_id);
+        const agent = await agentOf(ctx, input.agent_id, AccessLevel.MAINTAINER);
         const config = await configs.create(
           agent,
           {
@@ -99,9 +99,9 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
       },
     ),
     gated('DELETE', `${BASE}/:url_configuration_id`, oneParams, async (ctx, input) => {
-      const agent = await maintainedAgent(ctx, input.agent_id);
+      const agent = await agentOf(ctx, input.agent_id, AccessLevel.MAINTAINER);
       const config = await configurationOf(agent.id, input.url_configuration_id);
-      requireUnmodifiedSince(ctx, config.updated_at);
+      checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), config.updatedAt);
       await configs.remove(config.id);
       return noContent();
     }),

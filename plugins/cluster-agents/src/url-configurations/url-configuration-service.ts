@@ -3,10 +3,11 @@
  * most one per agent; it authenticates either with a generated Ed25519 key pair
  * or with a client certificate and key.
  */
-import { tooLongMessage } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import { isUniqueViolation, lengthMessage, serviceError } from '../shared/model-errors.js';
-import type { AgentWithReceptive, UrlConfigurationRow } from '../shared/rows.js';
+import { tooLongMessage, type Database } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
+import type { AgentWithReceptive } from '../agents/agent-service.js';
+import { ClusterAgentUrlConfiguration, type UrlConfigurationRow } from '../entities/cluster-agent-url-configuration.js';
+import { lengthMessage, serviceError } from '../shared/model-errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { isValidHost, urlError } from './address-rules.js';
 import { generateAgentKeyPair, isCertificate, isPrivateKey } from './key-material.js';
@@ -52,10 +53,10 @@ function configurationErrors(
   return messages.filter((message): message is string => message !== null);
 }
 
-export function createUrlConfigurationService(db: Knex, box: SecretBox) {
+export function createUrlConfigurationService(database: Database, box: SecretBox) {
   return {
     find: (agentId: number): Promise<UrlConfigurationRow | undefined> =>
-      db<UrlConfigurationRow>('cluster_agent_url_configurations').where('agent_id', agentId).first(),
+      database.row(ClusterAgentUrlConfiguration, database.from(ClusterAgentUrlConfiguration).where('agent_id', agentId)),
 
     async create(agent: AgentWithReceptive, input: NewUrlConfiguration, userId: number): Promise<UrlConfigurationRow> {
       if (present(agent.url_configuration_id)) throw serviceError(ALREADY_EXISTS);
@@ -73,33 +74,27 @@ export function createUrlConfigurationService(db: Knex, box: SecretBox) {
       if (messages.length > 0) throw serviceError(messages);
       const keyPair = certificateAuth ? null : generateAgentKeyPair();
       const now = new Date();
-      try {
-        const [inserted] = await db('cluster_agent_url_configurations')
-          .insert({
-            agent_id: agent.id,
-            project_id: agent.project_id,
-            created_by_user_id: userId,
-            url,
-            ca_cert: base64OrNull(config.caCert),
-            tls_host: config.tlsHost,
-            client_cert: base64OrNull(config.clientCert),
-            client_key: config.clientKey ? box.seal(config.clientKey) : null,
-            public_key: keyPair ? keyPair.publicKey.toString('base64') : null,
-            private_key: keyPair ? box.seal(keyPair.privateKey) : null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id');
-        return (await db<UrlConfigurationRow>('cluster_agent_url_configurations').where('id', inserted.id).first())!;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw serviceError(ALREADY_EXISTS);
-        throw error;
-      }
+      const row: Omit<UrlConfigurationRow, 'id'> = {
+        agentId: agent.id,
+        projectId: agent.projectId,
+        createdByUserId: userId,
+        url,
+        caCert: base64OrNull(config.caCert),
+        tlsHost: config.tlsHost,
+        clientCert: base64OrNull(config.clientCert),
+        clientKey: config.clientKey ? box.seal(config.clientKey) : null,
+        publicKey: keyPair ? keyPair.publicKey.toString('base64') : null,
+        privateKey: keyPair ? box.seal(keyPair.privateKey) : null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const id = await unlessTaken(database.em().insert<UrlConfigurationRow>(ClusterAgentUrlConfiguration, row), () => {
+        throw serviceError(ALREADY_EXISTS);
+      });
+      return { id: Number(id), ...row };
     },
 
-    async remove(id: number) {
-      await db('cluster_agent_url_configurations').where('id', id).delete();
-    },
+    remove: (id: number) => database.em().nativeDelete(ClusterAgentUrlConfiguration, { id }),
   };
 }
 

@@ -1,8 +1,10 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
+/** A machine a runner runs on, as it reports itself (`system_xid`). */
 export const CiRunnerManager = defineEntity({
   name: 'CiRunnerManager',
   tableName: 'ci_runner_managers',
+  uniques: [{ properties: ['runnerId', 'systemXid'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     runnerId: p.integer(),
@@ -17,3 +19,5 @@ export const CiRunnerManager = defineEntity({
     updatedAt: p.datetime(),
   }),
 });
+
+export type RunnerManagerRow = InferEntity<typeof CiRunnerManager>;

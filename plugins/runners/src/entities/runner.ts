@@ -1,12 +1,17 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
+
+export const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
+export type RunnerType = (typeof RUNNER_TYPES)[number];
+/** `registration_token` (legacy registration) or `authenticated_user` (created through the API). */
+export type RegistrationType = 'registration_token' | 'authenticated_user';
 
 export const CiRunner = defineEntity({
   name: 'CiRunner',
   tableName: 'ci_runners',
   properties: (p) => ({
     id: p.integer().primary(),
-    runnerType: p.string().length(16),
-    registrationType: p.string().length(32),
+    runnerType: p.string().$type<RunnerType>().length(16),
+    registrationType: p.string().$type<RegistrationType>().length(32),
     tokenDigest: p.string().length(64).unique(),
     tokenExpiresAt: p.datetime().nullable(),
     name: p.string().length(256).nullable(),
@@ -19,9 +24,13 @@ export const CiRunner = defineEntity({
     maintenanceNote: p.string().length(1024).nullable(),
     contactedAt: p.datetime().nullable(),
     creatorId: p.integer().nullable(),
-    groupId: p.integer().nullable(),
-    ownerProjectId: p.integer().nullable(),
+    /** The owning group of a group runner. */
+    groupId: p.integer().nullable().index(),
+    /** The owning project of a project runner (the first it was assigned to). */
+    ownerProjectId: p.integer().nullable().index(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   }),
 });
+
+export type RunnerRow = InferEntity<typeof CiRunner>;

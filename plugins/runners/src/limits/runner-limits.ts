@@ -2,8 +2,10 @@
  * Plan limits on registered runners. As in GitLab, only runners created or contacted in
  * the past seven days count, so abandoned runners do not block new ones.
  */
-import type { Knex } from '@forgekit/kernel/orm';
-import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
+import type { Database } from '@forgekit/kernel';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
+import { CiRunner } from '../entities/runner.js';
+import { CiRunnerProject } from '../entities/runner-project.js';
 import { staleDeadline } from '../runners/runner-status.js';
 
 export interface LimitError {
@@ -17,14 +19,13 @@ const LIMITS = {
   group: { name: 'ci_registered_group_runners', key: 'runner_namespaces.base' },
 } as const;
 
-export function createRunnerLimits(db: Knex, limits: PlanLimitsService) {
-  async function recentCount(scope: 'project' | 'group', id: number): Promise<number> {
+export function createRunnerLimits(database: Database, limits: PlanLimitsService) {
+  function recentCount(scope: 'project' | 'group', id: number): Promise<number> {
     const deadline = staleDeadline();
-    const query = db('ci_runners as r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
-    if (scope === 'project') query.whereExists(db('ci_runner_projects as rp').select(db.raw('1')).whereRaw('rp.runner_id = r.id').where('rp.project_id', id));
+    const query = database.table(CiRunner, 'r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
+    if (scope === 'project') query.whereIn('r.id', database.table(CiRunnerProject).select('runner_id').where('project_id', id));
     else query.where('r.group_id', id);
-    const [row] = await query.count({ n: '*' });
-    return Number(row!.n);
+    return database.count(query);
   }
 
   return {

@@ -1,6 +1,6 @@
 /** Registration token resets and `POST /user/runners`, the newer way to create a runner. */
 import { badRequest, defineRoute, f, forbidden, frameworkError, params, reply, type Principal, type Route } from '@forgekit/kernel';
-import { AccessLevel } from '@forgekit/plugin-core';
+import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import { fullMessages, toSentence } from '../runners/runner-attributes.js';
 import { RUNNER_TYPES, type RunnerType } from '../runners/runner-row.js';
 import { settingFields, toSettings } from '../runners/runner-settings-input.js';
@@ -45,7 +45,7 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/projects/:id/runners/reset_registration_token',
       async handler(ctx) {
-        const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
+        const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
         return resetFor({ scope: 'project', scopeId: project.id });
       },
     }),
@@ -53,7 +53,7 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/groups/:id/runners/reset_registration_token',
       async handler(ctx) {
-        const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.OWNER);
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id, AccessLevel.OWNER);
         return resetFor({ scope: 'group', scopeId: group.id });
       },
     }),
@@ -68,7 +68,7 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
         ...settingFields,
       }),
       async handler(ctx, input) {
-        const user = ctx.user!;
+        const user = ctx.user;
         const scope = await creationScope(user, input.runner_type, input.group_id, input.project_id);
         const result = await createRunner({
           ...toSettings(input),

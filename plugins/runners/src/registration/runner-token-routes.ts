@@ -2,14 +2,25 @@
  * The endpoints a runner calls with its own tokens in the body (`token`), not a user's:
  * registration, unregistration, verification and authentication token reset.
  */
-import { defineRoute, f, forbidden, noContent, params, reply, rules, validationFailed, type RequestContext, type Route } from '@forgekit/kernel';
+import {
+  checkUnmodifiedSince,
+  defineRoute,
+  f,
+  forbidden,
+  noContent,
+  params,
+  reply,
+  rules,
+  validationFailed,
+  type RequestContext,
+  type Route,
+} from '@forgekit/kernel';
 import { managerErrors } from '../runners/runner-attributes.js';
 import { toSettings, settingFields } from '../runners/runner-settings-input.js';
 import type { RunnerRow } from '../runners/runner-row.js';
 import type { NewRunner } from '../runners/runner-store.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { registrationDetails, resetTokenResult } from '../shared/token-results.js';
-import { checkUnmodifiedSince } from '../shared/unmodified-since.js';
 
 /** The manager a runner reports when it sends no `system_id`. */
 const LEGACY_SYSTEM_XID = '<legacy>';
@@ -82,7 +93,7 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
       input: params({ token: f.string() }),
       async handler(ctx, input) {
         const runner = await authenticateRunner(input.token);
-        checkUnmodifiedSince(ctx, runner.updated_at);
+        checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), runner.updatedAt);
         await store.remove([runner.id]);
         return noContent();
       },

@@ -1,7 +1,9 @@
 /** The filters every runner list accepts, applied to a query over `ci_runners as r`. */
-import { apiError, f } from '@forgekit/kernel';
+import { apiError, f, type Database } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
 import * as v from 'valibot';
+import { CiRunnerManager } from '../entities/runner-manager.js';
+import { CiRunnerTag } from '../entities/runner-tag.js';
 import { RUNNER_TYPES } from './runner-row.js';
 import { onlineDeadline, staleDeadline } from './runner-status.js';
 
@@ -75,17 +77,19 @@ export function filterByScope(query: Knex.QueryBuilder, scope: string | null | u
   return applyScope(query, scope);
 }
 
-export function applyFilters(db: Knex, query: Knex.QueryBuilder, filters: RunnerFilters) {
+export function applyFilters(database: Database, query: Knex.QueryBuilder, filters: RunnerFilters) {
+  const ofRunner = (entity: typeof CiRunnerManager | typeof CiRunnerTag, alias: string) =>
+    database.table(entity, alias).where(`${alias}.runner_id`, database.knex.ref('r.id')).select(`${alias}.id`);
   filterByScope(query, filters.type, RUNNER_TYPES);
   filterByScope(query, filters.status, STATUSES_INCL_DEPRECATED);
   // As in GitLab, a `paused` sent without a value selects active runners.
   if (filters.paused !== undefined) query.where('r.active', !filters.paused);
   if (filters.version_prefix) {
     const pattern = `${filters.version_prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query.whereExists(db('ci_runner_managers as m').select(db.raw('1')).whereRaw('m.runner_id = r.id').whereRaw(`m.version like ? escape '\\'`, [pattern]));
+    query.whereExists(ofRunner(CiRunnerManager, 'm').whereRaw(`m.version like ? escape '\\'`, [pattern]));
   }
   for (const tag of filters.tag_list ?? []) {
-    query.whereExists(db('ci_runner_tags as t').select(db.raw('1')).whereRaw('t.runner_id = r.id').where('t.name', tag));
+    query.whereExists(ofRunner(CiRunnerTag, 't').where('t.name', tag));
   }
   return query;
 }

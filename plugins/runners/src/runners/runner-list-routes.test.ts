@@ -21,7 +21,7 @@ describe('GET /runners', () => {
     expect(res.body[0]).toEqual({
       id: world.projectRunner.id,
       description: 'Project runner',
-      ip_address: null,
+      ip_address: '',
       active: true,
       paused: false,
       is_shared: false,
@@ -186,5 +186,28 @@ describe('status', () => {
     expect(await only('never_contacted')).toEqual([runners.staleNever, runners.never]);
     expect(await only('paused')).toEqual([runners.paused]);
     expect(await only('active')).toEqual([runners.online, runners.offline, runners.staleContacted, runners.staleNever, runners.never]);
+  });
+});
+
+describe('ip_address', () => {
+  it('is an empty string wherever a runner is shown, even after it reported an address', async () => {
+    const runner = await registerRunner(app, await registrationToken(app, { project: app.project.id }), { description: 'Addressed runner' });
+    expect((await app.post('/api/v4/runners/verify', { token: runner.token, system_id: 's_addressed' })).status).toBe(200);
+    const projectPath = `/api/v4/projects/${app.project.id}/runners`;
+    const shown = [
+      ...(await app.get('/api/v4/runners', { token: 'maintainer', query: { per_page: 100 } })).body,
+      ...(await app.get('/api/v4/runners/all', { token: 'admin', query: { per_page: 100 } })).body,
+      ...(await app.get(projectPath, { token: 'maintainer', query: { per_page: 100 } })).body,
+      ...(await app.get(`/api/v4/groups/${app.group.id}/runners`, { token: 'owner', query: { per_page: 100 } })).body,
+      (await app.get(`/api/v4/runners/${runner.id}`, { token: 'maintainer' })).body,
+      (await app.put(`/api/v4/runners/${runner.id}`, { description: 'Still addressed' }, { token: 'maintainer' })).body,
+      (await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: runner.id }, { token: 'owner' })).body,
+    ] as { id: number; ip_address: unknown }[];
+    // Every view but the group's list, which holds group runners only.
+    expect(shown.filter((item) => item.id === runner.id)).toHaveLength(6);
+    expect(shown.some((item) => item.id === world.groupRunnerA.id)).toBe(true);
+    for (const item of shown) expect(item.ip_address).toBe('');
+    expect((await app.delete(`/api/v4/projects/${world.project2.id}/runners/${runner.id}`, { token: 'owner' })).status).toBe(204);
+    expect((await app.delete(`/api/v4/runners/${runner.id}`, { token: 'admin' })).status).toBe(204);
   });
 });

@@ -1,13 +1,13 @@
 /** One page of runners from a filtered query over `ci_runners as r`, ordered by id. */
-import { page, totalFor, type RequestContext } from '@forgekit/kernel';
+import { page, totalFor, type Database, type RequestContext } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
+import { CiRunner } from '../entities/runner.js';
 import type { RunnerPresenter } from './runner-presenter.js';
-import type { RunnerRow } from './runner-row.js';
 
-export function createRunnerList(presenter: RunnerPresenter) {
+export function createRunnerList(database: Database, presenter: RunnerPresenter) {
   return async function runnerPage(ctx: RequestContext, query: Knex.QueryBuilder) {
-    const rows: RunnerRow[] = await query.clone().select('r.*').orderBy('r.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset);
-    const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+    const rows = await database.rows(CiRunner, query.clone().orderBy('r.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
+    const total = await totalFor(ctx.page, rows.length, () => database.count(query));
     return page(await presenter.list(rows, ctx.externalUrl), total);
   };
 }

@@ -4,8 +4,7 @@
  * Maintainers of other projects a runner is assigned to may read and share it.
  */
 import type { Principal } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import { AccessLevel, type AccessService, type GroupService, type ProjectService } from '@forgekit/plugin-core';
+import { AccessLevel, type AccessService, type GroupService, type ProjectService } from '@forgekit/plugin-core/contracts';
 import type { RunnerRow } from './runner-row.js';
 import type { RunnerStore } from './runner-store.js';
 
@@ -22,19 +21,19 @@ export interface RunnerAbilities {
 const ALL = { read: true, update: true, delete: true, assign: true, readJobs: true };
 const NONE = { read: false, update: false, delete: false, assign: false, readJobs: false };
 
-export function createRunnerPermissions(db: Knex, access: AccessService, projects: ProjectService, groups: GroupService, store: RunnerStore) {
+export function createRunnerPermissions(access: AccessService, projects: ProjectService, groups: GroupService, store: RunnerStore) {
   async function projectLevel(user: Principal, projectId: number): Promise<number> {
     const project = await projects.findById(projectId);
     return project ? (await access.projectAccess(user, project)).level : 0;
   }
 
   async function maintainsProjectUnder(user: Principal, traversalPath: string): Promise<boolean> {
-    const query = db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').where('n.traversal_path', 'like', `${traversalPath}%`).select('p.id');
-    return !!(await access.visibleProjects(query, user, { minLevel: AccessLevel.MAINTAINER }).first());
+    const ids = await access.visibleProjectIds(user, { underTraversalPath: traversalPath, minLevel: AccessLevel.MAINTAINER, limit: 1 });
+    return ids.length > 0;
   }
 
   async function groupAbilities(user: Principal, runner: RunnerRow) {
-    const group = runner.group_id ? await groups.findById(runner.group_id) : undefined;
+    const group = runner.groupId ? await groups.findById(runner.groupId) : undefined;
     if (!group) return NONE;
     const { level } = await access.groupAccess(user, group);
     const owner = level >= AccessLevel.OWNER;
@@ -46,7 +45,7 @@ export function createRunnerPermissions(db: Knex, access: AccessService, project
   async function projectAbilities(user: Principal, runner: RunnerRow, projectIds: number[]) {
     const levels = new Map<number, number>();
     for (const id of projectIds) levels.set(id, await projectLevel(user, id));
-    const ownerId = runner.owner_project_id ?? projectIds[0];
+    const ownerId = runner.ownerProjectId ?? projectIds[0];
     const ownsRunner = ownerId !== undefined && (levels.get(ownerId) ?? 0) >= AccessLevel.MAINTAINER;
     const maintainsAny = [...levels.values()].some((level) => level >= AccessLevel.MAINTAINER);
     const shared = projectIds.length > 1 && maintainsAny;
@@ -62,10 +61,10 @@ export function createRunnerPermissions(db: Knex, access: AccessService, project
 
   return {
     async of(user: Principal, runner: RunnerRow): Promise<RunnerAbilities> {
-      const projectIds = runner.runner_type === 'project_type' ? await store.projectIdsOf(runner.id) : [];
+      const projectIds = runner.runnerType === 'project_type' ? await store.projectIdsOf(runner.id) : [];
       if (user.isAdmin) return { projectIds, ...ALL };
-      if (runner.runner_type === 'instance_type') return { projectIds, ...NONE, read: true };
-      if (runner.runner_type === 'group_type') return { projectIds, ...(await groupAbilities(user, runner)) };
+      if (runner.runnerType === 'instance_type') return { projectIds, ...NONE, read: true };
+      if (runner.runnerType === 'group_type') return { projectIds, ...(await groupAbilities(user, runner)) };
       return { projectIds, ...(await projectAbilities(user, runner, projectIds)) };
     },
   };

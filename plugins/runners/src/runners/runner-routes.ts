@@ -1,5 +1,6 @@
 /** `/runners`, `/runners/all` and `/runners/:id...`: the user-facing runner API. */
 import {
+  checkUnmodifiedSince,
   defineRoute,
   f,
   forbidden,
@@ -13,11 +14,11 @@ import {
   type Principal,
   type Route,
 } from '@forgekit/kernel';
-import { toBool } from '@forgekit/kernel/orm';
-import { AccessLevel } from '@forgekit/plugin-core';
+import { AccessLevel } from '@forgekit/plugin-core/contracts';
+import { CiRunner } from '../entities/runner.js';
+import { CiRunnerProject } from '../entities/runner-project.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { resetTokenResult } from '../shared/token-results.js';
-import { checkUnmodifiedSince } from '../shared/unmodified-since.js';
 import { runnerErrors } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField, STATUSES_INCL_DEPRECATED } from './runner-filters.js';
 import { settingFields, toSettings } from './runner-settings-input.js';
@@ -47,7 +48,7 @@ const MANAGE_RUNNER = ['manage_runner'];
 const noAccess = () => forbidden('No access granted');
 
 export function runnerRoutes(deps: RunnerDeps): Route[] {
-  const { db, store, permissions, presenter, runnerPage, access } = deps;
+  const { database, store, permissions, presenter, runnerPage, access } = deps;
 
   async function load(user: Principal, id: number) {
     const runner = await store.findById(id);
@@ -56,14 +57,9 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
   }
 
   /** Runners assigned to projects the user maintains, and group runners of groups they own. */
-  function ownedRunners(user: Principal) {
-    const maintained = access.visibleProjects(db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id'), user, {
-      minLevel: AccessLevel.MAINTAINER,
-    });
-    const owned = access.visibleGroups(db('namespaces as n').where('n.kind', 'group').select('n.id'), user, { minLevel: AccessLevel.OWNER });
-    return db('ci_runners as r').where((q) =>
-      q.whereIn('r.id', db('ci_runner_projects').select('runner_id').whereIn('project_id', maintained)).orWhereIn('r.group_id', owned),
-    );
+  function ownedRunners(maintainedProjectIds: number[], ownedGroupIds: number[]) {
+    const assigned = database.table(CiRunnerProject).select('runner_id').whereIn('project_id', maintainedProjectIds);
+    return database.from(CiRunner, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.group_id', ownedGroupIds));
   }
 
   return [
@@ -73,8 +69,10 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
-        const query = filterByScope(ownedRunners(ctx.user!), input.scope, STATUSES_INCL_DEPRECATED);
-        return runnerPage(ctx, applyFilters(db, query, input));
+        const maintained = await access.visibleProjectIds(ctx.user, { minLevel: AccessLevel.MAINTAINER });
+        const owned = await access.visibleGroupIds(ctx.user, { minLevel: AccessLevel.OWNER });
+        const query = filterByScope(ownedRunners(maintained, owned), input.scope, STATUSES_INCL_DEPRECATED);
+        return runnerPage(ctx, applyFilters(database, query, input));
       },
     }),
     defineRoute({
@@ -84,7 +82,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
-        return runnerPage(ctx, applyFilters(db, filterByScope(db('ci_runners as r'), input.scope), input));
+        return runnerPage(ctx, applyFilters(database, filterByScope(database.from(CiRunner, 'r'), input.scope), input));
       },
     }),
     defineRoute({
@@ -93,9 +91,9 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       scopes: MANAGE_RUNNER,
       input: params({ id: f.integer(), include_projects: f.optional(f.boolean(), true) }),
       async handler(ctx, input) {
-        const { runner, abilities } = await load(ctx.user!, input.id);
+        const { runner, abilities } = await load(ctx.user, input.id);
         if (!abilities.read) throw noAccess();
-        return presenter.details(ctx.user!, runner, abilities, ctx.externalUrl, input.include_projects !== false);
+        return presenter.details(ctx.user, runner, abilities, ctx.externalUrl, input.include_projects !== false);
       },
     }),
     defineRoute({
@@ -108,19 +106,19 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
         rules.mutuallyExclusive('active', 'paused'),
       ),
       async handler(ctx, input) {
-        const { runner, abilities } = await load(ctx.user!, input.id);
+        const { runner, abilities } = await load(ctx.user, input.id);
         if (!abilities.update) throw noAccess();
         const changes = toSettings(input);
         const stored = {
-          runUntagged: toBool(runner.run_untagged),
+          runUntagged: runner.runUntagged,
           tags: await store.tagsOf(runner.id),
-          maximumTimeout: runner.maximum_timeout,
-          maintenanceNote: runner.maintenance_note,
+          maximumTimeout: runner.maximumTimeout ?? null,
+          maintenanceNote: runner.maintenanceNote ?? null,
         };
         const errors = runnerErrors(stored, changes);
         if (Object.keys(errors).length > 0) throw validationFailed(errors);
         const updated = await store.update(runner.id, changes);
-        return presenter.details(ctx.user!, updated, abilities, ctx.externalUrl);
+        return presenter.details(ctx.user, updated, abilities, ctx.externalUrl);
       },
     }),
     defineRoute({
@@ -129,12 +127,12 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       scopes: MANAGE_RUNNER,
       input: params({ id: f.integer() }),
       async handler(ctx, input) {
-        const { runner, abilities } = await load(ctx.user!, input.id);
-        if (!ctx.user!.isAdmin) {
+        const { runner, abilities } = await load(ctx.user, input.id);
+        if (!ctx.user.isAdmin) {
           if (abilities.projectIds.length > 1) throw forbidden('Runner associated with more than one project');
           if (!abilities.delete) throw noAccess();
         }
-        checkUnmodifiedSince(ctx, runner.updated_at);
+        checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), runner.updatedAt);
         await store.remove([runner.id]);
         return noContent();
       },
@@ -153,7 +151,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
         cursor: f.optional(f.string()),
       }),
       async handler(ctx, input) {
-        const { abilities } = await load(ctx.user!, input.id);
+        const { abilities } = await load(ctx.user, input.id);
         if (!abilities.readJobs) throw noAccess();
         // Jobs do not exist yet. As in GitLab, a list narrowed to one manager is not counted.
         return page([], input.system_id ? null : 0);
@@ -165,7 +163,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       scopes: MANAGE_RUNNER,
       input: params({ id: f.integer() }),
       async handler(ctx, input) {
-        const { runner, abilities } = await load(ctx.user!, input.id);
+        const { runner, abilities } = await load(ctx.user, input.id);
         if (!abilities.update) throw noAccess();
         return reply(201, resetTokenResult(await store.resetToken(runner)));
       },

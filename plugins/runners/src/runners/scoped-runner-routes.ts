@@ -1,9 +1,10 @@
 /** `/projects/:id/runners` and `/groups/:id/runners`: runners available to a project or group. */
-import { apiError, created, defineRoute, f, forbidden, noContent, notFound, params, recordNotFound, type Route } from '@forgekit/kernel';
-import { toBool, type Knex } from '@forgekit/kernel/orm';
-import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core';
+import { apiError, checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, notFound, params, recordNotFound, type Route } from '@forgekit/kernel';
+import type { Knex } from '@forgekit/kernel/orm';
+import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import { CiRunner } from '../entities/runner.js';
+import { CiRunnerProject } from '../entities/runner-project.js';
 import type { RunnerDeps } from '../shared/deps.js';
-import { checkUnmodifiedSince } from '../shared/unmodified-since.js';
 import { fullMessages } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField } from './runner-filters.js';
 import type { RunnerRow } from './runner-row.js';
@@ -12,11 +13,13 @@ const ancestorIds = (traversalPath: string) => traversalPath.split('/').filter(B
 
 const settingsOf = (json: string): Record<string, unknown> => (json ? JSON.parse(json) : {});
 
+const TAKEN = 'Assign to Validation failed: Runner projects runner has already been taken';
+
 /** GitLab's answer when assigning fails after the permission checks. */
 const assignFailed = (message: string) => apiError(400, `${message} - runner_error`);
 
 export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
-  const { db, access, store, permissions, presenter, runnerPage, limits } = deps;
+  const { database, access, store, permissions, presenter, runnerPage, limits } = deps;
 
   /** Instance runners, when the project or group allows shared runners. */
   const instanceRunners = (q: Knex.QueryBuilder) => q.orWhere('r.runner_type', 'instance_type');
@@ -25,8 +28,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   function projectRunners(project: ProjectWithNamespace) {
     const groupIds = project.ns_kind === 'group' ? ancestorIds(project.ns_traversal_path) : [];
     const sharedEnabled = settingsOf(project.settings).shared_runners_enabled !== false;
-    return db('ci_runners as r').where((q) => {
-      q.whereIn('r.id', db('ci_runner_projects').select('runner_id').where('project_id', project.id));
+    return database.from(CiRunner, 'r').where((q) => {
+      q.whereIn('r.id', database.table(CiRunnerProject).select('runner_id').where('project_id', project.id));
       if (groupIds.length > 0) q.orWhereIn('r.group_id', groupIds);
       if (sharedEnabled) instanceRunners(q);
     });
@@ -35,7 +38,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   /** The group's and its ancestors' runners, and instance runners if it allows them. */
   function groupRunners(group: NamespaceRow) {
     const sharedEnabled = (settingsOf(group.settings).shared_runners_setting ?? 'enabled') === 'enabled';
-    return db('ci_runners as r').where((q) => {
+    return database.from(CiRunner, 'r').where((q) => {
       q.whereIn('r.group_id', ancestorIds(group.traversal_path));
       if (sharedEnabled) instanceRunners(q);
     });
@@ -43,8 +46,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
 
   /** Why this runner may not be assigned to the project, if it may not. */
   async function assignmentError(runner: RunnerRow, projectId: number): Promise<string | null> {
-    if (runner.runner_type === 'instance_type') return 'Transitioning an instance runner to a project runner is not supported';
-    if (await store.runnerProject(runner.id, projectId)) return 'Assign to Validation failed: Runner projects runner has already been taken';
+    if (runner.runnerType === 'instance_type') return 'Transitioning an instance runner to a project runner is not supported';
+    if (await store.runnerProject(runner.id, projectId)) return TAKEN;
     const exceeded = await limits.check('project', projectId);
     if (exceeded) return `Assign to Validation failed: ${fullMessages({ [exceeded.key]: [exceeded.message] })[0]}`;
     return null;
@@ -57,8 +60,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
-        const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
-        return runnerPage(ctx, applyFilters(db, filterByScope(projectRunners(project), input.scope), input));
+        const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
+        return runnerPage(ctx, applyFilters(database, filterByScope(projectRunners(project), input.scope), input));
       },
     }),
     defineRoute({
@@ -66,18 +69,18 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       path: '/projects/:id/runners',
       input: params({ runner_id: f.integer() }),
       async handler(ctx, input) {
-        const user = ctx.user!;
-        const { project } = await access.requireProject(user, ctx.params.id!, AccessLevel.MAINTAINER);
+        const user = ctx.user;
+        const { project } = await access.requireProject(user, ctx.params.id, AccessLevel.MAINTAINER);
         const runner = await store.findById(input.runner_id);
         if (!runner) throw recordNotFound();
-        if (runner.runner_type === 'group_type') throw forbidden('Runner is a group runner');
+        if (runner.runnerType === 'group_type') throw forbidden('Runner is a group runner');
         if (!user.isAdmin) {
-          if (toBool(runner.locked)) throw forbidden('Runner is locked');
+          if (runner.locked) throw forbidden('Runner is locked');
           if (!(await permissions.of(user, runner)).assign) throw forbidden('No access granted');
         }
         const problem = await assignmentError(runner, project.id);
         if (problem) throw assignFailed(problem);
-        await store.assign(runner.id, project.id);
+        if (!(await store.assign(runner.id, project.id))) throw assignFailed(TAKEN);
         return created(await presenter.item(runner, ctx.externalUrl));
       },
     }),
@@ -86,12 +89,12 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       path: '/projects/:id/runners/:runner_id',
       input: params({ runner_id: f.integer() }),
       async handler(ctx, input) {
-        const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
+        const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
         const assignment = await store.runnerProject(input.runner_id, project.id);
         if (!assignment) throw notFound('Runner');
         const runner = (await store.findById(input.runner_id))!;
-        if (runner.owner_project_id === project.id) throw forbidden('You cannot unassign a runner from the owner project. Delete the runner instead');
-        checkUnmodifiedSince(ctx, assignment.updated_at);
+        if (runner.ownerProjectId === project.id) throw forbidden('You cannot unassign a runner from the owner project. Delete the runner instead');
+        checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), assignment.updatedAt);
         await store.unassign(runner.id, project.id);
         return noContent();
       },
@@ -102,8 +105,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params(filterFields),
       async handler(ctx, input) {
-        const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
-        return runnerPage(ctx, applyFilters(db, groupRunners(group), input));
+        const { group } = await access.requireGroup(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
+        return runnerPage(ctx, applyFilters(database, groupRunners(group), input));
       },
     }),
   ];

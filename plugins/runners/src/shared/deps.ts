@@ -1,6 +1,6 @@
 /** The services the runner routes share, built once in `plugin.ts`. */
-import type { Knex } from '@forgekit/kernel/orm';
-import type { AccessService, GroupService, ProjectService } from '@forgekit/plugin-core';
+import type { Database } from '@forgekit/kernel';
+import type { AccessService, GroupService, ProjectService } from '@forgekit/plugin-core/contracts';
 import type { RunnerLimits } from '../limits/runner-limits.js';
 import type { RegistrationTokens } from '../registration/registration-tokens.js';
 import type { CreateRunner } from '../runners/runner-creation.js';
@@ -10,7 +10,7 @@ import type { RunnerPresenter } from '../runners/runner-presenter.js';
 import type { RunnerStore } from '../runners/runner-store.js';
 
 export interface RunnerDeps {
-  db: Knex;
+  database: Database;
   access: AccessService;
   projects: ProjectService;
   groups: GroupService;
