@@ -24,7 +24,7 @@ const fakeIssues = definePlugin({
 describe('resource milestone events', () => {
   let app: TestApp;
   let base: string;
-  let first: { id: number; title: string };
+  let first: { id: number; iid: number; title: string };
   let second: { id: number };
   let hidden: { id: number };
   const record = (from: number | null, to: number | null, state = 'opened') =>
