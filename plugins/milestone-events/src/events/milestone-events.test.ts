@@ -106,7 +106,9 @@ describe('resource milestone events', () => {
     expect((await app.get(base, { token: 'nonMember' })).body).toEqual({ message: '404 Project Not Found' });
     expect((await app.get(base, { token: null })).status).toBe(401);
     const mr = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/1/resource_milestone_events`, { token: 'guest' });
-    expect(mr.body).toEqual({ message: '404 Merge Request Not Found' });
+    expect(mr.body).toEqual({ message: '404 MergeRequest Not Found' });
+    const hiddenMr = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/1/resource_milestone_events`, { token: 'nonMember' });
+    expect(hiddenMr.body).toEqual({ message: '404 Project Not Found' });
   });
 
   it("records in the caller's transaction", async () => {

@@ -67,6 +67,12 @@ describe('project milestones', () => {
     expect(b.body.iid).toBe(a.body.iid + 1);
   });
 
+  it('gives concurrent creates distinct iids', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => app.post(base, { title: `race ${i}` }, { token: 'reporter' })));
+    expect(results.map((res) => res.status)).toEqual(Array(6).fill(201));
+    expect(new Set(results.map((res) => res.body.iid)).size).toBe(6);
+  });
+
   it('validates titles and dates with GitLab texts', async () => {
     const blank = await app.post(base, { title: '  ' }, { token: 'reporter' });
     expect(blank.status).toBe(400);
