@@ -62,11 +62,12 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
     if (Object.keys(errors).length > 0) throw apiError(400, `Failed to ${verb} milestone ${rubyInspect(errors)}`);
   }
 
-  const payload = (milestone: StoredMilestone, userId: number | null) => ({
+  const payload = (milestone: Milestone, userId: number | null) => ({
     milestoneId: milestone.id,
     projectId: milestone.projectId,
     groupId: milestone.groupId,
     userId,
+    milestone,
   });
 
   async function find(parent: ParentInfo, id: number): Promise<Milestone> {
@@ -110,8 +111,9 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       };
       await validate(parent, fields, 'create');
       const stored = await store.insert(parent, { ...fields, title: fields.title! });
-      await events.emit(milestoneLifecycle.created, payload(stored, userId));
-      return (await parents.withUrls([stored], [parent]))[0]!;
+      const milestone = (await parents.withUrls([stored], [parent]))[0]!;
+      await events.emit(milestoneLifecycle.created, payload(milestone, userId));
+      return milestone;
     },
 
     async update(parent: ParentInfo, previous: Milestone, input: MilestoneInput, userId: number): Promise<Milestone> {
@@ -131,16 +133,16 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       }
       if (Object.keys(changes).length === 0) return previous;
       const { webUrl: _webUrl, ...row } = previous;
-      const stored = await store.update(row as StoredMilestone, next);
+      const stored: Milestone = { ...(await store.update(row as StoredMilestone, next)), webUrl: previous.webUrl };
       const event = payload(stored, userId);
       await events.emit(milestoneLifecycle.updated, { ...event, changes });
       if (changes.state) await events.emit(state === 'closed' ? milestoneLifecycle.closed : milestoneLifecycle.reopened, event);
-      return { ...stored, webUrl: previous.webUrl };
+      return stored;
     },
 
     async remove(milestone: Milestone, userId: number) {
       await store.remove(milestone.id);
-      await events.emit(milestoneLifecycle.deleted, payload(milestone as StoredMilestone, userId));
+      await events.emit(milestoneLifecycle.deleted, payload(milestone, userId));
     },
 
     /** The items a registered plugin lists for the milestone; none without one. */

@@ -101,7 +101,7 @@ describe('the milestones service', () => {
     await app.put(`${projectBase}/${milestone.id}`, { title: 'renamed', state_event: 'close' }, { token: 'reporter' });
     await app.put(`${projectBase}/${milestone.id}`, { state_event: 'activate' }, { token: 'reporter' });
     await app.delete(`${projectBase}/${milestone.id}`, { token: 'reporter' });
-    const who = { milestoneId: milestone.id, projectId: app.project.id, groupId: null, userId: app.users.reporter.id };
+    const who = { milestoneId: milestone.id, projectId: app.project.id, groupId: null, userId: app.users.reporter.id, milestone: expect.any(Object) };
     expect(heard).toEqual([
       { name: 'created', payload: who },
       {
@@ -113,6 +113,16 @@ describe('the milestones service', () => {
       { name: 'reopened', payload: who },
       { name: 'deleted', payload: who },
     ]);
+    const snapshots = heard.map(({ payload }) => (payload as { milestone: { title: string; state: string; webUrl: string } }).milestone);
+    expect(snapshots.map((m) => [m.title, m.state])).toEqual([
+      ['announced', 'active'],
+      ['renamed', 'closed'],
+      ['renamed', 'closed'],
+      ['renamed', 'active'],
+      ['renamed', 'active'],
+      ['renamed', 'active'],
+    ]);
+    expect(snapshots.every((m) => m.webUrl === milestone.web_url)).toBe(true);
   });
 
   it("removes a deleted project's milestones", async () => {
