@@ -73,6 +73,13 @@ describe('project milestones', () => {
     expect(new Set(results.map((res) => res.body.iid)).size).toBe(6);
   });
 
+  it('lets one of concurrent creates with the same title through', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => app.post(base, { title: 'same race' }, { token: 'reporter' })));
+    expect(results.map((res) => res.status).sort()).toEqual([201, 400, 400, 400]);
+    const refused = results.find((res) => res.status === 400)!;
+    expect(refused.body).toEqual({ message: `Failed to create milestone {:title=>["already being used for another group or project milestone."]}` });
+  });
+
   it('validates titles and dates with GitLab texts', async () => {
     const blank = await app.post(base, { title: '  ' }, { token: 'reporter' });
     expect(blank.status).toBe(400);
