@@ -30,7 +30,7 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   const tokensService = kernel.resolve(coreTokensRef);
   const groupsService = kernel.resolve(coreGroupsRef);
   const projectsService = kernel.resolve(coreProjectsRef);
-  const db = kernel.database.knex;
+  const em = kernel.database.em();
 
   const users = {} as Record<Role, UserRow>;
   const tokens = {} as Record<Role, string>;
@@ -48,8 +48,9 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   }
   const group = await groupsService.create({ name: 'Test Group', path: 'test-group' }, users.owner.id);
   const now = new Date();
+  // Through the core plugin's `Member` entity, by name: the testing package does not import core's internals.
   for (const [role, level] of Object.entries(LEVELS)) {
-    await db('members').insert({
+    await em.insert('Member', {
       source_type: 'Namespace',
       source_id: group.id,
       user_id: users[role as Role].id,
