@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kernelServices } from '@forgekit/kernel';
 import type { TestApp } from '@forgekit/testing';
-import { repositoriesServiceRef } from '../refs.js';
+import { repositoriesServiceRef } from '../contracts.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';
 
 describe('project repositories', () => {

@@ -4,7 +4,7 @@
  * branch, removed with it, and shown through `empty_repo`.
  */
 import type { EventBus, Logger } from '@forgekit/kernel';
-import type { ProjectService, UserService } from '@forgekit/plugin-core';
+import type { ProjectService, UserService } from '@forgekit/plugin-core/contracts';
 import { isValidRefName } from '../git/ref-names.js';
 import { diskPathFor } from '../storage/storages.js';
 import type { RepositoryService } from '../storage/repository-service.js';

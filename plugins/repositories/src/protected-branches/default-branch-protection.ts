@@ -4,7 +4,7 @@
  * creating it; a deleted project's protected branches go with it.
  */
 import type { EventBus } from '@forgekit/kernel';
-import type { ProjectService } from '@forgekit/plugin-core';
+import type { ProjectService } from '@forgekit/plugin-core/contracts';
 import type { RepositoryService } from '../storage/repository-service.js';
 import type { BranchProtection } from './branch-protection.js';
 
