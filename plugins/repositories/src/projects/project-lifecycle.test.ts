@@ -79,6 +79,17 @@ describe('project repositories', () => {
     expect(await app.kernel.resolve(repositoriesServiceRef).find({ kind: 'project', containerId: id })).toBeNull();
   });
 
+  it('removes a group wiki repository with its group', async () => {
+    const group = await app.post('/api/v4/groups', { name: 'Wiki Owner', path: 'wiki-owner' }, { token: 'admin' });
+    expect(group.status).toBe(201);
+    const repos = app.kernel.resolve(repositoriesServiceRef);
+    const wiki = await repos.ensure({ kind: 'group_wiki', containerId: group.body.id });
+    expect(existsSync(wiki.gitDir)).toBe(true);
+    expect((await app.delete(`/api/v4/groups/${group.body.id}`, { token: 'admin' })).status).toBe(202);
+    expect(existsSync(wiki.gitDir)).toBe(false);
+    expect(await repos.find({ kind: 'group_wiki', containerId: group.body.id })).toBeNull();
+  });
+
   it('lets anyone read the code of a public project, and nobody when the repository feature is off', async () => {
     const res = await app.post('/api/v4/projects', { name: 'Open', visibility: 'public', initialize_with_readme: true }, { token: 'owner' });
     expect(res.status).toBe(201);
