@@ -1,5 +1,5 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core';
+import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { branchRoutes } from './branches/branch-routes.js';
 import { commitRoutes } from './commits/commit-routes.js';
 import { compareRoutes } from './compare/compare-routes.js';
@@ -18,9 +18,10 @@ import { protectDefaultBranches } from './protected-branches/default-branch-prot
 import { protectedBranchRoutes } from './protected-branches/protected-branch-routes.js';
 import { createProtectedBranchStore } from './protected-branches/protected-branch-store.js';
 import { defineProtectionSettings } from './protected-branches/protection-settings.js';
-import { branchProtectionRef, repositoriesServiceRef } from './refs.js';
+import { branchProtectionRef, repositoriesServiceRef, repositoryPlacementRef, repositoryReadRef, repositoryWriteRef } from './contracts.js';
 import { createProjectRepositories } from './shared/project-repository.js';
 import type { RouteDeps } from './shared/route-deps.js';
+import { createRepositoryPlacement } from './storage/repository-placement.js';
 import { createRepositoryService } from './storage/repository-service.js';
 import { RepositoriesConfigSchema, resolveStorages, weightsField, type RepositoriesConfig } from './storage/storages.js';
 import { tagRoutes } from './tags/tag-routes.js';
@@ -34,7 +35,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
   entities: [RepositoryRecord, ProtectedBranchRecord, ProtectedBranchAccessLevelRecord],
   migrations: [init, protectedBranches],
   requires: [coreAccessRef, coreProjectsRef, coreUsersRef, coreSettingsRef, coreGroupsRef],
-  provides: [repositoriesServiceRef, branchProtectionRef],
+  provides: [repositoryReadRef, repositoryWriteRef, repositoryPlacementRef, repositoriesServiceRef, branchProtectionRef],
   async register(ctx) {
     await checkGitInstalled();
     const database = ctx.resolve(kernelServices.database);
@@ -53,7 +54,11 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
       storages,
       weights: async () => (await settings.get('repository_storages_weighted')) as Record<string, number>,
     });
+    const projectRepos = createProjectRepositories(access, projects, users, repos);
     ctx.provide(repositoriesServiceRef, repos);
+    ctx.provide(repositoryReadRef, { ...repos, forRead: projectRepos.forRead });
+    ctx.provide(repositoryWriteRef, { ...repos, forWrite: projectRepos.forWrite, pusher: projectRepos.pusher });
+    ctx.provide(repositoryPlacementRef, createRepositoryPlacement(repos));
     const protection = createBranchProtection({ store: createProtectedBranchStore(database), access, projects, groups, settings, repos });
     ctx.provide(branchProtectionRef, protection);
 
@@ -68,7 +73,6 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
     });
     registerProjectLifecycle({ events: ctx.events, projects, users, repos, log: ctx.log });
 
-    const projectRepos = createProjectRepositories(access, projects, users, repos);
     const deps: RouteDeps = { repos, projectRepos, projects, access, protection };
     ctx.routes(
       ...commitRoutes(deps),

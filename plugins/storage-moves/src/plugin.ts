@@ -1,6 +1,6 @@
 import { kernelServices, definePlugin, type ForgePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core';
-import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
+import { coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
+import { repositoryPlacementRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { RepositoryStorageMove } from './entities/repository-storage-move.js';
 import { init } from './migrations/202611231100-init.js';
@@ -8,8 +8,8 @@ import { containerAdapters } from './moves/containers.js';
 import { moveRoutes } from './moves/move-routes.js';
 import { createMoveRecovery } from './moves/move-recovery.js';
 import { createMoveRunner, type MoveHooks } from './moves/move-runner.js';
-import { BULK_JOB, createMoveScheduler, MOVE_JOB } from './moves/move-scheduler.js';
-import { createMoveStore, type ContainerType } from './moves/move-store.js';
+import { BULK_JOB, createMoveScheduler, MOVE_JOB, type BulkMoveJob } from './moves/move-scheduler.js';
+import { createMoveStore } from './moves/move-store.js';
 
 export const StorageMovesConfigSchema = v.object({
   /** A started move not heard from for this long is failed by `storage-moves:recover` (its process died). */
@@ -31,19 +31,18 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
     config: StorageMovesConfigSchema,
     entities: [RepositoryStorageMove],
     migrations: [init],
-    requires: [repositoriesServiceRef, coreAccessRef, coreProjectsRef, coreGroupsRef],
+    requires: [repositoryPlacementRef, coreAccessRef, coreProjectsRef, coreGroupsRef],
     register(ctx) {
-      const { knex: db } = ctx.resolve(kernelServices.database);
-      const repos = ctx.resolve(repositoriesServiceRef);
+      const repos = ctx.resolve(repositoryPlacementRef);
       const projects = ctx.resolve(coreProjectsRef);
-      const store = createMoveStore(db);
-      const adapters = containerAdapters({ db, repos, projects, groups: ctx.resolve(coreGroupsRef), access: ctx.resolve(coreAccessRef) });
+      const store = createMoveStore(ctx.resolve(kernelServices.database));
+      const adapters = containerAdapters({ repos, projects, groups: ctx.resolve(coreGroupsRef), access: ctx.resolve(coreAccessRef) });
       const scheduler = createMoveScheduler({ store, repos, jobs: ctx.jobs, log: ctx.log });
       const runMove = createMoveRunner({ store, repos, adapters, log: ctx.log, hooks: options.hooks ?? {} });
 
       ctx.jobs.define(MOVE_JOB, runMove);
-      ctx.jobs.define(BULK_JOB, async ({ type, source, destination }: { type: ContainerType; source: string; destination: string | null }) => {
-        await scheduler.scheduleAll(adapters[type], source, destination);
+      ctx.jobs.define(BULK_JOB, async ({ type, source, destination, by }: BulkMoveJob) => {
+        await scheduler.scheduleAll(adapters[type], source, destination, by);
       });
       const recover = createMoveRecovery({ store, repos, adapters, jobs: ctx.jobs });
       ctx.jobs.define(RECOVER_JOB, () => recover(new Date(Date.now() - ctx.config.staleAfterMinutes * 60_000)));
@@ -52,19 +51,19 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
       for (const adapter of Object.values(adapters)) ctx.routes(...moveRoutes(adapter, { store, scheduler, repos, enqueue }));
 
       // Changing `repository_storage` through `PUT /projects/:id` moves the repository, as in GitLab.
-      ctx.events.on<{ projectId: number }>('project.updated', async ({ projectId }) => {
+      ctx.events.on(coreEvents.projectUpdated, async ({ projectId }) => {
         const project = await projects.findById(projectId);
         const repository = project && (await repos.find({ kind: 'project', containerId: projectId }));
         if (!project || !repository || repository.storage === project.repository_storage || repository.readOnly) return;
         const requested = project.repository_storage;
         await projects.update(project, { repositoryStorage: repository.storage });
-        if (!repos.storages.has(requested)) return;
+        if (!repos.hasStorage(requested)) return;
         await scheduler
           .schedule(adapters.project, projectId, requested)
           .catch((error) => ctx.log.warn({ err: error, projectId }, 'storage move not scheduled'));
       });
-      ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) => store.removeFor('project', projectId).then(() => undefined));
-      ctx.events.on<{ groupId: number }>('group.deleted', ({ groupId }) => store.removeFor('group', groupId).then(() => undefined));
+      ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => store.removeFor('project', projectId).then(() => undefined));
+      ctx.events.on(coreEvents.groupDeleted, ({ groupId }) => store.removeFor('group', groupId).then(() => undefined));
     },
   });
 }

@@ -1,6 +1,6 @@
 /** Branches: list, show, create, delete (one, or every merged one), and the older protect / unprotect calls. */
 import { accepted, apiError, defineRoute, f, noContent, notFound, page, params, type RequestContext, type Route } from '@forgekit/kernel';
-import { AccessLevel, type ProjectAccess } from '@forgekit/plugin-core';
+import { AccessLevel, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import { projectWebUrl } from '../commits/commit-presenter.js';
 import { git } from '../git/git-runner.js';
 import type { CommitInfo } from '../git/repo-reader.js';

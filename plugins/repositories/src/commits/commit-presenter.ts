@@ -1,5 +1,5 @@
 /** GitLab's Commit and CommitDetail entities. */
-import type { ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 import type { CommitInfo } from '../git/repo-reader.js';
 
 /** git's strict ISO time (`2024-05-01T10:00:00+02:00`) in GitLab's form, with milliseconds. */

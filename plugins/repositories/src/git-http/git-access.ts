@@ -4,7 +4,7 @@
  * project does not exist.
  */
 import { raw, type Credential, type Principal, type Reply } from '@forgekit/kernel';
-import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core';
+import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
 import { canDownloadCode, canPushCode } from '../shared/project-repository.js';
 

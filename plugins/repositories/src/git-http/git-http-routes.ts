@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { defineRoute, f, frameworkError, malformedRequest, params, raw, stream, type RequestContext, type Route } from '@forgekit/kernel';
-import type { ProjectAccess, ProjectService } from '@forgekit/plugin-core';
+import type { ProjectAccess, ProjectService } from '@forgekit/plugin-core/contracts';
 import { git, runGitService, type ServiceProcess } from '../git/git-runner.js';
 import { ZERO_SHA } from '../git/ref-names.js';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kernelServices } from '@forgekit/kernel';
 import type { TestApp } from '@forgekit/testing';
-import { repositoriesServiceRef } from '../refs.js';
+import { repositoriesServiceRef } from '../contracts.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';
 
 describe('project repositories', () => {
@@ -77,6 +77,17 @@ describe('project repositories', () => {
     expect((await app.delete(`/api/v4/projects/${id}`, { token: 'owner' })).status).toBe(202);
     expect(existsSync(repository.gitDir)).toBe(false);
     expect(await app.kernel.resolve(repositoriesServiceRef).find({ kind: 'project', containerId: id })).toBeNull();
+  });
+
+  it('removes a group wiki repository with its group', async () => {
+    const group = await app.post('/api/v4/groups', { name: 'Wiki Owner', path: 'wiki-owner' }, { token: 'admin' });
+    expect(group.status).toBe(201);
+    const repos = app.kernel.resolve(repositoriesServiceRef);
+    const wiki = await repos.ensure({ kind: 'group_wiki', containerId: group.body.id });
+    expect(existsSync(wiki.gitDir)).toBe(true);
+    expect((await app.delete(`/api/v4/groups/${group.body.id}`, { token: 'admin' })).status).toBe(202);
+    expect(existsSync(wiki.gitDir)).toBe(false);
+    expect(await repos.find({ kind: 'group_wiki', containerId: group.body.id })).toBeNull();
   });
 
   it('lets anyone read the code of a public project, and nobody when the repository feature is off', async () => {

@@ -4,7 +4,7 @@
  * branch, removed with it, and shown through `empty_repo`.
  */
 import type { EventBus, Logger } from '@forgekit/kernel';
-import type { ProjectService, UserService } from '@forgekit/plugin-core';
+import { coreEvents, type ProjectService, type UserService } from '@forgekit/plugin-core/contracts';
 import { isValidRefName } from '../git/ref-names.js';
 import { diskPathFor } from '../storage/storages.js';
 import type { RepositoryService } from '../storage/repository-service.js';
@@ -15,7 +15,7 @@ export const INSTANCE_DEFAULT_BRANCH = 'main';
 export function registerProjectLifecycle(options: { events: EventBus; projects: ProjectService; users: UserService; repos: RepositoryService; log: Logger }) {
   const { events, projects, users, repos, log } = options;
 
-  events.on<{ projectId: number; initializeWithReadme?: boolean; userId?: number }>('project.created', async ({ projectId, initializeWithReadme, userId }) => {
+  events.on(coreEvents.projectCreated, async ({ projectId, initializeWithReadme, userId }) => {
     let project = await projects.findById(projectId);
     if (!project) return;
     // An administrator's explicit storage stays; otherwise the weights decide.
@@ -43,7 +43,7 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
     );
   });
 
-  events.on<{ projectId: number }>('project.updated', async ({ projectId }) => {
+  events.on(coreEvents.projectUpdated, async ({ projectId }) => {
     const project = await projects.findById(projectId);
     const repository = project && (await repos.find({ kind: 'project', containerId: projectId }));
     if (!project?.default_branch || !repository) return;
@@ -53,10 +53,16 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
     }
   });
 
-  events.on<{ projectId: number }>('project.deleted', async ({ projectId }) => {
+  events.on(coreEvents.projectDeleted, async ({ projectId }) => {
     for (const kind of ['project', 'wiki'] as const) {
       await repos.remove({ kind, containerId: projectId }).catch((error) => log.error({ err: error, projectId, kind }, 'could not remove repository'));
     }
+  });
+
+  events.on(coreEvents.groupDeleted, async ({ groupId }) => {
+    await repos
+      .remove({ kind: 'group_wiki', containerId: groupId })
+      .catch((error) => log.error({ err: error, groupId, kind: 'group_wiki' }, 'could not remove repository'));
   });
 
   projects.extendFields((project, body, view) => {

@@ -4,7 +4,7 @@
  * GitLab, the payload is built after the push by a job, off the request's path.
  */
 import type { EventBus } from '@forgekit/kernel';
-import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 import { hookCommitTitle } from '../commits/commit-presenter.js';
 import { ZERO_SHA } from '../git/ref-names.js';
 import { changedPaths, listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';

@@ -4,7 +4,7 @@
  * ProtectedBranch, Project#user_can_push_to_empty_repo?).
  */
 import { wildcardMatches } from '@forgekit/kernel';
-import { AccessLevel, type ProjectAccess } from '@forgekit/plugin-core';
+import { AccessLevel, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import type { ProtectedBranch, ProtectionAction } from './protected-branch-store.js';
 
 /** GitLab's refusal of a commit through the API to a branch the caller may not push to. */

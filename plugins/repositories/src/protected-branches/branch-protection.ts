@@ -7,14 +7,14 @@
 import type { Principal } from '@forgekit/kernel';
 import {
   AccessLevel,
-  branchProtectionDefaults,
   type AccessService,
   type GroupService,
   type ProjectAccess,
   type ProjectService,
   type ProjectWithNamespace,
   type SettingsService,
-} from '@forgekit/plugin-core';
+} from '@forgekit/plugin-core/contracts';
+import { branchProtectionDefaults } from '@forgekit/plugin-core';
 import { canPushCode } from '../shared/project-repository.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import { branchPolicy, matchesBranch, mergeLevelOf, protectsAtAll, pushLevelOf, type BranchPolicy, type BranchProtectionDefaults } from './branch-policy.js';

@@ -4,7 +4,7 @@
  * creating it; a deleted project's protected branches go with it.
  */
 import type { EventBus } from '@forgekit/kernel';
-import type { ProjectService } from '@forgekit/plugin-core';
+import { coreEvents, type ProjectService } from '@forgekit/plugin-core/contracts';
 import type { RepositoryService } from '../storage/repository-service.js';
 import type { BranchProtection } from './branch-protection.js';
 
@@ -25,7 +25,7 @@ export function protectDefaultBranches(options: { events: EventBus; projects: Pr
     if (project) await protection.protectDefaultBranch(project, first);
   });
 
-  events.on<{ projectId: number }>('project.deleted', async ({ projectId }) => {
+  events.on(coreEvents.projectDeleted, async ({ projectId }) => {
     await protection.store.removeProject(projectId);
   });
 }

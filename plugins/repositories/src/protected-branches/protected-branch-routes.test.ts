@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/testing';
-import { branchProtectionRef } from '../refs.js';
+import { branchProtectionRef } from '../contracts.js';
 import { commitFiles, createRepoTestApp } from '../testing/repo-test-app.js';
 
 const MAINTAINERS = { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null };

@@ -19,7 +19,7 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { AccessLevel, type AccessService } from '@forgekit/plugin-core';
+import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { ProjectRepositories } from '../shared/project-repository.js';
 import { PROTECTION_ACCESS_LEVELS } from './branch-policy.js';
 import { protectedBranchEntity } from './protected-branch-presenter.js';

@@ -3,7 +3,7 @@
  * `push_code` rules on top of project visibility, and the caller as a git identity.
  */
 import { apiError, forbidden, type Principal, type RequestContext } from '@forgekit/kernel';
-import { AccessLevel, Visibility, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core';
+import { AccessLevel, Visibility, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core/contracts';
 import type { Pusher, RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 
 /** Whether the repository feature is open to this caller (members only when `private`). */

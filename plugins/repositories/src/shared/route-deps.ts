@@ -1,4 +1,4 @@
-import type { AccessService, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { AccessService, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 import { apiError } from '@forgekit/kernel';
 import { RepositoryError } from '../git/repository-error.js';
 import type { BranchProtection } from '../protected-branches/branch-protection.js';

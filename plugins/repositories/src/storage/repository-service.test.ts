@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/testing';
 import { git } from '../git/git-runner.js';
 import { HOUSEKEEPING_JOB } from '../projects/housekeeping.js';
-import { repositoriesServiceRef } from '../refs.js';
+import { repositoriesServiceRef } from '../contracts.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';
 import type { RepositoryService } from './repository-service.js';
 

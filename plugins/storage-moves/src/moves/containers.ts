@@ -3,9 +3,9 @@
  * storage, how to find one for a request, how to record its new storage, and how to show it.
  */
 import { notFound, type Principal } from '@forgekit/kernel';
-import { toIso, type Knex } from '@forgekit/kernel/orm';
-import type { AccessService, GroupService, ProjectService } from '@forgekit/plugin-core';
-import type { RepositoryKind, RepositoryService } from '@forgekit/plugin-repositories';
+import { projectIdentity } from '@forgekit/plugin-core';
+import type { AccessService, GroupService, ProjectService } from '@forgekit/plugin-core/contracts';
+import type { RepositoryKind, RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerType } from './move-store.js';
 
 export interface ContainerAdapter {
@@ -16,8 +16,8 @@ export interface ContainerAdapter {
   /** The container an admin named in a path, or GitLab's 404. */
   find(user: Principal | null, idOrPath: string): Promise<number>;
   currentStorage(id: number): Promise<string>;
-  /** Containers whose repositories are on a storage (for bulk moves). */
-  containersOn(storage: string): Promise<number[]>;
+  /** Containers on a storage (for bulk moves an administrator, `by`, asked for). */
+  containersOn(storage: string, by: Principal): Promise<number[]>;
   /** Creates repositories a move must carry even if nothing was written yet. */
   prepare(id: number): Promise<void>;
   /** Records the container's new storage where the container keeps it. */
@@ -25,8 +25,8 @@ export interface ContainerAdapter {
   present(ids: number[], externalUrl: string): Promise<Map<number, Record<string, unknown>>>;
 }
 
-export function containerAdapters(deps: { db: Knex; repos: RepositoryService; projects: ProjectService; groups: GroupService; access: AccessService }) {
-  const { db, repos, projects, groups, access } = deps;
+export function containerAdapters(deps: { repos: RepositoryPlacement; projects: ProjectService; groups: GroupService; access: AccessService }) {
+  const { repos, projects, groups, access } = deps;
 
   const storageOfRepository = async (kind: RepositoryKind, id: number) => (await repos.find({ kind, containerId: id }))?.storage ?? 'default';
 
@@ -40,10 +40,14 @@ export function containerAdapters(deps: { db: Knex; repos: RepositoryService; pr
     async currentStorage(id) {
       return (await projects.findById(id))?.repository_storage ?? 'default';
     },
-    async containersOn(storage) {
-      // The project's own storage column is what `GET /projects?repository_storage=` reads.
-      const rows: { id: number }[] = await db('projects').where('repository_storage', storage).orderBy('id').select('id');
-      return rows.map((row) => row.id);
+    async containersOn(storage, by) {
+      // The project's own storage is what `GET /projects?repository_storage=` reads; a project
+      // whose repository was never written has no repository record to go by.
+      const onStorage: number[] = [];
+      for (const id of await access.visibleProjectIds(by)) {
+        if ((await projects.findById(id))?.repository_storage === storage) onStorage.push(id);
+      }
+      return onStorage;
     },
     async prepare(id) {
       const row = await projects.findById(id);
@@ -57,16 +61,7 @@ export function containerAdapters(deps: { db: Knex; repos: RepositoryService; pr
       const shown = new Map<number, Record<string, unknown>>();
       for (const id of new Set(ids)) {
         const row = await projects.findById(id);
-        if (!row) continue;
-        shown.set(id, {
-          id: row.id,
-          description: row.description,
-          name: row.name,
-          name_with_namespace: `${row.ns_full_name} / ${row.name}`,
-          path: row.path,
-          path_with_namespace: `${row.ns_full_path}/${row.path}`,
-          created_at: toIso(row.created_at),
-        });
+        if (row) shown.set(id, projectIdentity(row));
       }
       return shown;
     },

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/testing';
 import { coreAccessRef, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core';
-import { git, repositoriesServiceRef, type RepositoryService } from '@forgekit/plugin-repositories';
+import { git, repositoriesServiceRef, repositoryPlacementRef, type RepositoryService } from '@forgekit/plugin-repositories';
 import { RECOVER_JOB } from '../plugin.js';
 import { containerAdapters } from './containers.js';
 import { SOURCE_LEFT_MESSAGE, STOPPED_MESSAGE } from './move-recovery.js';
@@ -50,19 +50,18 @@ describe('recovering storage moves whose process stopped', () => {
    * its job, then run with `hooks`, so the test decides when it stops and resumes.
    */
   async function runByHand(projectId: number, hooks: MoveHooks) {
-    const db = app.kernel.database.knex;
-    const store = createMoveStore(db);
+    const store = createMoveStore(app.kernel.database);
+    const placement = app.kernel.resolve(repositoryPlacementRef);
     const adapters = containerAdapters({
-      db,
-      repos,
+      repos: placement,
       projects: app.kernel.resolve(coreProjectsRef),
       groups: app.kernel.resolve(coreGroupsRef),
       access: app.kernel.resolve(coreAccessRef),
     });
     const log = { warn: () => undefined } as never;
-    const scheduler = createMoveScheduler({ store, repos, jobs: { enqueue: async () => undefined }, log });
+    const scheduler = createMoveScheduler({ store, repos: placement, jobs: { enqueue: async () => undefined }, log });
     const move = await scheduler.schedule(adapters.project, projectId, 'second');
-    const run = createMoveRunner({ store, repos, adapters, log, hooks })({ moveId: move.id });
+    const run = createMoveRunner({ store, repos: placement, adapters, log, hooks })({ moveId: move.id });
     return { move, run };
   }
 

@@ -7,7 +7,7 @@
  * never picked up is queued again.
  */
 import type { JobService } from '@forgekit/kernel';
-import type { RepositoryService } from '@forgekit/plugin-repositories';
+import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerAdapters } from './containers.js';
 import { MOVE_JOB } from './move-scheduler.js';
 import { MoveState } from './move-states.js';
@@ -16,23 +16,23 @@ import type { MoveRow, MoveStore } from './move-store.js';
 export const STOPPED_MESSAGE = 'The move stopped before it finished';
 export const SOURCE_LEFT_MESSAGE = 'The move stopped before the source repository was removed';
 
-export function createMoveRecovery(deps: { store: MoveStore; repos: RepositoryService; adapters: ContainerAdapters; jobs: Pick<JobService, 'enqueue'> }) {
+export function createMoveRecovery(deps: { store: MoveStore; repos: RepositoryPlacement; adapters: ContainerAdapters; jobs: Pick<JobService, 'enqueue'> }) {
   const { store, repos, adapters, jobs } = deps;
 
   async function recoverStarted(move: MoveRow) {
-    const adapter = adapters[move.container_type];
-    const repositories = await repos.findAll(adapter.repositoryKinds, move.container_id);
+    const adapter = adapters[move.containerType];
+    const repositories = await repos.findAll(adapter.repositoryKinds, move.containerId);
     const ids = repositories.map((repository) => repository.id);
     const switched =
-      move.source_storage_name !== move.destination_storage_name &&
+      move.sourceStorageName !== move.destinationStorageName &&
       repositories.length > 0 &&
-      repositories.every((repository) => repository.storage === move.destination_storage_name);
+      repositories.every((repository) => repository.storage === move.destinationStorageName);
     if (!switched) {
       if (await store.transition(move.id, MoveState.started, MoveState.failed, STOPPED_MESSAGE)) await repos.setReadOnly(ids, false);
       return;
     }
     if (!(await store.transition(move.id, MoveState.started, MoveState.replicated))) return;
-    await adapter.recordStorage(move.container_id, move.destination_storage_name);
+    await adapter.recordStorage(move.containerId, move.destinationStorageName);
     await repos.setReadOnly(ids, false);
     await store.transition(move.id, MoveState.replicated, MoveState.cleanupFailed, SOURCE_LEFT_MESSAGE);
   }
@@ -41,7 +41,7 @@ export function createMoveRecovery(deps: { store: MoveStore; repos: RepositorySe
     for (const move of await store.idleSince(MoveState.started, before)) await recoverStarted(move);
     for (const move of await store.idleSince(MoveState.replicated, before)) {
       if (!(await store.transition(move.id, MoveState.replicated, MoveState.cleanupFailed, SOURCE_LEFT_MESSAGE))) continue;
-      const repositories = await repos.findAll(adapters[move.container_type].repositoryKinds, move.container_id);
+      const repositories = await repos.findAll(adapters[move.containerType].repositoryKinds, move.containerId);
       await repos.setReadOnly(
         repositories.map((repository) => repository.id),
         false,

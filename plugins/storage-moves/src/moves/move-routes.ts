@@ -4,22 +4,22 @@
  * show and schedule the moves of one container. Administrators only.
  */
 import { accepted, created, defineRoute, f, page, params, recordNotFound, totalFor, type Route } from '@forgekit/kernel';
-import type { RepositoryService } from '@forgekit/plugin-repositories';
+import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerAdapter } from './containers.js';
 import { presentMoves } from './move-presenter.js';
-import { BULK_JOB, type MoveScheduler } from './move-scheduler.js';
+import { BULK_JOB, type BulkMoveJob, type MoveScheduler } from './move-scheduler.js';
 import type { MoveStore } from './move-store.js';
 
 const PLURAL = { project: 'projects', snippet: 'snippets', group: 'groups' } as const;
 
 export function moveRoutes(
   adapter: ContainerAdapter,
-  deps: { store: MoveStore; scheduler: MoveScheduler; repos: RepositoryService; enqueue: (name: string, data: unknown) => Promise<void> },
+  deps: { store: MoveStore; scheduler: MoveScheduler; repos: RepositoryPlacement; enqueue: (name: string, data: unknown) => Promise<void> },
 ): Route[] {
   const { store, scheduler, repos } = deps;
   const all = `/${adapter.type}_repository_storage_moves`;
   const own = `/${PLURAL[adapter.type]}/:id/repository_storage_moves`;
-  const storageNames = [...repos.storages.keys()];
+  const storageNames = [...repos.storageNames];
   const moveId = { repository_storage_move_id: f.integer() };
 
   const list = (path: string, scoped: boolean) =>
@@ -48,7 +48,7 @@ export function moveRoutes(
           containerId === null
             ? await store.find(input.repository_storage_move_id)
             : await store.findFor(adapter.type, containerId, input.repository_storage_move_id);
-        if (!row || row.container_type !== adapter.type) throw recordNotFound();
+        if (!row || row.containerType !== adapter.type) throw recordNotFound();
         return (await presentMoves(adapter, [row], ctx.externalUrl))[0];
       },
     });
@@ -61,8 +61,9 @@ export function moveRoutes(
       path: all,
       auth: 'admin',
       input: params({ source_storage_name: f.values(storageNames), destination_storage_name: f.optional(f.values(storageNames)) }),
-      async handler(_ctx, input) {
-        await deps.enqueue(BULK_JOB, { type: adapter.type, source: input.source_storage_name, destination: input.destination_storage_name ?? null });
+      async handler(ctx, input) {
+        const job: BulkMoveJob = { type: adapter.type, source: input.source_storage_name, destination: input.destination_storage_name ?? null, by: ctx.user };
+        await deps.enqueue(BULK_JOB, job);
         return accepted();
       },
     }),

@@ -2,16 +2,24 @@
  * Scheduling moves: GitLab's validations, the repositories made read-only (each only if
  * it was writable, so two schedulers cannot both own one), then the move job queued.
  */
-import { validationFailed, type JobService, type Logger } from '@forgekit/kernel';
-import type { RepositoryService } from '@forgekit/plugin-repositories';
+import { validationFailed, type JobService, type Logger, type Principal } from '@forgekit/kernel';
+import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerAdapter } from './containers.js';
 import { MoveState } from './move-states.js';
-import type { MoveRow, MoveStore } from './move-store.js';
+import type { ContainerType, MoveRow, MoveStore } from './move-store.js';
 
 export const MOVE_JOB = 'storage-moves:move';
 export const BULK_JOB = 'storage-moves:schedule-bulk';
 
-export function createMoveScheduler(deps: { store: MoveStore; repos: RepositoryService; jobs: Pick<JobService, 'enqueue'>; log: Logger }) {
+/** What a bulk move job carries: the containers of one type on `source`, and the administrator who asked. */
+export interface BulkMoveJob {
+  type: ContainerType;
+  source: string;
+  destination: string | null;
+  by: Principal;
+}
+
+export function createMoveScheduler(deps: { store: MoveStore; repos: RepositoryPlacement; jobs: Pick<JobService, 'enqueue'>; log: Logger }) {
   const { store, repos, jobs, log } = deps;
   const readOnly = (adapter: ContainerAdapter) => validationFailed({ [adapter.key]: ['is read-only'] });
 
@@ -19,8 +27,8 @@ export function createMoveScheduler(deps: { store: MoveStore; repos: RepositoryS
     const source = await adapter.currentStorage(containerId);
     const destination = destinationName ?? (await repos.pickStorage(source));
     const errors: Record<string, string[]> = {};
-    if (!repos.storages.has(source)) errors.source_storage_name = ['is not included in the list'];
-    if (!repos.storages.has(destination))
+    if (!repos.hasStorage(source)) errors.source_storage_name = ['is not included in the list'];
+    if (!repos.hasStorage(destination))
       errors.destination_storage_name = destination === '' ? ["can't be blank", 'is not included in the list'] : ['is not included in the list'];
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
 
@@ -49,9 +57,9 @@ export function createMoveScheduler(deps: { store: MoveStore; repos: RepositoryS
   return {
     schedule,
     /** One move per container on `source`; containers that cannot move now are skipped. */
-    async scheduleAll(adapter: ContainerAdapter, source: string, destination: string | null): Promise<number> {
+    async scheduleAll(adapter: ContainerAdapter, source: string, destination: string | null, by: Principal): Promise<number> {
       let scheduled = 0;
-      for (const id of await adapter.containersOn(source)) {
+      for (const id of await adapter.containersOn(source, by)) {
         try {
           await schedule(adapter, id, destination);
           scheduled++;

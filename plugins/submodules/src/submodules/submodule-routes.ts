@@ -8,16 +8,16 @@ import {
   PUSH_INTO_BRANCH,
   RepositoryError,
   type BranchProtection,
-  type ProjectRepositories,
-  type RepositoryService,
-} from '@forgekit/plugin-repositories';
+  type RepositoryReads,
+  type RepositoryWrites,
+} from '@forgekit/plugin-repositories/contracts';
 
 /** GitLab's (Gitaly's) refusals, all `400 {"message": ...}`. */
 const refuse = (message: string) => apiError(400, message);
 
 const GITLINK_MODE = '160000';
 
-export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectRepositories, protection: BranchProtection): Route[] {
+export function submoduleRoutes(reads: RepositoryReads, writes: RepositoryWrites, protection: BranchProtection): Route[] {
   return [
     defineRoute({
       method: 'PUT',
@@ -25,10 +25,10 @@ export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectR
       input: params({ commit_sha: f.string(), branch: f.string(), commit_message: f.optional(f.string()) }),
       async handler(ctx, input) {
         const submodule = ctx.params.submodule!;
-        const { access, repository } = await projectRepos.forWrite(ctx);
+        const { access, repository } = await writes.forWrite(ctx);
         if (!(await protection.policyFor(ctx.user, access.project, { access, repository })).canPush(input.branch)) throw refuse(PUSH_INTO_BRANCH);
-        const empty = !(await repos.hasBranches(repository));
-        const head = input.branch ? await repos.branchHead(repository, input.branch) : null;
+        const empty = !(await reads.hasBranches(repository));
+        const head = input.branch ? await reads.branchHead(repository, input.branch) : null;
         if (!empty && !head) throw refuse('You can only create or edit files when you are on a branch');
         if (empty) throw refuse('The repository is empty');
         const sha = input.commit_sha.toLowerCase();
@@ -36,13 +36,13 @@ export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectR
 
         const path = submodule.replace(/^\/+|\/+$/g, '');
         const unsafe = !isSafePath(path) || path.split('/').some((part) => part === '.' || part === '');
-        const entry = unsafe ? null : await repos.entryAt(repository, head!, path);
+        const entry = unsafe ? null : await reads.entryAt(repository, head!, path);
         if (!entry || entry.mode !== GITLINK_MODE) throw refuse('Invalid submodule path');
         if (entry.id === sha) throw refuse(`The submodule ${submodule} is already at ${input.commit_sha}`);
 
-        const pusher = await projectRepos.pusher(ctx.user!);
+        const pusher = await writes.pusher(ctx.user!);
         const message = input.commit_message || `Update submodule ${submodule} with oid ${input.commit_sha}`;
-        const { commit } = await repos
+        const { commit } = await writes
           .commitTreeEdits(
             repository,
             { branch: input.branch, expectedHead: head!, edits: [{ path, mode: GITLINK_MODE, sha }], message, author: pusher, committer: pusher },
@@ -51,7 +51,7 @@ export function submoduleRoutes(repos: RepositoryService, projectRepos: ProjectR
           .catch((error: unknown) => {
             throw error instanceof RepositoryError ? refuse(error.message) : error;
           });
-        const detail = (await repos.readCommit(repository, commit))!;
+        const detail = (await reads.readCommit(repository, commit))!;
         return commitDetailEntity(detail, projectWebUrl(ctx.externalUrl, access.project), access.project.id, null);
       },
     }),

@@ -6,7 +6,7 @@
  */
 import { cp, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { git, gitText } from '@forgekit/plugin-repositories';
+import { git, gitText } from '../git/git-runner.js';
 
 /** Every ref with its target, and what HEAD points to. */
 export async function refsSnapshot(gitDir: string): Promise<string> {

@@ -1,0 +1,89 @@
+/**
+ * What other plugins may use of the repositories plugin: the repository service split by
+ * what callers need (read, write, storage placement), branch protection, and the public
+ * types and helpers that go with them.
+ */
+import { createServiceRef } from '@forgekit/kernel';
+import type { BranchProtection } from './protected-branches/branch-protection.js';
+import type { ProjectRepositories } from './shared/project-repository.js';
+import type { RepositoryPlacement } from './storage/repository-placement.js';
+import type { RepositoryService } from './storage/repository-service.js';
+
+/** Reading repositories: find one, read its refs, commits, trees and blobs; a project's repository for a request. */
+export type RepositoryReads = Pick<
+  RepositoryService,
+  | 'storages'
+  | 'find'
+  | 'findById'
+  | 'findAll'
+  | 'resolveCommit'
+  | 'branchHead'
+  | 'readCommit'
+  | 'listCommits'
+  | 'countCommits'
+  | 'commitStats'
+  | 'readCommitWithStats'
+  | 'listRefs'
+  | 'readTree'
+  | 'entryAt'
+  | 'readBlob'
+  | 'readBlobById'
+  | 'lastCommitFor'
+  | 'mergeBase'
+  | 'diff'
+  | 'hasBranches'
+  | 'headBranch'
+  | 'isEmptyOnDisk'
+> &
+  Pick<ProjectRepositories, 'forRead'>;
+
+/** Writing repositories: create and remove them, commit, move refs; a project's repository for a write and the caller as pusher. */
+export type RepositoryWrites = Pick<
+  RepositoryService,
+  | 'ensure'
+  | 'remove'
+  | 'commitFiles'
+  | 'commitTreeEdits'
+  | 'createBranch'
+  | 'deleteBranch'
+  | 'createTag'
+  | 'deleteTag'
+  | 'setHeadBranch'
+  | 'writing'
+  | 'onRefsUpdated'
+  | 'describeContainers'
+> &
+  Pick<ProjectRepositories, 'forWrite' | 'pusher'>;
+
+export type { RepositoryPlacement };
+
+export const repositoryReadRef = createServiceRef<RepositoryReads>('repositories.read');
+export const repositoryWriteRef = createServiceRef<RepositoryWrites>('repositories.write');
+/** Storages and moves between them: pick, copy and verify, switch, pause writes, clean up. */
+export const repositoryPlacementRef = createServiceRef<RepositoryPlacement>('repositories.placement');
+
+/**
+ * The whole repository service in one. Prefer the read, write and placement refs; this one
+ * stays for plugins that have not moved to them yet.
+ */
+export const repositoriesServiceRef = createServiceRef<RepositoryService>('repositories.service');
+
+/**
+ * Who may push to, merge into, force-push or delete a branch of a project:
+ * `isProtected(project, branch)`, `canPush(user, project, branch)`, `canMerge`, `canDelete`,
+ * `canForcePush(project, branch)`, and `policyFor(user, project)` for several checks at once.
+ */
+export const branchProtectionRef = createServiceRef<BranchProtection>('repositories.branch-protection');
+
+export type { BranchProtection } from './protected-branches/branch-protection.js';
+export { PUSH_INTO_BRANCH, type BranchPolicy, type BranchProtectionDefaults } from './protected-branches/branch-policy.js';
+export type { RepositoryService, RepositoryHandle, Pusher, RefsUpdated, ContainerDescriber } from './storage/repository-service.js';
+export type { ProjectRepositories, ProjectRepository } from './shared/project-repository.js';
+export { REPOSITORY_KINDS, type RepositoryKey, type RepositoryKind } from './storage/storages.js';
+export type { CommitInfo, RefInfo, TreeEntry, BlobInfo, LogOptions } from './git/repo-reader.js';
+export type { FileAction, CommitFilesRequest, GitIdentity, RefUpdate } from './git/commit-writer.js';
+export type { TreeEdit } from './git/tree-edits.js';
+export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
+export { commitEntity, commitDetailEntity, projectWebUrl, gitTime } from './commits/commit-presenter.js';
+export { isValidRefName, isFullSha, isSafeRevision, MAX_PATH_BYTES, ZERO_SHA } from './git/ref-names.js';
+export { isSafePath } from './shared/input-checks.js';
