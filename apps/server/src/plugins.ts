@@ -3,7 +3,7 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
-import { pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
+import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
@@ -19,7 +19,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   storageMovesPlugin,
   ciVariablesPlugin,
   featureFlagsPlugin,
-  pipelineSchedulesWithRepositoriesPlugin,
+  pipelineSchedulesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
 ];
