@@ -200,6 +200,24 @@ describe('POST /projects/:id/pipeline_schedules', () => {
       await setScheduleLimit(app, 0);
     }
   });
+
+  it('holds the plan limit when creates run in parallel', async () => {
+    const projectId = await newProject(app, 'racing-schedules');
+    const racing = projectSchedulesPath(projectId);
+    await setScheduleLimit(app, 3);
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => app.post(racing, { ...NIGHTLY, description: `race ${i}` }, { token: 'developer' })),
+      );
+      expect(results.filter((res) => res.status === 201)).toHaveLength(3);
+      for (const refused of results.filter((res) => res.status !== 201)) {
+        expect(refused).toMatchObject({ status: 400, body: { message: { base: ['Maximum number of ci pipeline schedules (3) exceeded'] } } });
+      }
+      expect((await app.get(racing, { token: 'developer' })).headers.get('x-total')).toBe('3');
+    } finally {
+      await setScheduleLimit(app, 0);
+    }
+  });
 });
 
 describe('GET /projects/:id/pipeline_schedules', () => {

@@ -45,6 +45,8 @@ export interface ScheduleServiceOptions {
 
 type Errors = Record<string, string[]>;
 
+const limitMessage = (limit: number) => `Maximum number of ci pipeline schedules (${limit}) exceeded`;
+
 export const refProjectOf = (project: ProjectWithNamespace): RefProject => ({
   id: project.id,
   fullPath: `${project.ns_full_path}/${project.path}`,
@@ -103,7 +105,7 @@ export function createScheduleService({ store, refs, limits, workerCron }: Sched
 
   async function limitError(projectId: number): Promise<string | null> {
     if (!(await limits.exceeded(SCHEDULE_LIMIT, await store.count(projectId)))) return null;
-    return `Maximum number of ci pipeline schedules (${await limits.get(SCHEDULE_LIMIT)}) exceeded`;
+    return limitMessage(await limits.get(SCHEDULE_LIMIT));
   }
 
   const nextRun = (cron: string, cronTimezone: string) => nextRunAt(cron, cronTimezone, new Date(), workerCron)!;
@@ -115,7 +117,7 @@ export function createScheduleService({ store, refs, limits, workerCron }: Sched
       const inputs = planInputs([], input.inputs ?? []);
       const errors = modelErrors({ ...input, cron }, inputs, await limitError(project.id));
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
-      return store.insert(
+      const stored = await store.insert(
         project.id,
         {
           description: input.description,
@@ -127,7 +129,11 @@ export function createScheduleService({ store, refs, limits, workerCron }: Sched
           ownerId,
         },
         inputs.changes,
+        await limits.get(SCHEDULE_LIMIT),
       );
+      // Another create took the last place since the check above.
+      if (!stored) throw validationFailed({ base: [limitMessage(await limits.get(SCHEDULE_LIMIT))] });
+      return stored;
     },
 
     async update(project: ProjectWithNamespace, schedule: PipelineScheduleRow, changes: ScheduleChanges): Promise<PipelineScheduleRow> {

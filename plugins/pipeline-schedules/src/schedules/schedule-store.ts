@@ -84,8 +84,15 @@ export function createScheduleStore(database: Database) {
       return claimed === 1;
     },
 
-    insert(projectId: number, values: ScheduleValues, inputs: InputChanges): Promise<PipelineScheduleRow> {
+    /**
+     * Inserts the schedule with its inputs unless the project already has `limit`
+     * schedules (0: no limit). Creates for one project take turns, so the limit holds
+     * when they race. Null when the limit held the schedule back.
+     */
+    insert(projectId: number, values: ScheduleValues, inputs: InputChanges, limit: number): Promise<PipelineScheduleRow | null> {
       return database.transaction(async (em) => {
+        await database.lock(em, `pipeline-schedules:schedules:${projectId}`);
+        if (limit > 0 && (await database.count(ofProject(projectId), { em })) >= limit) return null;
         const now = new Date();
         const row = { projectId, ...values, createdAt: now, updatedAt: now };
         const id = Number(await em.insert<PipelineScheduleRow>(PipelineSchedule, row));
