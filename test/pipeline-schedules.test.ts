@@ -1,6 +1,6 @@
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
-import { pipelineSchedulesPlugin, pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
+import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,7 +133,7 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
       value: 'production',
       raw: false,
     });
-    expect(await maya.api.PipelineSchedules.remove(project.id, paused.id, { showExpanded: true })).toMatchObject({ status: 204, data: null });
+    expect(await maya.api.PipelineSchedules.remove(project.id, paused.id, { showExpanded: true })).toMatchObject({ status: 200, data: { id: paused.id } });
     expect(await failureOf(dev.api.PipelineSchedules.show(project.id, paused.id))).toEqual({ status: 404, description: '404 Pipeline Schedule Not Found' });
   });
 });
@@ -145,7 +145,7 @@ describe('pipeline schedule refs against a hosted repository through @gitbeaker/
   let projectId: number;
 
   beforeAll(async () => {
-    server = await startListeningServer([corePlugin, planLimitsPlugin, repositoriesPlugin, pipelineSchedulesWithRepositoriesPlugin]);
+    server = await startListeningServer([corePlugin, planLimitsPlugin, repositoriesPlugin, pipelineSchedulesPlugin]);
     admin = clientFor(server, server.rootToken);
     projectId = (await admin.Projects.create({ name: 'Releases', initializeWithReadme: true })).id;
     await admin.Tags.create(projectId, 'v2.0', 'main');

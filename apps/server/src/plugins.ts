@@ -5,7 +5,7 @@ import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
-import { pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
+import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
@@ -21,7 +21,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   storageMovesPlugin,
   ciVariablesPlugin,
   featureFlagsPlugin,
-  pipelineSchedulesWithRepositoriesPlugin,
+  pipelineSchedulesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
   milestonesPlugin,

@@ -1,11 +1,11 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core';
-import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
+import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits/contracts';
 import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import * as v from 'valibot';
 import { isValidCron } from './cron/cron-expression.js';
 import { pipelineScheduleEntities } from './entities/index.js';
-import { defaultRefResolver, type RefResolver } from './git-refs/ref-resolver.js';
+import { defaultRefResolver } from './git-refs/ref-resolver.js';
 import { repositoryRefResolver } from './git-refs/repository-ref-resolver.js';
 import { init } from './migrations/202611231000-init.js';
 import { pipelineIidsProjectNotNull } from './migrations/202611241000-pipeline-iids-project-not-null.js';
@@ -32,61 +32,55 @@ export const PipelineSchedulesConfigSchema = v.object({
 
 export type PipelineSchedulesConfig = v.InferOutput<typeof PipelineSchedulesConfigSchema>;
 
-export interface PipelineSchedulesPluginOptions {
-  /** How short refs become full refs and which commit a ref points at; the default knows no repository. */
-  refResolver?: RefResolver;
-  /**
-   * Read refs from the projects' repositories (needs the repositories plugin): short
-   * names expand to the branch or tag that exists, and names that are both or
-   * neither are refused as ambiguous. Ignored when `refResolver` is given.
-   */
-  repositories?: boolean;
-}
+/**
+ * Pipeline schedules with their variables and inputs, the pipelines they start, and the
+ * scheduler that fires them. With the repositories plugin in the host, refs are read from
+ * the projects' repositories; without it, every valid short name is taken as a branch.
+ */
+export const pipelineSchedulesPlugin = definePlugin<PipelineSchedulesConfig>({
+  id: 'pipeline-schedules',
+  compatibility: '^0.1.0',
+  config: PipelineSchedulesConfigSchema,
+  env: { FORGEKIT_PIPELINE_SCHEDULES_WORKER_CRON: 'workerCron' },
+  entities: pipelineScheduleEntities,
+  migrations: [init, pipelineIidsProjectNotNull],
+  requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef],
+  optional: [repositoriesServiceRef],
+  register(ctx) {
+    const repositories = ctx.resolveOptional(repositoriesServiceRef);
+    const refs = repositories ? repositoryRefResolver(repositories) : defaultRefResolver;
+    const database = ctx.resolve(kernelServices.database);
+    const projects = ctx.resolve(coreProjectsRef);
+    const users = ctx.resolve(coreUsersRef);
+    const store = createScheduleStore(database);
+    const pipelines = createPipelineStore(database);
+    const variables = createScheduleVariableStore(database);
+    const access = createScheduleAccess(ctx.resolve(coreAccessRef), projects, users, store);
+    const service = createScheduleService({ store, refs, limits: ctx.resolve(planLimitsServiceRef), workerCron: ctx.config.workerCron });
+    const views = createScheduleViews(store, pipelines, users);
+    const runs = createSchedulePipelines(database, store, pipelines, refs, ctx.events);
+    const runDueSchedules = createScheduler({
+      schedules: store,
+      projects,
+      runs,
+      ownerMayRun: access.ownerMayRun,
+      log: ctx.log,
+      workerCron: ctx.config.workerCron,
+    });
 
-/** Pipeline schedules with their variables and inputs, the pipelines they start, and the scheduler that fires them. */
-export function createPipelineSchedulesPlugin(options: PipelineSchedulesPluginOptions = {}) {
-  const fromRepositories = !options.refResolver && options.repositories === true;
-  return definePlugin<PipelineSchedulesConfig>({
-    id: 'pipeline-schedules',
-    compatibility: '^0.1.0',
-    config: PipelineSchedulesConfigSchema,
-    env: { FORGEKIT_PIPELINE_SCHEDULES_WORKER_CRON: 'workerCron' },
-    entities: pipelineScheduleEntities,
-    migrations: [init, pipelineIidsProjectNotNull],
-    requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef, ...(fromRepositories ? [repositoriesServiceRef] : [])],
-    register(ctx) {
-      const refs = fromRepositories ? repositoryRefResolver(ctx.resolve(repositoriesServiceRef)) : (options.refResolver ?? defaultRefResolver);
-      const { knex: db } = ctx.resolve(kernelServices.database);
-      const projects = ctx.resolve(coreProjectsRef);
-      const store = createScheduleStore(db);
-      const pipelines = createPipelineStore(db);
-      const variables = createScheduleVariableStore(db);
-      const users = ctx.resolve(coreUsersRef);
-      const access = createScheduleAccess(ctx.resolve(coreAccessRef), projects, users, store);
-      const service = createScheduleService({ store, refs, limits: ctx.resolve(planLimitsServiceRef), workerCron: ctx.config.workerCron });
-      const views = createScheduleViews(store, pipelines, users);
-      const runs = createSchedulePipelines(db, pipelines, refs, ctx.events);
-      const runDueSchedules = createScheduler({ db, projects, runs, ownerMayRun: access.ownerMayRun, log: ctx.log, workerCron: ctx.config.workerCron });
-
-      ctx.routes(
-        ...scheduleRoutes({ access, store, service, views, variables, pipelines }),
-        ...pipelineRoutes(access, pipelines, runs),
-        ...scheduleVariableRoutes(access, variables),
-      );
-      ctx.jobs.define(TICK_JOB, async () => {
-        await runDueSchedules();
-      });
-      ctx.events.on<{ projectId: number }>('project.deleted', ({ projectId }) =>
-        db.transaction(async (trx) => {
-          await store.removeForProject(trx, projectId);
-          await pipelines.removeForProject(trx, projectId);
-        }),
-      );
-    },
-  });
-}
-
-export const pipelineSchedulesPlugin = createPipelineSchedulesPlugin();
-
-/** The same plugin reading refs from the repositories plugin, for servers that host repositories. */
-export const pipelineSchedulesWithRepositoriesPlugin = createPipelineSchedulesPlugin({ repositories: true });
+    ctx.routes(
+      ...scheduleRoutes({ access, store, service, views, variables }),
+      ...pipelineRoutes(access, pipelines, runs),
+      ...scheduleVariableRoutes(access, variables),
+    );
+    ctx.jobs.define(TICK_JOB, async () => {
+      await runDueSchedules();
+    });
+    ctx.events.on(coreEvents.projectDeleted, ({ projectId }) =>
+      database.transaction(async (em) => {
+        await store.removeAllOf(em, projectId);
+        await pipelines.removeAllOf(em, projectId);
+      }),
+    );
+  },
+});

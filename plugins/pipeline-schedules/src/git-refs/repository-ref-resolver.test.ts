@@ -14,7 +14,7 @@ async function created(res: { status: number; text: string; body: any }) {
 
 /** A repository with the branches `main` and `both` and the tags `v1.0` and `both`. */
 beforeAll(async () => {
-  app = await createTestApp({ plugins: [repositoriesPlugin, ...schedulePlugins({ repositories: true })] });
+  app = await createTestApp({ plugins: [repositoriesPlugin, ...schedulePlugins()] });
   projectId = await newProject(app, 'with-repository');
   const repo = `/api/v4/projects/${projectId}/repository`;
   const commit = await created(

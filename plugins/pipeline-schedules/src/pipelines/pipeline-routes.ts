@@ -2,7 +2,6 @@
 import { created, defineRoute, f, page, params, totalFor, type Route } from '@forgekit/kernel';
 import { authorize, type ScheduleAccess } from '../schedules/schedule-access.js';
 import { projectPathOf } from '../schedules/schedule-views.js';
-import type { PipelineRow } from '../shared/rows.js';
 import { pipelineBasic } from './pipeline-presenter.js';
 import { PIPELINE_STATUSES, type PipelineStore } from './pipeline-store.js';
 import type { SchedulePipelines } from './schedule-pipelines.js';
@@ -27,20 +26,16 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
       }),
       async handler(ctx, input) {
         const { schedule, project } = await access.schedule(ctx, input.pipeline_schedule_id);
-        const query = pipelines.forSchedule(schedule.id, {
+        const filters = {
           scope: input.scope,
           status: input.status,
           updatedBefore: input.updated_before,
           updatedAfter: input.updated_after,
           createdBefore: input.created_before,
           createdAfter: input.created_after,
-        });
-        const rows: PipelineRow[] = await query
-          .clone()
-          .orderBy('id', input.sort ?? 'asc')
-          .limit(ctx.page.perPage)
-          .offset(ctx.page.offset);
-        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        };
+        const rows = await pipelines.page(schedule.id, filters, input.sort ?? 'asc', ctx.page.perPage, ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, () => pipelines.count(schedule.id, filters));
         const path = projectPathOf(project);
         return page(
           rows.map((row) => pipelineBasic(row, path, ctx.externalUrl)),

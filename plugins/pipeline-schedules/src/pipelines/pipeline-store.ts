@@ -1,7 +1,9 @@
 /** The minimal pipeline model: what a schedule or a play creates, and its listing. */
-import type { Knex } from '@forgekit/kernel/orm';
+import type { Database } from '@forgekit/kernel';
+import type { EntityManager } from '@forgekit/kernel/orm';
+import { Pipeline, type PipelineRow } from '../entities/pipeline.js';
+import { PipelineIid } from '../entities/pipeline-iid.js';
 import { splitFullRef } from '../git-refs/ref-resolver.js';
-import type { PipelineRow } from '../shared/rows.js';
 
 /** The `source` of pipelines a schedule starts. */
 export const SCHEDULE_SOURCE = 'scheduled';
@@ -46,80 +48,74 @@ export const PIPELINE_STATUSES = [
 
 const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
 
-/** The project's next pipeline iid: one counter row per project, so concurrent writers never share an iid. */
-async function nextIid(trx: Knex, projectId: number): Promise<number> {
-  const [row] = await trx('ci_pipeline_iids')
-    .insert({ project_id: projectId, last_iid: 1 })
-    .onConflict('project_id')
-    .merge({ last_iid: trx.raw('ci_pipeline_iids.last_iid + 1') })
-    .returning('last_iid');
-  return Number((row as { last_iid: number }).last_iid);
-}
+export function createPipelineStore(database: Database) {
+  /** A schedule's pipelines with the list filters applied (unordered, unpaged). */
+  function ofSchedule(scheduleId: number, filters: PipelineFilters) {
+    const query = database.from(Pipeline).where('pipeline_schedule_id', scheduleId);
+    if (filters.scope === 'running' || filters.scope === 'pending') query.where('status', filters.scope);
+    if (filters.scope === 'finished') query.whereIn('status', FINISHED);
+    if (filters.scope === 'branches' || filters.scope === 'tags') {
+      // The latest pipeline of each branch (or tag).
+      const latest = database
+        .table(Pipeline)
+        .max('id')
+        .where('pipeline_schedule_id', scheduleId)
+        .where('tag', filters.scope === 'tags')
+        .groupBy('ref');
+      query.whereIn('id', latest);
+    }
+    if (filters.status) query.where('status', filters.status);
+    if (filters.updatedBefore) query.where('updated_at', '<=', filters.updatedBefore);
+    if (filters.updatedAfter) query.where('updated_at', '>=', filters.updatedAfter);
+    if (filters.createdBefore) query.where('created_at', '<=', filters.createdBefore);
+    if (filters.createdAfter) query.where('created_at', '>=', filters.createdAfter);
+    return query;
+  }
 
-export function createPipelineStore(db: Knex) {
+  /** The project's next pipeline iid, under a lock on the project's counter, so concurrent writers never share one. */
+  async function nextIid(em: EntityManager, projectId: number): Promise<number> {
+    await database.lock(em, `pipeline-schedules:pipeline-iid:${projectId}`);
+    const counter = await database.row(PipelineIid, database.from(PipelineIid).where('project_id', projectId), { em });
+    const next = (counter?.lastIid ?? 0) + 1;
+    if (counter) await em.nativeUpdate(PipelineIid, { projectId }, { lastIid: next });
+    else await em.insert(PipelineIid, { projectId, lastIid: next });
+    return next;
+  }
+
   return {
-    /** Inserts a pipeline; `trx` is the transaction it belongs to (or the plain connection). */
-    async create(trx: Knex, input: NewPipeline): Promise<PipelineRow> {
+    /** Inserts a pipeline within `em`'s transaction. */
+    async create(em: EntityManager, input: NewPipeline): Promise<PipelineRow> {
       const now = new Date();
       const { ref, tag } = splitFullRef(input.fullRef);
-      const iid = await nextIid(trx, input.projectId);
-      const [inserted] = await trx('ci_pipelines')
-        .insert({
-          project_id: input.projectId,
-          iid,
-          pipeline_schedule_id: input.scheduleId,
-          user_id: input.userId,
-          status: INITIAL_STATUS,
-          source: input.source,
-          ref,
-          tag,
-          sha: input.sha,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id');
-      return (await trx<PipelineRow>('ci_pipelines')
-        .where('id', (inserted as { id: number }).id)
-        .first())!;
+      const row = {
+        projectId: input.projectId,
+        iid: await nextIid(em, input.projectId),
+        pipelineScheduleId: input.scheduleId,
+        userId: input.userId,
+        status: INITIAL_STATUS,
+        source: input.source,
+        ref,
+        tag,
+        sha: input.sha,
+        createdAt: now,
+        updatedAt: now,
+      };
+      return { id: Number(await em.insert<PipelineRow>(Pipeline, row)), ...row };
     },
 
     /** A schedule's newest pipeline, by id. */
-    async latestForSchedule(scheduleId: number): Promise<PipelineRow | undefined> {
-      return db<PipelineRow>('ci_pipelines').where('pipeline_schedule_id', scheduleId).orderBy('id', 'desc').first();
-    },
+    latestForSchedule: (scheduleId: number): Promise<PipelineRow | undefined> =>
+      database.row(Pipeline, database.from(Pipeline).where('pipeline_schedule_id', scheduleId).orderBy('id', 'desc')),
 
-    /** A schedule's pipelines with the list filters applied (unordered, unpaged). */
-    forSchedule(scheduleId: number, filters: PipelineFilters): Knex.QueryBuilder {
-      const query = db('ci_pipelines').where('pipeline_schedule_id', scheduleId);
-      if (filters.scope === 'running' || filters.scope === 'pending') query.where('status', filters.scope);
-      if (filters.scope === 'finished') query.whereIn('status', FINISHED);
-      if (filters.scope === 'branches' || filters.scope === 'tags') {
-        // The latest pipeline of each branch (or tag).
-        query.whereIn(
-          'id',
-          db('ci_pipelines')
-            .max('id')
-            .where('pipeline_schedule_id', scheduleId)
-            .where('tag', filters.scope === 'tags')
-            .groupBy('ref'),
-        );
-      }
-      if (filters.status) query.where('status', filters.status);
-      if (filters.updatedBefore) query.where('updated_at', '<=', filters.updatedBefore);
-      if (filters.updatedAfter) query.where('updated_at', '>=', filters.updatedAfter);
-      if (filters.createdBefore) query.where('created_at', '<=', filters.createdBefore);
-      if (filters.createdAfter) query.where('created_at', '>=', filters.createdAfter);
-      return query;
-    },
+    page: (scheduleId: number, filters: PipelineFilters, sort: 'asc' | 'desc', limit: number, offset: number): Promise<PipelineRow[]> =>
+      database.rows(Pipeline, ofSchedule(scheduleId, filters).orderBy('id', sort).limit(limit).offset(offset)),
 
-    /** Pipelines outlive their schedule, as in GitLab; they only lose the link. */
-    async detachFromSchedule(trx: Knex, scheduleId: number) {
-      await trx('ci_pipelines').where('pipeline_schedule_id', scheduleId).update({ pipeline_schedule_id: null });
-    },
+    count: (scheduleId: number, filters: PipelineFilters) => database.count(ofSchedule(scheduleId, filters)),
 
-    async removeForProject(trx: Knex, projectId: number) {
-      await trx('ci_pipelines').where('project_id', projectId).delete();
-      await trx('ci_pipeline_iids').where('project_id', projectId).delete();
+    /** Drops a project's pipelines and its iid counter, inside `em`'s transaction. */
+    async removeAllOf(em: EntityManager, projectId: number) {
+      await em.nativeDelete(Pipeline, { projectId });
+      await em.nativeDelete(PipelineIid, { projectId });
     },
   };
 }

@@ -4,23 +4,18 @@
  * `next_run_at` in the same transaction that creates its pipeline, so however many
  * server processes tick at once, each due run gives exactly one pipeline.
  */
-import type { EventBus } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { Database, EventBus } from '@forgekit/kernel';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import { pipelineScheduleEvents } from '../contracts.js';
+import type { PipelineRow } from '../entities/pipeline.js';
+import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { RefResolver } from '../git-refs/ref-resolver.js';
 import { refProjectOf } from '../schedules/schedule-service.js';
-import type { PipelineRow, ScheduleRow } from '../shared/rows.js';
+import type { ScheduleStore } from '../schedules/schedule-store.js';
 import { SCHEDULE_SOURCE, type PipelineStore } from './pipeline-store.js';
 
-export interface PipelineCreatedEvent {
-  projectId: number;
-  pipelineId: number;
-  scheduleId: number;
-  source: string;
-}
-
-export function createSchedulePipelines(db: Knex, pipelines: PipelineStore, refs: RefResolver, events: EventBus) {
-  async function newPipeline(schedule: ScheduleRow, project: ProjectWithNamespace, userId: number | null) {
+export function createSchedulePipelines(database: Database, schedules: ScheduleStore, pipelines: PipelineStore, refs: RefResolver, events: EventBus) {
+  async function newPipeline(schedule: PipelineScheduleRow, project: ProjectWithNamespace, userId: number | null) {
     return {
       projectId: project.id,
       scheduleId: schedule.id,
@@ -32,8 +27,8 @@ export function createSchedulePipelines(db: Knex, pipelines: PipelineStore, refs
   }
 
   async function announce(pipeline: PipelineRow, scheduleId: number) {
-    await events.emit<PipelineCreatedEvent>('pipeline.created', {
-      projectId: pipeline.project_id,
+    await events.emit(pipelineScheduleEvents.pipelineCreated, {
+      projectId: pipeline.projectId,
       pipelineId: pipeline.id,
       scheduleId,
       source: pipeline.source,
@@ -42,9 +37,9 @@ export function createSchedulePipelines(db: Knex, pipelines: PipelineStore, refs
 
   return {
     /** A pipeline now, started by `userId`. */
-    async start(schedule: ScheduleRow, project: ProjectWithNamespace, userId: number): Promise<PipelineRow> {
+    async start(schedule: PipelineScheduleRow, project: ProjectWithNamespace, userId: number): Promise<PipelineRow> {
       const input = await newPipeline(schedule, project, userId);
-      const pipeline = await db.transaction((trx) => pipelines.create(trx, input));
+      const pipeline = await database.transaction((em) => pipelines.create(em, input));
       await announce(pipeline, schedule.id);
       return pipeline;
     },
@@ -54,14 +49,11 @@ export function createSchedulePipelines(db: Knex, pipelines: PipelineStore, refs
      * and, when `startPipeline`, creates the pipeline. Null when another process
      * claimed the run first, or when no pipeline was to be started.
      */
-    async fireDue(schedule: ScheduleRow, project: ProjectWithNamespace, nextRunAt: Date, startPipeline: boolean): Promise<PipelineRow | null> {
-      const input = startPipeline ? await newPipeline(schedule, project, schedule.owner_id) : null;
-      const pipeline = await db.transaction(async (trx) => {
-        const claimed = await trx('ci_pipeline_schedules')
-          .where({ id: schedule.id, active: true })
-          .where('next_run_at', schedule.next_run_at as Date)
-          .update({ next_run_at: nextRunAt, updated_at: new Date() });
-        return claimed === 1 && input ? pipelines.create(trx, input) : null;
+    async fireDue(schedule: PipelineScheduleRow, project: ProjectWithNamespace, nextRunAt: Date, startPipeline: boolean): Promise<PipelineRow | null> {
+      const input = startPipeline ? await newPipeline(schedule, project, schedule.ownerId ?? null) : null;
+      const pipeline = await database.transaction(async (em) => {
+        const claimed = await schedules.claimRun(em, schedule, nextRunAt);
+        return claimed && input ? pipelines.create(em, input) : null;
       });
       if (pipeline) await announce(pipeline, schedule.id);
       return pipeline;

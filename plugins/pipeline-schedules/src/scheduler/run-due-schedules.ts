@@ -4,18 +4,17 @@
  * still start pipelines in the project (as GitLab, which skips the run otherwise).
  */
 import type { Logger } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core';
+import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 import { nextRunAt } from '../cron/next-run.js';
+import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { SchedulePipelines } from '../pipelines/schedule-pipelines.js';
-import type { ScheduleRow } from '../shared/rows.js';
+import type { ScheduleStore } from '../schedules/schedule-store.js';
 
 export const TICK_JOB = 'pipeline-schedules:tick';
-
 const BATCH = 100;
 
 export interface SchedulerDeps {
-  db: Knex;
+  schedules: ScheduleStore;
   projects: ProjectService;
   runs: SchedulePipelines;
   ownerMayRun: (project: ProjectWithNamespace, ownerId: number | null) => Promise<boolean>;
@@ -23,12 +22,12 @@ export interface SchedulerDeps {
   workerCron?: string;
 }
 
-export function createScheduler({ db, projects, runs, ownerMayRun, log, workerCron }: SchedulerDeps) {
-  async function fire(schedule: ScheduleRow, now: Date): Promise<boolean> {
-    const project = await projects.findById(schedule.project_id);
-    const next = nextRunAt(schedule.cron, schedule.cron_timezone, now, workerCron);
+export function createScheduler({ schedules, projects, runs, ownerMayRun, log, workerCron }: SchedulerDeps) {
+  async function fire(schedule: PipelineScheduleRow, now: Date): Promise<boolean> {
+    const project = await projects.findById(schedule.projectId);
+    const next = nextRunAt(schedule.cron, schedule.cronTimezone, now, workerCron);
     if (!project || !next) return false;
-    const startPipeline = await ownerMayRun(project, schedule.owner_id);
+    const startPipeline = await ownerMayRun(project, schedule.ownerId ?? null);
     return (await runs.fireDue(schedule, project, next, startPipeline)) !== null;
   }
 
@@ -37,12 +36,7 @@ export function createScheduler({ db, projects, runs, ownerMayRun, log, workerCr
     let fired = 0;
     let afterId = 0;
     for (;;) {
-      const due: ScheduleRow[] = await db('ci_pipeline_schedules')
-        .where('active', true)
-        .where('next_run_at', '<=', now)
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(BATCH);
+      const due = await schedules.due(now, afterId, BATCH);
       for (const schedule of due) {
         afterId = schedule.id;
         try {

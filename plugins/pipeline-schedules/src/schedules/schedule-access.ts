@@ -5,10 +5,19 @@
  * edits one; Maintainers and the owner delete it or take it over.
  */
 import { forbidden, notFound, type Principal, type RequestContext } from '@forgekit/kernel';
-import { toBool } from '@forgekit/kernel/orm';
-import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService, type ProjectWithNamespace, type UserService } from '@forgekit/plugin-core';
-import type { ScheduleRow } from '../shared/rows.js';
+import {
+  AccessLevel,
+  type AccessService,
+  type ProjectAccess,
+  type ProjectService,
+  type ProjectWithNamespace,
+  type UserService,
+} from '@forgekit/plugin-core/contracts';
+import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { ScheduleStore } from './schedule-store.js';
+
+/** A boolean column of a core row, which core's contract still types as the driver's value (1/0 or true/false). */
+const coreFlag = (value: unknown) => value === true || value === 1;
 
 export interface ProjectAbilities {
   project: ProjectWithNamespace;
@@ -26,7 +35,7 @@ export interface ProjectAbilities {
 }
 
 export interface ScheduleAbilities extends ProjectAbilities {
-  schedule: ScheduleRow;
+  schedule: PipelineScheduleRow;
   ownsSchedule: boolean;
   /** `admin_pipeline_schedule`: delete, take ownership, read variables. */
   adminSchedule: boolean;
@@ -40,7 +49,7 @@ export function abilitiesFor(access: ProjectAccess, user: Principal, buildsAcces
   const ciVisible = buildsAccess !== 'disabled' && (buildsAccess !== 'private' || member || user.isAdmin);
   const level = ciVisible ? access.level : 0;
   // An archived project is read-only.
-  const writeLevel = toBool(access.project.archived) ? 0 : level;
+  const writeLevel = coreFlag(access.project.archived) ? 0 : level;
   return {
     project: access.project,
     user,
@@ -53,8 +62,8 @@ export function abilitiesFor(access: ProjectAccess, user: Principal, buildsAcces
   };
 }
 
-export function scheduleAbilities(project: ProjectAbilities, schedule: ScheduleRow): ScheduleAbilities {
-  const ownsSchedule = schedule.owner_id === project.user.id;
+export function scheduleAbilities(project: ProjectAbilities, schedule: PipelineScheduleRow): ScheduleAbilities {
+  const ownsSchedule = schedule.ownerId === project.user.id;
   const adminSchedule = project.adminPipelines || (project.updateBuilds && ownsSchedule);
   const updateSchedule = project.updateBuilds && (project.user.isAdmin || ownsSchedule);
   return { ...project, schedule, ownsSchedule, adminSchedule, updateSchedule };
@@ -78,8 +87,8 @@ export function createScheduleAccess(access: AccessService, projects: ProjectSer
       id: owner.id,
       username: owner.username,
       name: owner.name,
-      isAdmin: toBool(owner.admin),
-      external: toBool(owner.external),
+      isAdmin: coreFlag(owner.admin),
+      external: coreFlag(owner.external),
       state: owner.state,
     };
     return abilitiesIn(await access.projectAccess(principal, project), principal).createPipelines;

@@ -1,24 +1,37 @@
 /** GitLab's PipelineSchedule and PipelineScheduleDetails entities, and the schedule Variable. */
-import { toBool, toIso } from '@forgekit/kernel/orm';
-import { userBasic, type UserRow } from '@forgekit/plugin-core';
-import type { ScheduleInputRow, ScheduleRow, ScheduleVariableRow } from '../shared/rows.js';
+import type { UserRow } from '@forgekit/plugin-core/contracts';
+import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
+import type { PipelineScheduleInputRow } from '../entities/pipeline-schedule-input.js';
+import type { PipelineScheduleVariableRow } from '../entities/pipeline-schedule-variable.js';
 
-export function scheduleEntity(row: ScheduleRow, owner: UserRow | undefined, inputs: readonly ScheduleInputRow[], externalUrl: string) {
+/** GitLab's UserBasic entity, for the schedule owner. */
+export const ownerEntity = (user: UserRow, externalUrl: string) => ({
+  id: user.id,
+  username: user.username,
+  public_email: user.public_email ?? null,
+  name: user.name,
+  state: user.state,
+  locked: false,
+  avatar_url: null,
+  web_url: `${externalUrl}/${user.username}`,
+});
+
+export function scheduleEntity(row: PipelineScheduleRow, owner: UserRow | undefined, inputs: readonly PipelineScheduleInputRow[], externalUrl: string) {
   return {
     id: row.id,
     description: row.description,
     ref: row.ref,
     cron: row.cron,
-    cron_timezone: row.cron_timezone,
-    next_run_at: toIso(row.next_run_at),
-    active: toBool(row.active),
-    created_at: toIso(row.created_at),
-    updated_at: toIso(row.updated_at),
-    owner: owner ? userBasic(owner, externalUrl) : null,
-    inputs: inputs.map((input) => ({ name: input.name, value: JSON.parse(input.value) as unknown })),
+    cron_timezone: row.cronTimezone,
+    next_run_at: row.nextRunAt.toISOString(),
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    owner: owner ? ownerEntity(owner, externalUrl) : null,
+    inputs: inputs.map((input) => ({ name: input.name, value: input.value })),
   };
 }
 
-export function scheduleVariableEntity(row: ScheduleVariableRow) {
-  return { variable_type: row.variable_type, key: row.key, value: row.value, raw: toBool(row.raw) };
+export function scheduleVariableEntity(row: PipelineScheduleVariableRow) {
+  return { variable_type: row.variableType, key: row.key, value: row.value, raw: row.raw };
 }

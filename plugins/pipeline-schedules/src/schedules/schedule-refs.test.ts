@@ -1,24 +1,35 @@
+import { definePlugin } from '@forgekit/kernel';
+import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import { createTestApp, type TestApp } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RefResolver } from '../git-refs/ref-resolver.js';
+import type { RefReader } from '../git-refs/repository-ref-resolver.js';
 import { NIGHTLY, schedulePlugins, schedulesPath } from '../testing/schedule-fixtures.js';
 
-/** A repository with the branches `main` and `both`, and the tags `v1.0` and `both`. */
-const repository: RefResolver = {
-  async expandShortRef(_project, name) {
-    const branch = ['main', 'both'].includes(name);
-    const tag = ['v1.0', 'both'].includes(name);
-    if (branch === tag) return null;
-    return branch ? `refs/heads/${name}` : `refs/tags/${name}`;
-  },
-  async commitFor(_project, fullRef) {
-    return fullRef === 'refs/tags/v1.0' ? 'c0ffee'.padEnd(40, '0') : null;
-  },
+/** Every project's repository has the branches `main` and `both`, and the tags `v1.0` and `both`. */
+const REFS: Record<string, string> = {
+  'refs/heads/main': 'a'.repeat(40),
+  'refs/heads/both': 'b'.repeat(40),
+  'refs/tags/v1.0': 'c0ffee'.padEnd(40, '0'),
+  'refs/tags/both': 'd'.repeat(40),
 };
+const repository: RefReader = {
+  find: (async () => ({ id: 1 })) as unknown as RefReader['find'],
+  resolveCommit: (async (_repository: unknown, ref: string) => REFS[ref] ?? null) as unknown as RefReader['resolveCommit'],
+};
+
+/** A host's repositories provider, reduced to what schedules read: the optional dependency the plugin picks up. */
+const fakeRepositoriesPlugin = definePlugin({
+  id: 'fake-repositories',
+  compatibility: '^0.1.0',
+  provides: [repositoriesServiceRef],
+  register(ctx) {
+    ctx.provide(repositoriesServiceRef, repository as never);
+  },
+});
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp({ plugins: schedulePlugins({ refResolver: repository }) });
+  app = await createTestApp({ plugins: [fakeRepositoriesPlugin, ...schedulePlugins()] });
 });
 afterAll(() => app?.close());
 

@@ -200,6 +200,24 @@ describe('POST /projects/:id/pipeline_schedules', () => {
       await setScheduleLimit(app, 0);
     }
   });
+
+  it('holds the plan limit when creates run in parallel', async () => {
+    const projectId = await newProject(app, 'racing-schedules');
+    const racing = projectSchedulesPath(projectId);
+    await setScheduleLimit(app, 3);
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => app.post(racing, { ...NIGHTLY, description: `race ${i}` }, { token: 'developer' })),
+      );
+      expect(results.filter((res) => res.status === 201)).toHaveLength(3);
+      for (const refused of results.filter((res) => res.status !== 201)) {
+        expect(refused).toMatchObject({ status: 400, body: { message: { base: ['Maximum number of ci pipeline schedules (3) exceeded'] } } });
+      }
+      expect((await app.get(racing, { token: 'developer' })).headers.get('x-total')).toBe('3');
+    } finally {
+      await setScheduleLimit(app, 0);
+    }
+  });
 });
 
 describe('GET /projects/:id/pipeline_schedules', () => {
@@ -471,14 +489,20 @@ describe('POST /projects/:id/pipeline_schedules/:pipeline_schedule_id/take_owner
 });
 
 describe('DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => {
-  it('deletes with 204 for Maintainers and for the owner', async () => {
-    const byMaintainer = await createSchedule(app, 'developer');
+  it('deletes for Maintainers and for the owner, answering 200 with the schedule as GET showed it', async () => {
+    const byMaintainer = await createSchedule(app, 'developer', { inputs: [{ name: 'stage', value: 'deploy' }] });
+    await app.post(`${one(byMaintainer.id)}/variables`, { key: 'TARGET', value: 'prod' }, { token: 'developer' });
+    await app.post(`${one(byMaintainer.id)}/play`, undefined, { token: 'developer' });
+    const shown = await app.get(one(byMaintainer.id), { token: 'maintainer' });
+    expect(shown.body.variables).toEqual([{ variable_type: 'env_var', key: 'TARGET', value: 'prod', raw: false }]);
+    expect(shown.body.last_pipeline).not.toBeNull();
     const res = await app.delete(one(byMaintainer.id), { token: 'maintainer' });
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(shown.body);
     expect((await app.get(one(byMaintainer.id), { token: 'maintainer' })).status).toBe(404);
     const own = await createSchedule(app, 'developer');
-    expect((await app.delete(one(own.id), { token: 'developer' })).status).toBe(204);
+    const mine = await app.delete(one(own.id), { token: 'developer' });
+    expect(mine).toMatchObject({ status: 200, body: { id: own.id, description: own.description, owner: { username: app.users.developer.username } } });
   });
 
   it("refuses a Developer deleting someone else's schedule, and missing schedules", async () => {
@@ -495,6 +519,6 @@ describe('DELETE /projects/:id/pipeline_schedules/:pipeline_schedule_id', () => 
       body: { message: '412 Precondition Failed' },
     });
     const fresh = new Date(Date.parse(schedule.updated_at as string) + 60_000).toUTCString();
-    expect((await app.delete(one(schedule.id), { token: 'maintainer', headers: { 'If-Unmodified-Since': fresh } })).status).toBe(204);
+    expect((await app.delete(one(schedule.id), { token: 'maintainer', headers: { 'If-Unmodified-Since': fresh } })).status).toBe(200);
   });
 });

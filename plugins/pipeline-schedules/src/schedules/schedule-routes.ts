@@ -1,9 +1,7 @@
 /** `/projects/:id/pipeline_schedules`: list, read, create, edit, take over and delete schedules. */
-import { apiError, created, defineRoute, f, noContent, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
-import { toIso } from '@forgekit/kernel/orm';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core';
-import type { PipelineStore } from '../pipelines/pipeline-store.js';
-import type { ScheduleRow } from '../shared/rows.js';
+import { checkUnmodifiedSince, created, defineRoute, f, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { ScheduleVariableStore } from '../variables/schedule-variable-store.js';
 import { authorize, type ScheduleAccess } from './schedule-access.js';
 import { changedInputs, newInputs } from './schedule-params.js';
@@ -17,22 +15,13 @@ export interface ScheduleRouteDeps {
   service: ScheduleService;
   views: ScheduleViews;
   variables: ScheduleVariableStore;
-  pipelines: PipelineStore;
 }
 
 const BASE = '/projects/:id/pipeline_schedules';
 const ONE = `${BASE}/:pipeline_schedule_id`;
 
-/** GitLab's conditional delete: 412 when the record changed after `If-Unmodified-Since`. */
-function requireUnmodifiedSince(ctx: RequestContext, updatedAt: unknown) {
-  const header = ctx.header('if-unmodified-since');
-  if (!header) return;
-  const since = Date.parse(header);
-  if (!Number.isNaN(since) && Date.parse(toIso(updatedAt)!) > since) throw apiError(412, '412 Precondition Failed');
-}
-
-export function scheduleRoutes({ access, store, service, views, variables, pipelines }: ScheduleRouteDeps): Route[] {
-  const details = (ctx: RequestContext, row: ScheduleRow, project: ProjectWithNamespace) => views.details(row, project, ctx.externalUrl);
+export function scheduleRoutes({ access, store, service, views, variables }: ScheduleRouteDeps): Route[] {
+  const details = (ctx: RequestContext, row: PipelineScheduleRow, project: ProjectWithNamespace) => views.details(row, project, ctx.externalUrl);
 
   return [
     defineRoute({
@@ -43,9 +32,8 @@ export function scheduleRoutes({ access, store, service, views, variables, pipel
       async handler(ctx, input) {
         const abilities = await access.project(ctx);
         authorize(abilities.readSchedules);
-        const query = store.forProject(abilities.project.id, input.scope);
-        const rows: ScheduleRow[] = await query.clone().orderBy('id', 'desc').limit(ctx.page.perPage).offset(ctx.page.offset);
-        const total = await totalFor(ctx.page, rows.length, async () => Number((await query.clone().count({ n: '*' }))[0]!.n));
+        const rows = await store.page(abilities.project.id, input.scope, ctx.page.perPage, ctx.page.offset);
+        const total = await totalFor(ctx.page, rows.length, () => store.count(abilities.project.id, input.scope));
         return page(await views.list(rows, ctx.externalUrl), total);
       },
     }),
@@ -123,9 +111,11 @@ export function scheduleRoutes({ access, store, service, views, variables, pipel
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
         authorize(abilities.adminSchedule);
-        requireUnmodifiedSince(ctx, abilities.schedule.updated_at);
-        await store.remove(abilities.schedule.id, (trx) => pipelines.detachFromSchedule(trx, abilities.schedule.id));
-        return noContent();
+        checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), abilities.schedule.updatedAt);
+        // The document asks for the deleted schedule as GET shows it, with its variables (the caller may read them).
+        const body = await views.details(abilities.schedule, abilities.project, ctx.externalUrl, await variables.list(abilities.schedule.id));
+        await store.remove(abilities.schedule.id);
+        return body;
       },
     }),
   ];

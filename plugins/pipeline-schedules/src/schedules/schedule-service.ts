@@ -4,13 +4,13 @@
  * run, and every save recomputes `next_run_at`.
  */
 import { longerThan, TEXT_LIMIT, tooLongMessage, validationFailed } from '@forgekit/kernel';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core';
-import type { PlanLimitsService } from '@forgekit/plugin-plan-limits';
+import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
 import { isValidCron } from '../cron/cron-expression.js';
 import { nextRunAt } from '../cron/next-run.js';
 import { ianaZoneFor } from '../cron/time-zone.js';
 import { FULL_REF, type RefProject, type RefResolver } from '../git-refs/ref-resolver.js';
-import type { ScheduleRow } from '../shared/rows.js';
+import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import { INPUTS_LIMIT, INPUT_NAME_LIMIT, inputValueError, planInputs, type InputItem, type InputPlan } from './schedule-inputs.js';
 import type { ScheduleStore } from './schedule-store.js';
 
@@ -44,6 +44,8 @@ export interface ScheduleServiceOptions {
 }
 
 type Errors = Record<string, string[]>;
+
+const limitMessage = (limit: number) => `Maximum number of ci pipeline schedules (${limit}) exceeded`;
 
 export const refProjectOf = (project: ProjectWithNamespace): RefProject => ({
   id: project.id,
@@ -102,61 +104,67 @@ export function createScheduleService({ store, refs, limits, workerCron }: Sched
   }
 
   async function limitError(projectId: number): Promise<string | null> {
-    if (!(await limits.exceeded(SCHEDULE_LIMIT, await store.countForProject(projectId)))) return null;
-    return `Maximum number of ci pipeline schedules (${await limits.get(SCHEDULE_LIMIT)}) exceeded`;
+    if (!(await limits.exceeded(SCHEDULE_LIMIT, await store.count(projectId)))) return null;
+    return limitMessage(await limits.get(SCHEDULE_LIMIT));
   }
 
   const nextRun = (cron: string, cronTimezone: string) => nextRunAt(cron, cronTimezone, new Date(), workerCron)!;
 
   return {
-    async create(project: ProjectWithNamespace, ownerId: number, input: NewSchedule): Promise<ScheduleRow> {
+    async create(project: ProjectWithNamespace, ownerId: number, input: NewSchedule): Promise<PipelineScheduleRow> {
       const ref = await fullRef(project, input.ref);
       const cron = input.cron.trim();
       const inputs = planInputs([], input.inputs ?? []);
       const errors = modelErrors({ ...input, cron }, inputs, await limitError(project.id));
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
-      return store.insert(
+      const stored = await store.insert(
         project.id,
         {
           description: input.description,
           ref,
           cron,
-          cron_timezone: input.cron_timezone,
+          cronTimezone: input.cron_timezone,
           active: input.active,
-          next_run_at: nextRun(cron, input.cron_timezone),
-          owner_id: ownerId,
+          nextRunAt: nextRun(cron, input.cron_timezone),
+          ownerId,
         },
         inputs.changes,
+        await limits.get(SCHEDULE_LIMIT),
       );
+      // Another create took the last place since the check above.
+      if (!stored) throw validationFailed({ base: [limitMessage(await limits.get(SCHEDULE_LIMIT))] });
+      return stored;
     },
 
-    async update(project: ProjectWithNamespace, schedule: ScheduleRow, changes: ScheduleChanges): Promise<ScheduleRow> {
+    async update(project: ProjectWithNamespace, schedule: PipelineScheduleRow, changes: ScheduleChanges): Promise<PipelineScheduleRow> {
       const ref = changes.ref === undefined ? schedule.ref : await fullRef(project, changes.ref ?? '');
       const pick = (sent: string | null | undefined, current: string) => (sent === undefined ? current : (sent ?? ''));
       const values = {
         description: pick(changes.description, schedule.description),
         cron: pick(changes.cron, schedule.cron).trim(),
-        cron_timezone: pick(changes.cron_timezone, schedule.cron_timezone),
+        cron_timezone: pick(changes.cron_timezone, schedule.cronTimezone),
       };
       const existing = changes.inputs ? ((await store.inputsOf([schedule.id])).get(schedule.id) ?? []).map((row) => row.name) : [];
       const inputs = planInputs(existing, changes.inputs ?? []);
       const errors = modelErrors(values, inputs, null);
       if (Object.keys(errors).length > 0) throw validationFailed(errors);
       return store.update(
-        schedule.id,
+        schedule,
         {
-          ...values,
+          description: values.description,
+          cron: values.cron,
+          cronTimezone: values.cron_timezone,
           ref,
           ...(changes.active === undefined || changes.active === null ? {} : { active: changes.active }),
-          next_run_at: nextRun(values.cron, values.cron_timezone),
+          nextRunAt: nextRun(values.cron, values.cron_timezone),
         },
         changes.inputs ? inputs.changes : undefined,
       );
     },
 
     /** Hands the schedule to `ownerId`; saving recomputes `next_run_at` as every save does. */
-    takeOwnership(schedule: ScheduleRow, ownerId: number): Promise<ScheduleRow> {
-      return store.update(schedule.id, { owner_id: ownerId, next_run_at: nextRun(schedule.cron, schedule.cron_timezone) });
+    takeOwnership(schedule: PipelineScheduleRow, ownerId: number): Promise<PipelineScheduleRow> {
+      return store.update(schedule, { ownerId, nextRunAt: nextRun(schedule.cron, schedule.cronTimezone) });
     },
   };
 }

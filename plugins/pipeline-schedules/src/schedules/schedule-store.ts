@@ -1,15 +1,19 @@
-/** Reads and writes of schedules and their inputs. */
-import { recordId, type Knex } from '@forgekit/kernel/orm';
-import type { ScheduleInputRow, ScheduleRow } from '../shared/rows.js';
+/** Schedules and their inputs: reads through the entities, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import { recordId, type EntityManager } from '@forgekit/kernel/orm';
+import { Pipeline } from '../entities/pipeline.js';
+import { PipelineSchedule, type PipelineScheduleRow } from '../entities/pipeline-schedule.js';
+import { PipelineScheduleInput, type PipelineScheduleInputRow } from '../entities/pipeline-schedule-input.js';
+import { PipelineScheduleVariable } from '../entities/pipeline-schedule-variable.js';
 
 export interface ScheduleValues {
   description: string;
   ref: string;
   cron: string;
-  cron_timezone: string;
+  cronTimezone: string;
   active: boolean;
-  next_run_at: Date;
-  owner_id: number | null;
+  nextRunAt: Date;
+  ownerId: number | null;
 }
 
 /** Input changes by name: values to create or replace, names to drop. */
@@ -18,86 +22,111 @@ export interface InputChanges {
   remove: Set<string>;
 }
 
-export function createScheduleStore(db: Knex) {
-  async function writeInputs(trx: Knex, scheduleId: number, changes: InputChanges) {
-    if (changes.remove.size > 0) {
-      await trx('ci_pipeline_schedule_inputs')
-        .where('pipeline_schedule_id', scheduleId)
-        .whereIn('name', [...changes.remove])
-        .delete();
-    }
-    for (const [name, value] of changes.upsert) {
-      await trx('ci_pipeline_schedule_inputs')
-        .insert({ pipeline_schedule_id: scheduleId, name, value: JSON.stringify(value) })
-        .onConflict(['pipeline_schedule_id', 'name'])
-        .merge(['value']);
+export type ScheduleScope = 'active' | 'inactive' | null | undefined;
+
+export function createScheduleStore(database: Database) {
+  const ofProject = (projectId: number, scope?: ScheduleScope) => {
+    const query = database.from(PipelineSchedule).where('project_id', projectId);
+    if (scope) query.where('active', scope === 'active');
+    return query;
+  };
+
+  async function writeInputs(em: EntityManager, scheduleId: number, changes: InputChanges) {
+    if (changes.remove.size > 0) await em.nativeDelete(PipelineScheduleInput, { pipelineScheduleId: scheduleId, name: { $in: [...changes.remove] } });
+    const rows = [...changes.upsert].map(([name, value]) => ({ pipelineScheduleId: scheduleId, name, value: value as PipelineScheduleInputRow['value'] }));
+    if (rows.length > 0) {
+      await em.upsertMany(PipelineScheduleInput, rows, {
+        onConflictFields: ['pipelineScheduleId', 'name'],
+        onConflictAction: 'merge',
+        onConflictMergeFields: ['value'],
+      });
     }
   }
 
   return {
-    async find(projectId: number, id: number): Promise<ScheduleRow | undefined> {
+    async find(projectId: number, id: number): Promise<PipelineScheduleRow | undefined> {
       if (recordId(id) === null) return undefined;
-      return db<ScheduleRow>('ci_pipeline_schedules').where({ project_id: projectId, id }).first();
+      return database.row(PipelineSchedule, ofProject(projectId).where('id', id));
     },
 
-    /** A project's schedules, optionally only the active or inactive ones (unordered). */
-    forProject(projectId: number, scope?: 'active' | 'inactive' | null): Knex.QueryBuilder {
-      const query = db('ci_pipeline_schedules').where('project_id', projectId);
-      if (scope) query.where('active', scope === 'active');
-      return query;
-    },
+    /** A page of a project's schedules, newest first. */
+    page: (projectId: number, scope: ScheduleScope, limit: number, offset: number): Promise<PipelineScheduleRow[]> =>
+      database.rows(PipelineSchedule, ofProject(projectId, scope).orderBy('id', 'desc').limit(limit).offset(offset)),
 
-    async countForProject(projectId: number): Promise<number> {
-      const [row] = await db('ci_pipeline_schedules').where('project_id', projectId).count({ n: '*' });
-      return Number(row!.n);
-    },
+    count: (projectId: number, scope?: ScheduleScope) => database.count(ofProject(projectId, scope)),
 
     /** Inputs per schedule id, oldest first. */
-    async inputsOf(scheduleIds: number[]): Promise<Map<number, ScheduleInputRow[]>> {
-      const byId = new Map<number, ScheduleInputRow[]>(scheduleIds.map((id) => [id, []]));
+    async inputsOf(scheduleIds: number[]): Promise<Map<number, PipelineScheduleInputRow[]>> {
+      const byId = new Map<number, PipelineScheduleInputRow[]>(scheduleIds.map((id) => [id, []]));
       if (scheduleIds.length === 0) return byId;
-      const rows: ScheduleInputRow[] = await db('ci_pipeline_schedule_inputs').whereIn('pipeline_schedule_id', scheduleIds).orderBy('id');
-      for (const row of rows) byId.get(row.pipeline_schedule_id)?.push(row);
+      const rows = await database.rows(PipelineScheduleInput, database.from(PipelineScheduleInput).whereIn('pipeline_schedule_id', scheduleIds).orderBy('id'));
+      for (const row of rows) byId.get(row.pipelineScheduleId)?.push(row);
       return byId;
     },
 
-    async insert(projectId: number, values: ScheduleValues, inputs: InputChanges): Promise<ScheduleRow> {
-      const now = new Date();
-      return db.transaction(async (trx) => {
-        const [inserted] = await trx('ci_pipeline_schedules')
-          .insert({ project_id: projectId, ...values, created_at: now, updated_at: now })
-          .returning('id');
-        const id = (inserted as { id: number }).id;
-        await writeInputs(trx, id, inputs);
-        return (await trx<ScheduleRow>('ci_pipeline_schedules').where('id', id).first())!;
+    /** Active schedules due at `now`, by id, after `afterId`. */
+    due: (now: Date, afterId: number, limit: number): Promise<PipelineScheduleRow[]> =>
+      database.rows(
+        PipelineSchedule,
+        database.from(PipelineSchedule).where('active', true).where('next_run_at', '<=', now).where('id', '>', afterId).orderBy('id').limit(limit),
+      ),
+
+    /**
+     * Within `em`'s transaction, moves the schedule's next run on from the value it was
+     * read with: true for the one caller that did, false for any other.
+     */
+    async claimRun(em: EntityManager, schedule: PipelineScheduleRow, nextRunAt: Date): Promise<boolean> {
+      const claimed = await em.nativeUpdate(
+        PipelineSchedule,
+        { id: schedule.id, active: true, nextRunAt: schedule.nextRunAt },
+        { nextRunAt, updatedAt: new Date() },
+      );
+      return claimed === 1;
+    },
+
+    /**
+     * Inserts the schedule with its inputs unless the project already has `limit`
+     * schedules (0: no limit). Creates for one project take turns, so the limit holds
+     * when they race. Null when the limit held the schedule back.
+     */
+    insert(projectId: number, values: ScheduleValues, inputs: InputChanges, limit: number): Promise<PipelineScheduleRow | null> {
+      return database.transaction(async (em) => {
+        await database.lock(em, `pipeline-schedules:schedules:${projectId}`);
+        if (limit > 0 && (await database.count(ofProject(projectId), { em })) >= limit) return null;
+        const now = new Date();
+        const row = { projectId, ...values, createdAt: now, updatedAt: now };
+        const id = Number(await em.insert<PipelineScheduleRow>(PipelineSchedule, row));
+        await writeInputs(em, id, inputs);
+        return { id, ...row };
       });
     },
 
-    async update(id: number, values: Partial<ScheduleValues>, inputs?: InputChanges): Promise<ScheduleRow> {
-      return db.transaction(async (trx) => {
-        await trx('ci_pipeline_schedules')
-          .where('id', id)
-          .update({ ...values, updated_at: new Date() });
-        if (inputs) await writeInputs(trx, id, inputs);
-        return (await trx<ScheduleRow>('ci_pipeline_schedules').where('id', id).first())!;
+    update(schedule: PipelineScheduleRow, values: Partial<ScheduleValues>, inputs?: InputChanges): Promise<PipelineScheduleRow> {
+      return database.transaction(async (em) => {
+        const changes = { ...values, updatedAt: new Date() };
+        await em.nativeUpdate(PipelineSchedule, { id: schedule.id }, changes);
+        if (inputs) await writeInputs(em, schedule.id, inputs);
+        return { ...schedule, ...changes };
       });
     },
 
-    /** Deletes the schedule with its variables and inputs; its pipelines stay. */
-    async remove(id: number, detachPipelines: (trx: Knex) => Promise<void>) {
-      await db.transaction(async (trx) => {
-        await detachPipelines(trx);
-        await trx('ci_pipeline_schedule_variables').where('pipeline_schedule_id', id).delete();
-        await trx('ci_pipeline_schedule_inputs').where('pipeline_schedule_id', id).delete();
-        await trx('ci_pipeline_schedules').where('id', id).delete();
+    /** Deletes the schedule with its variables and inputs; its pipelines stay, without the link, as in GitLab. */
+    remove(id: number) {
+      return database.transaction(async (em) => {
+        await em.nativeUpdate(Pipeline, { pipelineScheduleId: id }, { pipelineScheduleId: null });
+        await em.nativeDelete(PipelineScheduleVariable, { pipelineScheduleId: id });
+        await em.nativeDelete(PipelineScheduleInput, { pipelineScheduleId: id });
+        await em.nativeDelete(PipelineSchedule, { id });
       });
     },
 
-    async removeForProject(trx: Knex, projectId: number) {
-      const ids = trx('ci_pipeline_schedules').select('id').where('project_id', projectId);
-      await trx('ci_pipeline_schedule_variables').whereIn('pipeline_schedule_id', ids.clone()).delete();
-      await trx('ci_pipeline_schedule_inputs').whereIn('pipeline_schedule_id', ids.clone()).delete();
-      await trx('ci_pipeline_schedules').where('project_id', projectId).delete();
+    /** Drops a project's schedules with their variables and inputs, inside `em`'s transaction. */
+    async removeAllOf(em: EntityManager, projectId: number) {
+      const ids = (await database.rows(PipelineSchedule, database.from(PipelineSchedule).where('project_id', projectId), { em })).map((row) => row.id);
+      if (ids.length === 0) return;
+      await em.nativeDelete(PipelineScheduleVariable, { pipelineScheduleId: { $in: ids } });
+      await em.nativeDelete(PipelineScheduleInput, { pipelineScheduleId: { $in: ids } });
+      await em.nativeDelete(PipelineSchedule, { id: { $in: ids } });
     },
   };
 }

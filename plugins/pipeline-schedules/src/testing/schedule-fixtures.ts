@@ -1,9 +1,10 @@
 /** Shared by this plugin's tests: the plugin list and small request helpers. */
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import type { TestApp } from '@forgekit/testing';
-import { createPipelineSchedulesPlugin, type PipelineSchedulesPluginOptions } from '../plugin.js';
+import { PipelineSchedule } from '../entities/pipeline-schedule.js';
+import { pipelineSchedulesPlugin } from '../plugin.js';
 
-export const schedulePlugins = (options?: PipelineSchedulesPluginOptions) => [planLimitsPlugin, createPipelineSchedulesPlugin(options)];
+export const schedulePlugins = () => [planLimitsPlugin, pipelineSchedulesPlugin];
 
 export const NIGHTLY = { description: 'Nightly build', ref: 'main', cron: '0 1 * * *' } as const;
 
@@ -18,10 +19,7 @@ export async function createSchedule(app: TestApp, token = 'developer', body: Re
 
 /** Moves a schedule's next run into the past, so the next tick finds it due. */
 export async function makeDue(app: Pick<TestApp, 'kernel'>, scheduleId: number, secondsAgo = 60) {
-  await app.kernel.database
-    .knex('ci_pipeline_schedules')
-    .where('id', scheduleId)
-    .update({ next_run_at: new Date(Date.now() - secondsAgo * 1000) });
+  await app.kernel.database.em().nativeUpdate(PipelineSchedule, { id: scheduleId }, { nextRunAt: new Date(Date.now() - secondsAgo * 1000) });
 }
 
 /** A fresh private project in the seeded group, so every role keeps its level there. */

@@ -20,6 +20,7 @@ const PATH = '/projects/:id/pipeline_schedules/:pipeline_schedule_id/variables';
 const VARIABLE_TYPES = ['env_var', 'file'] as const;
 
 const KEY_LIMIT = 255;
+const TAKEN = 'has already been taken';
 
 /** The key rules of CI variables; GitLab strips the key first. */
 function keyErrors(key: string): string[] {
@@ -59,11 +60,14 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
         const key = input.key.trim();
         const errors: Record<string, string[]> = {};
         const keyProblems = keyErrors(key);
-        if (keyProblems.length === 0 && (await variables.find(schedule.id, key))) keyProblems.push('has already been taken');
+        if (keyProblems.length === 0 && (await variables.find(schedule.id, key))) keyProblems.push(TAKEN);
         if (keyProblems.length > 0) errors.key = keyProblems;
         if (valueTooLong(input.value)) errors.value = [tooLongMessage(TEXT_LIMIT)];
         if (Object.keys(errors).length > 0) throw validationFailed(errors);
-        return scheduleVariableEntity(await variables.insert(schedule.id, { key, value: input.value, variable_type: input.variable_type ?? 'env_var' }));
+        const variable = await variables.insert(schedule.id, { key, value: input.value, variableType: input.variable_type ?? 'env_var' });
+        // A concurrent request took the key since the check above.
+        if (!variable) throw validationFailed({ key: [TAKEN] });
+        return scheduleVariableEntity(variable);
       },
     }),
     defineRoute({
@@ -86,9 +90,9 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
         if (valueTooLong(input.value)) throw validationFailed({ value: [tooLongMessage(TEXT_LIMIT)] });
         const changes = {
           ...(input.value === undefined || input.value === null ? {} : { value: input.value }),
-          ...(input.variable_type ? { variable_type: input.variable_type } : {}),
+          ...(input.variable_type ? { variableType: input.variable_type } : {}),
         };
-        return scheduleVariableEntity(await variables.update(variable.id, changes));
+        return scheduleVariableEntity(await variables.update(variable, changes));
       },
     }),
     defineRoute({

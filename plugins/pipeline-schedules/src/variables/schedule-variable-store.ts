@@ -1,31 +1,31 @@
 /** Variables of a schedule, passed to the pipelines it starts. */
-import type { Knex } from '@forgekit/kernel/orm';
-import type { ScheduleVariableRow } from '../shared/rows.js';
+import type { Database } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
+import { PipelineScheduleVariable, type PipelineScheduleVariableRow, type ScheduleVariableType } from '../entities/pipeline-schedule-variable.js';
 
-export function createScheduleVariableStore(db: Knex) {
-  const table = () => db<ScheduleVariableRow>('ci_pipeline_schedule_variables');
+export function createScheduleVariableStore(database: Database) {
+  const ofSchedule = (scheduleId: number) => database.from(PipelineScheduleVariable).where('pipeline_schedule_id', scheduleId);
+
   return {
-    list: (scheduleId: number): Promise<ScheduleVariableRow[]> => table().where('pipeline_schedule_id', scheduleId).orderBy('id'),
-    find: (scheduleId: number, key: string) => table().where({ pipeline_schedule_id: scheduleId, key }).first(),
+    list: (scheduleId: number): Promise<PipelineScheduleVariableRow[]> => database.rows(PipelineScheduleVariable, ofSchedule(scheduleId).orderBy('id')),
+    find: (scheduleId: number, key: string): Promise<PipelineScheduleVariableRow | undefined> =>
+      database.row(PipelineScheduleVariable, ofSchedule(scheduleId).where('key', key)),
 
-    async insert(scheduleId: number, values: { key: string; value: string; variable_type: string }): Promise<ScheduleVariableRow> {
+    /** The new variable, or null when the schedule already has one with this key. */
+    async insert(scheduleId: number, values: { key: string; value: string; variableType: ScheduleVariableType }): Promise<PipelineScheduleVariableRow | null> {
       const now = new Date();
-      const [inserted] = await table()
-        .insert({ pipeline_schedule_id: scheduleId, ...values, raw: false, created_at: now, updated_at: now })
-        .returning('id');
-      return (await table()
-        .where('id', (inserted as { id: number }).id)
-        .first())!;
+      const row = { pipelineScheduleId: scheduleId, ...values, raw: false, createdAt: now, updatedAt: now };
+      const id = await unlessTaken(database.em().insert<PipelineScheduleVariableRow>(PipelineScheduleVariable, row), () => null);
+      return id === null ? null : { id: Number(id), ...row };
     },
 
-    async update(id: number, values: { value?: string; variable_type?: string }): Promise<ScheduleVariableRow> {
-      await table()
-        .where('id', id)
-        .update({ ...values, updated_at: new Date() });
-      return (await table().where('id', id).first())!;
+    async update(variable: PipelineScheduleVariableRow, values: { value?: string; variableType?: ScheduleVariableType }): Promise<PipelineScheduleVariableRow> {
+      const changes = { ...values, updatedAt: new Date() };
+      await database.em().nativeUpdate(PipelineScheduleVariable, { id: variable.id }, changes);
+      return { ...variable, ...changes };
     },
 
-    remove: (id: number) => table().where('id', id).delete(),
+    remove: (id: number) => database.em().nativeDelete(PipelineScheduleVariable, { id }),
   };
 }
 
