@@ -18,9 +18,3 @@ export function serviceError(messages: string | readonly string[]) {
   if (typeof messages === 'string') return badRequest(messages);
   return badRequest(`[${messages.map((message) => JSON.stringify(message)).join(', ')}]`);
 }
-
-/** A unique index refused the row (SQLite or PostgreSQL). */
-export function isUniqueViolation(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
-}

@@ -3,6 +3,7 @@
  * the past seven days count, so abandoned runners do not block new ones.
  */
 import type { Database } from '@forgekit/kernel';
+import type { EntityManager } from '@forgekit/kernel/orm';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
 import { CiRunner } from '../entities/runner.js';
 import { CiRunnerProject } from '../entities/runner-project.js';
@@ -14,25 +15,31 @@ export interface LimitError {
   message: string;
 }
 
+export type LimitScope = 'project' | 'group';
+
 const LIMITS = {
   project: { name: 'ci_registered_project_runners', key: 'runner_projects.base' },
   group: { name: 'ci_registered_group_runners', key: 'runner_namespaces.base' },
 } as const;
 
 export function createRunnerLimits(database: Database, limits: PlanLimitsService) {
-  function recentCount(scope: 'project' | 'group', id: number): Promise<number> {
+  function recentCount(scope: LimitScope, id: number, em?: EntityManager): Promise<number> {
     const deadline = staleDeadline();
     const query = database.table(CiRunner, 'r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
     if (scope === 'project') query.whereIn('r.id', database.table(CiRunnerProject).select('runner_id').where('project_id', id));
     else query.where('r.group_id', id);
-    return database.count(query);
+    return database.count(query, { em });
   }
 
   return {
-    /** The error for one more runner in this project or group, or null when within the limit. */
-    async check(scope: 'project' | 'group', id: number): Promise<LimitError | null> {
+    /**
+     * The error for one more runner in this project or group, or null when within the limit.
+     * Inside a transaction (`em`), it first takes the lock that serialises writes the limit counts.
+     */
+    async check(scope: LimitScope, id: number, em?: EntityManager): Promise<LimitError | null> {
       const { name, key } = LIMITS[scope];
-      if (!(await limits.exceeded(name, await recentCount(scope, id)))) return null;
+      if (em) await database.lock(em, `runners:${scope}:${id}`);
+      if (!(await limits.exceeded(name, await recentCount(scope, id, em)))) return null;
       const limit = await limits.get(name);
       return { key, message: `Maximum number of ${name.replace(/_/g, ' ')} (${limit}) exceeded` };
     },

@@ -52,6 +52,9 @@ function newSecret(type: RunnerType, registrationType: RegistrationType) {
   return generateToken(`${prefix}t${TYPE_DIGIT[type]}_`, 24);
 }
 
+/** Whether a write may go ahead, asked inside its transaction. */
+export type Admission = (em: EntityManager) => Promise<boolean>;
+
 export function createRunnerStore(database: Database) {
   const findById = (id: number, em?: EntityManager): Promise<RunnerRow | undefined> => database.row(CiRunner, database.from(CiRunner).where('id', id), { em });
   const byToken = database.prepareRows(CiRunner, (p) => database.from(CiRunner).where('token_digest', p.digest).limit(1));
@@ -91,10 +94,12 @@ export function createRunnerStore(database: Database) {
           ]),
       ),
 
-    async create(input: NewRunner): Promise<{ row: RunnerRow; secret: string }> {
+    /** Inserts the runner, its tags and its project; nothing when `admit` (run first, in the transaction) says no. */
+    async create(input: NewRunner, admit: Admission = async () => true): Promise<{ row: RunnerRow; secret: string } | null> {
       const secret = newSecret(input.runnerType, input.registrationType);
       const now = new Date();
       const row = await database.transaction(async (em) => {
+        if (!(await admit(em))) return null;
         const id = Number(
           await em.insert(CiRunner, {
             ...settingValues(input),
@@ -112,7 +117,7 @@ export function createRunnerStore(database: Database) {
         if (input.projectId) await em.insert(CiRunnerProject, { runnerId: id, projectId: input.projectId, createdAt: now, updatedAt: now });
         return (await findById(id, em))!;
       });
-      return { row, secret };
+      return row ? { row, secret } : null;
     },
 
     async update(runnerId: number, changes: RunnerSettings): Promise<RunnerRow> {
@@ -155,11 +160,15 @@ export function createRunnerStore(database: Database) {
       });
     },
 
-    /** Assigns the runner; false when it already is assigned to the project. */
-    async assign(runnerId: number, projectId: number): Promise<boolean> {
+    /** Assigns the runner unless `admit` (run first, in the transaction) says no; `taken` when it already is assigned. */
+    async assign(runnerId: number, projectId: number, admit: Admission): Promise<'assigned' | 'refused' | 'taken'> {
       const now = new Date();
-      const inserted = database.em().insert(CiRunnerProject, { runnerId, projectId, createdAt: now, updatedAt: now });
-      return (await unlessTaken(inserted, () => null)) !== null;
+      const write = database.transaction(async (em) => {
+        if (!(await admit(em))) return 'refused' as const;
+        await em.insert(CiRunnerProject, { runnerId, projectId, createdAt: now, updatedAt: now });
+        return 'assigned' as const;
+      });
+      return unlessTaken(write, () => 'taken' as const);
     },
     unassign: (runnerId: number, projectId: number) => database.em().nativeDelete(CiRunnerProject, { runnerId, projectId }),
   };

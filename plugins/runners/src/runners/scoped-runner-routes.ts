@@ -4,6 +4,7 @@ import type { Knex } from '@forgekit/kernel/orm';
 import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 import { CiRunner } from '../entities/runner.js';
 import { CiRunnerProject } from '../entities/runner-project.js';
+import type { LimitError } from '../limits/runner-limits.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { fullMessages } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField } from './runner-filters.js';
@@ -14,6 +15,8 @@ const ancestorIds = (traversalPath: string) => traversalPath.split('/').filter(B
 const settingsOf = (json: string): Record<string, unknown> => (json ? JSON.parse(json) : {});
 
 const TAKEN = 'Assign to Validation failed: Runner projects runner has already been taken';
+
+const limitFailure = (exceeded: LimitError) => `Assign to Validation failed: ${fullMessages({ [exceeded.key]: [exceeded.message] })[0]}`;
 
 /** GitLab's answer when assigning fails after the permission checks. */
 const assignFailed = (message: string) => apiError(400, `${message} - runner_error`);
@@ -49,8 +52,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
     if (runner.runnerType === 'instance_type') return 'Transitioning an instance runner to a project runner is not supported';
     if (await store.runnerProject(runner.id, projectId)) return TAKEN;
     const exceeded = await limits.check('project', projectId);
-    if (exceeded) return `Assign to Validation failed: ${fullMessages({ [exceeded.key]: [exceeded.message] })[0]}`;
-    return null;
+    return exceeded ? limitFailure(exceeded) : null;
   }
 
   return [
@@ -80,7 +82,13 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
         }
         const problem = await assignmentError(runner, project.id);
         if (problem) throw assignFailed(problem);
-        if (!(await store.assign(runner.id, project.id))) throw assignFailed(TAKEN);
+        let late: LimitError | null = null;
+        const outcome = await store.assign(runner.id, project.id, async (em) => {
+          late = await limits.check('project', project.id, em);
+          return !late;
+        });
+        if (outcome === 'taken') throw assignFailed(TAKEN);
+        if (late) throw assignFailed(limitFailure(late));
         return created(await presenter.item(runner, ctx.externalUrl));
       },
     }),
