@@ -2,7 +2,7 @@
  * Project and group labels with GitLab's rules: lookups by id then title, the 409 for a title
  * the parent already sees, model validations, priorities, subscriptions and counts.
  */
-import { checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus } from '@forgekit/kernel';
+import { apiError, checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus } from '@forgekit/kernel';
 import { labelEvents, type Label, type LabelCounter, type LabelCounts } from '../contracts.js';
 import type { LabelRow } from '../entities/label.js';
 import { scopeOf, type LabelParent } from './label-parent.js';
@@ -84,6 +84,21 @@ export function createLabelService(store: LabelStore, events: EventBus) {
     return next;
   }
 
+  /**
+   * A project label becomes a label of the project's group, keeping its id (so whatever carries it
+   * keeps it). GitLab would also merge a group label of that title and the same-titled labels of the
+   * group's other projects into it; here a title the group already has is refused.
+   */
+  async function promote(label: Label, groupId: number | undefined, userId: number | null): Promise<Label> {
+    const failed = () => apiError(400, 'Failed to promote project label to group label');
+    if (groupId === undefined || label.projectId === null) throw failed();
+    if (!(await store.moveToGroup(fromLabel(label), groupId))) throw failed();
+    const promoted: Label = { ...label, projectId: null, groupId, updatedAt: new Date() };
+    const changes = { project_id: { previous: label.projectId, current: null }, group_id: { previous: null, current: groupId } };
+    await events.emit(labelEvents.updated, { ...ownerOf(promoted), userId, changes });
+    return promoted;
+  }
+
   async function countsOf(ids: readonly number[]): Promise<Map<number, { issues: LabelCounts; mergeRequests: LabelCounts }>> {
     const [issues, mergeRequests] = await Promise.all(
       (['issues', 'merge_requests'] as const).map((kind) => counters.get(kind)?.(ids) ?? Promise.resolve(new Map<number, LabelCounts>())),
@@ -105,6 +120,7 @@ export function createLabelService(store: LabelStore, events: EventBus) {
 
     create,
     update,
+    promote,
 
     async remove(label: Label, userId: number | null, unmodifiedSince?: string) {
       checkUnmodifiedSince(unmodifiedSince, label.updatedAt);

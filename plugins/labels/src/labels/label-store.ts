@@ -96,6 +96,17 @@ export function createLabelStore(database: Database) {
       return { ...previous, ...changes };
     },
 
+    /** Makes a project label a label of the group, keeping its id; false when the group has the title already. */
+    async moveToGroup(label: LabelRow, groupId: number): Promise<boolean> {
+      try {
+        await database.em().nativeUpdate(LabelEntity, { id: label.id }, { ownerType: 'group', ownerId: groupId, updatedAt: new Date() });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
     titleTaken: async (label: LabelRow, title: string) =>
       (await database.count(database.from(LabelEntity).where({ owner_type: label.ownerType, owner_id: label.ownerId, title }).whereNot('id', label.id))) > 0,
 

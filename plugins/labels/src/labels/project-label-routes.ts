@@ -1,5 +1,5 @@
 /** `/projects/:id/labels`: a project's labels and its groups', with priorities. */
-import { created, defineRoute, f, forbidden, noContent, page, params, reply, rules, totalFor, type Principal, type Route } from '@forgekit/kernel';
+import { apiError, created, defineRoute, f, forbidden, noContent, page, params, reply, rules, totalFor, type Principal, type Route } from '@forgekit/kernel';
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { Label } from '../contracts.js';
 import { projectParent, scopeOf } from './label-parent.js';
@@ -41,6 +41,17 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
     const { label } = await ownLabel(user, id, idOrTitle);
     await labels.remove(label, user.id, unmodifiedSince);
     return noContent();
+  }
+
+  /** The group label a project label becomes, shown as the group's. */
+  async function promote(user: Principal, id: string, idOrTitle: string) {
+    const found = await projectOf(user, id);
+    const parent = projectParent(found.project);
+    const groupId = parent.kind === 'project' ? parent.groupIds.at(-1) : undefined;
+    if (groupId === undefined) throw apiError(400, 'Failed to promote project label to group label');
+    if (!user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.REPORTER) throw forbidden();
+    const label = await labels.find(scopeOf(parent, false), idOrTitle);
+    return views.one(await labels.promote(label, groupId, user.id), { userId: user.id });
   }
 
   return [
@@ -116,6 +127,17 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
       path: '/projects/:id/labels',
       input: params({ label_id: f.optional(f.integer()), name: f.optional(f.string()) }, rules.exactlyOneOf('label_id', 'name')),
       handler: (ctx, input) => remove(ctx.user, ctx.params.id, String(input.label_id ?? input.name), ctx.header('If-Unmodified-Since')),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/labels/:label_id/promote',
+      handler: (ctx) => promote(ctx.user, ctx.params.id, ctx.params.label_id),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/labels/promote',
+      input: params({ name: f.string() }),
+      handler: (ctx, input) => promote(ctx.user, ctx.params.id, input.name),
     }),
     defineRoute({
       method: 'POST',
