@@ -2,7 +2,7 @@
  * Project and group labels with GitLab's rules: lookups by id then title, the 409 for a title
  * the parent already sees, model validations, priorities, subscriptions and counts.
  */
-import { apiError, checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus } from '@forgekit/kernel';
+import { apiError, checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus, type PageRequest } from '@forgekit/kernel';
 import { labelEvents, type Label, type LabelCounter, type LabelCounts } from '../contracts.js';
 import type { LabelRow } from '../entities/label.js';
 import { scopeOf, type LabelParent } from './label-parent.js';
@@ -108,8 +108,13 @@ export function createLabelService(store: LabelStore, events: EventBus) {
   }
 
   return {
-    list: async (scope: LabelScope, filter: LabelFilter, limit: number, offset: number) => (await store.list(scope, filter, limit, offset)).map(toLabel),
-    count: (scope: LabelScope, filter: LabelFilter) => store.count(scope, filter),
+    /** A page of the scope's labels by title and the total; one row past the page tells whether counting is needed. */
+    async page(scope: LabelScope, filter: LabelFilter, request: PageRequest): Promise<{ labels: Label[]; total: number }> {
+      const rows = await store.list(scope, filter, request.perPage + 1, request.offset);
+      const labels = rows.slice(0, request.perPage).map(toLabel);
+      const known = rows.length <= request.perPage && (rows.length > 0 || request.page === 1);
+      return { labels, total: known ? request.offset + labels.length : await store.count(scope, filter) };
+    },
 
     /** The label `idOrTitle` names among the scope's, else `404 Label Not Found`. */
     async find(scope: LabelScope, idOrTitle: string): Promise<Label> {

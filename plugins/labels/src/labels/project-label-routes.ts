@@ -1,5 +1,5 @@
 /** `/projects/:id/labels`: a project's labels and its groups', with priorities. */
-import { apiError, created, defineRoute, f, forbidden, noContent, page, params, reply, rules, totalFor, type Principal, type Route } from '@forgekit/kernel';
+import { apiError, created, defineRoute, f, forbidden, noContent, page, params, reply, rules, type Principal, type Route } from '@forgekit/kernel';
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { Label } from '../contracts.js';
 import { projectParent, scopeOf } from './label-parent.js';
@@ -69,9 +69,9 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
         const { project } = await projectOf(ctx.user, ctx.params.id);
         const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
         const filter = { search: input.search, archived: input.archived };
-        const list = await labels.list(scope, filter, ctx.page.perPage, ctx.page.offset);
+        const { labels: list, total } = await labels.page(scope, filter, ctx.page);
         const items = await views.many(list, { userId: ctx.user.id, projectId: project.id, withCounts: input.with_counts === true });
-        return page(items, await totalFor(ctx.page, list.length, () => labels.count(scope, filter)));
+        return page(items, total);
       },
     }),
     defineRoute({
