@@ -6,6 +6,7 @@ import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
+import { labelsPlugin } from '@forgekit/plugin-labels';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
@@ -26,6 +27,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   clusterAgentsPlugin,
   milestonesPlugin,
   milestoneEventsPlugin,
+  labelsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

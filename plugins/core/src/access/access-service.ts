@@ -360,11 +360,15 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
       const rows = await database.rows(Project, visibility.projects(query, user, options));
       return rows.map((row) => row.id);
     },
-    /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids`. */
-    async visibleGroupIds(user: Principal | null, options: VisibilityOptions & { ids?: readonly number[] } = {}): Promise<number[]> {
+    /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
+    async visibleGroupIds(
+      user: Principal | null,
+      options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string } = {},
+    ): Promise<number[]> {
       if (options.ids?.length === 0) return [];
       const query = database.table(Namespace, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');
       if (options.ids) query.whereIn('n.id', options.ids);
+      if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
       const rows = await database.rows(Namespace, visibility.groups(query, user, options));
       return rows.map((row) => row.id);
     },
