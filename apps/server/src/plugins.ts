@@ -3,6 +3,7 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
@@ -22,10 +23,12 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   pipelineSchedulesWithRepositoriesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
+  iterationsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
 export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
   '*/10 * * * *': [RECOVER_JOB],
+  '5 * * * *': [ITERATIONS_SCHEDULE_JOB],
 };
