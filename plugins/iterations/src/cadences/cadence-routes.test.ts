@@ -3,6 +3,11 @@ import { createTestApp, type TestApp } from '@forgekit/testing';
 import { iterationsPlugin, SCHEDULE_JOB } from '../plugin.js';
 import { day } from '../testing/fixtures.js';
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** `Jan  5, 2026 - Jan 18, 2026`, as Rails prints dates in GitLab's messages. */
+const period = (...dates: string[]) =>
+  dates.map((date) => `${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(8).replace(/^0/, ' ')}, ${date.slice(0, 4)}`).join(' - ');
+
 describe('iteration cadences (REST extension)', () => {
   let app: TestApp;
   let base: string;
@@ -80,7 +85,11 @@ describe('iteration cadences (REST extension)', () => {
     const more = await app.get(`/api/v4/groups/${app.group.id}/iterations`, { token: 'guest', query: { search: 'Weekly', in: 'cadence_title' } });
     expect(more.body.map((i: { start_date: string }) => i.start_date)).toEqual([day(-3), day(4), day(11), day(18)]);
 
-    await app.put(`${base}/${created.body.id}`, { duration_in_weeks: 2 }, { token: 'owner' });
+    const overlapping = await app.put(`${base}/${created.body.id}`, { duration_in_weeks: 2 }, { token: 'owner' });
+    expect(overlapping.status).toBe(400);
+    expect(overlapping.body).toEqual({ message: { base: [`The automation start date must come after the active iteration ${period(day(-3), day(3))}.`] } });
+    const moved = await app.put(`${base}/${created.body.id}`, { duration_in_weeks: 2, start_date: day(4) }, { token: 'owner' });
+    expect(moved.status).toBe(200);
     await app.kernel.jobs.run(SCHEDULE_JOB, { cadenceId: created.body.id });
     const longer = await app.get(`/api/v4/groups/${app.group.id}/iterations`, { token: 'guest', query: { search: 'Weekly', in: 'cadence_title' } });
     expect(longer.body.map((i: { start_date: string; due_date: string }) => [i.start_date, i.due_date])).toEqual([
@@ -110,15 +119,13 @@ describe('iteration cadences (REST extension)', () => {
     const res = await app.post(base, { title: 'Auto' }, { token: 'owner' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      message: {
-        start_date: ["can't be blank"],
-        duration_in_weeks: ['is not included in the list'],
-        iterations_in_advance: ['is not included in the list'],
-      },
+      message: { start_date: ["can't be blank"], duration_in_weeks: ["can't be blank"], iterations_in_advance: ["can't be blank"] },
     });
-    const bad = await app.post(base, { title: ' ', automatic: false, roll_over: true }, { token: 'owner' });
-    expect(bad.body).toEqual({
-      message: { title: ["can't be blank"], roll_over: ['can only be enabled for cadences that use automatic scheduling'] },
+    const bad = await app.post(base, { title: ' ', automatic: false }, { token: 'owner' });
+    expect(bad.body).toEqual({ message: { title: ["can't be blank"] } });
+    const past = await app.post(base, { title: 'Past', start_date: day(-7), duration_in_weeks: 1, iterations_in_advance: 1 }, { token: 'owner' });
+    expect(past.body).toEqual({
+      message: { base: [`The automation start date would retroactively create a past iteration. ${day(-6)} is the earliest possible start date.`] },
     });
     const long = await app.post(base, { title: 'x'.repeat(256), automatic: false, description: 'd'.repeat(5001) }, { token: 'owner' });
     expect(long.body).toEqual({
@@ -158,5 +165,27 @@ describe('iteration cadences (REST extension)', () => {
     }
     expect((await app.put(`${base}/999999`, { title: 'x' }, { token: 'owner' })).body).toEqual({ message: '404 Iteration Cadence Not Found' });
     expect((await app.delete(`${base}/999999`, { token: 'owner' })).body).toEqual({ message: '404 Iteration Cadence Not Found' });
+  });
+});
+
+describe('a cadence turned manual', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ plugins: [iterationsPlugin] });
+  });
+  afterAll(() => app?.close());
+
+  it('forgets its automation settings and keeps its iterations', async () => {
+    const base = `/api/v4/groups/${app.group.id}/iteration_cadences`;
+    const created = await app.post(
+      base,
+      { title: 'Auto', start_date: day(0), duration_in_weeks: 1, iterations_in_advance: 1, roll_over: true },
+      { token: 'owner' },
+    );
+    await app.kernel.jobs.run(SCHEDULE_JOB, { cadenceId: created.body.id });
+    const manual = await app.put(`${base}/${created.body.id}`, { automatic: false }, { token: 'owner' });
+    expect(manual.body).toMatchObject({ automatic: false, roll_over: false, duration_in_weeks: null, iterations_in_advance: null, start_date: day(0) });
+    const list = await app.get(`/api/v4/groups/${app.group.id}/iterations`, { token: 'owner' });
+    expect(list.body).toHaveLength(2);
   });
 });

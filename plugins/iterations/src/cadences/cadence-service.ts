@@ -4,16 +4,16 @@
  */
 import { type EventBus, longerThan, notFound, tooLongMessage, validationFailed } from '@forgekit/kernel';
 import { type CadenceInput, type IterationCadence, type IterationCadencesService, iterationEvents } from '../contracts.js';
-import { todayDate } from '../iterations/iteration-dates.js';
-import type { IterationStore } from '../iterations/iteration-store.js';
+import { addDays, todayDate } from '../iterations/iteration-dates.js';
+import type { IterationStore, StoredIteration } from '../iterations/iteration-store.js';
 import { presentCadence } from './cadence-presenter.js';
-import { missingIterations } from './cadence-schedule.js';
+import { missingIterations, periodOf, realigned } from './cadence-schedule.js';
 import type { CadenceFields, CadenceStore, StoredCadence } from './cadence-store.js';
 
 export const CADENCE_TITLE_LIMIT = 255;
 export const CADENCE_DESCRIPTION_LIMIT = 5000;
-export const DURATION_WEEKS = { min: 1, max: 4 };
-export const ITERATIONS_IN_ADVANCE = { min: 1, max: 10 };
+export const DURATION_WEEKS = { min: 0, max: 4 };
+export const ITERATIONS_IN_ADVANCE = { min: 0, max: 10 };
 
 const DEFAULTS: CadenceFields = {
   title: '',
@@ -36,29 +36,62 @@ function applyInput(base: CadenceFields, input: CadenceInput): CadenceFields {
   if (input.start_date !== undefined) next.startDate = input.start_date;
   if (input.duration_in_weeks !== undefined) next.durationInWeeks = input.duration_in_weeks;
   if (input.iterations_in_advance !== undefined) next.iterationsInAdvance = input.iterations_in_advance;
+  // A cadence turned manual forgets its automation, as GitLab's does.
+  if (base.automatic && !next.automatic) Object.assign(next, { rollOver: false, durationInWeeks: null, iterationsInAdvance: null });
   return next;
 }
 
-const within = (value: number | null, range: { min: number; max: number }) => value !== null && value >= range.min && value <= range.max;
+type Errors = Record<string, string[]>;
+const add = (errors: Errors, field: string, message: string) => {
+  errors[field] = [...(errors[field] ?? []), message];
+};
 
-function validate(fields: CadenceFields) {
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (errors[field] = [...(errors[field] ?? []), message]);
-  if (fields.title.trim() === '') add('title', "can't be blank");
-  else if (longerThan(fields.title, CADENCE_TITLE_LIMIT)) add('title', tooLongMessage(CADENCE_TITLE_LIMIT));
-  if (fields.description !== null && longerThan(fields.description, CADENCE_DESCRIPTION_LIMIT)) add('description', tooLongMessage(CADENCE_DESCRIPTION_LIMIT));
-  if (fields.automatic) {
-    if (fields.startDate === null) add('start_date', "can't be blank");
-    if (!within(fields.durationInWeeks, DURATION_WEEKS)) add('duration_in_weeks', 'is not included in the list');
-    if (!within(fields.iterationsInAdvance, ITERATIONS_IN_ADVANCE)) add('iterations_in_advance', 'is not included in the list');
-  }
-  if (fields.rollOver && !fields.automatic) add('roll_over', 'can only be enabled for cadences that use automatic scheduling');
-  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+/** GitLab's inclusion check (nil allowed), then its presence check for automatic cadences. */
+function checkRange(errors: Errors, field: string, value: number | null, range: { min: number; max: number }, automatic: boolean) {
+  if (value !== null && (value < range.min || value > range.max)) add(errors, field, 'is not included in the list');
+  else if (value === null && automatic) add(errors, field, "can't be blank");
 }
 
-/** Whether a change moves the dates an automatic cadence's upcoming iterations were scheduled on. */
-const reschedules = (previous: CadenceFields, next: CadenceFields) =>
-  next.automatic && (!previous.automatic || previous.startDate !== next.startDate || previous.durationInWeeks !== next.durationInWeeks);
+function fieldErrors(fields: CadenceFields): Errors {
+  const errors: Errors = {};
+  if (fields.title.trim() === '') add(errors, 'title', "can't be blank");
+  else if (longerThan(fields.title, CADENCE_TITLE_LIMIT)) add(errors, 'title', tooLongMessage(CADENCE_TITLE_LIMIT));
+  if (fields.automatic && fields.startDate === null) add(errors, 'start_date', "can't be blank");
+  checkRange(errors, 'duration_in_weeks', fields.durationInWeeks, DURATION_WEEKS, fields.automatic);
+  checkRange(errors, 'iterations_in_advance', fields.iterationsInAdvance, ITERATIONS_IN_ADVANCE, fields.automatic);
+  if (fields.description !== null && longerThan(fields.description, CADENCE_DESCRIPTION_LIMIT))
+    add(errors, 'description', tooLongMessage(CADENCE_DESCRIPTION_LIMIT));
+  return errors;
+}
+
+/** Whether a change gives the automation a new start (GitLab's `requires_new_automation_start_date?`). */
+const needsNewStart = (previous: CadenceFields | null, next: CadenceFields) =>
+  next.automatic &&
+  next.startDate !== null &&
+  (previous === null || !previous.automatic || previous.startDate !== next.startDate || previous.durationInWeeks !== next.durationInWeeks);
+
+/** GitLab's rules for a new automation start date, against the cadence's iterations. */
+function startDateErrors(errors: Errors, fields: CadenceFields, iterations: readonly StoredIteration[], today: string) {
+  const start = fields.startDate!;
+  const current = iterations.find((iteration) => iteration.startDate <= today && iteration.dueDate >= today);
+  const past = iterations.filter((iteration) => iteration.dueDate < today).at(-1);
+  if (current && start <= current.dueDate) {
+    add(errors, 'base', `The automation start date must come after the active iteration ${periodOf(current)}.`);
+  }
+  if (!current && past && start <= past.dueDate) {
+    add(errors, 'base', `The automation start date must come after the past iteration ${periodOf(past)}.`);
+  }
+  const earliest = addDays(today, 1 - (fields.durationInWeeks ?? 0) * 7);
+  if (!current && start < earliest) {
+    add(errors, 'base', `The automation start date would retroactively create a past iteration. ${earliest} is the earliest possible start date.`);
+  }
+}
+
+function validate(previous: CadenceFields | null, fields: CadenceFields, iterations: readonly StoredIteration[]) {
+  const errors = fieldErrors(fields);
+  if (Object.keys(errors).length === 0 && needsNewStart(previous, fields)) startDateErrors(errors, fields, iterations, todayDate());
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+}
 
 export interface CadenceServiceOptions {
   /** Asks for the cadence's iterations to be scheduled in the background. */
@@ -81,7 +114,7 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
 
     async create(groupId, input) {
       const fields = applyInput(DEFAULTS, input);
-      validate(fields);
+      validate(null, fields, []);
       const cadence = await store.insert(groupId, fields);
       if (cadence.automatic && cadence.active) await options.requestSchedule(cadence.id);
       return cadence;
@@ -89,14 +122,27 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
 
     async update(previous, input) {
       const next = applyInput(previous, input);
-      validate(next);
       const today = todayDate();
-      const { cadence, removed } = await store.transaction(async (em) => {
+      const { cadence, moved } = await store.transaction(async (em) => {
         await iterations.lockGroup(em, previous.groupId);
-        const removed = reschedules(previous, next) ? await iterations.removeStartingAfter(previous.id, today, em) : [];
-        return { cadence: await store.update(previous as StoredCadence, next, em), removed };
+        const existing = await iterations.ofCadence(previous.id, em);
+        validate(previous, next, existing);
+        // A new start or duration moves the upcoming iterations, back to back from the new start.
+        const moves =
+          needsNewStart(previous, next) && next.durationInWeeks
+            ? realigned({ startDate: next.startDate!, durationInWeeks: next.durationInWeeks }, existing, today)
+            : [];
+        if (moves.length > 0) await iterations.redate(previous.id, moves, em);
+        const moved = moves.map((move) => ({ move, before: existing.find((iteration) => iteration.id === move.id)! }));
+        return { cadence: await store.update(previous as StoredCadence, next, em), moved };
       });
-      await emitDeleted(cadence.groupId, removed);
+      for (const { move, before } of moved) {
+        const changes = {
+          start_date: { previous: before.startDate, current: move.startDate },
+          due_date: { previous: before.dueDate, current: move.dueDate },
+        };
+        await events.emit(iterationEvents.updated, { iterationId: move.id, groupId: cadence.groupId, changes });
+      }
       if (cadence.automatic && cadence.active) await options.requestSchedule(cadence.id);
       return cadence;
     },

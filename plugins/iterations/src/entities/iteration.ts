@@ -4,8 +4,8 @@ import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 export const Iteration = defineEntity({
   name: 'Iteration',
   tableName: 'iterations',
-  uniques: [{ properties: ['groupId', 'iid'] }, { properties: ['cadenceId', 'startDate'] }, { properties: ['cadenceId', 'title'] }],
-  indexes: [{ properties: ['groupId', 'dueDate'] }],
+  uniques: [{ properties: ['groupId', 'iid'] }, { properties: ['cadenceId', 'title'] }],
+  indexes: [{ properties: ['cadenceId', 'startDate'] }, { properties: ['groupId', 'dueDate'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     iid: p.integer(),

@@ -165,12 +165,11 @@ export function createIterationStore(database: Database) {
       });
     },
 
-    /** Removes the cadence's iterations that start after `date`; their ids. */
-    async removeStartingAfter(cadenceId: number, date: string, em: EntityManager): Promise<number[]> {
-      const rows = await database.rows(Iteration, database.from(Iteration).where({ cadence_id: cadenceId }).where('start_date', '>', date), { em });
-      if (rows.length > 0) await em.nativeDelete(Iteration, { id: { $in: rows.map((row) => row.id) } });
+    /** Moves iterations to new dates (`moves` in the caller's transaction), then renumbers the cadence. */
+    async redate(cadenceId: number, moves: readonly { id: number; startDate: string; dueDate: string }[], em: EntityManager) {
+      const updatedAt = new Date();
+      for (const move of moves) await em.nativeUpdate(Iteration, { id: move.id }, { startDate: move.startDate, dueDate: move.dueDate, updatedAt });
       await resequence(em, cadenceId);
-      return rows.map((row) => row.id);
     },
 
     removeOfCadence: (cadenceId: number, em: EntityManager) => em.nativeDelete(Iteration, { cadenceId }),

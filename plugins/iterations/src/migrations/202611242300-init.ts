@@ -31,8 +31,7 @@ export const init: PluginMigration = {
       t.timestamp('created_at', { useTz: true }).notNullable();
       t.timestamp('updated_at', { useTz: true }).notNullable();
       t.unique(['group_id', 'iid']);
-      // No two iterations of a cadence start on the same day (overlaps are checked besides), so scheduling stays idempotent.
-      t.unique(['cadence_id', 'start_date']);
+      t.index(['cadence_id', 'start_date']);
       t.unique(['cadence_id', 'title']);
       t.index(['group_id', 'due_date']);
     });
