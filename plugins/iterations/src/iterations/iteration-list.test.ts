@@ -67,6 +67,10 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     expect(await search({ search: 'team', in: 'cadence_title' })).toHaveLength(4);
     expect(await search({ search: 'gamma', in: ['title', 'cadence_title'] })).toEqual(['Next Gamma']);
     expect(await search({ search: '%' })).toEqual([]);
+    // GitLab's fuzzy search: every word of three or more characters, or the whole title when there are none.
+    expect(await search({ search: 'beta now' })).toEqual(['Now Beta']);
+    expect(await search({ search: 'beta later' })).toEqual([]);
+    expect(await search({ search: 'Be' })).toEqual([]);
   });
 
   it('filters by update time', async () => {
