@@ -103,8 +103,15 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
     for (const iterationId of ids) await events.emit(iterationEvents.deleted, { iterationId, groupId });
   }
 
-  const service: IterationCadencesService & { removeAllOfGroup(groupId: number): Promise<void>; scheduleAll(): Promise<number> } = {
+  const service: IterationCadencesService & {
+    page(groupId: number, limit: number, offset: number): Promise<IterationCadence[]>;
+    count(groupId: number): Promise<number>;
+    removeAllOfGroup(groupId: number): Promise<void>;
+    scheduleAll(): Promise<number>;
+  } = {
     list: (groupId) => store.ofGroup(groupId),
+    page: (groupId, limit, offset) => store.pageOfGroup(groupId, limit, offset),
+    count: (groupId) => store.countOfGroup(groupId),
 
     async find(groupId, cadenceId) {
       const cadence = await store.byId(cadenceId);
