@@ -7,6 +7,7 @@ import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { labelsPlugin } from '@forgekit/plugin-labels';
+import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
@@ -28,10 +29,12 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   milestonesPlugin,
   milestoneEventsPlugin,
   labelsPlugin,
+  iterationsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
 export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
   '*/10 * * * *': [RECOVER_JOB],
+  '5 * * * *': [ITERATIONS_SCHEDULE_JOB],
 };
