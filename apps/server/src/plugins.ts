@@ -3,6 +3,7 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { notesPlugin } from '@forgekit/plugin-notes';
 import { pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
@@ -22,6 +23,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   pipelineSchedulesWithRepositoriesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
+  notesPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
