@@ -277,6 +277,32 @@ describe('updating issues', () => {
   });
 });
 
+describe('issue notes', () => {
+  it('need a signed-in reader of the issue', async () => {
+    expect(await app.get(`${base}/issues/1/notes`, { token: null })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    expect(await app.get(`${base}/issues/9999/notes`, { token: 'guest' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await app.get(`${base}/issues/1/notes`, { token: outsider.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    const secret = await create({ title: 'Secret notes', confidential: true }, 'maintainer');
+    expect(await app.get(`${base}/issues/${secret.body.iid}/notes`, { token: 'guest' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await app.get(`${base}/issues/1/notes`, { token: 'guest', query: { activity_filter: 'some' } })).toMatchObject({
+      status: 400,
+      body: { error: 'activity_filter does not have a valid value' },
+    });
+  });
+
+  it('answers only_activity with system notes, newest first by default', async () => {
+    const issue = await create({ title: 'Noted' }, 'developer');
+    const path = `${base}/issues/${issue.body.iid}`;
+    await app.put(path, { title: 'Noted again' }, { token: 'developer' });
+    await app.put(path, { state_event: 'close' }, { token: 'developer' });
+    const res = await app.get(`${path}/notes`, { token: 'guest', query: { activity_filter: 'only_activity' } });
+    expect(res.body.map((n: { body: string }) => n.body)).toEqual(['closed', 'changed title from **Noted** to **Noted{+ again+}**']);
+    expect(res.headers.get('x-total')).toBe('2');
+    const shown = await app.get(path, { token: 'guest' });
+    expect(shown.body.user_notes_count).toBe(0);
+  });
+});
+
 describe('deleting issues', () => {
   it('needs the project owner or an admin', async () => {
     const issue = await create({ title: 'Doomed' });
