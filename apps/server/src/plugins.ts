@@ -3,6 +3,7 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { labelsPlugin } from '@forgekit/plugin-labels';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
@@ -24,6 +25,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   runnersPlugin,
   clusterAgentsPlugin,
   notesPlugin,
+  labelsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

@@ -306,11 +306,15 @@ export function createAccessService(database: Database) {
       const rows: { id: number }[] = await service.visibleProjects(query, user, options);
       return rows.map((row) => Number(row.id));
     },
-    /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids`. */
-    async visibleGroupIds(user: Principal | null, options: VisibilityOptions & { ids?: readonly number[] } = {}): Promise<number[]> {
+    /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
+    async visibleGroupIds(
+      user: Principal | null,
+      options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string } = {},
+    ): Promise<number[]> {
       if (options.ids?.length === 0) return [];
       const query = db('namespaces as n').where('n.kind', 'group').select('n.id').orderBy('n.id');
       if (options.ids) query.whereIn('n.id', options.ids);
+      if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
       const rows: { id: number }[] = await service.visibleGroups(query, user, options);
       return rows.map((row) => Number(row.id));
     },

@@ -1,0 +1,180 @@
+/** Labels, their priorities and subscriptions in the database: reads through the entities, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import { containsText, isUniqueViolation, type Knex } from '@forgekit/kernel/orm';
+import { LabelEntity, type LabelOwnerType, type LabelRow } from '../entities/label.js';
+import { LabelPriority } from '../entities/label-priority.js';
+import { LabelSubscription } from '../entities/label-subscription.js';
+
+/** The owners whose labels a list or lookup sees. */
+export interface LabelScope {
+  projectIds: readonly number[];
+  groupIds: readonly number[];
+}
+
+export interface LabelFilter {
+  search?: string | null;
+  archived?: boolean | null;
+}
+
+export type LabelFields = Pick<LabelRow, 'title' | 'color' | 'description' | 'archived'>;
+
+export function createLabelStore(database: Database) {
+  const knex = database.knex;
+
+  function inScope(query: Knex.QueryBuilder, scope: LabelScope) {
+    return query.where((owners) => {
+      if (scope.projectIds.length > 0) owners.orWhere((q) => q.where('owner_type', 'project').whereIn('owner_id', scope.projectIds));
+      if (scope.groupIds.length > 0) owners.orWhere((q) => q.where('owner_type', 'group').whereIn('owner_id', scope.groupIds));
+      if (scope.projectIds.length === 0 && scope.groupIds.length === 0) owners.whereRaw('1 = 0');
+    });
+  }
+
+  function filtered(scope: LabelScope, filter: LabelFilter) {
+    const query = inScope(database.from(LabelEntity), scope);
+    if (filter.search) {
+      const search = filter.search;
+      query.where((q) => q.where(containsText(knex, 'title', search)).orWhere(containsText(knex, 'description', search)));
+    }
+    if (typeof filter.archived === 'boolean') query.where('archived', filter.archived);
+    return query;
+  }
+
+  const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
+
+  return {
+    list: (scope: LabelScope, filter: LabelFilter, limit: number, offset: number): Promise<LabelRow[]> =>
+      database.rows(LabelEntity, filtered(scope, filter).orderBy('title').orderBy('id').limit(limit).offset(offset)),
+
+    count: (scope: LabelScope, filter: LabelFilter) => database.count(filtered(scope, filter)),
+
+    /** The label `idOrTitle` names among the scope's: by id first, then by title (the nearest owner's first). */
+    async find(scope: LabelScope, idOrTitle: string): Promise<LabelRow | undefined> {
+      if (isId(idOrTitle)) {
+        const byId = await database.row(LabelEntity, inScope(database.from(LabelEntity), scope).where('id', Number(idOrTitle)));
+        if (byId) return byId;
+      }
+      const byTitle = await database.rows(LabelEntity, inScope(database.from(LabelEntity), scope).where('title', idOrTitle));
+      return nearestFirst(byTitle, scope)[0];
+    },
+
+    async titled(scope: LabelScope, titles: readonly string[]): Promise<LabelRow[]> {
+      if (titles.length === 0) return [];
+      return nearestFirst(await database.rows(LabelEntity, inScope(database.from(LabelEntity), scope).whereIn('title', [...new Set(titles)])), scope);
+    },
+
+    byIds: (ids: readonly number[]): Promise<LabelRow[]> =>
+      ids.length === 0 ? Promise.resolve([]) : database.rows(LabelEntity, database.from(LabelEntity).whereIn('id', [...new Set(ids)])),
+
+    /**
+     * Inserts the label unless one of the scope's labels already has its title, as one atomic
+     * step per title; undefined when a label stood in the way.
+     */
+    async insert(owner: { type: LabelOwnerType; id: number }, fields: LabelFields, conflictScope: LabelScope): Promise<LabelRow | undefined> {
+      const now = new Date();
+      const row: Omit<LabelRow, 'id'> = { ownerType: owner.type, ownerId: owner.id, ...fields, createdAt: now, updatedAt: now };
+      try {
+        const id = await database.insertGuarded(LabelEntity, row, {
+          unlessExists: inScope(database.table(LabelEntity).select('id'), conflictScope).where('title', fields.title),
+          lockKey: `labels:title:${fields.title}`,
+        });
+        return id === null ? undefined : { id, ...row };
+      } catch (error) {
+        if (isUniqueViolation(error)) return undefined;
+        throw error;
+      }
+    },
+
+    /** The updated label, or null when another label of its owner has the new title. */
+    async update(previous: LabelRow, fields: Partial<LabelFields>): Promise<LabelRow | null> {
+      const changes = { ...fields, updatedAt: new Date() };
+      try {
+        await database.em().nativeUpdate(LabelEntity, { id: previous.id }, changes);
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
+      return { ...previous, ...changes };
+    },
+
+    titleTaken: async (label: LabelRow, title: string) =>
+      (await database.count(database.from(LabelEntity).where({ owner_type: label.ownerType, owner_id: label.ownerId, title }).whereNot('id', label.id))) > 0,
+
+    remove: (id: number) =>
+      database.transaction(async (em) => {
+        await em.nativeDelete(LabelPriority, { labelId: id });
+        await em.nativeDelete(LabelSubscription, { labelId: id });
+        await em.nativeDelete(LabelEntity, { id });
+      }),
+
+    /** Every label of a project or group, with what hangs off them; for a project also its priorities and subscriptions of others' labels. */
+    async removeOwner(type: LabelOwnerType, ownerId: number): Promise<LabelRow[]> {
+      const labels = await database.rows(LabelEntity, database.from(LabelEntity).where({ owner_type: type, owner_id: ownerId }));
+      const ids = labels.map((label) => label.id);
+      await database.transaction(async (em) => {
+        if (ids.length > 0) {
+          await em.nativeDelete(LabelPriority, { labelId: { $in: ids } });
+          await em.nativeDelete(LabelSubscription, { labelId: { $in: ids } });
+          await em.nativeDelete(LabelEntity, { id: { $in: ids } });
+        }
+        if (type === 'project') {
+          await em.nativeDelete(LabelPriority, { projectId: ownerId });
+          await em.nativeDelete(LabelSubscription, { projectId: ownerId });
+        }
+      });
+      return labels;
+    },
+
+    removeSubscriber: (userId: number) => database.em().nativeDelete(LabelSubscription, { userId }),
+
+    async priorities(projectId: number, labelIds: readonly number[]): Promise<Map<number, number>> {
+      if (labelIds.length === 0) return new Map();
+      const rows = await database.rows(
+        LabelPriority,
+        database
+          .from(LabelPriority)
+          .where('project_id', projectId)
+          .whereIn('label_id', [...labelIds]),
+      );
+      return new Map(rows.map((row) => [row.labelId, row.priority]));
+    },
+
+    setPriority: (projectId: number, labelId: number, priority: number) =>
+      database.em().upsert(LabelPriority, { projectId, labelId, priority }, { onConflictFields: ['projectId', 'labelId'] }),
+
+    unsetPriority: (projectId: number, labelId: number) => database.em().nativeDelete(LabelPriority, { projectId, labelId }),
+
+    /** Which of the labels the user is subscribed to, everywhere or (with `projectId`) within that project. */
+    async subscribed(userId: number, labelIds: readonly number[], projectId = 0): Promise<Set<number>> {
+      if (labelIds.length === 0) return new Set();
+      const query = database
+        .from(LabelSubscription)
+        .where('user_id', userId)
+        .whereIn('label_id', [...labelIds])
+        .whereIn('project_id', projectId === 0 ? [0] : [0, projectId]);
+      return new Set((await database.rows(LabelSubscription, query)).map((row) => row.labelId));
+    },
+
+    /** False when the subscription already existed. */
+    async subscribe(userId: number, labelId: number, projectId: number): Promise<boolean> {
+      try {
+        await database.em().insert(LabelSubscription, { userId, labelId, projectId, createdAt: new Date() });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Removes the user's subscriptions to the label that apply here; false when there were none. */
+    unsubscribe: async (userId: number, labelId: number, projectId: number) =>
+      (await database.em().nativeDelete(LabelSubscription, { userId, labelId, projectId: { $in: projectId === 0 ? [0] : [0, projectId] } })) > 0,
+  };
+}
+
+/** Project labels first, then group labels from the nearest group up. */
+function nearestFirst(labels: LabelRow[], scope: LabelScope): LabelRow[] {
+  const rank = (label: LabelRow) => (label.ownerType === 'project' ? -1 : scope.groupIds.length - scope.groupIds.indexOf(label.ownerId));
+  return [...labels].sort((a, b) => rank(a) - rank(b));
+}
+
+export type LabelStore = ReturnType<typeof createLabelStore>;

@@ -1,0 +1,141 @@
+/** `/projects/:id/labels`: a project's labels and its groups', with priorities. */
+import { created, defineRoute, f, forbidden, noContent, page, params, reply, rules, totalFor, type Principal, type Route } from '@forgekit/kernel';
+import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
+import type { Label } from '../contracts.js';
+import { projectParent, scopeOf } from './label-parent.js';
+import type { LabelInput, LabelService } from './label-service.js';
+import type { LabelViews } from './label-views.js';
+
+const updateFields = {
+  new_name: f.optional(f.string()),
+  color: f.optional(f.string()),
+  description: f.optional(f.string()),
+  priority: f.optional(f.integer()),
+  archived: f.optional(f.boolean()),
+};
+const atLeastOneChange = rules.atLeastOneOf('new_name', 'color', 'description', 'priority', 'archived');
+
+export function projectLabelRoutes(labels: LabelService, views: LabelViews, access: AccessService): Route[] {
+  const projectOf = (user: Principal, id: string, minLevel = 0) => access.requireProject(user, id, minLevel);
+  const view = (label: Label, user: Principal, projectId: number) => views.one(label, { userId: user.id, projectId });
+
+  /**
+   * Update and delete see the project's labels and its own group's, not further ancestors';
+   * a group label needs the caller's role in the group.
+   */
+  async function ownLabel(user: Principal, id: string, idOrTitle: string) {
+    const found = await projectOf(user, id, AccessLevel.REPORTER);
+    const label = await labels.find(scopeOf(projectParent(found.project), false), idOrTitle);
+    if (label.groupId !== null && !user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.REPORTER) throw forbidden();
+    return { label, projectId: found.project.id };
+  }
+
+  async function update(user: Principal, id: string, idOrTitle: string, input: LabelInput & { priority?: number | null }) {
+    const { label, projectId } = await ownLabel(user, id, idOrTitle);
+    const updated = await labels.update(label, input, user.id);
+    if (input.priority !== undefined) await labels.setPriority(projectId, updated, input.priority ?? null);
+    return view(updated, user, projectId);
+  }
+
+  async function remove(user: Principal, id: string, idOrTitle: string, unmodifiedSince: string | undefined) {
+    const { label } = await ownLabel(user, id, idOrTitle);
+    await labels.remove(label, user.id, unmodifiedSince);
+    return noContent();
+  }
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/projects/:id/labels',
+      paginated: true,
+      input: params({
+        with_counts: f.optional(f.boolean(), false),
+        include_ancestor_groups: f.optional(f.boolean(), true),
+        search: f.optional(f.string()),
+        archived: f.optional(f.boolean()),
+      }),
+      async handler(ctx, input) {
+        const { project } = await projectOf(ctx.user, ctx.params.id);
+        const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
+        const filter = { search: input.search, archived: input.archived };
+        const list = await labels.list(scope, filter, ctx.page.perPage, ctx.page.offset);
+        const items = await views.many(list, { userId: ctx.user.id, projectId: project.id, withCounts: input.with_counts === true });
+        return page(items, await totalFor(ctx.page, list.length, () => labels.count(scope, filter)));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/projects/:id/labels/:label_id',
+      input: params({ include_ancestor_groups: f.optional(f.boolean(), true) }),
+      async handler(ctx, input) {
+        const { project } = await projectOf(ctx.user, ctx.params.id);
+        const label = await labels.find(scopeOf(projectParent(project), input.include_ancestor_groups !== false), ctx.params.label_id);
+        return view(label, ctx.user, project.id);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/projects/:id/labels',
+      input: params({
+        name: f.string(),
+        color: f.string(),
+        description: f.optional(f.string()),
+        archived: f.optional(f.boolean()),
+        priority: f.optional(f.integer()),
+      }),
+      async handler(ctx, input) {
+        const { project } = await projectOf(ctx.user, ctx.params.id, AccessLevel.REPORTER);
+        const label = await labels.create(projectParent(project), input, ctx.user.id);
+        if (typeof input.priority === 'number') await labels.setPriority(project.id, label, input.priority);
+        return created(await view(label, ctx.user, project.id));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/labels/:label_id',
+      input: params(updateFields, atLeastOneChange),
+      handler: (ctx, input) => update(ctx.user, ctx.params.id, ctx.params.label_id, input),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/labels',
+      input: params(
+        { label_id: f.optional(f.integer()), name: f.optional(f.string()), ...updateFields },
+        atLeastOneChange,
+        rules.exactlyOneOf('label_id', 'name'),
+      ),
+      handler: (ctx, input) => update(ctx.user, ctx.params.id, String(input.label_id ?? input.name), { ...input, name: undefined }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/projects/:id/labels/:label_id',
+      handler: (ctx) => remove(ctx.user, ctx.params.id, ctx.params.label_id, ctx.header('If-Unmodified-Since')),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/projects/:id/labels',
+      input: params({ label_id: f.optional(f.integer()), name: f.optional(f.string()) }, rules.exactlyOneOf('label_id', 'name')),
+      handler: (ctx, input) => remove(ctx.user, ctx.params.id, String(input.label_id ?? input.name), ctx.header('If-Unmodified-Since')),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/projects/:id/labels/:label_id/subscribe',
+      async handler(ctx) {
+        const { project } = await projectOf(ctx.user, ctx.params.id);
+        const label = await labels.find(scopeOf(projectParent(project)), ctx.params.label_id);
+        if (!(await labels.subscribe(ctx.user.id, label, project.id))) return reply(304, null);
+        return created(await view(label, ctx.user, project.id));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/projects/:id/labels/:label_id/unsubscribe',
+      async handler(ctx) {
+        const { project } = await projectOf(ctx.user, ctx.params.id);
+        const label = await labels.find(scopeOf(projectParent(project)), ctx.params.label_id);
+        if (!(await labels.unsubscribe(ctx.user.id, label, project.id))) return reply(304, null);
+        return created(await view(label, ctx.user, project.id));
+      },
+    }),
+  ];
+}
