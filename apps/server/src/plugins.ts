@@ -3,7 +3,10 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { issuesPlugin } from '@forgekit/plugin-issues';
 import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { pipelineSchedulesWithRepositoriesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
@@ -24,8 +27,11 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   pipelineSchedulesWithRepositoriesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
-  notesPlugin,
   labelsPlugin,
+  milestonesPlugin,
+  milestoneEventsPlugin,
+  notesPlugin,
+  issuesPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

@@ -15,6 +15,8 @@ export interface Milestone {
   startDate: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The milestone's page; set on every milestone the service answers with. */
+  webUrl?: string;
 }
 
 /** GitLab's Milestone entity, as issues and milestone events show it. */
@@ -22,6 +24,21 @@ export type MilestoneEntity = Record<string, unknown>;
 
 /** A milestone filter of the issue and merge-request lists, besides `None` and `Any`. */
 export type MilestoneFilter = { title: string } | 'Upcoming' | 'Started';
+
+/** What `GET /projects/:id/milestones/:milestone_id/issues` (and `/groups/...`) asks the plugin that owns the items. */
+export interface MilestoneItemsQuery {
+  milestone: Milestone;
+  /** The project or group the route names: its items that carry the milestone. */
+  parent: { kind: 'project' | 'group'; id: number };
+  user: Principal;
+  perPage: number;
+  offset: number;
+}
+
+/** One page of the items (GitLab's `IssueBasic` / `MergeRequestBasic` entities) and their total. */
+export type MilestoneItemsLister = (query: MilestoneItemsQuery) => Promise<{ items: Record<string, unknown>[]; total: number }>;
+
+export type MilestoneItemKind = 'issues' | 'merge_requests';
 
 export interface MilestonesService {
   /** The milestone if it is the project's or one of its ancestor groups', else null: the only ones an issue may take. */
@@ -32,6 +49,8 @@ export interface MilestonesService {
   entity(milestone: Milestone): MilestoneEntity;
   /** Ids of the milestones a filter names among those of these projects and groups (GitLab's meaning of Upcoming and Started). */
   idsForFilter(scope: { projectIds: readonly number[]; groupIds: readonly number[] }, filter: MilestoneFilter): Promise<number[]>;
+  /** The issues (or merge requests) plugin serves `.../milestones/:milestone_id/<kind>`; without one the list is empty. */
+  registerItems(kind: MilestoneItemKind, lister: MilestoneItemsLister): void;
 }
 
 export const milestonesServiceRef = createServiceRef<MilestonesService>('milestones.milestones');

@@ -1,0 +1,65 @@
+/** Milestone events in the database: reads through the entity, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import { recordId, type EntityManager } from '@forgekit/kernel/orm';
+import type { MilestoneEventResourceType } from '../contracts.js';
+import { ResourceMilestoneEvent, type ResourceMilestoneEventRow } from '../entities/resource-milestone-event.js';
+
+export type StoredEvent = ResourceMilestoneEventRow & { userId: number | null };
+
+export interface Resource {
+  type: MilestoneEventResourceType;
+  id: number;
+}
+
+export function createEventStore(database: Database) {
+  const ofResource = (resource: Resource) => database.from(ResourceMilestoneEvent).where({ resource_type: resource.type, resource_id: resource.id });
+  const rows = async (query: ReturnType<typeof ofResource>) => (await database.rows(ResourceMilestoneEvent, query)) as StoredEvent[];
+
+  return {
+    async insert(events: Omit<StoredEvent, 'id'>[], em?: EntityManager) {
+      if (em) {
+        for (const event of events) await em.insert(ResourceMilestoneEvent, event as StoredEvent);
+        return;
+      }
+      await database.transaction(async (tx) => {
+        for (const event of events) await tx.insert(ResourceMilestoneEvent, event as StoredEvent);
+      });
+    },
+
+    /** The milestones a resource's events name. */
+    async milestoneIds(resource: Resource): Promise<number[]> {
+      const found = await database.read<{ milestone_id: number }>(
+        database.table(ResourceMilestoneEvent).distinct('milestone_id').where({ resource_type: resource.type, resource_id: resource.id }),
+      );
+      return found.map((row) => Number(row.milestone_id));
+    },
+
+    /** Oldest first, only events of these milestones. */
+    list(resource: Resource, milestoneIds: readonly number[], limit: number, offset: number): Promise<StoredEvent[]> {
+      if (milestoneIds.length === 0) return Promise.resolve([]);
+      return rows(
+        ofResource(resource)
+          .whereIn('milestone_id', [...milestoneIds])
+          .orderBy('id')
+          .limit(limit)
+          .offset(offset),
+      );
+    },
+
+    count(resource: Resource, milestoneIds: readonly number[]): Promise<number> {
+      if (milestoneIds.length === 0) return Promise.resolve(0);
+      return database.count(ofResource(resource).whereIn('milestone_id', [...milestoneIds]));
+    },
+
+    async find(resource: Resource, id: string): Promise<StoredEvent | undefined> {
+      if (!/^\d+$/.test(id) || recordId(id) === null) return undefined;
+      return (await rows(ofResource(resource).where('id', Number(id))))[0];
+    },
+
+    removeAllFor: (resource: Resource) => database.em().nativeDelete(ResourceMilestoneEvent, { resourceType: resource.type, resourceId: resource.id }),
+    removeOfMilestone: (milestoneId: number) => database.em().nativeDelete(ResourceMilestoneEvent, { milestoneId }),
+    removeOfProject: (projectId: number) => database.em().nativeDelete(ResourceMilestoneEvent, { projectId }),
+  };
+}
+
+export type EventStore = ReturnType<typeof createEventStore>;

@@ -1,0 +1,32 @@
+import { definePlugin, kernelServices } from '@forgekit/kernel';
+import { coreEvents, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
+import { milestoneEventsServiceRef } from './contracts.js';
+import { ResourceMilestoneEvent } from './entities/resource-milestone-event.js';
+import { eventRoutes } from './events/event-routes.js';
+import { createEventService } from './events/event-service.js';
+import { createEventStore } from './events/event-store.js';
+import { init } from './migrations/202611242310-init.js';
+
+/** Resource milestone events: the recorder issues and merge requests call, and the endpoints that list them. */
+export const milestoneEventsPlugin = definePlugin({
+  id: 'milestone-events',
+  compatibility: '^0.1.0',
+  entities: [ResourceMilestoneEvent],
+  migrations: [init],
+  requires: [coreUsersRef, milestonesServiceRef],
+  provides: [milestoneEventsServiceRef],
+  register(ctx) {
+    const milestones = ctx.resolve(milestonesServiceRef);
+    const service = createEventService(createEventStore(ctx.resolve(kernelServices.database)), milestones);
+    ctx.provide(milestoneEventsServiceRef, service.recorder);
+    ctx.routes(...eventRoutes(service, milestones, ctx.resolve(coreUsersRef), ctx.resolve(kernelServices.instance).externalUrl));
+
+    ctx.events.on(milestoneLifecycle.deleted, async ({ milestoneId }) => {
+      await service.removeOfMilestone(milestoneId);
+    });
+    ctx.events.on(coreEvents.projectDeleted, async ({ projectId }) => {
+      await service.removeOfProject(projectId);
+    });
+  },
+});

@@ -1,0 +1,84 @@
+/** The projects and groups milestones belong to, as the core plugin tells them: web paths, ancestors, readability. */
+import type { Principal } from '@forgekit/kernel';
+import type { AccessService, GroupService, NamespaceRow, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Milestone } from '../contracts.js';
+import type { Parent } from './milestone-store.js';
+
+/** A project or group a route names, with what milestone rules need of it. */
+export interface ParentInfo extends Parent {
+  /** `group/project` or `group/subgroup`. */
+  fullPath: string;
+  /** The project's group, or the group itself. */
+  groupId: number | null;
+  /** The group ids from the root down to (and with) `groupId`. */
+  groupLineage: number[];
+}
+
+const lineageOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
+
+export function projectParent(project: ProjectWithNamespace): ParentInfo {
+  const inGroup = project.ns_kind === 'group';
+  return {
+    kind: 'project',
+    id: project.id,
+    fullPath: `${project.ns_full_path}/${project.path}`,
+    groupId: inGroup ? project.namespace_id : null,
+    groupLineage: inGroup ? lineageOf(project.ns_traversal_path) : [],
+  };
+}
+
+export function groupParent(group: NamespaceRow): ParentInfo {
+  return { kind: 'group', id: group.id, fullPath: group.full_path, groupId: group.id, groupLineage: lineageOf(group.traversal_path) };
+}
+
+export function createParentDirectory(core: { access: AccessService; projects: ProjectService; groups: GroupService }, externalUrl: string) {
+  const webUrl = (parent: ParentInfo, iid: number) =>
+    parent.kind === 'project' ? `${externalUrl}/${parent.fullPath}/-/milestones/${iid}` : `${externalUrl}/groups/${parent.fullPath}/-/milestones/${iid}`;
+
+  async function lookup(parent: Parent): Promise<{ info: ParentInfo; row: ProjectWithNamespace | NamespaceRow } | null> {
+    if (parent.kind === 'project') {
+      const row = await core.projects.findById(parent.id);
+      return row ? { info: projectParent(row), row } : null;
+    }
+    const row = await core.groups.findById(parent.id);
+    return row ? { info: groupParent(row), row } : null;
+  }
+
+  const parentOf = (milestone: Pick<Milestone, 'projectId' | 'groupId'>): Parent =>
+    milestone.projectId !== null ? { kind: 'project', id: milestone.projectId } : { kind: 'group', id: milestone.groupId! };
+
+  return {
+    lookup,
+    parentOf,
+    /** The milestones with their `webUrl`; `known` parents save a lookup. */
+    async withUrls<M extends Milestone>(milestones: readonly M[], known: readonly ParentInfo[] = []): Promise<M[]> {
+      const parents = new Map<string, ParentInfo | null>(known.map((info) => [`${info.kind}:${info.id}`, info]));
+      for (const milestone of milestones) {
+        const parent = parentOf(milestone);
+        const key = `${parent.kind}:${parent.id}`;
+        if (!parents.has(key)) parents.set(key, (await lookup(parent))?.info ?? null);
+      }
+      return milestones.map((milestone) => {
+        const parent = parentOf(milestone);
+        const info = parents.get(`${parent.kind}:${parent.id}`);
+        return info ? { ...milestone, webUrl: webUrl(info, milestone.iid) } : milestone;
+      });
+    },
+    async canRead(user: Principal | null, milestone: Milestone): Promise<boolean> {
+      const parent = parentOf(milestone);
+      if (parent.kind === 'project') {
+        const project = await core.projects.findById(parent.id);
+        return !!project && (await core.access.projectAccess(user, project)).canRead;
+      }
+      const group = await core.groups.findById(parent.id);
+      return !!group && (await core.access.groupAccess(user, group)).canRead;
+    },
+    /** The project's own direct-group id (a group milestone's title must differ from those of the group's own projects). */
+    async projectGroupId(projectId: number): Promise<number | null> {
+      const project = await core.projects.findById(projectId);
+      return project && project.ns_kind === 'group' ? project.namespace_id : null;
+    },
+  };
+}
+
+export type ParentDirectory = ReturnType<typeof createParentDirectory>;

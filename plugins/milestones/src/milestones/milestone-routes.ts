@@ -1,0 +1,91 @@
+/** The milestone endpoints, mounted once for projects and once for groups. */
+import { created, defineRoute, noContent, page, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import type { MilestoneItemKind } from '../contracts.js';
+import type { ParentInfo } from './milestone-parents.js';
+import { createParams, listParams, oneParams, updateParams } from './milestone-params.js';
+import { presentMilestone } from './milestone-presenter.js';
+import type { MilestoneService } from './milestone-service.js';
+
+export interface MilestoneMount {
+  /** `/projects/:id/milestones` or `/groups/:id/milestones`. */
+  path: string;
+  /** Finds the project or group and checks the caller may read its milestones (404 unseen). */
+  reader(ctx: RequestContext): Promise<ParentInfo>;
+  /** Finds it and checks the caller may manage its milestones (404 unseen, 403 below the role). */
+  manager(ctx: RequestContext): Promise<ParentInfo>;
+}
+
+export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount): Route[] {
+  const { path, reader, manager } = mount;
+  const item = `${path}/:milestone_id`;
+
+  const itemsRoute = (kind: MilestoneItemKind) =>
+    defineRoute({
+      method: 'GET',
+      path: `${item}/${kind}`,
+      paginated: true,
+      before: reader,
+      input: oneParams,
+      async handler(ctx, input, parent) {
+        const milestone = await service.find(parent, input.milestone_id);
+        const { perPage, offset } = ctx.page;
+        const result = await service.items(kind, { milestone, parent: { kind: parent.kind, id: parent.id }, user: ctx.user, perPage, offset });
+        return page(result.items, result.total);
+      },
+    });
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path,
+      paginated: true,
+      before: reader,
+      input: listParams,
+      async handler(ctx, input, parent) {
+        const { perPage, offset } = ctx.page;
+        const { milestones, count } = await service.list(parent, input, ctx.user, { perPage, offset });
+        return page(milestones.map(presentMilestone), await totalFor(ctx.page, milestones.length, count));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: item,
+      before: reader,
+      input: oneParams,
+      async handler(_ctx, input, parent) {
+        return presentMilestone(await service.find(parent, input.milestone_id));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path,
+      before: manager,
+      input: createParams,
+      async handler(ctx, input, parent) {
+        return created(presentMilestone(await service.create(parent, input, ctx.user.id)));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: item,
+      before: manager,
+      input: updateParams,
+      async handler(ctx, input, parent) {
+        const milestone = await service.find(parent, input.milestone_id);
+        return presentMilestone(await service.update(parent, milestone, input, ctx.user.id));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: item,
+      before: manager,
+      input: oneParams,
+      async handler(ctx, input, parent) {
+        await service.remove(await service.find(parent, input.milestone_id), ctx.user.id);
+        return noContent();
+      },
+    }),
+    itemsRoute('issues'),
+    itemsRoute('merge_requests'),
+  ];
+}

@@ -1,0 +1,192 @@
+/**
+ * Project and group milestones: GitLab's list filters, create and update with its
+ * validations and texts, state events, and the lookups other plugins use.
+ */
+import { apiError, recordNotFound, type EventBus, type Principal } from '@forgekit/kernel';
+import type { AccessService } from '@forgekit/plugin-core/contracts';
+import {
+  milestoneLifecycle,
+  type Milestone,
+  type MilestoneFilter,
+  type MilestoneItemKind,
+  type MilestoneItemsLister,
+  type MilestonesService,
+} from '../contracts.js';
+import type { ParentDirectory, ParentInfo } from './milestone-parents.js';
+import { presentMilestone } from './milestone-presenter.js';
+import { castDate, cleanTitle, rubyInspect, validateMilestone, type MilestoneFields } from './milestone-rules.js';
+import type { MilestoneQuery, MilestoneStore, Parent, StoredMilestone } from './milestone-store.js';
+
+export interface MilestoneInput {
+  title?: string | null;
+  description?: string | null;
+  due_date?: string | null;
+  start_date?: string | null;
+  state_event?: 'close' | 'activate' | null;
+}
+
+export interface ListInput {
+  state: 'active' | 'closed' | 'all' | null;
+  iids?: number[] | null;
+  title?: string | null;
+  search?: string | null;
+  include_parent_milestones?: boolean | null;
+  include_ancestors?: boolean | null;
+  updated_before?: Date | null;
+  updated_after?: Date | null;
+}
+
+type Changes = Record<string, { previous: unknown; current: unknown }>;
+
+const WIRE_NAMES: Record<string, string> = { title: 'title', description: 'description', dueDate: 'due_date', startDate: 'start_date', state: 'state' };
+
+export function createMilestoneService(store: MilestoneStore, parents: ParentDirectory, access: AccessService, events: EventBus) {
+  const listers = new Map<MilestoneItemKind, MilestoneItemsLister>();
+
+  /** Whether another milestone of the project and its group, or of the group and its own projects, has the title. */
+  async function titleTaken(parent: ParentInfo, title: string, exceptId = 0): Promise<boolean> {
+    if (parent.kind === 'project') {
+      return (await store.withTitle(title, [parent.id], parent.groupId ? [parent.groupId] : [], exceptId)).length > 0;
+    }
+    if ((await store.withTitle(title, [], [parent.id], exceptId)).length > 0) return true;
+    for (const milestone of await store.projectMilestonesTitled(title, exceptId)) {
+      if ((await parents.projectGroupId(milestone.projectId!)) === parent.id) return true;
+    }
+    return false;
+  }
+
+  async function validate(parent: ParentInfo, fields: MilestoneFields, verb: 'create' | 'update', previous?: StoredMilestone) {
+    const checkTitle = fields.title !== undefined && fields.title !== previous?.title;
+    const taken = checkTitle && (await titleTaken(parent, fields.title!, previous?.id));
+    const errors = validateMilestone(fields, taken);
+    if (Object.keys(errors).length > 0) throw apiError(400, `Failed to ${verb} milestone ${rubyInspect(errors)}`);
+  }
+
+  const payload = (milestone: StoredMilestone, userId: number | null) => ({
+    milestoneId: milestone.id,
+    projectId: milestone.projectId,
+    groupId: milestone.groupId,
+    userId,
+  });
+
+  async function find(parent: ParentInfo, id: number): Promise<Milestone> {
+    const milestone = await store.findIn(parent, id);
+    if (!milestone) throw recordNotFound();
+    return (await parents.withUrls([milestone], [parent]))[0]!;
+  }
+
+  /** The projects and groups a list covers, as GitLab's `parent_finder_params`. */
+  async function scopeOf(parent: ParentInfo, user: Principal, withAncestors: boolean): Promise<Pick<MilestoneQuery, 'projectIds' | 'groupIds'>> {
+    if (parent.kind === 'project') return { projectIds: [parent.id], groupIds: withAncestors ? parent.groupLineage : [] };
+    if (!withAncestors) return { projectIds: [], groupIds: [parent.id] };
+    return { projectIds: [], groupIds: await access.visibleGroupIds(user, { ids: parent.groupLineage }) };
+  }
+
+  const service = {
+    find,
+
+    async list(parent: ParentInfo, input: ListInput, user: Principal, page: { perPage: number; offset: number }) {
+      const withAncestors = !!(input.include_ancestors || input.include_parent_milestones);
+      const filter: MilestoneQuery = {
+        ...(await scopeOf(parent, user, withAncestors)),
+        state: input.state ?? 'all',
+        // GitLab ignores iids when ancestors are included.
+        iids: withAncestors ? undefined : (input.iids ?? undefined),
+        title: input.title ?? undefined,
+        search: input.search ?? undefined,
+        updatedBefore: input.updated_before ?? undefined,
+        updatedAfter: input.updated_after ?? undefined,
+      };
+      const rows = await store.list(filter, page.perPage, page.offset);
+      return { milestones: await parents.withUrls(rows, [parent]), count: () => store.count(filter) };
+    },
+
+    async create(parent: ParentInfo, input: MilestoneInput, userId: number): Promise<Milestone> {
+      const fields: MilestoneFields = {
+        title: cleanTitle(input.title),
+        description: input.description ?? null,
+        startDate: castDate(input.start_date),
+        dueDate: castDate(input.due_date),
+      };
+      await validate(parent, fields, 'create');
+      const stored = await store.insert(parent, { ...fields, title: fields.title! });
+      await events.emit(milestoneLifecycle.created, payload(stored, userId));
+      return (await parents.withUrls([stored], [parent]))[0]!;
+    },
+
+    async update(parent: ParentInfo, previous: Milestone, input: MilestoneInput, userId: number): Promise<Milestone> {
+      const fields: MilestoneFields = {
+        title: cleanTitle(input.title) ?? previous.title,
+        description: input.description === undefined ? previous.description : input.description,
+        startDate: input.start_date === undefined ? previous.startDate : castDate(input.start_date),
+        dueDate: input.due_date === undefined ? previous.dueDate : castDate(input.due_date),
+      };
+      await validate(parent, fields, 'update', previous as StoredMilestone);
+      const state = input.state_event === 'close' ? 'closed' : input.state_event === 'activate' ? 'active' : previous.state;
+      const next = { title: fields.title!, description: fields.description, startDate: fields.startDate, dueDate: fields.dueDate, state };
+      const changes: Changes = {};
+      for (const [key, value] of Object.entries(next)) {
+        const before = previous[key as keyof typeof next];
+        if (before !== value) changes[WIRE_NAMES[key]!] = { previous: before, current: value };
+      }
+      if (Object.keys(changes).length === 0) return previous;
+      const { webUrl: _webUrl, ...row } = previous;
+      const stored = await store.update(row as StoredMilestone, next);
+      const event = payload(stored, userId);
+      await events.emit(milestoneLifecycle.updated, { ...event, changes });
+      if (changes.state) await events.emit(state === 'closed' ? milestoneLifecycle.closed : milestoneLifecycle.reopened, event);
+      return { ...stored, webUrl: previous.webUrl };
+    },
+
+    async remove(milestone: Milestone, userId: number) {
+      await store.remove(milestone.id);
+      await events.emit(milestoneLifecycle.deleted, payload(milestone as StoredMilestone, userId));
+    },
+
+    /** The items a registered plugin lists for the milestone; none without one. */
+    async items(kind: MilestoneItemKind, query: Parameters<MilestoneItemsLister>[0]) {
+      const lister = listers.get(kind);
+      return lister ? lister(query) : { items: [], total: 0 };
+    },
+
+    /** A deleted project's or group's milestones go with it; listeners hear of each. */
+    async removeAllOf(parent: Parent) {
+      const ids = await store.removeAllOf(parent);
+      for (const milestoneId of ids) {
+        await events.emit(milestoneLifecycle.deleted, {
+          milestoneId,
+          projectId: parent.kind === 'project' ? parent.id : null,
+          groupId: parent.kind === 'group' ? parent.id : null,
+          userId: null,
+        });
+      }
+    },
+  };
+
+  const contract: MilestonesService = {
+    async forProject(projectId, milestoneId) {
+      const milestone = (await store.byIds([milestoneId]))[0];
+      if (!milestone) return null;
+      if (milestone.projectId !== projectId) {
+        const found = await parents.lookup({ kind: 'project', id: projectId });
+        if (milestone.groupId === null || !found?.info.groupLineage.includes(milestone.groupId)) return null;
+      }
+      return (await parents.withUrls([milestone]))[0]!;
+    },
+    byIds: async (ids) => parents.withUrls(await store.byIds(ids)),
+    canRead: (user, milestone) => parents.canRead(user, milestone),
+    entity: presentMilestone,
+    async idsForFilter(scope, filter: MilestoneFilter) {
+      if (filter === 'Upcoming') return store.upcomingIds(scope.projectIds, scope.groupIds);
+      if (filter === 'Started') return store.startedIds(scope.projectIds, scope.groupIds);
+      return store.idsTitled(filter.title, scope.projectIds, scope.groupIds);
+    },
+    registerItems(kind, lister) {
+      listers.set(kind, lister);
+    },
+  };
+
+  return { ...service, contract };
+}
+
+export type MilestoneService = ReturnType<typeof createMilestoneService>;

@@ -1,0 +1,168 @@
+/** Milestones in the database: reads through the entity, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import { containsText, recordId, type Knex } from '@forgekit/kernel/orm';
+import { MilestoneEntity, type MilestoneRow } from '../entities/milestone.js';
+import type { Milestone } from '../contracts.js';
+import { today } from './milestone-rules.js';
+
+/** A row as the kernel decodes it: nullable columns arrive as null. */
+export type StoredMilestone = MilestoneRow & Milestone;
+
+/** Where a milestone lives. */
+export interface Parent {
+  kind: 'project' | 'group';
+  id: number;
+}
+
+/** The list filters of GitLab's MilestonesFinder. */
+export interface MilestoneQuery {
+  projectIds: readonly number[];
+  groupIds: readonly number[];
+  state?: 'active' | 'closed' | 'all';
+  iids?: readonly number[];
+  title?: string;
+  search?: string;
+  updatedBefore?: Date;
+  updatedAfter?: Date;
+}
+
+/** GitLab's fuzzy search needs three characters for a partial match; shorter words match whole. */
+const MIN_PARTIAL = 3;
+
+const column = (parent: Parent) => (parent.kind === 'project' ? 'project_id' : 'group_id');
+
+export function createMilestoneStore(database: Database) {
+  const knex = database.knex;
+
+  function search(query: Knex.QueryBuilder, text: string) {
+    const words = text.split(/\s+/).filter((word) => word.length >= MIN_PARTIAL);
+    query.where((outer) => {
+      for (const field of ['title', 'description']) {
+        outer.orWhere((inner) => {
+          if (words.length === 0) inner.whereRaw('lower(??) = lower(?)', [field, text]);
+          else for (const word of words) inner.where(containsText(knex, field, word));
+        });
+      }
+    });
+  }
+
+  function filtered(filter: MilestoneQuery) {
+    const query = database.from(MilestoneEntity).where((scope) => {
+      if (filter.projectIds.length > 0) scope.orWhereIn('project_id', [...filter.projectIds]);
+      if (filter.groupIds.length > 0) scope.orWhereIn('group_id', [...filter.groupIds]);
+      if (filter.projectIds.length === 0 && filter.groupIds.length === 0) scope.whereRaw('1 = 0');
+    });
+    if (filter.state && filter.state !== 'all') query.where('state', filter.state);
+    if (filter.iids && filter.iids.length > 0) query.whereIn('iid', [...filter.iids]);
+    if (filter.title !== undefined) query.where('title', filter.title);
+    if (filter.search) search(query, filter.search);
+    if (filter.updatedBefore) query.where('updated_at', '<', filter.updatedBefore);
+    if (filter.updatedAfter) query.where('updated_at', '>', filter.updatedAfter);
+    return query;
+  }
+
+  const rows = async (query: Knex.QueryBuilder) => (await database.rows(MilestoneEntity, query)) as StoredMilestone[];
+
+  return {
+    /** GitLab's default order: due date first (none last), then newest. */
+    list(filter: MilestoneQuery, limit: number, offset: number): Promise<StoredMilestone[]> {
+      const query = filtered(filter)
+        .orderByRaw('case when due_date is null then 1 else 0 end')
+        .orderBy('due_date', 'asc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset);
+      return rows(query);
+    },
+
+    count: (filter: MilestoneQuery) => database.count(filtered(filter)),
+
+    /** The milestone of this project or group, by global id. */
+    async findIn(parent: Parent, id: number): Promise<StoredMilestone | undefined> {
+      if (recordId(id) === null) return undefined;
+      return (await rows(database.from(MilestoneEntity).where({ id, [column(parent)]: parent.id })))[0];
+    },
+
+    async byIds(ids: readonly number[]): Promise<StoredMilestone[]> {
+      const valid = ids.filter((id) => recordId(id) !== null);
+      if (valid.length === 0) return [];
+      return rows(
+        database
+          .from(MilestoneEntity)
+          .whereIn('id', [...new Set(valid)])
+          .orderBy('id'),
+      );
+    },
+
+    /** Milestones with this exact title among these projects' and groups' (the uniqueness rule). */
+    withTitle(title: string, projectIds: readonly number[], groupIds: readonly number[], exceptId = 0): Promise<StoredMilestone[]> {
+      return rows(filtered({ projectIds, groupIds, title }).whereNot('id', exceptId).orderBy('id'));
+    },
+
+    /** Project milestones with this title, whichever project (a group checks its own projects among them). */
+    projectMilestonesTitled(title: string, exceptId = 0): Promise<StoredMilestone[]> {
+      const query = database.from(MilestoneEntity).whereNotNull('project_id').where('title', title).whereNot('id', exceptId);
+      return rows(query);
+    },
+
+    /** Inserts with the next iid of the project or group, taken under a lock so concurrent creates differ. */
+    insert(parent: Parent, fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>): Promise<StoredMilestone> {
+      return database.transaction(async (em) => {
+        await database.lock(em, `milestones:${parent.kind}:${parent.id}`);
+        const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
+        const now = new Date();
+        const row: Omit<StoredMilestone, 'id'> = {
+          iid: (max ?? 0) + 1,
+          projectId: parent.kind === 'project' ? parent.id : null,
+          groupId: parent.kind === 'group' ? parent.id : null,
+          state: 'active',
+          ...fields,
+          createdAt: now,
+          updatedAt: now,
+        };
+        const id = await em.insert(MilestoneEntity, row as StoredMilestone);
+        return { id: Number(id), ...row };
+      });
+    },
+
+    async update(previous: StoredMilestone, changes: Partial<Omit<StoredMilestone, 'id'>>): Promise<StoredMilestone> {
+      const next = { ...changes, updatedAt: new Date() };
+      await database.em().nativeUpdate(MilestoneEntity, { id: previous.id }, next);
+      return { ...previous, ...next };
+    },
+
+    remove: (id: number) => database.em().nativeDelete(MilestoneEntity, { id }),
+
+    /** Removes a project's or group's milestones; answers their ids. */
+    async removeAllOf(parent: Parent): Promise<number[]> {
+      const found = await rows(database.from(MilestoneEntity).where(column(parent), parent.id));
+      if (found.length > 0) await database.em().nativeDelete(MilestoneEntity, { id: { $in: found.map((row) => row.id) } });
+      return found.map((row) => row.id);
+    },
+
+    /** Per project and group, the active milestone due soonest after today (GitLab's `Upcoming`). */
+    async upcomingIds(projectIds: readonly number[], groupIds: readonly number[]): Promise<number[]> {
+      const found = await rows(filtered({ projectIds, groupIds, state: 'active' }).where('due_date', '>', today()));
+      const soonest = new Map<string, StoredMilestone>();
+      for (const row of found) {
+        const key = `${row.projectId}:${row.groupId}`;
+        const held = soonest.get(key);
+        if (!held || row.dueDate! < held.dueDate! || (row.dueDate === held.dueDate && row.id < held.id)) soonest.set(key, row);
+      }
+      return [...soonest.values()].map((row) => row.id).sort((a, b) => a - b);
+    },
+
+    /** Active milestones that have started (GitLab's `Started`). */
+    async startedIds(projectIds: readonly number[], groupIds: readonly number[]): Promise<number[]> {
+      const found = await rows(filtered({ projectIds, groupIds, state: 'active' }).where('start_date', '<=', today()).orderBy('id'));
+      return found.map((row) => row.id);
+    },
+
+    async idsTitled(title: string, projectIds: readonly number[], groupIds: readonly number[]): Promise<number[]> {
+      const found = await rows(filtered({ projectIds, groupIds, title }).orderBy('id'));
+      return found.map((row) => row.id);
+    },
+  };
+}
+
+export type MilestoneStore = ReturnType<typeof createMilestoneStore>;

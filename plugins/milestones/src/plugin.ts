@@ -1,0 +1,50 @@
+import { definePlugin, kernelServices } from '@forgekit/kernel';
+import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
+import { milestonesServiceRef } from './contracts.js';
+import { MilestoneEntity } from './entities/milestone.js';
+import { init } from './migrations/202611242300-init.js';
+import { createParentDirectory, groupParent, projectParent } from './milestones/milestone-parents.js';
+import { milestoneRoutes } from './milestones/milestone-routes.js';
+import { createMilestoneService } from './milestones/milestone-service.js';
+import { createMilestoneStore } from './milestones/milestone-store.js';
+
+/** Project and group milestones, and the milestone lookups issues and merge requests use. */
+export const milestonesPlugin = definePlugin({
+  id: 'milestones',
+  compatibility: '^0.1.0',
+  entities: [MilestoneEntity],
+  migrations: [init],
+  requires: [coreAccessRef, coreProjectsRef, coreGroupsRef],
+  provides: [milestonesServiceRef],
+  register(ctx) {
+    const database = ctx.resolve(kernelServices.database);
+    const access = ctx.resolve(coreAccessRef);
+    const parents = createParentDirectory(
+      { access, projects: ctx.resolve(coreProjectsRef), groups: ctx.resolve(coreGroupsRef) },
+      ctx.resolve(kernelServices.instance).externalUrl,
+    );
+    const service = createMilestoneService(createMilestoneStore(database), parents, access, ctx.events);
+    ctx.provide(milestonesServiceRef, service.contract);
+
+    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) =>
+      projectParent((await access.requireProject(user, id, level)).project);
+    const group = async (user: Parameters<typeof access.requireGroup>[0], id: string, level?: number) =>
+      groupParent((await access.requireGroup(user, id, level)).group);
+
+    ctx.routes(
+      ...milestoneRoutes(service, {
+        path: '/projects/:id/milestones',
+        reader: (req) => project(req.user, req.params.id!),
+        manager: (req) => project(req.user, req.params.id!, AccessLevel.PLANNER),
+      }),
+      ...milestoneRoutes(service, {
+        path: '/groups/:id/milestones',
+        reader: (req) => group(req.user, req.params.id!),
+        manager: (req) => group(req.user, req.params.id!, AccessLevel.PLANNER),
+      }),
+    );
+
+    ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOf({ kind: 'project', id: projectId }));
+    ctx.events.on(coreEvents.groupDeleted, ({ groupId }) => service.removeAllOf({ kind: 'group', id: groupId }));
+  },
+});
