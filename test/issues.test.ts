@@ -3,9 +3,11 @@ import { promisify } from 'node:util';
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
 import { issuesPlugin } from '@forgekit/plugin-issues';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlanningStubs } from '../plugins/issues/src/testing/planning-stubs.js';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 
@@ -26,7 +28,7 @@ describe('issues through @gitbeaker/rest and python-gitlab', () => {
   let projectId: number;
 
   beforeAll(async () => {
-    server = await startListeningServer([corePlugin, notesPlugin, createPlanningStubs().plugin, issuesPlugin]);
+    server = await startListeningServer([corePlugin, labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin]);
     api = clientFor(server, server.rootToken);
     const group = await api.Groups.create('Issues Group', 'issues-group');
     const project = await api.Projects.create({ name: 'Issues Project', namespaceId: group.id });

@@ -11,6 +11,7 @@ import { IssueAssignee } from './entities/issue-assignee.js';
 import { IssueLabel } from './entities/issue-label.js';
 import { createIssueLister } from './issues/issue-list.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
+import { milestoneIssues } from './issues/milestone-issues.js';
 import { issueRoutes } from './issues/issue-routes.js';
 import { createIssueService, fromContract, toContract } from './issues/issue-service.js';
 import { createIssueStore } from './issues/issue-store.js';
@@ -58,6 +59,7 @@ export const issuesPlugin = definePlugin({
     notes.registerNoteable('Issue', 'issues', resolveIssue);
     milestoneEvents.registerResource('Issue', resolveIssue);
     labels.registerCounts('issues', (labelIds) => store.countsPerLabel(labelIds));
+    milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {

@@ -1,11 +1,12 @@
 import { createTestApp, type TestApp } from '@forgekit/testing';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuesPlugin } from '../plugin.js';
-import { createPlanningStubs } from '../testing/planning-stubs.js';
 
 let app: TestApp;
-let stubs: ReturnType<typeof createPlanningStubs>;
 let planner: { id: number; token: string };
 let outsider: { id: number; token: string };
 let base: string;
@@ -16,11 +17,27 @@ async function userWithToken(username: string) {
   return { id: user.body.id as number, token: token.body.token as string };
 }
 
+async function addMilestone(projectPath: string, title: string): Promise<{ id: number; iid: number }> {
+  const res = await app.post(`${projectPath}/milestones`, { title }, { token: 'admin' });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function labelId(title: string): Promise<number> {
+  const res = await app.get(`${base}/labels`, { token: 'maintainer', query: { search: title, per_page: 100 } });
+  return res.body.find((label: { name: string }) => label.name === title).id;
+}
+
+const milestoneEvents = async (iid: number) =>
+  (await app.get(`${base}/issues/${iid}/resource_milestone_events`, { token: 'maintainer' })).body.map((e: { action: string; milestone: { id: number } }) => [
+    e.action,
+    e.milestone.id,
+  ]);
+
 const create = (body: Record<string, unknown>, token = 'developer') => app.post(`${base}/issues`, body, { token });
 
 beforeAll(async () => {
-  stubs = createPlanningStubs();
-  app = await createTestApp({ plugins: [notesPlugin, stubs.plugin, issuesPlugin] });
+  app = await createTestApp({ plugins: [labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin] });
   base = `/api/v4/projects/${app.project.id}`;
   planner = await userWithToken('planner');
   outsider = await userWithToken('outsider');
@@ -68,14 +85,14 @@ describe('creating issues', () => {
   });
 
   it('lets a guest create, ignoring metadata only Planner and above may set', async () => {
-    const milestone = stubs.addMilestone(app.project.id, 'v1');
+    const milestone = await addMilestone(base, 'v1');
     const res = await create({ title: 'By guest', labels: 'bug', milestone_id: milestone.id, assignee_ids: [app.users.guest.id] }, 'guest');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ labels: [], milestone: null, assignees: [] });
   });
 
   it('sets labels (creating unknown ones), milestone and assignees for Planner and above', async () => {
-    const milestone = stubs.addMilestone(app.project.id, 'v2');
+    const milestone = await addMilestone(base, 'v2');
     const res = await create(
       { title: 'Planned', labels: 'bug,feature', milestone_id: milestone.id, assignee_ids: [app.users.developer.id, outsider.id], due_date: '2026-12-01' },
       planner.token,
@@ -87,11 +104,14 @@ describe('creating issues', () => {
     expect(res.body.assignees.map((a: { id: number }) => a.id)).toEqual([app.users.developer.id]);
     expect(res.body.assignee).toMatchObject({ id: app.users.developer.id });
     expect(res.body.due_date).toBe('2026-12-01');
-    expect(stubs.milestoneChanges.at(-1)).toMatchObject({ resourceType: 'Issue', resourceId: res.body.id, from: null, to: milestone.id, state: 'opened' });
+    expect(await milestoneEvents(res.body.iid)).toEqual([['add', milestone.id]]);
+    const milestoneIssues = await app.get(`${base}/milestones/${milestone.id}/issues`, { token: 'guest' });
+    expect(milestoneIssues.body.map((i: { title: string }) => i.title)).toEqual(['Planned']);
   });
 
   it('ignores a milestone of another project', async () => {
-    const foreign = stubs.addMilestone(app.project.id + 1000, 'elsewhere');
+    const other = await app.post('/api/v4/projects', { name: 'Other', namespace_id: app.group.id }, { token: 'owner' });
+    const foreign = await addMilestone(`/api/v4/projects/${other.body.id}`, 'elsewhere');
     const res = await create({ title: 'Foreign milestone', milestone_id: foreign.id }, 'maintainer');
     expect(res.status).toBe(201);
     expect(res.body.milestone).toBeNull();
@@ -183,7 +203,9 @@ describe('listing and filtering', () => {
   it('gives label details on request', async () => {
     const res = await list({ labels: 'bug', with_labels_details: true });
     expect(res.body[0].labels.map((l: { name: string }) => l.name)).toEqual(['bug', 'feature']);
-    expect(res.body[0].labels[0]).toMatchObject({ color: '#6699cc', archived: false });
+    expect(res.body[0].labels[0]).toMatchObject({ id: await labelId('bug'), color: expect.stringMatching(/^#/), archived: false });
+    const counted = await app.get(`${base}/labels`, { token: 'guest', query: { with_counts: true, search: 'bug' } });
+    expect(counted.body.find((l: { name: string }) => l.name === 'bug')).toMatchObject({ open_issues_count: 1, closed_issues_count: 0 });
   });
 
   it('rejects bad filter values', async () => {
@@ -236,7 +258,7 @@ describe('updating issues', () => {
     expect(closed.body.closed_at).toEqual(expect.any(String));
     const reopened = await app.put(path, { state_event: 'reopen', title: 'Lifecycle two' }, { token: 'developer' });
     expect(reopened.body).toMatchObject({ state: 'opened', closed_at: null, closed_by: null, title: 'Lifecycle two' });
-    const milestone = stubs.addMilestone(app.project.id, 'v3');
+    const milestone = await addMilestone(base, 'v3');
     await app.put(
       path,
       { description: 'new', labels: 'bug', assignee_ids: [app.users.reporter.id], milestone_id: milestone.id, confidential: true, due_date: '2026-11-24' },
@@ -245,8 +267,8 @@ describe('updating issues', () => {
     await app.put(path, { add_labels: 'feature', remove_labels: 'bug', assignee_ids: [], milestone_id: 0 }, { token: 'maintainer' });
     const notes = await app.get(`${path}/notes`, { token: 'developer', query: { sort: 'asc', per_page: 100 } });
     expect(notes.status).toBe(200);
-    const bugId = stubs.labels.find((l) => l.title === 'bug')!.id;
-    const featureId = stubs.labels.find((l) => l.title === 'feature')!.id;
+    const bugId = await labelId('bug');
+    const featureId = await labelId('feature');
     expect(notes.body.map((n: { body: string }) => n.body)).toEqual([
       'closed',
       'changed title from **Lifecycle** to **Lifecycle{+ two+}**',
@@ -270,9 +292,9 @@ describe('updating issues', () => {
     });
     const comments = await app.get(`${path}/notes`, { token: 'developer', query: { activity_filter: 'only_comments' } });
     expect(comments.body).toEqual([]);
-    expect(stubs.milestoneChanges.slice(-2).map((c) => [c.from, c.to])).toEqual([
-      [null, milestone.id],
-      [milestone.id, null],
+    expect(await milestoneEvents(issue.body.iid)).toEqual([
+      ['add', milestone.id],
+      ['remove', milestone.id],
     ]);
   });
 });
