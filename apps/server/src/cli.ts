@@ -3,16 +3,19 @@
  * `forgekit token create [--username root] [--name cli] [--scopes api,sudo] [--expires-at YYYY-MM-DD]`
  * `forgekit migrate`
  * `forgekit config check`
+ * `forgekit iteration-cadences list|create|update|delete|schedule --group <path> …`
  */
 import { parseArgs } from 'node:util';
 import { createKernel, loadConfig, type Kernel } from '@forgekit/kernel';
 import { ALL_SCOPES, coreTokensRef, coreUsersRef, ensureRootUser, ROOT_USERNAME } from '@forgekit/plugin-core';
+import { ITERATION_CADENCES_USAGE, iterationCadencesCommand } from './iteration-cadences-cli.js';
 import { allPlugins } from './plugins.js';
 
 const USAGE = `Usage:
   forgekit token create [--username root] [--name NAME] [--scopes api,read_user] [--expires-at YYYY-MM-DD]
   forgekit migrate
-  forgekit config check`;
+  forgekit config check
+${ITERATION_CADENCES_USAGE}`;
 
 async function boot(): Promise<Kernel> {
   const config = loadConfig({ plugins: allPlugins });
@@ -47,6 +50,15 @@ async function createToken(args: string[]) {
 async function main(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === 'token' && sub === 'create') return createToken(rest);
+  if (command === 'iteration-cadences') {
+    const kernel = await boot();
+    try {
+      process.stdout.write(`${await iterationCadencesCommand(kernel, sub, rest)}\n`);
+    } finally {
+      await kernel.stop();
+    }
+    return;
+  }
   if (command === 'migrate' || (command === 'config' && sub === 'check')) {
     // Booting validates every config section and applies pending migrations.
     const kernel = await boot();

@@ -4,6 +4,7 @@ import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { issuesPlugin } from '@forgekit/plugin-issues';
+import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
@@ -27,6 +28,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   pipelineSchedulesWithRepositoriesPlugin,
   runnersPlugin,
   clusterAgentsPlugin,
+  iterationsPlugin,
   labelsPlugin,
   milestonesPlugin,
   milestoneEventsPlugin,
@@ -38,4 +40,5 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
 export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
   '*/10 * * * *': [RECOVER_JOB],
+  '5 * * * *': [ITERATIONS_SCHEDULE_JOB],
 };

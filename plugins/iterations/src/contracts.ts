@@ -18,6 +18,8 @@ export interface Iteration {
   dueDate: string;
   createdAt: Date;
   updatedAt: Date;
+  /** The iteration's page; set on iterations this plugin's service answers with. */
+  webUrl?: string;
 }
 
 export interface IterationsService {
@@ -30,6 +32,50 @@ export interface IterationsService {
 }
 
 export const iterationsServiceRef = createServiceRef<IterationsService>('iterations.iterations');
+
+/** An iteration cadence of a group (the REST extension and the CLI manage them). */
+export interface IterationCadence {
+  id: number;
+  groupId: number;
+  title: string;
+  description: string | null;
+  automatic: boolean;
+  active: boolean;
+  rollOver: boolean;
+  /** `YYYY-MM-DD` */
+  startDate: string | null;
+  durationInWeeks: number | null;
+  iterationsInAdvance: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a cadence create or update sets; undefined leaves a field as it is. */
+export interface CadenceInput {
+  title?: string;
+  description?: string | null;
+  automatic?: boolean;
+  active?: boolean;
+  roll_over?: boolean;
+  start_date?: string | null;
+  duration_in_weeks?: number | null;
+  iterations_in_advance?: number | null;
+}
+
+export interface IterationCadencesService {
+  list(groupId: number): Promise<IterationCadence[]>;
+  /** The group's cadence, or `404 Iteration cadence Not Found`. */
+  find(groupId: number, cadenceId: number): Promise<IterationCadence>;
+  create(groupId: number, input: CadenceInput & { title: string }): Promise<IterationCadence>;
+  update(cadence: IterationCadence, input: CadenceInput): Promise<IterationCadence>;
+  remove(cadence: IterationCadence): Promise<void>;
+  /** Schedules the upcoming iterations of an automatic cadence now (idempotent); the count created. */
+  schedule(cadenceId: number): Promise<number>;
+  /** GitLab's IterationCadence fields, in snake_case. */
+  entity(cadence: IterationCadence): Record<string, unknown>;
+}
+
+export const iterationCadencesServiceRef = createServiceRef<IterationCadencesService>('iterations.cadences');
 
 interface IterationEvent {
   iterationId: number;

@@ -1,0 +1,186 @@
+/**
+ * Iteration cadences: GitLab's validations, and the scheduling of an automatic cadence's
+ * iterations (run by the `iterations:schedule` job, idempotent).
+ */
+import { type EventBus, longerThan, notFound, tooLongMessage, validationFailed } from '@forgekit/kernel';
+import { type CadenceInput, type IterationCadence, type IterationCadencesService, iterationEvents } from '../contracts.js';
+import { addDays, todayDate } from '../iterations/iteration-dates.js';
+import type { IterationStore, StoredIteration } from '../iterations/iteration-store.js';
+import { presentCadence } from './cadence-presenter.js';
+import { missingIterations, periodOf, realigned } from './cadence-schedule.js';
+import type { CadenceFields, CadenceStore, StoredCadence } from './cadence-store.js';
+
+export const CADENCE_TITLE_LIMIT = 255;
+export const CADENCE_DESCRIPTION_LIMIT = 5000;
+export const DURATION_WEEKS = { min: 0, max: 4 };
+export const ITERATIONS_IN_ADVANCE = { min: 0, max: 10 };
+
+const DEFAULTS: CadenceFields = {
+  title: '',
+  description: null,
+  automatic: true,
+  active: true,
+  rollOver: false,
+  startDate: null,
+  durationInWeeks: null,
+  iterationsInAdvance: null,
+};
+
+function applyInput(base: CadenceFields, input: CadenceInput): CadenceFields {
+  const next = { ...base };
+  if (input.title !== undefined) next.title = input.title;
+  if (input.description !== undefined) next.description = input.description;
+  if (input.automatic !== undefined) next.automatic = input.automatic;
+  if (input.active !== undefined) next.active = input.active;
+  if (input.roll_over !== undefined) next.rollOver = input.roll_over;
+  if (input.start_date !== undefined) next.startDate = input.start_date;
+  if (input.duration_in_weeks !== undefined) next.durationInWeeks = input.duration_in_weeks;
+  if (input.iterations_in_advance !== undefined) next.iterationsInAdvance = input.iterations_in_advance;
+  // A cadence turned manual forgets its automation, as GitLab's does.
+  if (base.automatic && !next.automatic) Object.assign(next, { rollOver: false, durationInWeeks: null, iterationsInAdvance: null });
+  return next;
+}
+
+type Errors = Record<string, string[]>;
+const add = (errors: Errors, field: string, message: string) => {
+  errors[field] = [...(errors[field] ?? []), message];
+};
+
+/** GitLab's inclusion check (nil allowed), then its presence check for automatic cadences. */
+function checkRange(errors: Errors, field: string, value: number | null, range: { min: number; max: number }, automatic: boolean) {
+  if (value !== null && (value < range.min || value > range.max)) add(errors, field, 'is not included in the list');
+  else if (value === null && automatic) add(errors, field, "can't be blank");
+}
+
+function fieldErrors(fields: CadenceFields): Errors {
+  const errors: Errors = {};
+  if (fields.title.trim() === '') add(errors, 'title', "can't be blank");
+  else if (longerThan(fields.title, CADENCE_TITLE_LIMIT)) add(errors, 'title', tooLongMessage(CADENCE_TITLE_LIMIT));
+  if (fields.automatic && fields.startDate === null) add(errors, 'start_date', "can't be blank");
+  checkRange(errors, 'duration_in_weeks', fields.durationInWeeks, DURATION_WEEKS, fields.automatic);
+  checkRange(errors, 'iterations_in_advance', fields.iterationsInAdvance, ITERATIONS_IN_ADVANCE, fields.automatic);
+  if (fields.description !== null && longerThan(fields.description, CADENCE_DESCRIPTION_LIMIT))
+    add(errors, 'description', tooLongMessage(CADENCE_DESCRIPTION_LIMIT));
+  return errors;
+}
+
+/** Whether a change gives the automation a new start (GitLab's `requires_new_automation_start_date?`). */
+const needsNewStart = (previous: CadenceFields | null, next: CadenceFields) =>
+  next.automatic &&
+  next.startDate !== null &&
+  (previous === null || !previous.automatic || previous.startDate !== next.startDate || previous.durationInWeeks !== next.durationInWeeks);
+
+/** GitLab's rules for a new automation start date, against the cadence's iterations. */
+function startDateErrors(errors: Errors, fields: CadenceFields, iterations: readonly StoredIteration[], today: string) {
+  const start = fields.startDate!;
+  const current = iterations.find((iteration) => iteration.startDate <= today && iteration.dueDate >= today);
+  const past = iterations.filter((iteration) => iteration.dueDate < today).at(-1);
+  if (current && start <= current.dueDate) {
+    add(errors, 'base', `The automation start date must come after the active iteration ${periodOf(current)}.`);
+  }
+  if (!current && past && start <= past.dueDate) {
+    add(errors, 'base', `The automation start date must come after the past iteration ${periodOf(past)}.`);
+  }
+  const earliest = addDays(today, 1 - (fields.durationInWeeks ?? 0) * 7);
+  if (!current && start < earliest) {
+    add(errors, 'base', `The automation start date would retroactively create a past iteration. ${earliest} is the earliest possible start date.`);
+  }
+}
+
+function validate(previous: CadenceFields | null, fields: CadenceFields, iterations: readonly StoredIteration[]) {
+  const errors = fieldErrors(fields);
+  if (Object.keys(errors).length === 0 && needsNewStart(previous, fields)) startDateErrors(errors, fields, iterations, todayDate());
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
+}
+
+export interface CadenceServiceOptions {
+  /** Asks for the cadence's iterations to be scheduled in the background. */
+  requestSchedule(cadenceId: number): Promise<void>;
+}
+
+export function createCadenceService(store: CadenceStore, iterations: IterationStore, events: EventBus, options: CadenceServiceOptions) {
+  async function emitDeleted(groupId: number, ids: readonly number[]) {
+    for (const iterationId of ids) await events.emit(iterationEvents.deleted, { iterationId, groupId });
+  }
+
+  const service: IterationCadencesService & { removeAllOfGroup(groupId: number): Promise<void>; scheduleAll(): Promise<number> } = {
+    list: (groupId) => store.ofGroup(groupId),
+
+    async find(groupId, cadenceId) {
+      const cadence = await store.byId(cadenceId);
+      if (!cadence || cadence.groupId !== groupId) throw notFound('Iteration Cadence');
+      return cadence;
+    },
+
+    async create(groupId, input) {
+      const fields = applyInput(DEFAULTS, input);
+      validate(null, fields, []);
+      const cadence = await store.insert(groupId, fields);
+      if (cadence.automatic && cadence.active) await options.requestSchedule(cadence.id);
+      return cadence;
+    },
+
+    async update(previous, input) {
+      const next = applyInput(previous, input);
+      const today = todayDate();
+      const { cadence, moved } = await store.transaction(async (em) => {
+        await iterations.lockGroup(em, previous.groupId);
+        const existing = await iterations.ofCadence(previous.id, em);
+        validate(previous, next, existing);
+        // A new start or duration moves the upcoming iterations, back to back from the new start.
+        const moves =
+          needsNewStart(previous, next) && next.durationInWeeks
+            ? realigned({ startDate: next.startDate!, durationInWeeks: next.durationInWeeks }, existing, today)
+            : [];
+        if (moves.length > 0) await iterations.redate(previous.id, moves, em);
+        const moved = moves.map((move) => ({ move, before: existing.find((iteration) => iteration.id === move.id)! }));
+        return { cadence: await store.update(previous as StoredCadence, next, em), moved };
+      });
+      for (const { move, before } of moved) {
+        const changes = {
+          start_date: { previous: before.startDate, current: move.startDate },
+          due_date: { previous: before.dueDate, current: move.dueDate },
+        };
+        await events.emit(iterationEvents.updated, { iterationId: move.id, groupId: cadence.groupId, changes });
+      }
+      if (cadence.automatic && cadence.active) await options.requestSchedule(cadence.id);
+      return cadence;
+    },
+
+    async remove(cadence) {
+      const ids = (await iterations.ofCadence(cadence.id)).map((iteration) => iteration.id);
+      await store.transaction(async (em) => {
+        await iterations.lockGroup(em, cadence.groupId);
+        await iterations.removeOfCadence(cadence.id, em);
+        await store.remove(cadence.id, em);
+      });
+      await emitDeleted(cadence.groupId, ids);
+    },
+
+    async schedule(cadenceId) {
+      const cadence = await store.byId(cadenceId);
+      if (!cadence?.automatic || !cadence.active || !cadence.startDate || !cadence.durationInWeeks || !cadence.iterationsInAdvance) return 0;
+      const spec = { startDate: cadence.startDate, durationInWeeks: cadence.durationInWeeks, iterationsInAdvance: cadence.iterationsInAdvance };
+      const created = await iterations.insert(cadence.groupId, cadence.id, async (em) =>
+        missingIterations(spec, await iterations.ofCadence(cadence.id, em), todayDate()),
+      );
+      for (const iteration of created) await events.emit(iterationEvents.created, { iterationId: iteration.id, groupId: cadence.groupId });
+      return created.length;
+    },
+
+    async scheduleAll() {
+      let created = 0;
+      for (const cadence of await store.scheduled()) created += await service.schedule(cadence.id);
+      return created;
+    },
+
+    async removeAllOfGroup(groupId) {
+      await store.removeOfGroup(groupId);
+    },
+
+    entity: (cadence: IterationCadence) => presentCadence(cadence),
+  };
+  return service;
+}
+
+export type CadenceService = ReturnType<typeof createCadenceService>;

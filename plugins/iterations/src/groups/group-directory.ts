@@ -1,0 +1,57 @@
+/**
+ * The groups an iteration list spans, through core's access contract only: a group's
+ * ancestors and descendants the caller may read, and full paths for web URLs.
+ */
+import { ApiError, type Principal } from '@forgekit/kernel';
+import type { AccessService, NamespaceRow, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+
+/** Looks groups up for the system (web URLs of iterations other plugins show), whoever may read them. */
+const SYSTEM: Principal = { id: 0, username: 'system', name: 'system', isAdmin: true, external: false, state: 'active' };
+
+export interface IterationGroup {
+  id: number;
+  fullPath: string;
+  /** Own id last: `[root, …, parent, id]`. */
+  lineage: number[];
+}
+
+const lineageOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
+
+const asGroup = (row: NamespaceRow): IterationGroup => ({ id: row.id, fullPath: row.full_path, lineage: lineageOf(row.traversal_path) });
+
+/** A project's group, or null for a personal (or missing) project. */
+const groupOfProject = (project: ProjectWithNamespace | undefined): IterationGroup | null =>
+  project?.ns_kind === 'group' ? { id: project.namespace_id, fullPath: project.ns_full_path, lineage: lineageOf(project.ns_traversal_path) } : null;
+
+export function createGroupDirectory(access: AccessService, projects: ProjectService) {
+  /** The group as `user` may read it, or null (not found, or hidden from the user). */
+  async function readable(user: Principal | null, id: number): Promise<IterationGroup | null> {
+    try {
+      return asGroup((await access.requireGroup(user, String(id))).group);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  return {
+    /** The group by id or path, for a caller who may see it (`404 Group Not Found`) at `minLevel` or above (403). */
+    async require(user: Principal | null, idOrPath: string, minLevel = 0): Promise<IterationGroup> {
+      return asGroup((await access.requireGroup(user, idOrPath, minLevel)).group);
+    },
+    readable,
+    /** The project's group, or null for a personal project; `404 Project Not Found` when the caller may not see it. */
+    async ofProject(user: Principal | null, idOrPath: string): Promise<IterationGroup | null> {
+      return groupOfProject((await access.requireProject(user, idOrPath)).project);
+    },
+    /** The lineage of a project's group (root first), or null for a personal or missing project. */
+    projectLineage: async (projectId: number) => groupOfProject(await projects.findById(projectId)),
+    /** Full paths of groups by id, for web URLs. */
+    async fullPaths(ids: readonly number[]): Promise<Map<number, string>> {
+      const found = await Promise.all([...new Set(ids)].map((id) => readable(SYSTEM, id)));
+      return new Map(found.filter((group) => group !== null).map((group) => [group.id, group.fullPath]));
+    },
+  };
+}
+
+export type GroupDirectory = ReturnType<typeof createGroupDirectory>;

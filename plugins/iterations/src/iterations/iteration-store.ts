@@ -1,0 +1,182 @@
+/** Iterations in the database: reads through the entity, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import type { EntityManager, Knex } from '@forgekit/kernel/orm';
+import { IterationCadence } from '../entities/iteration-cadence.js';
+import type { Iteration as IterationShape } from '../contracts.js';
+import { Iteration } from '../entities/iteration.js';
+import { todayDate } from './iteration-dates.js';
+
+/** A stored iteration: the entity's row, whose nullable columns read back as null. */
+export type StoredIteration = Omit<IterationShape, 'webUrl'>;
+export type NewIteration = Pick<StoredIteration, 'title' | 'description' | 'startDate' | 'dueDate'>;
+const stored = (rows: object[]) => rows as StoredIteration[];
+export type SearchField = 'title' | 'cadence_title';
+export type StateFilter = 'opened' | 'upcoming' | 'current' | 'started' | 'closed' | 'all';
+
+export interface IterationQuery {
+  groupIds: readonly number[];
+  state?: StateFilter;
+  search?: string;
+  in?: readonly SearchField[];
+  updatedBefore?: Date;
+  updatedAfter?: Date;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function createIterationStore(database: Database) {
+  const { knex } = database;
+
+  function filtered(query: IterationQuery): Knex.QueryBuilder {
+    const q = database.from(Iteration, 'i').whereIn('i.group_id', [...query.groupIds]);
+    const today = todayDate();
+    switch (query.state) {
+      case 'upcoming':
+        q.where('i.start_date', '>', today);
+        break;
+      case 'current':
+      case 'started':
+        q.where('i.start_date', '<=', today).where('i.due_date', '>=', today);
+        break;
+      case 'opened':
+        q.where('i.due_date', '>=', today);
+        break;
+      case 'closed':
+        q.where('i.due_date', '<', today);
+        break;
+    }
+    if (query.search) {
+      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+      const fields = query.in?.length ? query.in : ['title'];
+      q.where((w) => {
+        if (fields.includes('title')) w.orWhereRaw("lower(i.title) like ? escape '\\'", [pattern]);
+        if (fields.includes('cadence_title')) {
+          w.orWhereExists(
+            database
+              .table(IterationCadence)
+              .select(knex.raw('1'))
+              .whereRaw('iteration_cadences.id = i.cadence_id')
+              .whereRaw("lower(iteration_cadences.title) like ? escape '\\'", [pattern]),
+          );
+        }
+      });
+    }
+    if (query.updatedBefore) q.where('i.updated_at', '<', query.updatedBefore);
+    if (query.updatedAfter) q.where('i.updated_at', '>', query.updatedAfter);
+    return q;
+  }
+
+  /** Recomputes `sequence` (1, 2, … by start date) of a cadence's iterations. */
+  async function resequence(em: EntityManager, cadenceId: number) {
+    const rows = await database.rows(Iteration, database.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em });
+    for (const [index, row] of rows.entries()) {
+      if (row.sequence !== index + 1) await em.nativeUpdate(Iteration, { id: row.id }, { sequence: index + 1 });
+    }
+  }
+
+  /** The next iid of a group, under the group's lock (taken by the caller's transaction). */
+  async function nextIid(em: EntityManager, groupId: number) {
+    const { max } = await database.totals<'max'>(database.table(Iteration).where({ group_id: groupId }).max({ max: 'iid' }), { em });
+    return (max ?? 0) + 1;
+  }
+
+  const lockGroup = (em: EntityManager, groupId: number) => database.lock(em, `iterations:group:${groupId}`);
+
+  return {
+    list(query: IterationQuery, limit: number, offset: number): Promise<StoredIteration[]> {
+      const q = filtered(query).orderBy('i.due_date', 'asc').orderBy('i.title', 'asc', 'last').orderBy('i.id', 'asc').limit(limit).offset(offset);
+      return database.rows(Iteration, q).then(stored);
+    },
+    count: (query: IterationQuery) => database.count(filtered(query)),
+
+    byId: async (id: number) => (await database.row(Iteration, database.from(Iteration).where({ id }))) as StoredIteration | undefined,
+    byIds: async (ids: readonly number[]) =>
+      ids.length === 0
+        ? []
+        : stored(
+            await database.rows(
+              Iteration,
+              database
+                .from(Iteration)
+                .whereIn('id', [...ids])
+                .orderBy('id'),
+            ),
+          ),
+    ofCadence: async (cadenceId: number, em?: EntityManager) =>
+      stored(await database.rows(Iteration, database.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em })),
+    /** Ids of the groups that have iterations (one row read per group). */
+    async groupsWithIterations(): Promise<number[]> {
+      const firstOfEach = database.table(Iteration).min('id').groupBy('group_id');
+      return (await database.rows(Iteration, database.from(Iteration).whereIn('id', firstOfEach))).map((row) => row.groupId);
+    },
+
+    /** An iteration of the cadence whose dates overlap [start, due], other than `exceptId`. */
+    overlaps: async (cadenceId: number, startDate: string, dueDate: string, exceptId = 0, em?: EntityManager): Promise<boolean> =>
+      (await database.count(
+        database
+          .from(Iteration)
+          .where({ cadence_id: cadenceId })
+          .whereNot('id', exceptId)
+          .where('start_date', '<=', dueDate)
+          .where('due_date', '>=', startDate),
+        { em },
+      )) > 0,
+    titleTaken: async (cadenceId: number, title: string, exceptId = 0, em?: EntityManager) =>
+      (await database.count(database.from(Iteration).where({ cadence_id: cadenceId, title }).whereNot('id', exceptId), { em })) > 0,
+
+    /**
+     * Inserts iterations into a cadence in one transaction, under the group's lock, with
+     * the next iids; `check` runs inside and may refuse (throw). Sequences are recomputed.
+     */
+    async insert(groupId: number, cadenceId: number, build: (em: EntityManager) => Promise<NewIteration[]>): Promise<StoredIteration[]> {
+      return database.transaction(async (em) => {
+        await lockGroup(em, groupId);
+        const wanted = await build(em);
+        if (wanted.length === 0) return [];
+        let iid = await nextIid(em, groupId);
+        const now = new Date();
+        const ids: number[] = [];
+        for (const item of wanted) {
+          const row = { ...item, groupId, cadenceId, iid: iid++, sequence: 0, createdAt: now, updatedAt: now };
+          ids.push(await em.insert(Iteration, row));
+        }
+        await resequence(em, cadenceId);
+        return stored(await database.rows(Iteration, database.from(Iteration).whereIn('id', ids).orderBy('start_date'), { em }));
+      });
+    },
+
+    /** Updates an iteration; `check` runs inside the transaction first. */
+    async update(previous: StoredIteration, changes: Partial<NewIteration>, check: (em: EntityManager) => Promise<void>): Promise<StoredIteration> {
+      return database.transaction(async (em) => {
+        await lockGroup(em, previous.groupId);
+        await check(em);
+        const updatedAt = new Date();
+        await em.nativeUpdate(Iteration, { id: previous.id }, { ...changes, updatedAt });
+        if (changes.startDate !== undefined) await resequence(em, previous.cadenceId);
+        return (await database.row(Iteration, database.from(Iteration).where({ id: previous.id }), { em })) as StoredIteration;
+      });
+    },
+
+    async remove(iteration: StoredIteration) {
+      await database.transaction(async (em) => {
+        await lockGroup(em, iteration.groupId);
+        await em.nativeDelete(Iteration, { id: iteration.id });
+        await resequence(em, iteration.cadenceId);
+      });
+    },
+
+    /** Moves iterations to new dates (`moves` in the caller's transaction), then renumbers the cadence. */
+    async redate(cadenceId: number, moves: readonly { id: number; startDate: string; dueDate: string }[], em: EntityManager) {
+      const updatedAt = new Date();
+      for (const move of moves) await em.nativeUpdate(Iteration, { id: move.id }, { startDate: move.startDate, dueDate: move.dueDate, updatedAt });
+      await resequence(em, cadenceId);
+    },
+
+    removeOfCadence: (cadenceId: number, em: EntityManager) => em.nativeDelete(Iteration, { cadenceId }),
+    removeOfGroup: (groupId: number) => database.em().nativeDelete(Iteration, { groupId }),
+    idsOfGroup: async (groupId: number) => (await database.rows(Iteration, database.from(Iteration).where({ group_id: groupId }))).map((row) => row.id),
+    lockGroup,
+  };
+}
+
+export type IterationStore = ReturnType<typeof createIterationStore>;
