@@ -81,7 +81,7 @@ const writeEntries = {
 export const createParams = params({ title: f.string(), ...writeEntries, iid: f.optional(f.integer()) });
 export type CreateInput = v.InferOutput<(typeof createParams)['schema']>;
 
-/** GitLab's update_params_at_least_one_of. */
+/** GitLab's update_params_at_least_one_of, with the iteration EE adds. */
 const UPDATE_FIELDS = [
   'assignee_id',
   'assignee_ids',
@@ -97,6 +97,7 @@ const UPDATE_FIELDS = [
   'state_event',
   'title',
   'issue_type',
+  'iteration_id',
 ];
 
 export const updateParams = params(
