@@ -86,6 +86,20 @@ export const scenarios = [
     targets: { minRatio: 0.06, maxP99Ms: 25 },
   },
   {
+    name: 'GET /projects/:id/issues?per_page=20',
+    method: 'GET',
+    path: ({ issuesProject }) => `/projects/${issuesProject.id}/issues?per_page=20`,
+    async seed(api, { group }) {
+      const issuesProject = await api.post('/projects', { name: 'Bench issues', path: 'bench-issues', namespace_id: group.id });
+      const milestone = await api.post(`/projects/${issuesProject.id}/milestones`, { title: 'Bench milestone' });
+      for (let i = 1; i <= 25; i++) {
+        await api.post(`/projects/${issuesProject.id}/issues`, { title: `Bench issue ${i}`, labels: 'bench,backend', milestone_id: milestone.id });
+      }
+      return { issuesProject };
+    },
+    targets: { minRatio: 0.06, maxP99Ms: 25 },
+  },
+  {
     name: 'POST /projects/:id/repository/commits',
     method: 'POST',
     path: ({ repo }) => `/projects/${repo.id}/repository/commits`,

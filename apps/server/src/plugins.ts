@@ -8,6 +8,8 @@ import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
+import { issuesPlugin } from '@forgekit/plugin-issues';
+import { notesPlugin } from '@forgekit/plugin-notes';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
@@ -30,6 +32,8 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   milestoneEventsPlugin,
   labelsPlugin,
   iterationsPlugin,
+  notesPlugin,
+  issuesPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

@@ -1,1 +1,5 @@
+import { issuesPlugin } from './plugin.js';
+
 export * from './contracts.js';
+export { issuesPlugin } from './plugin.js';
+export default issuesPlugin;

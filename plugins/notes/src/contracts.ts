@@ -1,5 +1,5 @@
-/** What other plugins may use of notes: the recorder of system notes on any noteable. */
-import { createServiceRef } from '@forgekit/kernel';
+/** What other plugins may use of notes: the recorder of system notes on any noteable, and the note routes of each noteable kind. */
+import { createServiceRef, type Principal } from '@forgekit/kernel';
 import type { EntityManager } from '@forgekit/kernel/orm';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet';
@@ -17,9 +17,23 @@ export interface SystemNote {
   em?: EntityManager;
 }
 
+/** The noteable a note route names, found for the caller; throws GitLab's 404s. */
+export interface FoundNoteable {
+  id: number;
+  iid: number | null;
+  projectId: number;
+}
+
+/** Finds the noteable of `/projects/:id/<segment>/:noteable_id/notes` for the caller (`noteableId` is the iid for issues and merge requests). */
+export type NoteableResolver = (user: Principal, projectIdOrPath: string, noteableId: string) => Promise<FoundNoteable>;
+
 export interface NotesService {
   recordSystemNote(note: SystemNote): Promise<void>;
   removeAllFor(noteableType: NoteableType, noteableId: number): Promise<void>;
+  /** Serves `GET /projects/:id/<segment>/:noteable_id/notes` for a noteable kind. */
+  registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver): void;
+  /** `user_notes_count` of several noteables: their notes that are not system notes. */
+  userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
 }
 
 export const notesServiceRef = createServiceRef<NotesService>('notes.notes');

@@ -1,0 +1,30 @@
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
+
+/** A project issue; `iid` counts per project. */
+export const IssueEntity = defineEntity({
+  name: 'Issue',
+  tableName: 'issues',
+  uniques: [{ properties: ['projectId', 'iid'] }],
+  indexes: [{ properties: ['authorId'] }, { properties: ['milestoneId'] }],
+  properties: (p) => ({
+    id: p.integer().primary(),
+    projectId: p.integer(),
+    iid: p.integer(),
+    title: p.string().length(255),
+    description: p.text().nullable(),
+    state: p.string().$type<'opened' | 'closed'>().length(16).default('opened'),
+    confidential: p.boolean().default(false),
+    discussionLocked: p.boolean().nullable(),
+    authorId: p.integer(),
+    milestoneId: p.integer().nullable(),
+    iterationId: p.integer().nullable(),
+    dueDate: p.date().nullable(),
+    closedAt: p.datetime().nullable(),
+    closedById: p.integer().nullable(),
+    updatedById: p.integer().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  }),
+});
+
+export type IssueRow = InferEntity<typeof IssueEntity>;

@@ -1,0 +1,127 @@
+/** Turns the list params of `/issues`, `/groups/:id/issues` and `/projects/:id/issues` into an IssueFilter for the caller. */
+import type { Principal } from '@forgekit/kernel';
+import { AccessLevel, type AccessService, type GroupAccess, type ProjectAccess, type UserService } from '@forgekit/plugin-core/contracts';
+import type { LabelsService } from '@forgekit/plugin-labels/contracts';
+import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
+import type { ConfidentialVisibility, IssueFilter, NegatedFilter, Wildcard } from './issue-filter.js';
+import type { ListInput } from './issue-params.js';
+
+export type ListScope = { kind: 'project'; access: ProjectAccess } | { kind: 'group'; access: GroupAccess } | { kind: 'instance' };
+
+export interface ListDeps {
+  access: AccessService;
+  users: UserService;
+  labels: LabelsService;
+  milestones: MilestonesService;
+}
+
+const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
+
+const wildcard = (value: string): Wildcard | null => {
+  const word = value.toLowerCase();
+  return word === 'none' ? 'none' : word === 'any' ? 'any' : null;
+};
+
+export function createIssueLister(deps: ListDeps) {
+  /** The projects in scope, the ones whose confidential issues the caller sees in full, and the groups whose milestones apply. */
+  async function scopeOf(user: Principal | null, scope: ListScope) {
+    if (scope.kind === 'project') {
+      const { project, level } = scope.access;
+      const all = !!user?.isAdmin || level >= AccessLevel.PLANNER;
+      const confidential: ConfidentialVisibility = all ? { all: true } : { all: false, projectIds: [], userId: user?.id ?? null };
+      return { projectIds: [project.id], confidential, groupIds: project.ns_kind === 'group' ? idsOf(project.ns_traversal_path) : [] };
+    }
+    const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversal_path } : {};
+    const projectIds = await deps.access.visibleProjectIds(user, under);
+    const confidential: ConfidentialVisibility = user?.isAdmin
+      ? { all: true }
+      : {
+          all: false,
+          projectIds: user ? await deps.access.visibleProjectIds(user, { ...under, minLevel: AccessLevel.PLANNER }) : [],
+          userId: user?.id ?? null,
+        };
+    const groupIds = scope.kind === 'group' ? idsOf(scope.access.group.traversal_path) : await deps.access.visibleGroupIds(user);
+    return { projectIds, confidential, groupIds };
+  }
+
+  async function userIdsNamed(usernames: readonly string[]): Promise<number[]> {
+    const users = await Promise.all(usernames.map((name) => deps.users.findByUsername(name)));
+    return users.map((user) => user?.id ?? -1);
+  }
+
+  /** Label ids per title, among the labels the projects in scope may use. */
+  async function labelIdsPerTitle(projectIds: readonly number[], titles: readonly string[]): Promise<number[][]> {
+    return Promise.all(
+      titles.map(async (title) => {
+        const perProject = await Promise.all(projectIds.map((projectId) => deps.labels.idsMatching(projectId, [title])));
+        return [...new Set(perProject.flat())];
+      }),
+    );
+  }
+
+  return async function filterFor(user: Principal | null, scope: ListScope, input: ListInput): Promise<IssueFilter> {
+    const { projectIds, confidential, groupIds } = await scopeOf(user, scope);
+    const milestoneScope = { projectIds, groupIds };
+    const filter: IssueFilter = { projectIds, confidentialVisibility: confidential };
+
+    if (input.state && input.state !== 'all') filter.state = input.state;
+    if (input.iids?.length) filter.iids = input.iids;
+    if (input.author_id != null) filter.authorIds = [input.author_id];
+    if (input.author_username != null) filter.authorIds = await userIdsNamed([input.author_username]);
+
+    const scopeName = (input.scope ?? 'all').replace(/-/g, '_');
+    if (scopeName === 'created_by_me') {
+      const mine = user?.id ?? -1;
+      filter.authorIds = filter.authorIds ? filter.authorIds.filter((id) => id === mine) : [mine];
+    }
+
+    if (input.assignee_id != null) filter.assignee = wildcard(input.assignee_id) ?? [Number(input.assignee_id)];
+    if (input.assignee_username?.length) filter.assignee = await userIdsNamed(input.assignee_username);
+    if (scopeName === 'assigned_to_me') {
+      const mine = user?.id ?? -1;
+      filter.assignee = Array.isArray(filter.assignee) ? [...filter.assignee, mine] : filter.assignee === 'none' ? [-1] : [mine];
+    }
+
+    if (input.labels?.length) {
+      const single = input.labels.length === 1 ? wildcard(input.labels[0]!) : null;
+      filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels));
+    }
+
+    const milestone = input.milestone_id ?? input.milestone;
+    if (milestone != null) {
+      const word = wildcard(milestone);
+      if (word) filter.milestone = word;
+      else if (milestone === 'Upcoming' || milestone === 'Started') filter.milestone = await deps.milestones.idsForFilter(milestoneScope, milestone);
+      else filter.milestone = await deps.milestones.idsForFilter(milestoneScope, { title: milestone });
+    }
+
+    if (input.iteration_id != null) {
+      const word = wildcard(input.iteration_id);
+      // `Current` needs the iterations' dates, which the list cannot ask for: it matches nothing here.
+      filter.iteration = word ?? (/^\d+$/.test(input.iteration_id) ? [Number(input.iteration_id)] : []);
+    }
+
+    if (input.search) filter.search = { text: input.search, in: input.in ?? [] };
+    if (input.created_after) filter.createdAfter = input.created_after;
+    if (input.created_before) filter.createdBefore = input.created_before;
+    if (input.updated_after) filter.updatedAfter = input.updated_after;
+    if (input.updated_before) filter.updatedBefore = input.updated_before;
+    if (input.confidential != null) filter.confidential = input.confidential;
+
+    if (input.not) {
+      const not: NegatedFilter = {};
+      const given = input.not;
+      if (given.iids?.length) not.iids = given.iids;
+      if (given.author_id != null) not.authorIds = [given.author_id];
+      if (given.author_username != null) not.authorIds = await userIdsNamed([given.author_username]);
+      if (given.assignee_id != null) not.assigneeIds = [given.assignee_id];
+      if (given.assignee_username?.length) not.assigneeIds = await userIdsNamed(given.assignee_username);
+      if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
+      if (given.milestone != null) not.milestoneIds = await deps.milestones.idsForFilter(milestoneScope, { title: given.milestone });
+      filter.not = not;
+    }
+    return filter;
+  };
+}
+
+export type IssueLister = ReturnType<typeof createIssueLister>;

@@ -1,0 +1,163 @@
+/**
+ * GitLab's IssueBasic (lists) and Issue (single) entities, for a page of issues at once:
+ * labels, milestones, iterations, users and note counts are looked up in one batch each.
+ */
+import type { ProjectService, UserRow, UserService } from '@forgekit/plugin-core/contracts';
+import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
+import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
+import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/contracts';
+import type { NotesService } from '@forgekit/plugin-notes/contracts';
+import type { IssueRow } from '../entities/issue.js';
+import type { IssueStore } from './issue-store.js';
+
+export interface PresenterDeps {
+  store: IssueStore;
+  users: UserService;
+  projects: ProjectService;
+  labels: LabelsService;
+  milestones: MilestonesService;
+  notes: NotesService;
+  iterations?: IterationsService;
+}
+
+export interface PresentOptions {
+  externalUrl: string;
+  /** The full `Issue` entity (single issue, create, update) rather than `IssueBasic`. */
+  full: boolean;
+  withLabelsDetails: boolean;
+  /** Project full paths already known (the project of a project route). */
+  projectPaths?: ReadonlyMap<number, string>;
+}
+
+export function userBasic(user: UserRow, externalUrl: string) {
+  return {
+    id: user.id,
+    username: user.username,
+    public_email: user.public_email ?? null,
+    name: user.name,
+    state: user.state,
+    locked: false,
+    avatar_url: null,
+    web_url: `${externalUrl}/${user.username}`,
+  };
+}
+
+const TASK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX~])\]\s/gm;
+
+/** Markdown task list items of a description: how many, how many checked. */
+export function taskCompletion(description: string | null) {
+  let count = 0;
+  let completed = 0;
+  for (const match of (description ?? '').matchAll(TASK_ITEM)) {
+    count++;
+    if (match[1] !== ' ') completed++;
+  }
+  return { count, completed_count: completed };
+}
+
+const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
+const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
+
+export function createIssuePresenter(deps: PresenterDeps) {
+  async function usersById(ids: readonly number[]) {
+    const found = await Promise.all(ids.map((id) => deps.users.findById(id)));
+    return new Map(found.flatMap((user) => (user ? [[user.id, user] as const] : [])));
+  }
+
+  async function projectPaths(issues: readonly IssueRow[], known?: ReadonlyMap<number, string>) {
+    const paths = new Map(known);
+    const missing = unique(issues.map((issue) => issue.projectId)).filter((id) => !paths.has(id));
+    const projects = await Promise.all(missing.map((id) => deps.projects.findById(id)));
+    for (const project of projects) if (project) paths.set(project.id, `${project.ns_full_path}/${project.path}`);
+    return paths;
+  }
+
+  return async function presentIssues(issues: readonly IssueRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
+    if (issues.length === 0) return [];
+    const issueIds = issues.map((issue) => issue.id);
+    const [assignees, labelLinks, paths, noteCounts] = await Promise.all([
+      deps.store.assigneesOf(issueIds),
+      deps.store.labelsOf(issueIds),
+      projectPaths(issues, options.projectPaths),
+      deps.notes.userNoteCounts('Issue', issueIds),
+    ]);
+    const userIds = unique(issues.flatMap((issue) => [issue.authorId, issue.closedById, ...(assignees.get(issue.id) ?? [])]));
+    const labelIds = unique([...labelLinks.values()].flat());
+    const milestoneIds = unique(issues.map((issue) => issue.milestoneId));
+    const iterationIds = deps.iterations ? unique(issues.map((issue) => issue.iterationId)) : [];
+    const [users, labels, milestones, iterations] = await Promise.all([
+      usersById(userIds),
+      labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
+      milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds).then(byId) : new Map<number, Milestone>(),
+      iterationIds.length > 0 && deps.iterations ? deps.iterations.byIds(iterationIds).then(byId) : new Map(),
+    ]);
+
+    const user = (id: number | null | undefined) => {
+      const found = typeof id === 'number' ? users.get(id) : undefined;
+      return found ? userBasic(found, options.externalUrl) : null;
+    };
+
+    return issues.map((issue) => {
+      const projectPath = paths.get(issue.projectId) ?? '';
+      const issueLabels = (labelLinks.get(issue.id) ?? []).flatMap((id) => labels.get(id) ?? []);
+      const assigned = (assignees.get(issue.id) ?? []).flatMap((id) => user(id) ?? []);
+      const milestone = typeof issue.milestoneId === 'number' ? milestones.get(issue.milestoneId) : undefined;
+      const iteration = typeof issue.iterationId === 'number' ? iterations.get(issue.iterationId) : undefined;
+      const tasks = taskCompletion(issue.description ?? null);
+      const webUrl = `${options.externalUrl}/${projectPath}/-/issues/${issue.iid}`;
+      const body: Record<string, unknown> = {
+        id: issue.id,
+        iid: issue.iid,
+        project_id: issue.projectId,
+        title: issue.title,
+        description: issue.description ?? null,
+        state: issue.state,
+        created_at: issue.createdAt.toISOString(),
+        updated_at: issue.updatedAt.toISOString(),
+        closed_at: issue.closedAt?.toISOString() ?? null,
+        closed_by: user(issue.closedById),
+        labels: options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false),
+        milestone: milestone ? deps.milestones.entity(milestone) : null,
+        assignees: assigned,
+        author: user(issue.authorId),
+        type: 'ISSUE',
+        assignee: assigned[0] ?? null,
+        user_notes_count: noteCounts.get(issue.id) ?? 0,
+        merge_requests_count: 0,
+        upvotes: 0,
+        downvotes: 0,
+        due_date: issue.dueDate ?? null,
+        confidential: issue.confidential,
+        discussion_locked: issue.discussionLocked ?? null,
+        issue_type: 'issue',
+        web_url: webUrl,
+        time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+        task_completion_status: tasks,
+        weight: null,
+        blocking_issues_count: 0,
+        iteration: iteration && deps.iterations ? deps.iterations.entity(iteration) : null,
+        health_status: null,
+      };
+      body.has_tasks = tasks.count > 0;
+      if (tasks.count > 0) body.task_status = `${tasks.completed_count} of ${tasks.count} checklist item${tasks.count === 1 ? '' : 's'} completed`;
+      const api = `${options.externalUrl}/api/v4/projects/${issue.projectId}`;
+      body._links = {
+        self: `${api}/issues/${issue.iid}`,
+        notes: `${api}/issues/${issue.iid}/notes`,
+        award_emoji: `${api}/issues/${issue.iid}/award_emoji`,
+        project: api,
+        closed_as_duplicate_of: null,
+      };
+      body.references = { short: `#${issue.iid}`, relative: `#${issue.iid}`, full: `${projectPath}#${issue.iid}` };
+      body.severity = 'UNKNOWN';
+      if (options.full) body.subscribed = false;
+      body.moved_to_id = null;
+      body.imported = false;
+      body.imported_from = 'none';
+      body.service_desk_reply_to = null;
+      return body;
+    });
+  };
+}
+
+export type PresentIssues = ReturnType<typeof createIssuePresenter>;

@@ -1,0 +1,123 @@
+/** The issue endpoints: lists at three levels, and a project's issues one by one. */
+import { created, defineRoute, forbidden, frameworkError, noContent, page, recordNotFound, totalFor, unauthorized, type Route } from '@forgekit/kernel';
+import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
+import type { IssueRow } from '../entities/issue.js';
+import { issueOrder } from './issue-filter.js';
+import type { IssueLister, ListScope } from './issue-list.js';
+import { createParams, instanceListParams, projectListParams, updateParams, type ListInput } from './issue-params.js';
+import type { PresentIssues } from './issue-presenter.js';
+import type { IssueService } from './issue-service.js';
+import type { IssueStore } from './issue-store.js';
+
+export interface IssueRouteDeps {
+  service: IssueService;
+  store: IssueStore;
+  access: AccessService;
+  lister: IssueLister;
+  present: PresentIssues;
+}
+
+/** `issue_iid` is a Grape Integer param. */
+function iidOf(text: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw frameworkError(400, 'issue_iid is invalid');
+  return Number(text);
+}
+
+const pathsOf = (projectAccess: ProjectAccess) => new Map([[projectAccess.project.id, `${projectAccess.project.ns_full_path}/${projectAccess.project.path}`]]);
+
+export function issueRoutes({ service, store, access, lister, present }: IssueRouteDeps): Route[] {
+  async function listPage(
+    ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string },
+    scope: ListScope,
+    input: ListInput,
+  ) {
+    const filter = await lister(ctx.user, scope, input);
+    const order = issueOrder(input.order_by ?? 'created_at', input.sort ?? 'desc');
+    const issues = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
+    const projectPaths = scope.kind === 'project' ? pathsOf(scope.access) : undefined;
+    const items = await present(issues, { externalUrl: ctx.externalUrl, full: false, withLabelsDetails: input.with_labels_details ?? false, projectPaths });
+    return page(items, await totalFor(ctx.page as never, issues.length, () => store.count(filter)));
+  }
+
+  const presentOne = async (issue: IssueRow, projectAccess: ProjectAccess, externalUrl: string) =>
+    (await present([issue], { externalUrl, full: true, withLabelsDetails: false, projectPaths: pathsOf(projectAccess) }))[0]!;
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/issues',
+      auth: 'optional',
+      paginated: true,
+      input: instanceListParams,
+      async handler(ctx, input) {
+        if (!ctx.user && input.scope !== 'all') throw unauthorized();
+        return listPage(ctx, { kind: 'instance' }, input);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/groups/:id/issues',
+      auth: 'optional',
+      paginated: true,
+      input: projectListParams,
+      before: (ctx) => access.requireGroup(ctx.user, ctx.params.id),
+      handler: (ctx, input, groupAccess) => listPage(ctx, { kind: 'group', access: groupAccess }, input),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/projects/:id/issues',
+      auth: 'optional',
+      paginated: true,
+      input: projectListParams,
+      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      handler: (ctx, input, projectAccess) => listPage(ctx, { kind: 'project', access: projectAccess }, input),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/projects/:id/issues/:issue_iid',
+      auth: 'optional',
+      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      async handler(ctx, _input, projectAccess) {
+        const issue = await service.find(ctx.user, projectAccess, iidOf(ctx.params.issue_iid));
+        return presentOne(issue, projectAccess, ctx.externalUrl);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/projects/:id/issues',
+      input: createParams,
+      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      async handler(ctx, input, projectAccess) {
+        const issue = await service.create(ctx.user, projectAccess, input);
+        return created(await presentOne(issue, projectAccess, ctx.externalUrl));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/issues/:issue_iid',
+      input: updateParams,
+      async before(ctx) {
+        const projectAccess = await access.requireProject(ctx.user, ctx.params.id);
+        const iid = iidOf(ctx.params.issue_iid);
+        const issue = await store.findByIid(projectAccess.project.id, iid);
+        if (!issue) throw recordNotFound();
+        if (!(await service.canUpdate(ctx.user, projectAccess, issue))) throw forbidden();
+        return { projectAccess, issue };
+      },
+      async handler(ctx, input, { projectAccess, issue }) {
+        const updated = await service.update(ctx.user, projectAccess, issue, input);
+        return presentOne(updated, projectAccess, ctx.externalUrl);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/projects/:id/issues/:issue_iid',
+      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      async handler(ctx, _input, projectAccess) {
+        iidOf(ctx.params.issue_iid);
+        await service.remove(ctx.user, projectAccess, ctx.params.issue_iid, ctx.header('If-Unmodified-Since'));
+        return noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,189 @@
+/** Issues, their assignees and their labels in the database. */
+import type { Database } from '@forgekit/kernel';
+import { isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
+import { IssueEntity, type IssueRow } from '../entities/issue.js';
+import { IssueAssignee } from '../entities/issue-assignee.js';
+import { IssueLabel, type IssueLabelRow } from '../entities/issue-label.js';
+import { applyIssueFilter, type IssueFilter, type IssueOrder } from './issue-filter.js';
+
+export type NewIssue = Omit<IssueRow, 'id' | 'iid'>;
+
+/** What a write does besides the issue row, in the same transaction (system notes, milestone events). */
+export type AlsoInTransaction = (em: EntityManager, issue: IssueRow) => Promise<void>;
+
+/** A next iid that lost a race to another process is retried this often. */
+const IID_ATTEMPTS = 5;
+
+const groupIds = (rows: { issueId: number }[], value: (row: never) => number) => {
+  const byIssue = new Map<number, number[]>();
+  for (const row of rows) {
+    const list = byIssue.get(row.issueId) ?? [];
+    list.push(value(row as never));
+    byIssue.set(row.issueId, list);
+  }
+  return byIssue;
+};
+
+export function createIssueStore(database: Database) {
+  const byIid = database.prepareRows(IssueEntity, (p) => database.from(IssueEntity).where({ project_id: p.projectId, iid: p.iid }).limit(1));
+
+  async function replaceAssignees(em: EntityManager, issueId: number, userIds: readonly number[]) {
+    await em.nativeDelete(IssueAssignee, { issueId });
+    for (const userId of userIds) await em.insert(IssueAssignee, { issueId, userId });
+  }
+
+  async function addLabels(em: EntityManager, issueId: number, labelIds: readonly number[]) {
+    const now = new Date();
+    for (const labelId of labelIds) await em.insert<IssueLabelRow>(IssueLabel, { issueId, labelId, createdAt: now });
+  }
+
+  async function insertOnce(
+    issue: NewIssue,
+    assigneeIds: readonly number[],
+    labelIds: readonly number[],
+    also: AlsoInTransaction,
+    chosenIid?: number,
+  ): Promise<IssueRow> {
+    return database.transaction(async (em) => {
+      await database.lock(em, `issues:iid:${issue.projectId}`);
+      const { last } = await database.totals<'last'>(database.table(IssueEntity).where({ project_id: issue.projectId }).max({ last: 'iid' }), { em });
+      const iid = chosenIid ?? (last ?? 0) + 1;
+      const id = Number(await em.insert<IssueRow>(IssueEntity, { ...issue, iid }));
+      await replaceAssignees(em, id, assigneeIds);
+      await addLabels(em, id, labelIds);
+      const stored = { ...issue, id, iid };
+      await also(em, stored);
+      return stored;
+    });
+  }
+
+  return {
+    /**
+     * Inserts with the project's next iid (or `chosenIid`); concurrent creates take turns, and a
+     * lost race on the unique iid retries. A chosen iid that is taken fails with the unique violation.
+     */
+    async insert(issue: NewIssue, assigneeIds: readonly number[], labelIds: readonly number[], also: AlsoInTransaction, chosenIid?: number): Promise<IssueRow> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await insertOnce(issue, assigneeIds, labelIds, also, chosenIid);
+        } catch (error) {
+          if (!isUniqueViolation(error) || chosenIid !== undefined || attempt >= IID_ATTEMPTS) throw error;
+        }
+      }
+    },
+
+    async update(
+      issue: IssueRow,
+      changes: Partial<NewIssue>,
+      relations: { assigneeIds?: readonly number[]; addLabelIds?: readonly number[]; removeLabelIds?: readonly number[] },
+      also: AlsoInTransaction,
+    ): Promise<IssueRow> {
+      return database.transaction(async (em) => {
+        await em.nativeUpdate(IssueEntity, { id: issue.id }, changes);
+        if (relations.assigneeIds) await replaceAssignees(em, issue.id, relations.assigneeIds);
+        if (relations.removeLabelIds?.length) await em.nativeDelete(IssueLabel, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } });
+        if (relations.addLabelIds?.length) await addLabels(em, issue.id, relations.addLabelIds);
+        const stored = { ...issue, ...changes };
+        await also(em, stored);
+        return stored;
+      });
+    },
+
+    findByIid: (projectId: number, iid: number): Promise<IssueRow | undefined> => byIid.first({ projectId, iid }),
+
+    byIds: (ids: readonly number[]): Promise<IssueRow[]> =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : database.rows(
+            IssueEntity,
+            database
+              .from(IssueEntity)
+              .whereIn('id', [...ids])
+              .orderBy('id'),
+          ),
+
+    async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<IssueRow[]> {
+      const query = applyIssueFilter(database, database.from(IssueEntity, 'i'), filter);
+      query.orderByRaw(order.sql).orderBy('i.id', order.direction);
+      return database.rows(IssueEntity, query.limit(limit).offset(offset));
+    },
+
+    count: (filter: IssueFilter) => database.count(applyIssueFilter(database, database.table(IssueEntity, 'i').select('i.id'), filter)),
+
+    async assigneesOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
+      if (issueIds.length === 0) return new Map();
+      const rows = await database.rows(
+        IssueAssignee,
+        database
+          .from(IssueAssignee)
+          .whereIn('issue_id', [...issueIds])
+          .orderBy('id'),
+      );
+      return groupIds(rows, (row: { userId: number }) => row.userId);
+    },
+
+    async labelsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
+      if (issueIds.length === 0) return new Map();
+      const rows = await database.rows(
+        IssueLabel,
+        database
+          .from(IssueLabel)
+          .whereIn('issue_id', [...issueIds])
+          .orderBy('id'),
+      );
+      return groupIds(rows, (row: { labelId: number }) => row.labelId);
+    },
+
+    /** Opened and closed issues per label. */
+    async countsPerLabel(labelIds: readonly number[]): Promise<Map<number, { opened: number; closed: number }>> {
+      if (labelIds.length === 0) return new Map();
+      const rows: { label_id: number; state: string; count: unknown }[] = await database.read(
+        database
+          .table(IssueLabel, 'l')
+          .join('issues as i', 'i.id', 'l.issue_id')
+          .select('l.label_id', 'i.state')
+          .count({ count: '*' })
+          .whereIn('l.label_id', [...labelIds])
+          .groupBy('l.label_id', 'i.state'),
+      );
+      const counts = new Map<number, { opened: number; closed: number }>();
+      for (const row of rows) {
+        const entry = counts.get(Number(row.label_id)) ?? { opened: 0, closed: 0 };
+        if (row.state === 'opened' || row.state === 'closed') entry[row.state] += Number(row.count);
+        counts.set(Number(row.label_id), entry);
+      }
+      return counts;
+    },
+
+    /** Removes one issue (its assignees and labels go with it). */
+    async remove(id: number): Promise<void> {
+      await database.transaction(async (em) => {
+        await em.nativeDelete(IssueAssignee, { issueId: id });
+        await em.nativeDelete(IssueLabel, { issueId: id });
+        await em.nativeDelete(IssueEntity, { id });
+      });
+    },
+
+    /** Removes a project's issues; answers their ids. */
+    async removeAllOfProject(projectId: number): Promise<number[]> {
+      const ids = (await database.rows(IssueEntity, database.from(IssueEntity).where({ project_id: projectId }))).map((issue) => issue.id);
+      if (ids.length === 0) return [];
+      await database.transaction(async (em) => {
+        await em.nativeDelete(IssueAssignee, { issueId: { $in: ids } });
+        await em.nativeDelete(IssueLabel, { issueId: { $in: ids } });
+        await em.nativeDelete(IssueEntity, { projectId });
+      });
+      return ids;
+    },
+
+    /** Takes a label off every issue (the label was deleted). */
+    removeLabel: (labelId: number) => database.em().nativeDelete(IssueLabel, { labelId }),
+    /** Unassigns a deleted user. */
+    removeAssignee: (userId: number) => database.em().nativeDelete(IssueAssignee, { userId }),
+    /** Clears a deleted milestone or iteration. */
+    clearMilestone: (milestoneId: number) => database.em().nativeUpdate(IssueEntity, { milestoneId }, { milestoneId: null }),
+    clearIteration: (iterationId: number) => database.em().nativeUpdate(IssueEntity, { iterationId }, { iterationId: null }),
+  };
+}
+
+export type IssueStore = ReturnType<typeof createIssueStore>;

@@ -1,0 +1,54 @@
+import { createTestApp, type TestApp } from '@forgekit/testing';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
+import { notesPlugin } from '@forgekit/plugin-notes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issuesPlugin } from '../plugin.js';
+
+/** A page of issues costs the same number of statements whatever its size: every lookup is batched. */
+describe('SQL statements per issue list', () => {
+  let app: TestApp;
+  let base: string;
+  const statements: string[] = [];
+  const record = (query: { sql: string }) => statements.push(query.sql);
+  let stopObserving: (() => void) | undefined;
+
+  async function statementsOf(perPage: number) {
+    statements.length = 0;
+    const res = await app.get(`${base}/issues`, { token: 'developer', query: { per_page: perPage } });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(perPage);
+    // The token's last use is written at most once a while, not per request.
+    return statements.filter((sql) => !/^update .personal_access_tokens./.test(sql));
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp({ plugins: [labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin] });
+    base = `/api/v4/projects/${app.project.id}`;
+    const milestone = await app.post(`${base}/milestones`, { title: 'Budget' }, { token: 'maintainer' });
+    for (let i = 0; i < 6; i++) {
+      await app.post(
+        `${base}/issues`,
+        { title: `Budget ${i}`, labels: `l${i},shared`, milestone_id: milestone.body.id, assignee_ids: [app.users.developer.id] },
+        { token: 'maintainer' },
+      );
+    }
+    app.kernel.database.knex.on('query', record);
+    stopObserving = app.kernel.database.observeReads((sql) => statements.push(sql));
+  });
+  afterAll(async () => {
+    app?.kernel.database.knex.off('query', record);
+    stopObserving?.();
+    await app?.close();
+  });
+
+  it('does not grow with the page', async () => {
+    const two = await statementsOf(2);
+    const five = await statementsOf(5);
+    expect(five.length, five.join('\n')).toBe(two.length);
+    // token, project, issues, count, assignees, label links, note counts, labels, milestones
+    // (with their project), and one per distinct user (here an author and an assignee)
+    expect(five.length, five.join('\n')).toBeLessThanOrEqual(12);
+  });
+});

@@ -1,0 +1,78 @@
+import { kernelServices, definePlugin } from '@forgekit/kernel';
+import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { iterationEvents, iterationsServiceRef } from '@forgekit/plugin-iterations/contracts';
+import { labelEvents, labelsServiceRef } from '@forgekit/plugin-labels/contracts';
+import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/contracts';
+import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
+import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
+import { issuesServiceRef, type IssuesService } from './contracts.js';
+import { IssueEntity } from './entities/issue.js';
+import { IssueAssignee } from './entities/issue-assignee.js';
+import { IssueLabel } from './entities/issue-label.js';
+import { createIssueLister } from './issues/issue-list.js';
+import { createIssuePresenter } from './issues/issue-presenter.js';
+import { milestoneIssues } from './issues/milestone-issues.js';
+import { issueRoutes } from './issues/issue-routes.js';
+import { createIssueService, fromContract, toContract } from './issues/issue-service.js';
+import { createIssueStore } from './issues/issue-store.js';
+import { init } from './migrations/202611242310-init.js';
+
+/** Project issues: iids, assignees, labels, milestones, iterations, confidentiality, filters, system notes. */
+export const issuesPlugin = definePlugin({
+  id: 'issues',
+  compatibility: '^0.1.0',
+  entities: [IssueEntity, IssueAssignee, IssueLabel],
+  migrations: [init],
+  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, labelsServiceRef, milestonesServiceRef, milestoneEventsServiceRef, notesServiceRef],
+  optional: [iterationsServiceRef],
+  provides: [issuesServiceRef],
+  register(ctx) {
+    const access = ctx.resolve(coreAccessRef);
+    const users = ctx.resolve(coreUsersRef);
+    const labels = ctx.resolve(labelsServiceRef);
+    const milestones = ctx.resolve(milestonesServiceRef);
+    const milestoneEvents = ctx.resolve(milestoneEventsServiceRef);
+    const notes = ctx.resolve(notesServiceRef);
+    const iterations = ctx.resolveOptional(iterationsServiceRef);
+    const externalUrl = ctx.resolve(kernelServices.instance).externalUrl;
+
+    const store = createIssueStore(ctx.resolve(kernelServices.database));
+    const service = createIssueService({ store, access, users, labels, milestones, milestoneEvents, notes, iterations, events: ctx.events });
+    const present = createIssuePresenter({ store, users, projects: ctx.resolve(coreProjectsRef), labels, milestones, notes, iterations });
+    const lister = createIssueLister({ access, users, labels, milestones });
+
+    const issues: IssuesService = {
+      findForUser: async (user, projectIdOrPath, iid) => toContract(await service.findForUser(user, projectIdOrPath, iid)),
+      byIds: async (ids) => (await store.byIds(ids)).map(toContract),
+      entity: async (issue) => {
+        const [row] = await store.byIds([issue.id]);
+        return (await present([row ?? fromContract(issue)], { externalUrl, full: true, withLabelsDetails: false }))[0]!;
+      },
+    };
+    ctx.provide(issuesServiceRef, issues);
+    ctx.routes(...issueRoutes({ service, store, access, lister, present }));
+
+    const resolveIssue = async (user: Parameters<IssuesService['findForUser']>[0], projectIdOrPath: string, iid: string) => {
+      const issue = await service.findForUser(user, projectIdOrPath, iid);
+      return { id: issue.id, iid: issue.iid, projectId: issue.projectId };
+    };
+    notes.registerNoteable('Issue', 'issues', resolveIssue);
+    milestoneEvents.registerResource('Issue', resolveIssue);
+    labels.registerCounts('issues', (labelIds) => store.countsPerLabel(labelIds));
+    milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));
+
+    ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
+    ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
+      await store.removeAssignee(userId);
+    });
+    ctx.events.on(labelEvents.deleted, async ({ labelId }) => {
+      await store.removeLabel(labelId);
+    });
+    ctx.events.on(milestoneLifecycle.deleted, async ({ milestoneId }) => {
+      await store.clearMilestone(milestoneId);
+    });
+    ctx.events.on(iterationEvents.deleted, async ({ iterationId }) => {
+      await store.clearIteration(iterationId);
+    });
+  },
+});

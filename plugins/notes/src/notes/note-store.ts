@@ -1,0 +1,59 @@
+/** Notes in the database: reads through the entity, writes through the EntityManager. */
+import type { Database } from '@forgekit/kernel';
+import type { EntityManager } from '@forgekit/kernel/orm';
+import type { NoteableType } from '../contracts.js';
+import { Note, type NoteRow } from '../entities/note.js';
+
+export type ActivityFilter = 'all_notes' | 'only_comments' | 'only_activity';
+
+export interface NoteListQuery {
+  noteableType: NoteableType;
+  noteableId: number;
+  activity: ActivityFilter;
+  orderBy: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export function createNoteStore(database: Database) {
+  const ofNoteable = (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => {
+    const builder = database.from(Note).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
+    if (query.activity === 'only_comments') builder.where('system', false);
+    if (query.activity === 'only_activity') builder.where('system', true);
+    return builder;
+  };
+
+  return {
+    async insert(row: Omit<NoteRow, 'id'>, em?: EntityManager): Promise<number> {
+      return Number(await (em ?? database.em()).insert<NoteRow>(Note, row));
+    },
+    list(query: NoteListQuery): Promise<NoteRow[]> {
+      const builder = ofNoteable(query).orderBy([
+        { column: query.orderBy, order: query.sort },
+        { column: 'id', order: query.sort },
+      ]);
+      return database.rows(Note, builder.limit(query.limit).offset(query.offset));
+    },
+    count: (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => database.count(ofNoteable(query).clearSelect().select('id')),
+    /** Counts of non-system notes per noteable (`user_notes_count`). */
+    async userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<Map<number, number>> {
+      if (noteableIds.length === 0) return new Map();
+      const rows: { noteable_id: number; count: unknown }[] = await database.read(
+        database
+          .table(Note)
+          .select('noteable_id')
+          .count({ count: '*' })
+          .where({ noteable_type: noteableType, system: false })
+          .whereIn('noteable_id', noteableIds as number[])
+          .groupBy('noteable_id'),
+      );
+      return new Map(rows.map((row) => [Number(row.noteable_id), Number(row.count)]));
+    },
+    removeAllFor: (noteableType: NoteableType, noteableId: number, em?: EntityManager) =>
+      (em ?? database.em()).nativeDelete(Note, { noteableType, noteableId }),
+    removeAllOfProject: (projectId: number) => database.em().nativeDelete(Note, { projectId }),
+  };
+}
+
+export type NoteStore = ReturnType<typeof createNoteStore>;
