@@ -50,7 +50,7 @@ const limitMessage = (limit: number) => `Maximum number of ci pipeline schedules
 export const refProjectOf = (project: ProjectWithNamespace): RefProject => ({
   id: project.id,
   fullPath: `${project.ns_full_path}/${project.path}`,
-  defaultBranch: project.default_branch,
+  defaultBranch: project.default_branch ?? null,
 });
 
 const isBlank = (value: string) => value.trim() === '';
