@@ -44,8 +44,8 @@ export function projectBasic(project: ProjectWithNamespace, externalUrl: string,
 }
 
 export type ProjectIdentitySource = Pick<ProjectWithNamespace, 'id' | 'description' | 'name' | 'path' | 'ns_full_name' | 'ns_full_path'> & {
-  /** A Date as core reads it; epoch milliseconds or timestamp text from a caller's own raw read are accepted too. */
-  created_at: Date | number | string;
+  /** A Date as core reads it; epoch milliseconds or timestamp text from a caller's own read parse the same. */
+  created_at: unknown;
 };
 
 /** GitLab's ProjectIdentity entity, the start of every project representation. */
@@ -57,7 +57,7 @@ export function projectIdentity(project: ProjectIdentitySource) {
     name_with_namespace: `${project.ns_full_name} / ${project.name}`,
     path: project.path,
     path_with_namespace: `${project.ns_full_path}/${project.path}`,
-    created_at: (project.created_at instanceof Date ? project.created_at : new Date(project.created_at)).toISOString(),
+    created_at: (project.created_at instanceof Date ? project.created_at : new Date(project.created_at as number | string)).toISOString(),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Projects: names, paths and visibility within a namespace. */
 import { longerThan, tooLongMessage, validationFailed, type Database } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
 import type { ProjectLookup } from '../access/access-service.js';
 import { Member } from '../entities/member.js';
 import { Namespace, type NamespaceRow } from '../entities/namespace.js';
@@ -70,36 +71,43 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
     async create(namespace: NamespaceRow, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<ProjectWithNamespace> {
       await validate(namespace, input, null);
       const now = new Date();
-      const id = await database.transaction(async (em) => {
-        const projectId = await em.insert(Project, {
-          name: input.name,
-          path: input.path,
-          namespace_id: namespace.id,
-          description: input.description ?? '',
-          visibility_level: input.visibilityLevel ?? 0,
-          default_branch: input.defaultBranch ?? null,
-          repository_storage: input.repositoryStorage ?? 'default',
-          creator_id: creatorId,
-          topics: input.topics ?? [],
-          settings: JSON.stringify(input.settings ?? {}),
-          created_at: now,
-          updated_at: now,
-          last_activity_at: now,
-        });
-        if (namespace.kind === 'user' && namespace.owner_id) {
-          // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
-          await em.insert(Member, {
-            source_type: 'Project',
-            source_id: projectId,
-            user_id: namespace.owner_id,
-            access_level: AccessLevel.OWNER,
-            created_by_id: creatorId,
+      // The unique index on (namespace, path) settles a create that raced past the check above.
+      const pathTaken = () => {
+        throw validationFailed({ path: ['has already been taken'] });
+      };
+      const id = await unlessTaken(
+        database.transaction(async (em) => {
+          const projectId = await em.insert(Project, {
+            name: input.name,
+            path: input.path,
+            namespace_id: namespace.id,
+            description: input.description ?? '',
+            visibility_level: input.visibilityLevel ?? 0,
+            default_branch: input.defaultBranch ?? null,
+            repository_storage: input.repositoryStorage ?? 'default',
+            creator_id: creatorId,
+            topics: input.topics ?? [],
+            settings: JSON.stringify(input.settings ?? {}),
             created_at: now,
             updated_at: now,
+            last_activity_at: now,
           });
-        }
-        return projectId;
-      });
+          if (namespace.kind === 'user' && namespace.owner_id) {
+            // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
+            await em.insert(Member, {
+              source_type: 'Project',
+              source_id: projectId,
+              user_id: namespace.owner_id,
+              access_level: AccessLevel.OWNER,
+              created_by_id: creatorId,
+              created_at: now,
+              updated_at: now,
+            });
+          }
+          return projectId;
+        }),
+        pathTaken,
+      );
       return (await lookup.byId.first({ id }))!;
     },
 
