@@ -53,7 +53,7 @@ export function createProtectedBranchStore(database: Database) {
 
   const searched = (projectId: number, search: string | null | undefined) => {
     const query = branches().where('project_id', projectId);
-    if (search) query.where(containsText(database.knex, 'name', search));
+    if (search) query.where(containsText(query, 'name', search));
     return query;
   };
 
