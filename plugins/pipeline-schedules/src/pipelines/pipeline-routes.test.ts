@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Pipeline, type PipelineRow } from '../entities/pipeline.js';
 import { createSchedule, newProject, projectSchedulesPath, schedulePlugins, schedulesPath, setScheduleLimit } from '../testing/schedule-fixtures.js';
 
 let app: TestApp;
@@ -70,21 +71,8 @@ describe('GET .../pipelines', () => {
     seeded = [];
     for (const [index, [status, ref, tag, minute]] of ROWS.entries()) {
       const at = new Date(Date.UTC(2024, 0, 1, 12, minute));
-      const [row] = await app.kernel.database
-        .knex('ci_pipelines')
-        .insert({
-          project_id: projectId,
-          iid: 100 + index,
-          pipeline_schedule_id: schedule.id,
-          status,
-          source: 'scheduled',
-          ref,
-          tag,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id');
-      seeded.push((row as { id: number }).id);
+      const row = { projectId, iid: 100 + index, pipelineScheduleId: schedule.id, status, source: 'scheduled', ref, tag, createdAt: at, updatedAt: at };
+      seeded.push(Number(await app.kernel.database.em().insert<PipelineRow>(Pipeline, row)));
     }
   });
 

@@ -52,6 +52,15 @@ describe('POST .../variables', () => {
     });
   });
 
+  it('keeps one variable per key when creates race', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => app.post(variablesPath, { key: 'RACED', value: `v${i}` }, { token: 'developer' })));
+    expect(results.filter((res) => res.status === 201)).toHaveLength(1);
+    for (const refused of results.filter((res) => res.status !== 201)) {
+      expect(refused).toMatchObject({ status: 400, body: { message: { key: ['has already been taken'] } } });
+    }
+    await app.delete(`${variablesPath}/RACED`, { token: 'developer' });
+  });
+
   it('is for the schedule owner: 403 for Maintainers who do not own it and for Reporters, 404 for outsiders', async () => {
     expect(await app.post(variablesPath, { key: 'X', value: 'y' }, { token: 'maintainer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect(await app.post(variablesPath, { key: 'X', value: 'y' }, { token: 'reporter' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
