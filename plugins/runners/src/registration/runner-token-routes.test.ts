@@ -172,6 +172,19 @@ describe('plan limits on registration', () => {
     await setLimit('ci_registered_group_runners', 0);
     expect((await app.post('/api/v4/runners', { token })).status).toBe(201);
   });
+
+  it('lets only as many concurrent registrations through as the limit allows', async () => {
+    const project = await createProject(app, 'raced');
+    const token = await registrationToken(app, { project: project.id });
+    await setLimit('ci_registered_project_runners', 2);
+    const results = await Promise.all(Array.from({ length: 6 }, () => app.post('/api/v4/runners', { token })));
+    expect(results.map((res) => res.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
+    for (const res of results.filter((r) => r.status === 400)) {
+      expect(res.body).toEqual({ message: { 'runner_projects.base': ['Maximum number of ci registered project runners (2) exceeded'] } });
+    }
+    const listed = await app.get(`/api/v4/projects/${project.id}/runners`, { token: 'owner', query: { type: 'project_type' } });
+    expect(listed.body).toHaveLength(2);
+  });
 });
 
 describe('runner authentication token endpoints', () => {
