@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/testing';
+import { CiRunnerManager } from '../entities/runner-manager.js';
 import { createProject, registrationToken, registerRunner, setTimes, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
@@ -172,6 +173,19 @@ describe('plan limits on registration', () => {
     await setLimit('ci_registered_group_runners', 0);
     expect((await app.post('/api/v4/runners', { token })).status).toBe(201);
   });
+
+  it('lets only as many concurrent registrations through as the limit allows', async () => {
+    const project = await createProject(app, 'raced');
+    const token = await registrationToken(app, { project: project.id });
+    await setLimit('ci_registered_project_runners', 2);
+    const results = await Promise.all(Array.from({ length: 6 }, () => app.post('/api/v4/runners', { token })));
+    expect(results.map((res) => res.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
+    for (const res of results.filter((r) => r.status === 400)) {
+      expect(res.body).toEqual({ message: { 'runner_projects.base': ['Maximum number of ci registered project runners (2) exceeded'] } });
+    }
+    const listed = await app.get(`/api/v4/projects/${project.id}/runners`, { token: 'owner', query: { type: 'project_type' } });
+    expect(listed.body).toHaveLength(2);
+  });
 });
 
 describe('runner authentication token endpoints', () => {
@@ -186,6 +200,17 @@ describe('runner authentication token endpoints', () => {
     const body = (await details(runner.id)).body;
     expect(body).toMatchObject({ status: 'online', online: true, version: '17.2.1', revision: 'abc123', platform: 'linux', architecture: 'amd64' });
     expect(Date.parse(body.contacted_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('records one manager when a machine makes its first contact on several requests at once', async () => {
+    const runner = await registerRunner(app, instanceToken);
+    const verify = (version: string) => app.post('/api/v4/runners/verify', { token: runner.token, system_id: 's_raced', info: { version } });
+    const results = await Promise.all(['1.0.0', '1.0.0', '1.0.0', '1.0.0'].map(verify));
+    expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+    expect((await verify('2.0.0')).status).toBe(200);
+    expect((await details(runner.id)).body.version).toBe('2.0.0');
+    const managers = await app.kernel.database.em().count(CiRunnerManager, { runnerId: runner.id });
+    expect(managers).toBe(1);
   });
 
   it('answers 403 for an unknown token and 400 without one', async () => {

@@ -149,15 +149,18 @@ export function createRunnerStore(database: Database) {
     /** Records that the runner (and the manager it reports) contacted the server. */
     async heartbeat(runnerId: number, manager: ManagerDetails) {
       const now = new Date();
-      await database.transaction(async (em) => {
-        await em.nativeUpdate(CiRunner, { id: runnerId }, { contactedAt: now });
-        const details: Partial<RunnerManagerRow> = { contactedAt: now, updatedAt: now };
-        for (const key of ['version', 'revision', 'platform', 'architecture'] as const) if (manager[key] != null) details[key] = manager[key];
-        if (manager.ipAddress) details.ipAddress = manager.ipAddress;
-        const where = { runnerId, systemXid: manager.systemXid };
-        const updated = await em.nativeUpdate(CiRunnerManager, where, details);
-        if (updated === 0) await em.insert<RunnerManagerRow>(CiRunnerManager, { ...where, createdAt: now, updatedAt: now, ...details });
-      });
+      const details: Partial<RunnerManagerRow> = { contactedAt: now, updatedAt: now };
+      for (const key of ['version', 'revision', 'platform', 'architecture'] as const) if (manager[key] != null) details[key] = manager[key];
+      if (manager.ipAddress) details.ipAddress = manager.ipAddress;
+      const where = { runnerId, systemXid: manager.systemXid };
+      const write = () =>
+        database.transaction(async (em) => {
+          await em.nativeUpdate(CiRunner, { id: runnerId }, { contactedAt: now });
+          const updated = await em.nativeUpdate(CiRunnerManager, where, details);
+          if (updated === 0) await em.insert<RunnerManagerRow>(CiRunnerManager, { ...where, createdAt: now, updatedAt: now, ...details });
+        });
+      // A concurrent first contact of the same machine inserted it first: update that one.
+      await unlessTaken(write(), write);
     },
 
     /** Assigns the runner unless `admit` (run first, in the transaction) says no; `taken` when it already is assigned. */

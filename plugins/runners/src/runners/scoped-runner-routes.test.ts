@@ -109,6 +109,18 @@ describe('POST /projects/:id/runners', () => {
     });
   });
 
+  it('assigns a runner once when the same assignment is sent concurrently', async () => {
+    const runner = await registerRunner(app, await registrationToken(app, { project: app.project.id }), { description: 'raced' });
+    const path = `/api/v4/projects/${world.project2.id}/runners`;
+    const results = await Promise.all([1, 2, 3].map(() => app.post(path, { runner_id: runner.id }, { token: 'maintainer' })));
+    expect(results.map((res) => res.status).sort()).toEqual([201, 400, 400]);
+    for (const res of results.filter((r) => r.status === 400)) {
+      expect(res.body).toEqual({ message: 'Assign to Validation failed: Runner projects runner has already been taken - runner_error' });
+    }
+    const projects = (await app.get(`/api/v4/runners/${runner.id}`, { token: 'admin' })).body.projects.map((p: { id: number }) => p.id);
+    expect(projects).toEqual([app.project.id, world.project2.id]);
+  });
+
   it('enforces ci_registered_project_runners', async () => {
     const target = await createProject(app, 'limited-target');
     await registerRunner(app, await registrationToken(app, { project: target.id }));
