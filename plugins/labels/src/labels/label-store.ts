@@ -16,6 +16,12 @@ export interface LabelFilter {
   archived?: boolean | null;
 }
 
+/** Who looks at a list: a user, within a project on project routes. */
+export interface Viewer {
+  userId: number;
+  projectId?: number;
+}
+
 export type LabelFields = Pick<LabelRow, 'title' | 'color' | 'description' | 'archived'>;
 
 export function createLabelStore(database: Database) {
@@ -42,8 +48,15 @@ export function createLabelStore(database: Database) {
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 
   return {
-    list: (scope: LabelScope, filter: LabelFilter, limit: number, offset: number): Promise<LabelRow[]> =>
-      database.rows(LabelEntity, filtered(scope, filter).orderBy('title').orderBy('id').limit(limit).offset(offset)),
+    /** A page of the scope's labels by title, each with whether the viewer is subscribed to it (everywhere, or in their project). */
+    list(scope: LabelScope, filter: LabelFilter, limit: number, offset: number, viewer: Viewer): Promise<(LabelRow & { subscribed: number })[]> {
+      const subscribed = knex.raw(
+        'case when exists (select 1 from label_subscriptions s where s.label_id = labels.id and s.user_id = ? and s.project_id in (?, ?)) then 1 else 0 end as subscribed',
+        [viewer.userId, 0, viewer.projectId ?? 0],
+      );
+      const query = filtered(scope, filter).select(subscribed).orderBy('title').orderBy('id').limit(limit).offset(offset);
+      return database.rows(LabelEntity, query) as Promise<(LabelRow & { subscribed: number })[]>;
+    },
 
     count: (scope: LabelScope, filter: LabelFilter) => database.count(filtered(scope, filter)),
 
