@@ -198,6 +198,31 @@ describe('group labels', () => {
     expect((await app.get(`${base}/conditional`, { token: 'owner' })).status).toBe(200);
   });
 
+  it('sanitises the rendered description', async () => {
+    const res = await app.post(
+      base,
+      { name: 'hostile', color: '#123456', description: '<script>alert(1)</script>[x](javascript:alert(1)) <b>ok</b>' },
+      { token: 'owner' },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.description_html).not.toMatch(/<script|href="javascript/);
+    expect(res.body.description_html).toContain('<b>ok</b>');
+  });
+
+  it("removes a deleted user's subscriptions", async () => {
+    const user = await app.post(
+      '/api/v4/users',
+      { username: 'leaving', name: 'Leaving', email: 'leaving@example.com', password: 'Leaving-Secret-123' },
+      { token: 'admin' },
+    );
+    expect(user.status).toBe(201);
+    await app.post(`/api/v4/groups/${app.group.id}/members`, { user_id: user.body.id, access_level: 10 }, { token: 'owner' });
+    const label = await app.get(`${base}/bug`, { token: 'owner' });
+    await app.kernel.database.knex('label_subscriptions').insert({ label_id: label.body.id, user_id: user.body.id, project_id: 0, created_at: new Date() });
+    expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBeLessThan(300);
+    expect(await app.kernel.database.knex('label_subscriptions').where('user_id', user.body.id)).toEqual([]);
+  });
+
   it('removes the labels of a deleted group', async () => {
     const group = await app.post('/api/v4/groups', { name: 'Doomed', path: 'doomed', parent_id: app.group.id }, { token: 'owner' });
     const label = await app.post(labelsOf(group.body.id), { name: 'doomed-label', color: '#123456' }, { token: 'owner' });
