@@ -53,8 +53,9 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
       async handler(ctx, input) {
         const scope = await scopeFor(ctx.user, ctx.params.id, input);
         const filter = { search: input.search, archived: input.archived };
-        const { labels: list, total } = await labels.page(scope, filter, ctx.page);
-        const items = await views.many(list, { userId: ctx.user.id, withCounts: input.with_counts === true });
+        const viewer = { userId: ctx.user.id };
+        const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
+        const items = await views.many(list, { ...viewer, withCounts: input.with_counts === true }, { subscribed });
         return page(items, total);
       },
     }),

@@ -174,6 +174,10 @@ describe('group labels', () => {
     expect(again.text).toBe('');
     expect((await app.get(`${base}/bug`, { token: 'guest' })).body.subscribed).toBe(true);
     expect((await app.get(`${base}/bug`, { token: 'reporter' })).body.subscribed).toBe(false);
+    const listed = (await app.get(base, { token: 'guest', query: { search: 'bu' } })).body;
+    expect(listed.map((label: { name: string; subscribed: boolean }) => [label.name, label.subscribed])).toEqual([['bug', true]]);
+    expect((await app.get(base, { token: 'reporter', query: { search: 'bu' } })).body[0].subscribed).toBe(false);
+    expect((await app.get(`/api/v4/projects/${app.project.id}/labels`, { token: 'guest', query: { search: 'bu' } })).body[0].subscribed).toBe(true);
     // The subscription holds in the projects below the group too.
     expect((await app.get(`/api/v4/projects/${app.project.id}/labels/bug`, { token: 'guest' })).body.subscribed).toBe(true);
 
@@ -192,6 +196,31 @@ describe('group labels', () => {
     expect(stale.status).toBe(412);
     expect(stale.body).toEqual({ message: '412 Precondition Failed' });
     expect((await app.get(`${base}/conditional`, { token: 'owner' })).status).toBe(200);
+  });
+
+  it('sanitises the rendered description', async () => {
+    const res = await app.post(
+      base,
+      { name: 'hostile', color: '#123456', description: '<script>alert(1)</script>[x](javascript:alert(1)) <b>ok</b>' },
+      { token: 'owner' },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.description_html).not.toMatch(/<script|href="javascript/);
+    expect(res.body.description_html).toContain('<b>ok</b>');
+  });
+
+  it("removes a deleted user's subscriptions", async () => {
+    const user = await app.post(
+      '/api/v4/users',
+      { username: 'leaving', name: 'Leaving', email: 'leaving@example.com', password: 'Leaving-Secret-123' },
+      { token: 'admin' },
+    );
+    expect(user.status).toBe(201);
+    await app.post(`/api/v4/groups/${app.group.id}/members`, { user_id: user.body.id, access_level: 10 }, { token: 'owner' });
+    const label = await app.get(`${base}/bug`, { token: 'owner' });
+    await app.kernel.database.knex('label_subscriptions').insert({ label_id: label.body.id, user_id: user.body.id, project_id: 0, created_at: new Date() });
+    expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBeLessThan(300);
+    expect(await app.kernel.database.knex('label_subscriptions').where('user_id', user.body.id)).toEqual([]);
   });
 
   it('removes the labels of a deleted group', async () => {

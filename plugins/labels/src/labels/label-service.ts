@@ -7,7 +7,7 @@ import { labelEvents, type Label, type LabelCounter, type LabelCounts } from '..
 import type { LabelRow } from '../entities/label.js';
 import { scopeOf, type LabelParent } from './label-parent.js';
 import { hasErrors, labelErrors, normalizeColor, type LabelDraft } from './label-rules.js';
-import type { LabelFields, LabelFilter, LabelScope, LabelStore } from './label-store.js';
+import type { LabelFields, LabelFilter, LabelScope, LabelStore, Viewer } from './label-store.js';
 
 export interface LabelInput {
   name?: string;
@@ -109,11 +109,15 @@ export function createLabelService(store: LabelStore, events: EventBus) {
 
   return {
     /** A page of the scope's labels by title and the total; one row past the page tells whether counting is needed. */
-    async page(scope: LabelScope, filter: LabelFilter, request: PageRequest): Promise<{ labels: Label[]; total: number }> {
-      const rows = await store.list(scope, filter, request.perPage + 1, request.offset);
-      const labels = rows.slice(0, request.perPage).map(toLabel);
-      const known = rows.length <= request.perPage && (rows.length > 0 || request.page === 1);
-      return { labels, total: known ? request.offset + labels.length : await store.count(scope, filter) };
+    async page(scope: LabelScope, filter: LabelFilter, request: PageRequest, viewer: Viewer) {
+      const fetched = await store.list(scope, filter, request.perPage + 1, request.offset, viewer);
+      const rows = fetched.slice(0, request.perPage);
+      const known = fetched.length <= request.perPage && (fetched.length > 0 || request.page === 1);
+      return {
+        labels: rows.map(toLabel),
+        subscribed: new Set(rows.filter((row) => Number(row.subscribed) > 0).map((row) => row.id)),
+        total: known ? request.offset + rows.length : await store.count(scope, filter),
+      };
     },
 
     /** The label `idOrTitle` names among the scope's, else `404 Label Not Found`. */

@@ -69,8 +69,9 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
         const { project } = await projectOf(ctx.user, ctx.params.id);
         const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
         const filter = { search: input.search, archived: input.archived };
-        const { labels: list, total } = await labels.page(scope, filter, ctx.page);
-        const items = await views.many(list, { userId: ctx.user.id, projectId: project.id, withCounts: input.with_counts === true });
+        const viewer = { userId: ctx.user.id, projectId: project.id };
+        const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
+        const items = await views.many(list, { ...viewer, withCounts: input.with_counts === true }, { subscribed });
         return page(items, total);
       },
     }),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/testing';
 import { labelsPlugin } from '../plugin.js';
 
-/** Lists stay within auth, the group or project with the caller's levels, the labels and their subscriptions (and priorities). */
+/** Lists stay within auth, the group or project with the caller's levels, and the labels with the caller's subscriptions (and a project's priorities). */
 describe('SQL statements per label list', () => {
   let app: TestApp;
   const statements: string[] = [];
@@ -30,18 +30,18 @@ describe('SQL statements per label list', () => {
 
   it('GET /groups/:id/labels?with_counts=true', async () => {
     const sql = await measure(`/api/v4/groups/${app.group.id}/labels`, { with_counts: true });
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(5);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(4);
     expect(sql.some((s) => s.includes('count('))).toBe(false);
   });
 
   it('GET /groups/:id/labels counts only for a full page', async () => {
     const sql = await measure(`/api/v4/groups/${app.group.id}/labels`, { per_page: 1 });
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(6);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(5);
     expect(sql.filter((s) => s.includes('count('))).toHaveLength(1);
   });
 
   it('GET /projects/:id/labels', async () => {
     const sql = await measure(`/api/v4/projects/${app.project.id}/labels`, {});
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(5);
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(4);
   });
 });
