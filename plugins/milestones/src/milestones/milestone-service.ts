@@ -180,7 +180,7 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       if (!milestone) return null;
       if (milestone.projectId !== projectId) {
         const found = await parents.lookup({ kind: 'project', id: projectId });
-        if (milestone.groupId === null || !found?.info.groupLineage.includes(milestone.groupId)) return null;
+        if (milestone.groupId === null || !found?.groupLineage.includes(milestone.groupId)) return null;
       }
       return (await parents.withUrls([milestone]))[0]!;
     },
