@@ -33,11 +33,13 @@ export const milestonesPlugin = definePlugin({
 
     ctx.routes(
       ...milestoneRoutes(service, {
+        kind: 'project',
         path: '/projects/:id/milestones',
         reader: (req) => project(req.user, req.params.id!),
         manager: (req) => project(req.user, req.params.id!, AccessLevel.PLANNER),
       }),
       ...milestoneRoutes(service, {
+        kind: 'group',
         path: '/groups/:id/milestones',
         reader: (req) => group(req.user, req.params.id!),
         manager: (req) => group(req.user, req.params.id!, AccessLevel.PLANNER),

@@ -73,6 +73,14 @@ export function createParentDirectory(core: { access: AccessService; projects: P
       const group = await core.groups.findById(parent.id);
       return !!group && (await core.access.groupAccess(user, group)).canRead;
     },
+    /** Among these groups, those at or below `ancestorId`. */
+    async within(ancestorId: number, groupIds: readonly number[]): Promise<number[]> {
+      const found: number[] = [];
+      for (const id of groupIds) {
+        if ((await lookup({ kind: 'group', id }))?.groupLineage.includes(ancestorId)) found.push(id);
+      }
+      return found;
+    },
     /** The project's own direct-group id (a group milestone's title must differ from those of the group's own projects). */
     async projectGroupId(projectId: number): Promise<number | null> {
       const project = await core.projects.findById(projectId);
