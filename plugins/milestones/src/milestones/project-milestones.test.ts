@@ -136,6 +136,8 @@ describe('project milestones', () => {
     expect(await titles({ iids: `${open.body.iid},${closed.body.iid}`, state: 'all' })).toHaveLength(2);
     expect(await titles({ updated_after: '2100-01-01T00:00:00Z' })).toEqual([]);
     expect((await app.get(base, { token: 'guest', query: { state: 'nope' } })).body).toEqual({ error: 'state does not have a valid value' });
+    expect((await app.get(base, { token: 'guest', query: { updated_before: 'yesterday-ish' } })).body).toEqual({ error: 'updated_before is invalid' });
+    expect((await app.get(base, { token: 'guest', query: { iids: ['x'] } })).body).toEqual({ error: 'iids is invalid' });
     const both = await app.get(base, { token: 'guest', query: { include_ancestors: true, include_parent_milestones: true } });
     expect(both.body).toEqual({ error: 'include_ancestors, include_parent_milestones are mutually exclusive' });
   });
