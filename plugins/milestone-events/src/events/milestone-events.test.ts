@@ -119,13 +119,13 @@ describe('resource milestone events', () => {
       resourceType: 'MergeRequest',
       resourceId: 700,
       projectId: app.project.id,
-      userId: null,
+      userId: app.users.maintainer.id,
       from: null,
       to: second.id,
       state: 'merged',
     });
     const res = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/7/resource_milestone_events`, { token: 'guest' });
-    expect(res.body).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', resource_id: 700, action: 'add', state: 'merged', user: null })]);
+    expect(res.body).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', resource_id: 700, action: 'add', state: 'merged', user: expect.objectContaining({ username: 'maintainer' }) })]);
     expect((await app.get(base, { token: 'admin' })).body.map((event: { resource_type: string }) => event.resource_type)).not.toContain('MergeRequest');
   });
 
