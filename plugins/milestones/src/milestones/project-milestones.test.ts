@@ -173,6 +173,16 @@ describe('project milestones', () => {
     expect((await app.delete(item(body.id), { token: 'nonMember' })).body).toEqual({ message: '404 Project Not Found' });
   });
 
+  it('keeps an archived project read-only', async () => {
+    const project = await app.post('/api/v4/projects', { name: 'Archived', path: 'archived', namespace_id: app.group.id }, { token: 'owner' });
+    const path = `/api/v4/projects/${project.body.id}/milestones`;
+    const { body } = await app.post(path, { title: 'before' }, { token: 'owner' });
+    expect((await app.post(`/api/v4/projects/${project.body.id}/archive`, {}, { token: 'owner' })).status).toBe(201);
+    expect((await app.post(path, { title: 'after' }, { token: 'owner' })).body).toEqual({ message: '403 Forbidden' });
+    expect((await app.put(`${path}/${body.id}`, { title: 'x' }, { token: 'admin' })).status).toBe(403);
+    expect((await app.get(path, { token: 'reporter' })).body).toHaveLength(1);
+  });
+
   it('answers 404 and 400 for unknown and malformed ids', async () => {
     expect((await app.get(item(999999), { token: 'guest' })).body).toEqual({ message: '404 Not found' });
     expect((await app.get(item(99999999999999), { token: 'guest' })).body).toEqual({ message: '404 Not found' });
