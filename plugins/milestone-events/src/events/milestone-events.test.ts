@@ -125,7 +125,15 @@ describe('resource milestone events', () => {
       state: 'merged',
     });
     const res = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/7/resource_milestone_events`, { token: 'guest' });
-    expect(res.body).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', resource_id: 700, action: 'add', state: 'merged', user: expect.objectContaining({ username: 'maintainer' }) })]);
+    expect(res.body).toEqual([
+      expect.objectContaining({
+        resource_type: 'MergeRequest',
+        resource_id: 700,
+        action: 'add',
+        state: 'merged',
+        user: expect.objectContaining({ username: 'maintainer' }),
+      }),
+    ]);
     expect((await app.get(base, { token: 'admin' })).body.map((event: { resource_type: string }) => event.resource_type)).not.toContain('MergeRequest');
   });
 
