@@ -53,6 +53,15 @@ describe('group milestones', () => {
     expect(await ids({})).toEqual([own.id]);
     expect(await ids({ include_ancestors: true })).toEqual(expect.arrayContaining([own.id, parentMilestone.id]));
     expect(await ids({ include_parent_milestones: true })).toContain(parentMilestone.id);
+
+    const project = await app.post('/api/v4/projects', { name: 'Below', path: 'below', namespace_id: sub.body.id }, { token: 'owner' });
+    const projectMilestone = (await app.post(`/api/v4/projects/${project.body.id}/milestones`, { title: 'project level' }, { token: 'owner' })).body;
+    const top = async (query: Record<string, string | boolean>, token = 'guest') =>
+      ((await app.get(base, { token, query: { ...query, per_page: 100 } })).body as { id: number }[]).map((m) => m.id);
+    expect(await top({})).not.toContain(own.id);
+    expect(await top({ include_descendants: true })).toEqual(expect.arrayContaining([parentMilestone.id, own.id, projectMilestone.id]));
+    const projectList = await app.get(`/api/v4/projects/${project.body.id}/milestones`, { token: 'owner', query: { include_descendants: true } });
+    expect((projectList.body as { id: number }[]).map((m) => m.id)).toEqual([projectMilestone.id]);
   });
 
   it('answers roles and visibility as GitLab does', async () => {

@@ -32,6 +32,7 @@ export interface ListInput {
   search?: string | null;
   include_parent_milestones?: boolean | null;
   include_ancestors?: boolean | null;
+  include_descendants?: boolean | null;
   updated_before?: Date | null;
   updated_after?: Date | null;
 }
@@ -83,10 +84,20 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
   }
 
   /** The projects and groups a list covers, as GitLab's `parent_finder_params`. */
-  async function scopeOf(parent: ParentInfo, user: Principal, withAncestors: boolean): Promise<Pick<MilestoneQuery, 'projectIds' | 'groupIds'>> {
-    if (parent.kind === 'project') return { projectIds: [parent.id], groupIds: withAncestors ? parent.groupLineage : [] };
-    if (!withAncestors) return { projectIds: [], groupIds: [parent.id] };
-    return { projectIds: [], groupIds: await access.visibleGroupIds(user, { ids: parent.groupLineage }) };
+  async function scopeOf(
+    parent: ParentInfo,
+    user: Principal,
+    options: { ancestors: boolean; descendants: boolean },
+  ): Promise<Pick<MilestoneQuery, 'projectIds' | 'groupIds'>> {
+    if (parent.kind === 'project') return { projectIds: [parent.id], groupIds: options.ancestors ? parent.groupLineage : [] };
+    if (!options.ancestors && !options.descendants) return { projectIds: [], groupIds: [parent.id] };
+    const groupIds = new Set(options.ancestors ? parent.groupLineage : [parent.id]);
+    let projectIds: number[] = [];
+    if (options.descendants) {
+      for (const id of await parents.within(parent.id, await store.groupIdsWithMilestones())) groupIds.add(id);
+      projectIds = await access.visibleProjectIds(user, { underTraversalPath: `/${parent.groupLineage.join('/')}/` });
+    }
+    return { projectIds, groupIds: await access.visibleGroupIds(user, { ids: [...groupIds] }) };
   }
 
   const service = {
@@ -94,8 +105,9 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
 
     async list(parent: ParentInfo, input: ListInput, user: Principal, page: { perPage: number; offset: number }) {
       const withAncestors = !!(input.include_ancestors || input.include_parent_milestones);
+      const descendants = parent.kind === 'group' && !!input.include_descendants;
       const filter: MilestoneQuery = {
-        ...(await scopeOf(parent, user, withAncestors)),
+        ...(await scopeOf(parent, user, { ancestors: withAncestors, descendants })),
         state: input.state ?? 'all',
         // GitLab ignores iids when ancestors are included.
         iids: withAncestors ? undefined : (input.iids ?? undefined),
@@ -180,7 +192,7 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       if (!milestone) return null;
       if (milestone.projectId !== projectId) {
         const found = await parents.lookup({ kind: 'project', id: projectId });
-        if (milestone.groupId === null || !found?.info.groupLineage.includes(milestone.groupId)) return null;
+        if (milestone.groupId === null || !found?.groupLineage.includes(milestone.groupId)) return null;
       }
       return (await parents.withUrls([milestone]))[0]!;
     },

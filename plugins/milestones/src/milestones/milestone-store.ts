@@ -155,6 +155,12 @@ export function createMilestoneStore(database: Database) {
       });
     },
 
+    /** Groups that have milestones (the candidates of a descendants list). */
+    async groupIdsWithMilestones(): Promise<number[]> {
+      const found = await database.read<{ group_id: number }>(database.table(MilestoneEntity).distinct('group_id').whereNotNull('group_id'));
+      return found.map((row) => Number(row.group_id));
+    },
+
     remove: (id: number) => database.em().nativeDelete(MilestoneEntity, { id }),
 
     /** Removes a project's or group's milestones; answers their ids. */
