@@ -40,10 +40,10 @@ const iterationUpdateParams = params({
 });
 
 /** Drops nulls of fields that cannot be null, so "sent empty" leaves them as they are. */
-const withoutNulls = <T extends Record<string, unknown>>(input: T, keys: readonly (keyof T)[]) => {
+const withoutNulls = <T extends Record<string, unknown>, K extends keyof T>(input: T, keys: readonly K[]) => {
   const copy = { ...input };
   for (const key of keys) if (copy[key] === null) delete copy[key];
-  return copy as { [K in keyof T]: K extends (typeof keys)[number] ? Exclude<T[K], null> : T[K] };
+  return copy as Omit<T, K> & { [P in K]: Exclude<T[P], null> };
 };
 const NOT_NULL = ['title', 'automatic', 'active', 'roll_over'] as const;
 

@@ -141,6 +141,20 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     const res = await app.get(groupList('open'), { token: null });
     expect(res.status).toBe(200);
     expect(titles(res.body)).toEqual(['Public one']);
+
+    // A private subgroup's iterations stay out of a descendants list for callers who cannot see it.
+    const hidden = await app.post('/api/v4/groups', { name: 'Hidden', path: 'hidden', parent_id: open.body.id, visibility: 'private' }, { token: 'owner' });
+    const hiddenCadence = await manualCadence(app, hidden.body.id, 'Hidden cadence');
+    await manualIteration(app, hidden.body.id, hiddenCadence, { title: 'Hidden one', start_date: day(1), due_date: day(2) });
+    const descendants = { include_descendants: true };
+    expect(titles((await app.get(groupList('open'), { token: null, query: descendants })).body)).toEqual(['Public one']);
+    expect(titles((await app.get(groupList('open'), { token: 'owner', query: descendants })).body)).toEqual(['Hidden one', 'Public one']);
+
+    // Same due date: by title, untitled last.
+    await manualIteration(app, open.body.id, cadence, { start_date: day(-1), due_date: day(0) });
+    await manualIteration(app, open.body.id, await manualCadence(app, open.body.id, 'Second'), { start_date: day(2), due_date: day(2) });
+    await manualIteration(app, open.body.id, await manualCadence(app, open.body.id, 'Third'), { title: 'Also', start_date: day(2), due_date: day(2) });
+    expect(titles((await app.get(groupList('open'), { token: null })).body)).toEqual([null, 'Also', 'Public one', null]);
   });
 
   it('removes the cadences and iterations of a deleted group', async () => {

@@ -6,7 +6,7 @@ import { type EventBus, longerThan, notFound, type Principal, TEXT_LIMIT, tooLon
 import type { EntityManager } from '@forgekit/kernel/orm';
 import { iterationEvents, type Iteration, type IterationCadence, type IterationsService } from '../contracts.js';
 import type { GroupDirectory, IterationGroup } from '../groups/group-directory.js';
-import { addDays } from './iteration-dates.js';
+import { addYears, todayDate } from './iteration-dates.js';
 import { presentIteration } from './iteration-presenter.js';
 import type { IterationQuery, IterationStore, NewIteration, SearchField, StateFilter, StoredIteration } from './iteration-store.js';
 
@@ -71,7 +71,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     const errors: Errors = {};
     if (next.title !== null && longerThan(next.title, TITLE_LIMIT)) add(errors, 'title', tooLongMessage(TITLE_LIMIT));
     if (next.description !== null && longerThan(next.description, TEXT_LIMIT)) add(errors, 'description', tooLongMessage(TEXT_LIMIT));
-    const limit = addDays(new Date().toISOString().slice(0, 10), 365 * MAX_YEARS_AHEAD);
+    const limit = addYears(todayDate(), MAX_YEARS_AHEAD);
     if (next.startDate > limit) add(errors, 'start_date', `cannot be more than ${MAX_YEARS_AHEAD} years in the future`);
     if (next.dueDate > limit) add(errors, 'due_date', `cannot be more than ${MAX_YEARS_AHEAD} years in the future`);
     if (next.dueDate < next.startDate) add(errors, 'due_date', 'must be greater than start date');
@@ -145,8 +145,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
         dueDate: previous.dueDate,
         ...changes,
       };
-      const stored = previous as StoredIteration;
-      const updated = await store.update(stored, changes, (em) =>
+      const updated = await store.update(previous, changes, (em) =>
         validate({ ...cadence, automatic: cadence.automatic && changesDates(changes) }, next, em, previous.id),
       );
       const changed = Object.fromEntries(
@@ -159,7 +158,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     },
 
     async remove(iteration: Iteration) {
-      await store.remove(iteration as StoredIteration);
+      await store.remove(iteration);
       await events.emit(iterationEvents.deleted, { iterationId: iteration.id, groupId: iteration.groupId });
     },
 

@@ -78,7 +78,14 @@ export function createIterationStore(database: Database) {
 
   return {
     list(query: IterationQuery, limit: number, offset: number): Promise<StoredIteration[]> {
-      const q = filtered(query).orderBy('i.due_date', 'asc').orderBy('i.title', 'asc', 'last').orderBy('i.id', 'asc').limit(limit).offset(offset);
+      // GitLab's order: due date, title (untitled last, as PostgreSQL sorts nulls), id.
+      const q = filtered(query)
+        .orderBy('i.due_date', 'asc')
+        .orderByRaw('case when i.title is null then 1 else 0 end')
+        .orderBy('i.title', 'asc')
+        .orderBy('i.id', 'asc')
+        .limit(limit)
+        .offset(offset);
       return database.rows(Iteration, q).then(stored);
     },
     count: (query: IterationQuery) => database.count(filtered(query)),
