@@ -117,6 +117,14 @@ describe('creating issues', () => {
     expect(res.body.milestone).toBeNull();
   });
 
+  it('takes an iid from admins and project owners only', async () => {
+    const chosen = await create({ title: 'Chosen iid', iid: 500 }, 'owner');
+    expect(chosen).toMatchObject({ status: 201, body: { iid: 500 } });
+    expect((await create({ title: 'After the chosen one' }, 'developer')).body.iid).toBe(501);
+    expect((await create({ title: 'Ignored iid', iid: 900 }, 'developer')).body.iid).toBe(502);
+    expect(await create({ title: 'Taken iid', iid: 500 }, 'admin')).toMatchObject({ status: 400, body: { message: { iid: ['has already been taken'] } } });
+  });
+
   it('answers GitLab validation errors', async () => {
     expect(await create({})).toMatchObject({ status: 400, body: { error: 'title is missing' } });
     expect(await create({ title: '  ' })).toMatchObject({ status: 400, body: { message: { title: ["can't be blank"] } } });
