@@ -249,7 +249,9 @@ describe('updating issues', () => {
   it('lets the author and Planner or above update, not other guests', async () => {
     const issue = await create({ title: 'Guest owned' }, 'guest');
     const path = `${base}/issues/${issue.body.iid}`;
-    expect((await app.put(path, { title: 'Guest owned, renamed' }, { token: 'guest' })).status).toBe(200);
+    const renamed = await app.put(path, { title: 'Guest owned, renamed', confidential: true }, { token: 'guest' });
+    // The author may edit the title, but not the confidentiality, of an issue that exists.
+    expect(renamed).toMatchObject({ status: 200, body: { title: 'Guest owned, renamed', confidential: false } });
     expect((await app.put(path, { title: 'By planner' }, { token: planner.token })).status).toBe(200);
     const other = await userWithToken('guesttwo');
     await app.post(`${base}/members`, { user_id: other.id, access_level: 10 }, { token: 'owner' });
