@@ -89,6 +89,17 @@ export const scenarios = [
     targets: { minRatio: 0.06, maxP99Ms: 25 },
   },
   {
+    name: 'GET /groups/:id/labels?with_counts=true',
+    method: 'GET',
+    path: ({ group }) => `/groups/${group.id}/labels?with_counts=true`,
+    async seed(api, { group }) {
+      for (let i = 1; i <= 20; i++) {
+        await api.post(`/groups/${group.id}/labels`, { name: `bench-label-${String(i).padStart(2, '0')}`, color: '#428BCA', description: `Label **${i}**` });
+      }
+    },
+    targets: { minRatio: 0.06, maxP99Ms: 25 },
+  },
+  {
     name: 'POST /projects/:id/repository/commits',
     method: 'POST',
     path: ({ repo }) => `/projects/${repo.id}/repository/commits`,

@@ -154,6 +154,10 @@ export function createAccessService(database: Database) {
      from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
   );
 
+  const groupById = database.prepare<NamespaceRow>(`select * from namespaces where kind = 'group' and id = ?`);
+  /** A group by id (a prepared read: group routes name their group by id on most requests) or by path. */
+  const findGroup = (idOrPath: string) => (isInteger(idOrPath) ? withRecordId(idOrPath, (id) => groupById.first([id])) : findGroupRow(db, idOrPath));
+
   const findProject = (idOrPath: string) => (isInteger(idOrPath) ? withRecordId(idOrPath, (id) => projectById.first([id])) : findProjectRow(db, idOrPath));
 
   function accessFrom(user: Principal | null, project: ProjectWithNamespace, levels: MemberLevels): ProjectAccess {
@@ -261,7 +265,7 @@ export function createAccessService(database: Database) {
     },
     /** A group the caller can see, else `404 Group Not Found`; 403 below `minLevel`. */
     async requireGroup(user: Principal | null, idOrPath: string, minLevel = 0): Promise<GroupAccess> {
-      const group = await findGroupRow(db, idOrPath);
+      const group = await findGroup(idOrPath);
       if (!group) throw notFound('Group');
       const access = await groupAccess(user, group);
       if (!access.canRead) throw notFound('Group');

@@ -1,5 +1,5 @@
 /** `/groups/:id/labels`: a group's labels, with its ancestors' and on request its descendants'. */
-import { created, defineRoute, f, noContent, page, params, reply, rules, totalFor, type Principal, type Route } from '@forgekit/kernel';
+import { created, defineRoute, f, noContent, page, params, reply, rules, type Principal, type Route } from '@forgekit/kernel';
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import { groupParent, scopeOf } from './label-parent.js';
 import type { LabelService } from './label-service.js';
@@ -53,9 +53,10 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
       async handler(ctx, input) {
         const scope = await scopeFor(ctx.user, ctx.params.id, input);
         const filter = { search: input.search, archived: input.archived };
-        const list = await labels.list(scope, filter, ctx.page.perPage, ctx.page.offset);
-        const items = await views.many(list, { userId: ctx.user.id, withCounts: input.with_counts === true });
-        return page(items, await totalFor(ctx.page, list.length, () => labels.count(scope, filter)));
+        const viewer = { userId: ctx.user.id };
+        const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
+        const items = await views.many(list, { ...viewer, withCounts: input.with_counts === true }, { subscribed });
+        return page(items, total);
       },
     }),
     defineRoute({

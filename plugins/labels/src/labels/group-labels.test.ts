@@ -174,6 +174,10 @@ describe('group labels', () => {
     expect(again.text).toBe('');
     expect((await app.get(`${base}/bug`, { token: 'guest' })).body.subscribed).toBe(true);
     expect((await app.get(`${base}/bug`, { token: 'reporter' })).body.subscribed).toBe(false);
+    const listed = (await app.get(base, { token: 'guest', query: { search: 'bu' } })).body;
+    expect(listed.map((label: { name: string; subscribed: boolean }) => [label.name, label.subscribed])).toEqual([['bug', true]]);
+    expect((await app.get(base, { token: 'reporter', query: { search: 'bu' } })).body[0].subscribed).toBe(false);
+    expect((await app.get(`/api/v4/projects/${app.project.id}/labels`, { token: 'guest', query: { search: 'bu' } })).body[0].subscribed).toBe(true);
     // The subscription holds in the projects below the group too.
     expect((await app.get(`/api/v4/projects/${app.project.id}/labels/bug`, { token: 'guest' })).body.subscribed).toBe(true);
 

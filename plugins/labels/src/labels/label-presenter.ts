@@ -10,13 +10,31 @@ export interface LabelExtras {
   project?: { priority: number | null };
 }
 
+/** Rendered descriptions by text: rendering costs far more than the rest of a label, and lists show the same few labels over and over. */
+const renderedDescriptions = new Map<string, string>();
+const RENDERED_KEPT = 2000;
+/** Longer descriptions are rendered every time, so the cache stays small. */
+const CACHED_LENGTH = 2000;
+
+function descriptionHtml(description: string | null): string {
+  if (!description) return '';
+  if (description.length > CACHED_LENGTH) return renderMarkdown(description);
+  let html = renderedDescriptions.get(description);
+  if (html === undefined) {
+    html = renderMarkdown(description);
+    if (renderedDescriptions.size >= RENDERED_KEPT) renderedDescriptions.delete(renderedDescriptions.keys().next().value!);
+    renderedDescriptions.set(description, html);
+  }
+  return html;
+}
+
 export function presentDetails(label: Label): LabelDetails {
   return {
     id: label.id,
     name: label.title,
     color: label.color,
     description: label.description,
-    description_html: renderMarkdown(label.description),
+    description_html: descriptionHtml(label.description),
     text_color: textColorFor(label.color),
     archived: label.archived,
   };

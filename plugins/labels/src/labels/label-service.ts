@@ -2,12 +2,12 @@
  * Project and group labels with GitLab's rules: lookups by id then title, the 409 for a title
  * the parent already sees, model validations, priorities, subscriptions and counts.
  */
-import { checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus } from '@forgekit/kernel';
+import { apiError, checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus, type PageRequest } from '@forgekit/kernel';
 import { labelEvents, type Label, type LabelCounter, type LabelCounts } from '../contracts.js';
 import type { LabelRow } from '../entities/label.js';
 import { scopeOf, type LabelParent } from './label-parent.js';
 import { hasErrors, labelErrors, normalizeColor, type LabelDraft } from './label-rules.js';
-import type { LabelFields, LabelFilter, LabelScope, LabelStore } from './label-store.js';
+import type { LabelFields, LabelFilter, LabelScope, LabelStore, Viewer } from './label-store.js';
 
 export interface LabelInput {
   name?: string;
@@ -84,6 +84,21 @@ export function createLabelService(store: LabelStore, events: EventBus) {
     return next;
   }
 
+  /**
+   * A project label becomes a label of the project's group, keeping its id (so whatever carries it
+   * keeps it). GitLab would also merge a group label of that title and the same-titled labels of the
+   * group's other projects into it; here a title the group already has is refused.
+   */
+  async function promote(label: Label, groupId: number | undefined, userId: number | null): Promise<Label> {
+    const failed = () => apiError(400, 'Failed to promote project label to group label');
+    if (groupId === undefined || label.projectId === null) throw failed();
+    if (!(await store.moveToGroup(fromLabel(label), groupId))) throw failed();
+    const promoted: Label = { ...label, projectId: null, groupId, updatedAt: new Date() };
+    const changes = { project_id: { previous: label.projectId, current: null }, group_id: { previous: null, current: groupId } };
+    await events.emit(labelEvents.updated, { ...ownerOf(promoted), userId, changes });
+    return promoted;
+  }
+
   async function countsOf(ids: readonly number[]): Promise<Map<number, { issues: LabelCounts; mergeRequests: LabelCounts }>> {
     const [issues, mergeRequests] = await Promise.all(
       (['issues', 'merge_requests'] as const).map((kind) => counters.get(kind)?.(ids) ?? Promise.resolve(new Map<number, LabelCounts>())),
@@ -93,8 +108,17 @@ export function createLabelService(store: LabelStore, events: EventBus) {
   }
 
   return {
-    list: async (scope: LabelScope, filter: LabelFilter, limit: number, offset: number) => (await store.list(scope, filter, limit, offset)).map(toLabel),
-    count: (scope: LabelScope, filter: LabelFilter) => store.count(scope, filter),
+    /** A page of the scope's labels by title and the total; one row past the page tells whether counting is needed. */
+    async page(scope: LabelScope, filter: LabelFilter, request: PageRequest, viewer: Viewer) {
+      const fetched = await store.list(scope, filter, request.perPage + 1, request.offset, viewer);
+      const rows = fetched.slice(0, request.perPage);
+      const known = fetched.length <= request.perPage && (fetched.length > 0 || request.page === 1);
+      return {
+        labels: rows.map(toLabel),
+        subscribed: new Set(rows.filter((row) => Number(row.subscribed) > 0).map((row) => row.id)),
+        total: known ? request.offset + rows.length : await store.count(scope, filter),
+      };
+    },
 
     /** The label `idOrTitle` names among the scope's, else `404 Label Not Found`. */
     async find(scope: LabelScope, idOrTitle: string): Promise<Label> {
@@ -105,6 +129,7 @@ export function createLabelService(store: LabelStore, events: EventBus) {
 
     create,
     update,
+    promote,
 
     async remove(label: Label, userId: number | null, unmodifiedSince?: string) {
       checkUnmodifiedSince(unmodifiedSince, label.updatedAt);

@@ -1,6 +1,6 @@
 /** Labels, their priorities and subscriptions in the database: reads through the entities, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, isUniqueViolation, type Knex } from '@forgekit/kernel/orm';
+import { containsText, isUniqueViolation, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
 import { LabelEntity, type LabelOwnerType, type LabelRow } from '../entities/label.js';
 import { LabelPriority } from '../entities/label-priority.js';
 import { LabelSubscription } from '../entities/label-subscription.js';
@@ -15,6 +15,14 @@ export interface LabelFilter {
   search?: string | null;
   archived?: boolean | null;
 }
+
+/** Who looks at a list: a user, within a project on project routes. */
+export interface Viewer {
+  userId: number;
+  projectId?: number;
+}
+
+export type ListedLabel = LabelRow & { subscribed: number };
 
 export type LabelFields = Pick<LabelRow, 'title' | 'color' | 'description' | 'archived'>;
 
@@ -39,11 +47,47 @@ export function createLabelStore(database: Database) {
     return query;
   }
 
+  /** The page's order and window, and the viewer's subscription to each label as `subscribed` (0 or 1). */
+  const pageOf = (query: Knex.QueryBuilder, values: { user: number; project: number; limit: number; offset: number }) =>
+    query
+      .select(
+        knex.raw(
+          'case when exists (select 1 from label_subscriptions s where s.label_id = labels.id and s.user_id = ? and s.project_id in (?, ?)) then 1 else 0 end as subscribed',
+          [values.user, 0, values.project],
+        ),
+      )
+      .orderBy('title')
+      .orderBy('id')
+      .limit(values.limit)
+      .offset(values.offset);
+
+  /** Unfiltered pages, the usual list, compiled once per number of owners. */
+  const preparedPages = new Map<string, PreparedRead<ListedLabel, string>>();
+  function preparedPage(projects: number, groups: number) {
+    const key = `${projects}:${groups}`;
+    let read = preparedPages.get(key);
+    if (!read) {
+      read = database.prepareRows(LabelEntity, (p: Record<string, never>) => {
+        const scope = { projectIds: Array.from({ length: projects }, (_, i) => p[`p${i}`]!), groupIds: Array.from({ length: groups }, (_, i) => p[`g${i}`]!) };
+        return pageOf(inScope(database.from(LabelEntity), scope), { user: p.user, project: p.project, limit: p.limit, offset: p.offset });
+      }) as unknown as PreparedRead<ListedLabel, string>;
+      preparedPages.set(key, read);
+    }
+    return read;
+  }
+
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 
   return {
-    list: (scope: LabelScope, filter: LabelFilter, limit: number, offset: number): Promise<LabelRow[]> =>
-      database.rows(LabelEntity, filtered(scope, filter).orderBy('title').orderBy('id').limit(limit).offset(offset)),
+    /** A page of the scope's labels by title, each with whether the viewer is subscribed to it (everywhere, or in their project). */
+    list(scope: LabelScope, filter: LabelFilter, limit: number, offset: number, viewer: Viewer): Promise<ListedLabel[]> {
+      const values = { user: viewer.userId, project: viewer.projectId ?? 0, limit, offset };
+      if (!filter.search && typeof filter.archived !== 'boolean') {
+        const ids = Object.fromEntries([...scope.projectIds.map((id, i) => [`p${i}`, id]), ...scope.groupIds.map((id, i) => [`g${i}`, id])]);
+        return preparedPage(scope.projectIds.length, scope.groupIds.length).all({ ...values, ...ids });
+      }
+      return database.rows(LabelEntity, pageOf(filtered(scope, filter), values)) as Promise<ListedLabel[]>;
+    },
 
     count: (scope: LabelScope, filter: LabelFilter) => database.count(filtered(scope, filter)),
 
@@ -94,6 +138,17 @@ export function createLabelStore(database: Database) {
         throw error;
       }
       return { ...previous, ...changes };
+    },
+
+    /** Makes a project label a label of the group, keeping its id; false when the group has the title already. */
+    async moveToGroup(label: LabelRow, groupId: number): Promise<boolean> {
+      try {
+        await database.em().nativeUpdate(LabelEntity, { id: label.id }, { ownerType: 'group', ownerId: groupId, updatedAt: new Date() });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
     },
 
     titleTaken: async (label: LabelRow, title: string) =>

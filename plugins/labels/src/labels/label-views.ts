@@ -11,10 +11,11 @@ export interface ViewOptions {
 }
 
 export function createLabelViews(labels: LabelService) {
-  async function many(list: readonly Label[], options: ViewOptions) {
+  /** `subscribed`: the ids of the labels the user is subscribed to, when the list was read with them. */
+  async function many(list: readonly Label[], options: ViewOptions, known?: { subscribed: ReadonlySet<number> }) {
     const ids = list.map((label) => label.id);
     const [subscribed, counts, priorities] = await Promise.all([
-      labels.subscribed(options.userId, list, options.projectId),
+      known?.subscribed ?? labels.subscribed(options.userId, list, options.projectId),
       options.withCounts ? labels.countsOf(ids) : undefined,
       options.projectId !== undefined ? labels.priorities(options.projectId, list) : undefined,
     ]);

@@ -1,5 +1,5 @@
 /** `/projects/:id/labels`: a project's labels and its groups', with priorities. */
-import { created, defineRoute, f, forbidden, noContent, page, params, reply, rules, totalFor, type Principal, type Route } from '@forgekit/kernel';
+import { apiError, created, defineRoute, f, forbidden, noContent, page, params, reply, rules, type Principal, type Route } from '@forgekit/kernel';
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { Label } from '../contracts.js';
 import { projectParent, scopeOf } from './label-parent.js';
@@ -43,6 +43,17 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
     return noContent();
   }
 
+  /** The group label a project label becomes, shown as the group's. */
+  async function promote(user: Principal, id: string, idOrTitle: string) {
+    const found = await projectOf(user, id);
+    const parent = projectParent(found.project);
+    const groupId = parent.kind === 'project' ? parent.groupIds.at(-1) : undefined;
+    if (groupId === undefined) throw apiError(400, 'Failed to promote project label to group label');
+    if (!user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.REPORTER) throw forbidden();
+    const label = await labels.find(scopeOf(parent, false), idOrTitle);
+    return views.one(await labels.promote(label, groupId, user.id), { userId: user.id });
+  }
+
   return [
     defineRoute({
       method: 'GET',
@@ -58,9 +69,10 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
         const { project } = await projectOf(ctx.user, ctx.params.id);
         const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
         const filter = { search: input.search, archived: input.archived };
-        const list = await labels.list(scope, filter, ctx.page.perPage, ctx.page.offset);
-        const items = await views.many(list, { userId: ctx.user.id, projectId: project.id, withCounts: input.with_counts === true });
-        return page(items, await totalFor(ctx.page, list.length, () => labels.count(scope, filter)));
+        const viewer = { userId: ctx.user.id, projectId: project.id };
+        const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
+        const items = await views.many(list, { ...viewer, withCounts: input.with_counts === true }, { subscribed });
+        return page(items, total);
       },
     }),
     defineRoute({
@@ -116,6 +128,17 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
       path: '/projects/:id/labels',
       input: params({ label_id: f.optional(f.integer()), name: f.optional(f.string()) }, rules.exactlyOneOf('label_id', 'name')),
       handler: (ctx, input) => remove(ctx.user, ctx.params.id, String(input.label_id ?? input.name), ctx.header('If-Unmodified-Since')),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/labels/:label_id/promote',
+      handler: (ctx) => promote(ctx.user, ctx.params.id, ctx.params.label_id),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/projects/:id/labels/promote',
+      input: params({ name: f.string() }),
+      handler: (ctx, input) => promote(ctx.user, ctx.params.id, input.name),
     }),
     defineRoute({
       method: 'POST',

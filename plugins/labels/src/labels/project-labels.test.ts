@@ -99,6 +99,32 @@ describe('project labels', () => {
     expect((await app.post(`${base}/group-label/unsubscribe`, undefined, { token: 'developer' })).status).toBe(304);
   });
 
+  it('promotes a project label to its group, keeping its id', async () => {
+    const label = await app.post(base, { name: 'to-promote', color: '#123456' }, { token: 'owner' });
+    expect((await app.put(`${base}/to-promote/promote`, undefined, { token: 'guest' })).status).toBe(403);
+    const promoted = await app.put(`${base}/to-promote/promote`, undefined, { token: 'reporter' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ id: label.body.id, name: 'to-promote', color: '#123456', subscribed: false });
+    expect(promoted.body).not.toHaveProperty('is_project_label');
+    expect((await app.get(`${groupBase}/to-promote`, { token: 'owner' })).body.id).toBe(label.body.id);
+    expect((await app.get(`${base}/to-promote`, { token: 'owner' })).body.is_project_label).toBe(false);
+
+    const again = await app.put(`${base}/to-promote/promote`, undefined, { token: 'owner' });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ message: 'Failed to promote project label to group label' });
+    await app.post(base, { name: 'legacy-promote', color: '#123456' }, { token: 'owner' });
+    expect((await app.put(`${base}/promote`, { name: 'legacy-promote' }, { token: 'owner' })).status).toBe(200);
+    expect((await app.put(`${base}/nope/promote`, undefined, { token: 'owner' })).status).toBe(404);
+  });
+
+  it('refuses to promote the label of a personal project', async () => {
+    const personal = await app.post('/api/v4/projects', { name: 'Mine' }, { token: 'developer' });
+    await app.post(`/api/v4/projects/${personal.body.id}/labels`, { name: 'mine', color: '#123456' }, { token: 'developer' });
+    const res = await app.put(`/api/v4/projects/${personal.body.id}/labels/mine/promote`, undefined, { token: 'developer' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Failed to promote project label to group label' });
+  });
+
   it('emits created, updated with the changes, and deleted events', async () => {
     const seen: string[] = [];
     let changes: unknown;
