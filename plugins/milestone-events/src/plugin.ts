@@ -1,5 +1,5 @@
 import { definePlugin, kernelServices } from '@forgekit/kernel';
-import { coreEvents, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { coreAccessRef, coreEvents, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
 import { milestoneEventsServiceRef } from './contracts.js';
 import { ResourceMilestoneEvent } from './entities/resource-milestone-event.js';
@@ -14,11 +14,12 @@ export const milestoneEventsPlugin = definePlugin({
   compatibility: '^0.1.0',
   entities: [ResourceMilestoneEvent],
   migrations: [init],
-  requires: [coreUsersRef, milestonesServiceRef],
+  requires: [coreAccessRef, coreUsersRef, milestonesServiceRef],
   provides: [milestoneEventsServiceRef],
   register(ctx) {
     const milestones = ctx.resolve(milestonesServiceRef);
-    const service = createEventService(createEventStore(ctx.resolve(kernelServices.database)), milestones);
+    const access = ctx.resolve(coreAccessRef);
+    const service = createEventService(createEventStore(ctx.resolve(kernelServices.database)), milestones, (user, id) => access.requireProject(user, id));
     ctx.provide(milestoneEventsServiceRef, service.recorder);
     ctx.routes(...eventRoutes(service, milestones, ctx.resolve(coreUsersRef), ctx.resolve(kernelServices.instance).externalUrl));
 

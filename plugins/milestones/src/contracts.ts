@@ -61,6 +61,8 @@ interface MilestoneEvent {
   projectId: number | null;
   groupId: number | null;
   userId: number | null;
+  /** The milestone after the change (before it, for `deleted`), for webhook payloads. */
+  milestone?: Milestone;
 }
 
 export const milestoneLifecycle = {

@@ -1,4 +1,5 @@
-import { definePlugin, kernelServices } from '@forgekit/kernel';
+import { definePlugin, forbidden, kernelServices } from '@forgekit/kernel';
+import { toBool } from '@forgekit/kernel/orm';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
 import { milestonesServiceRef } from './contracts.js';
 import { MilestoneEntity } from './entities/milestone.js';
@@ -26,18 +27,24 @@ export const milestonesPlugin = definePlugin({
     const service = createMilestoneService(createMilestoneStore(database), parents, access, ctx.events);
     ctx.provide(milestonesServiceRef, service.contract);
 
-    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) =>
-      projectParent((await access.requireProject(user, id, level)).project);
+    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) => {
+      const found = (await access.requireProject(user, id, level)).project;
+      // An archived project is read-only: nobody manages its milestones.
+      if (level !== undefined && toBool(found.archived)) throw forbidden();
+      return projectParent(found);
+    };
     const group = async (user: Parameters<typeof access.requireGroup>[0], id: string, level?: number) =>
       groupParent((await access.requireGroup(user, id, level)).group);
 
     ctx.routes(
       ...milestoneRoutes(service, {
+        kind: 'project',
         path: '/projects/:id/milestones',
         reader: (req) => project(req.user, req.params.id!),
         manager: (req) => project(req.user, req.params.id!, AccessLevel.PLANNER),
       }),
       ...milestoneRoutes(service, {
+        kind: 'group',
         path: '/groups/:id/milestones',
         reader: (req) => group(req.user, req.params.id!),
         manager: (req) => group(req.user, req.params.id!, AccessLevel.PLANNER),

@@ -7,7 +7,10 @@ import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/c
 import type { MilestoneEventResourceResolver, MilestoneEventResourceType, MilestoneEventsService } from '../contracts.js';
 import type { EventStore, Resource, StoredEvent } from './event-store.js';
 
-export function createEventService(store: EventStore, milestones: MilestonesService) {
+/** Finds the project a route names for the caller (`404 Project Not Found` when unseen). */
+export type ProjectCheck = (user: Principal, projectIdOrPath: string) => Promise<unknown>;
+
+export function createEventService(store: EventStore, milestones: MilestonesService, requireProject: ProjectCheck) {
   const resolvers = new Map<MilestoneEventResourceType, MilestoneEventResourceResolver>();
 
   /** The readable milestones among those the resource's events name, by id. */
@@ -49,7 +52,11 @@ export function createEventService(store: EventStore, milestones: MilestonesServ
     /** The resource a route names, by its registered resolver (404s as the resolver gives them). */
     async resource(user: Principal, type: MilestoneEventResourceType, projectIdOrPath: string, iid: string): Promise<Resource> {
       const resolver = resolvers.get(type);
-      if (!resolver) throw notFound(type === 'Issue' ? 'Issue' : 'Merge Request');
+      if (!resolver) {
+        // No plugin serves this kind of item yet: the project still answers first, as GitLab's lookup does.
+        await requireProject(user, projectIdOrPath);
+        throw notFound(type);
+      }
       const found = await resolver(user, projectIdOrPath, iid);
       return { type, id: found.id };
     },

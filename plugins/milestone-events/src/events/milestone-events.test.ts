@@ -18,6 +18,11 @@ const fakeIssues = definePlugin({
       if (iid !== '1') throw notFound('Issue');
       return { id: 500 + project.id, projectId: project.id };
     });
+    ctx.resolve(milestoneEventsServiceRef).registerResource('MergeRequest', async (user, projectIdOrPath, iid) => {
+      const { project } = await access.requireProject(user, projectIdOrPath);
+      if (iid !== '7') throw notFound('Merge Request');
+      return { id: 700, projectId: project.id };
+    });
   },
 });
 
@@ -107,6 +112,29 @@ describe('resource milestone events', () => {
     expect((await app.get(base, { token: null })).status).toBe(401);
     const mr = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/1/resource_milestone_events`, { token: 'guest' });
     expect(mr.body).toEqual({ message: '404 Merge Request Not Found' });
+  });
+
+  it('serves merge request events through their own resolver', async () => {
+    await app.kernel.resolve(milestoneEventsServiceRef).record({
+      resourceType: 'MergeRequest',
+      resourceId: 700,
+      projectId: app.project.id,
+      userId: app.users.maintainer.id,
+      from: null,
+      to: second.id,
+      state: 'merged',
+    });
+    const res = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/7/resource_milestone_events`, { token: 'guest' });
+    expect(res.body).toEqual([
+      expect.objectContaining({
+        resource_type: 'MergeRequest',
+        resource_id: 700,
+        action: 'add',
+        state: 'merged',
+        user: expect.objectContaining({ username: 'maintainer' }),
+      }),
+    ]);
+    expect((await app.get(base, { token: 'admin' })).body.map((event: { resource_type: string }) => event.resource_type)).not.toContain('MergeRequest');
   });
 
   it("records in the caller's transaction", async () => {

@@ -4,19 +4,21 @@ import { f, params, rules } from '@forgekit/kernel';
 const text = () => f.optional(f.string());
 const flag = () => f.optional(f.boolean());
 
-export const listParams = params(
-  {
-    state: f.optional(f.values(['active', 'closed', 'all'] as const), 'all'),
-    iids: f.optional(f.commaList(f.integer())),
-    title: text(),
-    search: text(),
-    include_parent_milestones: flag(),
-    include_ancestors: flag(),
-    updated_before: f.optional(f.datetime()),
-    updated_after: f.optional(f.datetime()),
-  },
-  rules.mutuallyExclusive('include_ancestors', 'include_parent_milestones'),
-);
+const listFields = {
+  state: f.optional(f.values(['active', 'closed', 'all'] as const), 'all'),
+  iids: f.optional(f.commaList(f.integer())),
+  title: text(),
+  search: text(),
+  include_parent_milestones: flag(),
+  include_ancestors: flag(),
+  updated_before: f.optional(f.datetime()),
+  updated_after: f.optional(f.datetime()),
+};
+const ancestorsRule = rules.mutuallyExclusive('include_ancestors', 'include_parent_milestones');
+
+export const projectListParams = params(listFields, ancestorsRule);
+/** Groups also take `include_descendants`: milestones of subgroups and of projects below, as the caller sees them. */
+export const groupListParams = params({ ...listFields, include_descendants: flag() }, ancestorsRule);
 
 export const oneParams = params({ milestone_id: f.integer() });
 

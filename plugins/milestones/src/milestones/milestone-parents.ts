@@ -35,13 +35,13 @@ export function createParentDirectory(core: { access: AccessService; projects: P
   const webUrl = (parent: ParentInfo, iid: number) =>
     parent.kind === 'project' ? `${externalUrl}/${parent.fullPath}/-/milestones/${iid}` : `${externalUrl}/groups/${parent.fullPath}/-/milestones/${iid}`;
 
-  async function lookup(parent: Parent): Promise<{ info: ParentInfo; row: ProjectWithNamespace | NamespaceRow } | null> {
+  async function lookup(parent: Parent): Promise<ParentInfo | null> {
     if (parent.kind === 'project') {
-      const row = await core.projects.findById(parent.id);
-      return row ? { info: projectParent(row), row } : null;
+      const project = await core.projects.findById(parent.id);
+      return project ? projectParent(project) : null;
     }
-    const row = await core.groups.findById(parent.id);
-    return row ? { info: groupParent(row), row } : null;
+    const group = await core.groups.findById(parent.id);
+    return group ? groupParent(group) : null;
   }
 
   const parentOf = (milestone: Pick<Milestone, 'projectId' | 'groupId'>): Parent =>
@@ -56,7 +56,7 @@ export function createParentDirectory(core: { access: AccessService; projects: P
       for (const milestone of milestones) {
         const parent = parentOf(milestone);
         const key = `${parent.kind}:${parent.id}`;
-        if (!parents.has(key)) parents.set(key, (await lookup(parent))?.info ?? null);
+        if (!parents.has(key)) parents.set(key, await lookup(parent));
       }
       return milestones.map((milestone) => {
         const parent = parentOf(milestone);
@@ -72,6 +72,14 @@ export function createParentDirectory(core: { access: AccessService; projects: P
       }
       const group = await core.groups.findById(parent.id);
       return !!group && (await core.access.groupAccess(user, group)).canRead;
+    },
+    /** Among these groups, those at or below `ancestorId`. */
+    async within(ancestorId: number, groupIds: readonly number[]): Promise<number[]> {
+      const found: number[] = [];
+      for (const id of groupIds) {
+        if ((await lookup({ kind: 'group', id }))?.groupLineage.includes(ancestorId)) found.push(id);
+      }
+      return found;
     },
     /** The project's own direct-group id (a group milestone's title must differ from those of the group's own projects). */
     async projectGroupId(projectId: number): Promise<number | null> {

@@ -2,11 +2,12 @@
 import { created, defineRoute, noContent, page, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { MilestoneItemKind } from '../contracts.js';
 import type { ParentInfo } from './milestone-parents.js';
-import { createParams, listParams, oneParams, updateParams } from './milestone-params.js';
+import { createParams, groupListParams, oneParams, projectListParams, updateParams } from './milestone-params.js';
 import { presentMilestone } from './milestone-presenter.js';
 import type { MilestoneService } from './milestone-service.js';
 
 export interface MilestoneMount {
+  kind: 'project' | 'group';
   /** `/projects/:id/milestones` or `/groups/:id/milestones`. */
   path: string;
   /** Finds the project or group and checks the caller may read its milestones (404 unseen). */
@@ -40,7 +41,8 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       path,
       paginated: true,
       before: reader,
-      input: listParams,
+      // Project lists take no `include_descendants`; it stays absent there.
+      input: (mount.kind === 'group' ? groupListParams : projectListParams) as typeof groupListParams,
       async handler(ctx, input, parent) {
         const { perPage, offset } = ctx.page;
         const { milestones, count } = await service.list(parent, input, ctx.user, { perPage, offset });

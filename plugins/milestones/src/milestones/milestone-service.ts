@@ -15,7 +15,7 @@ import {
 import type { ParentDirectory, ParentInfo } from './milestone-parents.js';
 import { presentMilestone } from './milestone-presenter.js';
 import { castDate, cleanTitle, rubyInspect, validateMilestone, type MilestoneFields } from './milestone-rules.js';
-import type { MilestoneQuery, MilestoneStore, Parent, StoredMilestone } from './milestone-store.js';
+import type { MilestoneQuery, MilestoneStore, Parent, StoredMilestone, TitleScope } from './milestone-store.js';
 
 export interface MilestoneInput {
   title?: string | null;
@@ -32,6 +32,7 @@ export interface ListInput {
   search?: string | null;
   include_parent_milestones?: boolean | null;
   include_ancestors?: boolean | null;
+  include_descendants?: boolean | null;
   updated_before?: Date | null;
   updated_after?: Date | null;
 }
@@ -43,30 +44,37 @@ const WIRE_NAMES: Record<string, string> = { title: 'title', description: 'descr
 export function createMilestoneService(store: MilestoneStore, parents: ParentDirectory, access: AccessService, events: EventBus) {
   const listers = new Map<MilestoneItemKind, MilestoneItemsLister>();
 
-  /** Whether another milestone of the project and its group, or of the group and its own projects, has the title. */
-  async function titleTaken(parent: ParentInfo, title: string, exceptId = 0): Promise<boolean> {
-    if (parent.kind === 'project') {
-      return (await store.withTitle(title, [parent.id], parent.groupId ? [parent.groupId] : [], exceptId)).length > 0;
+  /**
+   * Where a title must be unique: the project's milestones and its group's, or the group's
+   * and its own projects' (those among the milestones holding the title now).
+   */
+  async function titleScope(parent: ParentInfo, title: string): Promise<TitleScope> {
+    if (parent.kind === 'project') return { title, projectIds: [parent.id], groupIds: parent.groupId ? [parent.groupId] : [] };
+    const projectIds: number[] = [];
+    for (const milestone of await store.projectMilestonesTitled(title)) {
+      if ((await parents.projectGroupId(milestone.projectId!)) === parent.id) projectIds.push(milestone.projectId!);
     }
-    if ((await store.withTitle(title, [], [parent.id], exceptId)).length > 0) return true;
-    for (const milestone of await store.projectMilestonesTitled(title, exceptId)) {
-      if ((await parents.projectGroupId(milestone.projectId!)) === parent.id) return true;
-    }
-    return false;
+    return { title, projectIds, groupIds: [parent.id] };
   }
 
+  const failure = (verb: 'create' | 'update', errors: Record<string, string[]>) => apiError(400, `Failed to ${verb} milestone ${rubyInspect(errors)}`);
+  const TAKEN = validateMilestone({ title: 'x', description: null, startDate: null, dueDate: null }, true);
+
+  /** GitLab's validations; answers the scope to hold the title in while writing, or null when the title stays. */
   async function validate(parent: ParentInfo, fields: MilestoneFields, verb: 'create' | 'update', previous?: StoredMilestone) {
-    const checkTitle = fields.title !== undefined && fields.title !== previous?.title;
-    const taken = checkTitle && (await titleTaken(parent, fields.title!, previous?.id));
+    const scope = fields.title !== undefined && fields.title !== previous?.title ? await titleScope(parent, fields.title) : null;
+    const taken = scope !== null && (await store.withTitle(scope.title, scope.projectIds, scope.groupIds, previous?.id)).length > 0;
     const errors = validateMilestone(fields, taken);
-    if (Object.keys(errors).length > 0) throw apiError(400, `Failed to ${verb} milestone ${rubyInspect(errors)}`);
+    if (Object.keys(errors).length > 0) throw failure(verb, errors);
+    return scope;
   }
 
-  const payload = (milestone: StoredMilestone, userId: number | null) => ({
+  const payload = (milestone: Milestone, userId: number | null) => ({
     milestoneId: milestone.id,
     projectId: milestone.projectId,
     groupId: milestone.groupId,
     userId,
+    milestone,
   });
 
   async function find(parent: ParentInfo, id: number): Promise<Milestone> {
@@ -76,10 +84,20 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
   }
 
   /** The projects and groups a list covers, as GitLab's `parent_finder_params`. */
-  async function scopeOf(parent: ParentInfo, user: Principal, withAncestors: boolean): Promise<Pick<MilestoneQuery, 'projectIds' | 'groupIds'>> {
-    if (parent.kind === 'project') return { projectIds: [parent.id], groupIds: withAncestors ? parent.groupLineage : [] };
-    if (!withAncestors) return { projectIds: [], groupIds: [parent.id] };
-    return { projectIds: [], groupIds: await access.visibleGroupIds(user, { ids: parent.groupLineage }) };
+  async function scopeOf(
+    parent: ParentInfo,
+    user: Principal,
+    options: { ancestors: boolean; descendants: boolean },
+  ): Promise<Pick<MilestoneQuery, 'projectIds' | 'groupIds'>> {
+    if (parent.kind === 'project') return { projectIds: [parent.id], groupIds: options.ancestors ? parent.groupLineage : [] };
+    if (!options.ancestors && !options.descendants) return { projectIds: [], groupIds: [parent.id] };
+    const groupIds = new Set(options.ancestors ? parent.groupLineage : [parent.id]);
+    let projectIds: number[] = [];
+    if (options.descendants) {
+      for (const id of await parents.within(parent.id, await store.groupIdsWithMilestones())) groupIds.add(id);
+      projectIds = await access.visibleProjectIds(user, { underTraversalPath: `/${parent.groupLineage.join('/')}/` });
+    }
+    return { projectIds, groupIds: await access.visibleGroupIds(user, { ids: [...groupIds] }) };
   }
 
   const service = {
@@ -87,8 +105,9 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
 
     async list(parent: ParentInfo, input: ListInput, user: Principal, page: { perPage: number; offset: number }) {
       const withAncestors = !!(input.include_ancestors || input.include_parent_milestones);
+      const descendants = parent.kind === 'group' && !!input.include_descendants;
       const filter: MilestoneQuery = {
-        ...(await scopeOf(parent, user, withAncestors)),
+        ...(await scopeOf(parent, user, { ancestors: withAncestors, descendants })),
         state: input.state ?? 'all',
         // GitLab ignores iids when ancestors are included.
         iids: withAncestors ? undefined : (input.iids ?? undefined),
@@ -108,10 +127,12 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
         startDate: castDate(input.start_date),
         dueDate: castDate(input.due_date),
       };
-      await validate(parent, fields, 'create');
-      const stored = await store.insert(parent, { ...fields, title: fields.title! });
-      await events.emit(milestoneLifecycle.created, payload(stored, userId));
-      return (await parents.withUrls([stored], [parent]))[0]!;
+      const scope = (await validate(parent, fields, 'create'))!;
+      const stored = await store.insert(parent, { ...fields, title: fields.title! }, scope);
+      if (!stored) throw failure('create', TAKEN);
+      const milestone = (await parents.withUrls([stored], [parent]))[0]!;
+      await events.emit(milestoneLifecycle.created, payload(milestone, userId));
+      return milestone;
     },
 
     async update(parent: ParentInfo, previous: Milestone, input: MilestoneInput, userId: number): Promise<Milestone> {
@@ -121,7 +142,7 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
         startDate: input.start_date === undefined ? previous.startDate : castDate(input.start_date),
         dueDate: input.due_date === undefined ? previous.dueDate : castDate(input.due_date),
       };
-      await validate(parent, fields, 'update', previous as StoredMilestone);
+      const scope = await validate(parent, fields, 'update', previous as StoredMilestone);
       const state = input.state_event === 'close' ? 'closed' : input.state_event === 'activate' ? 'active' : previous.state;
       const next = { title: fields.title!, description: fields.description, startDate: fields.startDate, dueDate: fields.dueDate, state };
       const changes: Changes = {};
@@ -131,16 +152,18 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       }
       if (Object.keys(changes).length === 0) return previous;
       const { webUrl: _webUrl, ...row } = previous;
-      const stored = await store.update(row as StoredMilestone, next);
+      const updated = await store.update(row as StoredMilestone, next, scope);
+      if (!updated) throw failure('update', TAKEN);
+      const stored: Milestone = { ...updated, webUrl: previous.webUrl };
       const event = payload(stored, userId);
       await events.emit(milestoneLifecycle.updated, { ...event, changes });
       if (changes.state) await events.emit(state === 'closed' ? milestoneLifecycle.closed : milestoneLifecycle.reopened, event);
-      return { ...stored, webUrl: previous.webUrl };
+      return stored;
     },
 
     async remove(milestone: Milestone, userId: number) {
       await store.remove(milestone.id);
-      await events.emit(milestoneLifecycle.deleted, payload(milestone as StoredMilestone, userId));
+      await events.emit(milestoneLifecycle.deleted, payload(milestone, userId));
     },
 
     /** The items a registered plugin lists for the milestone; none without one. */
@@ -169,7 +192,7 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       if (!milestone) return null;
       if (milestone.projectId !== projectId) {
         const found = await parents.lookup({ kind: 'project', id: projectId });
-        if (milestone.groupId === null || !found?.info.groupLineage.includes(milestone.groupId)) return null;
+        if (milestone.groupId === null || !found?.groupLineage.includes(milestone.groupId)) return null;
       }
       return (await parents.withUrls([milestone]))[0]!;
     },

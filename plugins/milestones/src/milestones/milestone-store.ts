@@ -1,6 +1,6 @@
 /** Milestones in the database: reads through the entity, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, recordId, type Knex } from '@forgekit/kernel/orm';
+import { containsText, recordId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
 import { MilestoneEntity, type MilestoneRow } from '../entities/milestone.js';
 import type { Milestone } from '../contracts.js';
 import { today } from './milestone-rules.js';
@@ -24,6 +24,13 @@ export interface MilestoneQuery {
   search?: string;
   updatedBefore?: Date;
   updatedAfter?: Date;
+}
+
+/** Where a title must not be taken (the milestone's own id aside), checked again inside the write. */
+export interface TitleScope {
+  title: string;
+  projectIds: readonly number[];
+  groupIds: readonly number[];
 }
 
 /** GitLab's fuzzy search needs three characters for a partial match; shorter words match whole. */
@@ -61,7 +68,14 @@ export function createMilestoneStore(database: Database) {
     return query;
   }
 
-  const rows = async (query: Knex.QueryBuilder) => (await database.rows(MilestoneEntity, query)) as StoredMilestone[];
+  const rows = async (query: Knex.QueryBuilder, em?: EntityManager) => (await database.rows(MilestoneEntity, query, { em })) as StoredMilestone[];
+
+  /** Inside a write: takes the title's lock and tells whether another milestone in scope holds it. */
+  async function titleHeld(em: EntityManager, scope: TitleScope, exceptId: number) {
+    await database.lock(em, `milestones:title:${scope.title}`);
+    const held = await rows(filtered({ projectIds: scope.projectIds, groupIds: scope.groupIds, title: scope.title }).whereNot('id', exceptId).limit(1), em);
+    return held.length > 0;
+  }
 
   return {
     /** GitLab's default order: due date first (none last), then newest. */
@@ -106,8 +120,14 @@ export function createMilestoneStore(database: Database) {
     },
 
     /** Inserts with the next iid of the project or group, taken under a lock so concurrent creates differ. */
-    insert(parent: Parent, fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>): Promise<StoredMilestone> {
+    /** Null when the title was taken meanwhile. */
+    insert(
+      parent: Parent,
+      fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>,
+      scope: TitleScope,
+    ): Promise<StoredMilestone | null> {
       return database.transaction(async (em) => {
+        if (await titleHeld(em, scope, 0)) return null;
         await database.lock(em, `milestones:${parent.kind}:${parent.id}`);
         const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
         const now = new Date();
@@ -125,10 +145,20 @@ export function createMilestoneStore(database: Database) {
       });
     },
 
-    async update(previous: StoredMilestone, changes: Partial<Omit<StoredMilestone, 'id'>>): Promise<StoredMilestone> {
-      const next = { ...changes, updatedAt: new Date() };
-      await database.em().nativeUpdate(MilestoneEntity, { id: previous.id }, next);
-      return { ...previous, ...next };
+    /** Null when a new title was taken meanwhile. */
+    update(previous: StoredMilestone, changes: Partial<Omit<StoredMilestone, 'id'>>, scope: TitleScope | null): Promise<StoredMilestone | null> {
+      return database.transaction(async (em) => {
+        if (scope && (await titleHeld(em, scope, previous.id))) return null;
+        const next = { ...changes, updatedAt: new Date() };
+        await em.nativeUpdate(MilestoneEntity, { id: previous.id }, next);
+        return { ...previous, ...next };
+      });
+    },
+
+    /** Groups that have milestones (the candidates of a descendants list). */
+    async groupIdsWithMilestones(): Promise<number[]> {
+      const found = await database.read<{ group_id: number }>(database.table(MilestoneEntity).distinct('group_id').whereNotNull('group_id'));
+      return found.map((row) => Number(row.group_id));
     },
 
     remove: (id: number) => database.em().nativeDelete(MilestoneEntity, { id }),

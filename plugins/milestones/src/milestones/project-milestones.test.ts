@@ -67,6 +67,19 @@ describe('project milestones', () => {
     expect(b.body.iid).toBe(a.body.iid + 1);
   });
 
+  it('gives concurrent creates distinct iids', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => app.post(base, { title: `race ${i}` }, { token: 'reporter' })));
+    expect(results.map((res) => res.status)).toEqual(Array(6).fill(201));
+    expect(new Set(results.map((res) => res.body.iid)).size).toBe(6);
+  });
+
+  it('lets one of concurrent creates with the same title through', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => app.post(base, { title: 'same race' }, { token: 'reporter' })));
+    expect(results.map((res) => res.status).sort()).toEqual([201, 400, 400, 400]);
+    const refused = results.find((res) => res.status === 400)!;
+    expect(refused.body).toEqual({ message: `Failed to create milestone {:title=>["already being used for another group or project milestone."]}` });
+  });
+
   it('validates titles and dates with GitLab texts', async () => {
     const blank = await app.post(base, { title: '  ' }, { token: 'reporter' });
     expect(blank.status).toBe(400);
@@ -123,6 +136,8 @@ describe('project milestones', () => {
     expect(await titles({ iids: `${open.body.iid},${closed.body.iid}`, state: 'all' })).toHaveLength(2);
     expect(await titles({ updated_after: '2100-01-01T00:00:00Z' })).toEqual([]);
     expect((await app.get(base, { token: 'guest', query: { state: 'nope' } })).body).toEqual({ error: 'state does not have a valid value' });
+    expect((await app.get(base, { token: 'guest', query: { updated_before: 'yesterday-ish' } })).body).toEqual({ error: 'updated_before is invalid' });
+    expect((await app.get(base, { token: 'guest', query: { iids: ['x'] } })).body).toEqual({ error: 'iids is invalid' });
     const both = await app.get(base, { token: 'guest', query: { include_ancestors: true, include_parent_milestones: true } });
     expect(both.body).toEqual({ error: 'include_ancestors, include_parent_milestones are mutually exclusive' });
   });
@@ -156,6 +171,16 @@ describe('project milestones', () => {
     expect((await app.put(item(body.id), { title: 'x' }, { token: 'guest' })).body).toEqual({ message: '403 Forbidden' });
     expect((await app.delete(item(body.id), { token: 'guest' })).status).toBe(403);
     expect((await app.delete(item(body.id), { token: 'nonMember' })).body).toEqual({ message: '404 Project Not Found' });
+  });
+
+  it('keeps an archived project read-only', async () => {
+    const project = await app.post('/api/v4/projects', { name: 'Archived', path: 'archived', namespace_id: app.group.id }, { token: 'owner' });
+    const path = `/api/v4/projects/${project.body.id}/milestones`;
+    const { body } = await app.post(path, { title: 'before' }, { token: 'owner' });
+    expect((await app.post(`/api/v4/projects/${project.body.id}/archive`, {}, { token: 'owner' })).status).toBe(201);
+    expect((await app.post(path, { title: 'after' }, { token: 'owner' })).body).toEqual({ message: '403 Forbidden' });
+    expect((await app.put(`${path}/${body.id}`, { title: 'x' }, { token: 'admin' })).status).toBe(403);
+    expect((await app.get(path, { token: 'reporter' })).body).toHaveLength(1);
   });
 
   it('answers 404 and 400 for unknown and malformed ids', async () => {
