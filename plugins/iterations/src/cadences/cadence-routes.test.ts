@@ -50,8 +50,16 @@ describe('iteration cadences (REST extension)', () => {
     expect((await app.get(item, { token: 'guest' })).status).toBe(404);
   });
 
-  it('finds the group by its path', async () => {
+  it('finds the group by its path, and paginates', async () => {
     expect((await app.get('/api/v4/groups/test-group/iteration_cadences', { token: 'guest' })).status).toBe(200);
+    await app.post(base, { title: 'One', automatic: false }, { token: 'owner' });
+    await app.post(base, { title: 'Two', automatic: false }, { token: 'owner' });
+    const second = await app.get(base, { token: 'guest', query: { per_page: 1, page: 2 } });
+    expect(second.body.map((cadence: { title: string }) => cadence.title)).toEqual(['Two']);
+    expect(second.headers.get('x-total')).toBe('2');
+    // The tests below count cadences from none.
+    for (const cadence of (await app.get(base, { token: 'guest' })).body) await app.delete(`${base}/${cadence.id}`, { token: 'owner' });
+    expect((await app.get(base, { token: 'guest' })).body).toEqual([]);
   });
 
   it('schedules the iterations of an automatic cadence, idempotently', async () => {

@@ -2,7 +2,7 @@
  * The REST extension for iteration cadences (GitLab manages them through GraphQL):
  * /groups/:id/iteration_cadences, and the manual iterations of a cadence.
  */
-import { created, defineRoute, f, noContent, notFound, page, params, type Principal, type Route } from '@forgekit/kernel';
+import { created, defineRoute, f, noContent, notFound, page, params, totalFor, type Principal, type Route } from '@forgekit/kernel';
 import { recordId } from '@forgekit/kernel/orm';
 import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { GroupDirectory } from '../groups/group-directory.js';
@@ -40,10 +40,10 @@ const iterationUpdateParams = params({
 });
 
 /** Drops nulls of fields that cannot be null, so "sent empty" leaves them as they are. */
-const withoutNulls = <T extends Record<string, unknown>>(input: T, keys: readonly (keyof T)[]) => {
+const withoutNulls = <T extends Record<string, unknown>, K extends keyof T>(input: T, keys: readonly K[]) => {
   const copy = { ...input };
   for (const key of keys) if (copy[key] === null) delete copy[key];
-  return copy as { [K in keyof T]: K extends (typeof keys)[number] ? Exclude<T[K], null> : T[K] };
+  return copy as Omit<T, K> & { [P in K]: Exclude<T[P], null> };
 };
 const NOT_NULL = ['title', 'automatic', 'active', 'roll_over'] as const;
 
@@ -71,9 +71,9 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
       paginated: true,
       before: (ctx) => groups.require(ctx.user, ctx.params.id),
       async handler(ctx, _input, group) {
-        const all = await cadences.list(group.id);
         const { perPage, offset } = ctx.page;
-        return page(all.slice(offset, offset + perPage).map(presentCadence), all.length);
+        const found = await cadences.page(group.id, perPage, offset);
+        return page(found.map(presentCadence), await totalFor(ctx.page, found.length, () => cadences.count(group.id)));
       },
     }),
     defineRoute({

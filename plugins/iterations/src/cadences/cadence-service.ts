@@ -8,7 +8,7 @@ import { addDays, todayDate } from '../iterations/iteration-dates.js';
 import type { IterationStore, StoredIteration } from '../iterations/iteration-store.js';
 import { presentCadence } from './cadence-presenter.js';
 import { missingIterations, periodOf, realigned } from './cadence-schedule.js';
-import type { CadenceFields, CadenceStore, StoredCadence } from './cadence-store.js';
+import type { CadenceFields, CadenceStore } from './cadence-store.js';
 
 export const CADENCE_TITLE_LIMIT = 255;
 export const CADENCE_DESCRIPTION_LIMIT = 5000;
@@ -103,8 +103,15 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
     for (const iterationId of ids) await events.emit(iterationEvents.deleted, { iterationId, groupId });
   }
 
-  const service: IterationCadencesService & { removeAllOfGroup(groupId: number): Promise<void>; scheduleAll(): Promise<number> } = {
+  const service: IterationCadencesService & {
+    page(groupId: number, limit: number, offset: number): Promise<IterationCadence[]>;
+    count(groupId: number): Promise<number>;
+    removeAllOfGroup(groupId: number): Promise<void>;
+    scheduleAll(): Promise<number>;
+  } = {
     list: (groupId) => store.ofGroup(groupId),
+    page: (groupId, limit, offset) => store.pageOfGroup(groupId, limit, offset),
+    count: (groupId) => store.countOfGroup(groupId),
 
     async find(groupId, cadenceId) {
       const cadence = await store.byId(cadenceId);
@@ -134,7 +141,7 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
             : [];
         if (moves.length > 0) await iterations.redate(previous.id, moves, em);
         const moved = moves.map((move) => ({ move, before: existing.find((iteration) => iteration.id === move.id)! }));
-        return { cadence: await store.update(previous as StoredCadence, next, em), moved };
+        return { cadence: await store.update(previous, next, em), moved };
       });
       for (const { move, before } of moved) {
         const changes = {

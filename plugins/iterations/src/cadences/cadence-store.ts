@@ -11,6 +11,9 @@ const stored = (rows: object[]) => rows as StoredCadence[];
 
 export function createCadenceStore(database: Database) {
   return {
+    pageOfGroup: async (groupId: number, limit: number, offset: number) =>
+      stored(await database.rows(IterationCadence, database.from(IterationCadence).where({ group_id: groupId }).orderBy('id').limit(limit).offset(offset))),
+    countOfGroup: (groupId: number) => database.count(database.from(IterationCadence).where({ group_id: groupId })),
     ofGroup: async (groupId: number) =>
       stored(await database.rows(IterationCadence, database.from(IterationCadence).where({ group_id: groupId }).orderBy('id'))),
     byId: async (id: number) => (await database.row(IterationCadence, database.from(IterationCadence).where({ id }))) as StoredCadence | undefined,

@@ -54,7 +54,13 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     expect(state.body).toEqual({ error: 'state does not have a valid value' });
     const field = await app.get(groupList(app.group.id), { token: 'guest', query: { search: 'a', in: 'description' } });
     expect(field.status).toBe(400);
-    expect(field.body.error).toMatch(/^in(\[0\])? does not have a valid value$/);
+    expect(field.body).toEqual({ error: 'in does not have a valid value' });
+    expect((await app.get(groupList(app.group.id), { token: 'guest', query: { in: ['title', 'bogus'] } })).body).toEqual({
+      error: 'in does not have a valid value',
+    });
+    expect((await app.get(groupList(app.group.id), { token: 'guest', query: { include_ancestors: 'maybe' } })).body).toEqual({
+      error: 'include_ancestors is invalid',
+    });
     expect((await app.get(groupList(app.group.id), { token: 'guest', query: { updated_after: 'yesterday' } })).body).toEqual({
       error: 'updated_after is invalid',
     });
@@ -67,6 +73,10 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     expect(await search({ search: 'team', in: 'cadence_title' })).toHaveLength(4);
     expect(await search({ search: 'gamma', in: ['title', 'cadence_title'] })).toEqual(['Next Gamma']);
     expect(await search({ search: '%' })).toEqual([]);
+    // GitLab's fuzzy search: every word of three or more characters, or the whole title when there are none.
+    expect(await search({ search: 'beta now' })).toEqual(['Now Beta']);
+    expect(await search({ search: 'beta later' })).toEqual([]);
+    expect(await search({ search: 'Be' })).toEqual([]);
   });
 
   it('filters by update time', async () => {
@@ -131,6 +141,20 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     const res = await app.get(groupList('open'), { token: null });
     expect(res.status).toBe(200);
     expect(titles(res.body)).toEqual(['Public one']);
+
+    // A private subgroup's iterations stay out of a descendants list for callers who cannot see it.
+    const hidden = await app.post('/api/v4/groups', { name: 'Hidden', path: 'hidden', parent_id: open.body.id, visibility: 'private' }, { token: 'owner' });
+    const hiddenCadence = await manualCadence(app, hidden.body.id, 'Hidden cadence');
+    await manualIteration(app, hidden.body.id, hiddenCadence, { title: 'Hidden one', start_date: day(1), due_date: day(2) });
+    const descendants = { include_descendants: true };
+    expect(titles((await app.get(groupList('open'), { token: null, query: descendants })).body)).toEqual(['Public one']);
+    expect(titles((await app.get(groupList('open'), { token: 'owner', query: descendants })).body)).toEqual(['Hidden one', 'Public one']);
+
+    // Same due date: by title, untitled last.
+    await manualIteration(app, open.body.id, cadence, { start_date: day(-1), due_date: day(0) });
+    await manualIteration(app, open.body.id, await manualCadence(app, open.body.id, 'Second'), { start_date: day(2), due_date: day(2) });
+    await manualIteration(app, open.body.id, await manualCadence(app, open.body.id, 'Third'), { title: 'Also', start_date: day(2), due_date: day(2) });
+    expect(titles((await app.get(groupList('open'), { token: null })).body)).toEqual([null, 'Also', 'Public one', null]);
   });
 
   it('removes the cadences and iterations of a deleted group', async () => {

@@ -6,7 +6,7 @@ import { type EventBus, longerThan, notFound, type Principal, TEXT_LIMIT, tooLon
 import type { EntityManager } from '@forgekit/kernel/orm';
 import { iterationEvents, type Iteration, type IterationCadence, type IterationsService } from '../contracts.js';
 import type { GroupDirectory, IterationGroup } from '../groups/group-directory.js';
-import { addDays } from './iteration-dates.js';
+import { addYears, todayDate } from './iteration-dates.js';
 import { presentIteration } from './iteration-presenter.js';
 import type { IterationQuery, IterationStore, NewIteration, SearchField, StateFilter, StoredIteration } from './iteration-store.js';
 
@@ -38,11 +38,11 @@ const add = (errors: Errors, field: string, message: string) => {
 export function createIterationService(store: IterationStore, groups: GroupDirectory, events: EventBus, externalUrl: string) {
   const webUrl = (fullPath: string, id: number) => `${externalUrl}/groups/${fullPath}/-/iterations/${id}`;
 
-  /** Iterations with their web URLs. */
-  async function withUrls(rows: StoredIteration[], known?: IterationGroup): Promise<Iteration[]> {
-    const missing = rows.map((row) => row.groupId).filter((id) => id !== known?.id);
-    const paths = missing.length > 0 ? await groups.fullPaths(missing) : new Map<number, string>();
-    if (known) paths.set(known.id, known.fullPath);
+  /** Iterations with their web URLs; `known` groups need no lookup. */
+  async function withUrls(rows: StoredIteration[], known: readonly IterationGroup[] = []): Promise<Iteration[]> {
+    const paths = new Map(known.map((group) => [group.id, group.fullPath]));
+    const missing = rows.map((row) => row.groupId).filter((id) => !paths.has(id));
+    if (missing.length > 0) for (const [id, path] of await groups.fullPaths(missing)) paths.set(id, path);
     return rows.map((row) => {
       const path = paths.get(row.groupId);
       return path === undefined ? row : { ...row, webUrl: webUrl(path, row.id) };
@@ -50,19 +50,20 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
   }
 
   /** The groups a list spans: the group, its readable ancestors, and (if asked) its readable descendants. */
-  async function scope(user: Principal | null, group: IterationGroup, options: ListOptions): Promise<number[]> {
-    const ids = [group.id];
+  async function scope(user: Principal | null, group: IterationGroup, options: ListOptions): Promise<IterationGroup[]> {
+    const spanned = [group];
+    const add = (candidate: IterationGroup | null) => candidate && spanned.push(candidate);
     if (options.includeAncestors) {
-      for (const id of group.lineage.filter((id) => id !== group.id)) if (await groups.readable(user, id)) ids.push(id);
+      for (const id of group.lineage.filter((id) => id !== group.id)) add(await groups.readable(user, id));
     }
     if (options.includeDescendants) {
       for (const id of await store.groupsWithIterations()) {
-        if (ids.includes(id)) continue;
+        if (spanned.some((known) => known.id === id)) continue;
         const candidate = await groups.readable(user, id);
-        if (candidate?.lineage.includes(group.id)) ids.push(id);
+        if (candidate?.lineage.includes(group.id)) add(candidate);
       }
     }
-    return ids;
+    return spanned;
   }
 
   /** GitLab's model errors for an iteration's dates and title within its cadence. */
@@ -70,7 +71,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     const errors: Errors = {};
     if (next.title !== null && longerThan(next.title, TITLE_LIMIT)) add(errors, 'title', tooLongMessage(TITLE_LIMIT));
     if (next.description !== null && longerThan(next.description, TEXT_LIMIT)) add(errors, 'description', tooLongMessage(TEXT_LIMIT));
-    const limit = addDays(new Date().toISOString().slice(0, 10), 365 * MAX_YEARS_AHEAD);
+    const limit = addYears(todayDate(), MAX_YEARS_AHEAD);
     if (next.startDate > limit) add(errors, 'start_date', `cannot be more than ${MAX_YEARS_AHEAD} years in the future`);
     if (next.dueDate > limit) add(errors, 'due_date', `cannot be more than ${MAX_YEARS_AHEAD} years in the future`);
     if (next.dueDate < next.startDate) add(errors, 'due_date', 'must be greater than start date');
@@ -88,7 +89,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     async forProject(projectId, iterationId) {
       const [group, iteration] = await Promise.all([groups.projectLineage(projectId), store.byId(iterationId)]);
       if (!group || !iteration || !group.lineage.includes(iteration.groupId)) return null;
-      return (await withUrls([iteration]))[0]!;
+      return (await withUrls([iteration], [group]))[0]!;
     },
     async byIds(ids) {
       return withUrls(await store.byIds(ids));
@@ -101,8 +102,9 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     ...contract,
 
     async list(user: Principal | null, group: IterationGroup, options: ListOptions, limit: number, offset: number) {
+      const spanned = await scope(user, group, options);
       const query: IterationQuery = {
-        groupIds: await scope(user, group, options),
+        groupIds: spanned.map((known) => known.id),
         state: options.state,
         search: options.search,
         in: options.in,
@@ -110,14 +112,14 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
         updatedAfter: options.updatedAfter,
       };
       const rows = await store.list(query, limit, offset);
-      return { items: await withUrls(rows, group), count: () => store.count(query) };
+      return { items: await withUrls(rows, spanned), count: () => store.count(query) };
     },
 
     /** A group's iteration by id, or `404 Iteration Not Found`. */
     async find(group: IterationGroup, id: number): Promise<Iteration> {
       const row = await store.byId(id);
       if (!row || row.groupId !== group.id) throw notFound('Iteration');
-      return (await withUrls([row], group))[0]!;
+      return (await withUrls([row], [group]))[0]!;
     },
 
     async create(group: IterationGroup, cadence: IterationCadence, input: IterationInput & { start_date: string; due_date: string }): Promise<Iteration> {
@@ -127,7 +129,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
         return [next];
       });
       await events.emit(iterationEvents.created, { iterationId: created!.id, groupId: group.id });
-      return (await withUrls([created!], group))[0]!;
+      return (await withUrls([created!], [group]))[0]!;
     },
 
     async update(group: IterationGroup, cadence: IterationCadence, previous: Iteration, input: IterationInput): Promise<Iteration> {
@@ -143,8 +145,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
         dueDate: previous.dueDate,
         ...changes,
       };
-      const stored = previous as StoredIteration;
-      const updated = await store.update(stored, changes, (em) =>
+      const updated = await store.update(previous, changes, (em) =>
         validate({ ...cadence, automatic: cadence.automatic && changesDates(changes) }, next, em, previous.id),
       );
       const changed = Object.fromEntries(
@@ -153,11 +154,11 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
           .map((key) => [snake(key), { previous: previous[key], current: updated[key] }]),
       );
       if (Object.keys(changed).length > 0) await events.emit(iterationEvents.updated, { iterationId: previous.id, groupId: group.id, changes: changed });
-      return (await withUrls([updated], group))[0]!;
+      return (await withUrls([updated], [group]))[0]!;
     },
 
     async remove(iteration: Iteration) {
-      await store.remove(iteration as StoredIteration);
+      await store.remove(iteration);
       await events.emit(iterationEvents.deleted, { iterationId: iteration.id, groupId: iteration.groupId });
     },
 

@@ -4,6 +4,7 @@ import type { EntityManager, Knex } from '@forgekit/kernel/orm';
 import { IterationCadence } from '../entities/iteration-cadence.js';
 import type { Iteration as IterationShape } from '../contracts.js';
 import { Iteration } from '../entities/iteration.js';
+import { whereFuzzy } from '../search/fuzzy-match.js';
 import { todayDate } from './iteration-dates.js';
 
 /** A stored iteration: the entity's row, whose nullable columns read back as null. */
@@ -21,8 +22,6 @@ export interface IterationQuery {
   updatedBefore?: Date;
   updatedAfter?: Date;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createIterationStore(database: Database) {
   const { knex } = database;
@@ -45,19 +44,14 @@ export function createIterationStore(database: Database) {
         q.where('i.due_date', '<', today);
         break;
     }
-    if (query.search) {
-      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+    const search = query.search;
+    if (search) {
       const fields = query.in?.length ? query.in : ['title'];
       q.where((w) => {
-        if (fields.includes('title')) w.orWhereRaw("lower(i.title) like ? escape '\\'", [pattern]);
+        if (fields.includes('title')) w.orWhere((title) => whereFuzzy(title, 'i.title', search));
         if (fields.includes('cadence_title')) {
-          w.orWhereExists(
-            database
-              .table(IterationCadence)
-              .select(knex.raw('1'))
-              .whereRaw('iteration_cadences.id = i.cadence_id')
-              .whereRaw("lower(iteration_cadences.title) like ? escape '\\'", [pattern]),
-          );
+          const cadences = database.table(IterationCadence).select(knex.raw('1')).whereRaw('iteration_cadences.id = i.cadence_id');
+          w.orWhereExists(whereFuzzy(cadences, 'iteration_cadences.title', search));
         }
       });
     }
@@ -84,7 +78,14 @@ export function createIterationStore(database: Database) {
 
   return {
     list(query: IterationQuery, limit: number, offset: number): Promise<StoredIteration[]> {
-      const q = filtered(query).orderBy('i.due_date', 'asc').orderBy('i.title', 'asc', 'last').orderBy('i.id', 'asc').limit(limit).offset(offset);
+      // GitLab's order: due date, title (untitled last, as PostgreSQL sorts nulls), id.
+      const q = filtered(query)
+        .orderBy('i.due_date', 'asc')
+        .orderByRaw('case when i.title is null then 1 else 0 end')
+        .orderBy('i.title', 'asc')
+        .orderBy('i.id', 'asc')
+        .limit(limit)
+        .offset(offset);
       return database.rows(Iteration, q).then(stored);
     },
     count: (query: IterationQuery) => database.count(filtered(query)),
