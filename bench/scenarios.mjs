@@ -75,17 +75,6 @@ export const scenarios = [
     },
   },
   {
-    name: 'GET /groups/:id/labels?with_counts=true',
-    method: 'GET',
-    path: ({ group }) => `/groups/${group.id}/labels?with_counts=true`,
-    async seed(api, { group }) {
-      for (let i = 1; i <= 20; i++) {
-        await api.post(`/groups/${group.id}/labels`, { name: `bench-label-${String(i).padStart(2, '0')}`, color: '#428BCA', description: `Label **${i}**` });
-      }
-    },
-    targets: { minRatio: 0.06, maxP99Ms: 25 },
-  },
-  {
     name: 'GET /projects/:id/issues?per_page=20',
     method: 'GET',
     path: ({ issuesProject }) => `/projects/${issuesProject.id}/issues?per_page=20`,
@@ -96,6 +85,17 @@ export const scenarios = [
         await api.post(`/projects/${issuesProject.id}/issues`, { title: `Bench issue ${i}`, labels: 'bench,backend', milestone_id: milestone.id });
       }
       return { issuesProject };
+    },
+    targets: { minRatio: 0.06, maxP99Ms: 25 },
+  },
+  {
+    name: 'GET /groups/:id/labels?with_counts=true',
+    method: 'GET',
+    path: ({ group }) => `/groups/${group.id}/labels?with_counts=true`,
+    async seed(api, { group }) {
+      for (let i = 1; i <= 20; i++) {
+        await api.post(`/groups/${group.id}/labels`, { name: `bench-label-${String(i).padStart(2, '0')}`, color: '#428BCA', description: `Label **${i}**` });
+      }
     },
     targets: { minRatio: 0.06, maxP99Ms: 25 },
   },

@@ -75,9 +75,8 @@ export function createIssuePresenter(deps: PresenterDeps) {
   return async function presentIssues(issues: readonly IssueRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
-    const [assignees, labelLinks, paths, noteCounts] = await Promise.all([
-      deps.store.assigneesOf(issueIds),
-      deps.store.labelsOf(issueIds),
+    const [{ assignees, labels: labelLinks }, paths, noteCounts] = await Promise.all([
+      deps.store.relationsOf(issueIds),
       projectPaths(issues, options.projectPaths),
       deps.notes.userNoteCounts('Issue', issueIds),
     ]);

@@ -117,6 +117,14 @@ describe('creating issues', () => {
     expect(res.body.milestone).toBeNull();
   });
 
+  it('takes an iid from admins and project owners only', async () => {
+    const chosen = await create({ title: 'Chosen iid', iid: 500 }, 'owner');
+    expect(chosen).toMatchObject({ status: 201, body: { iid: 500 } });
+    expect((await create({ title: 'After the chosen one' }, 'developer')).body.iid).toBe(501);
+    expect((await create({ title: 'Ignored iid', iid: 900 }, 'developer')).body.iid).toBe(502);
+    expect(await create({ title: 'Taken iid', iid: 500 }, 'admin')).toMatchObject({ status: 400, body: { message: { iid: ['has already been taken'] } } });
+  });
+
   it('answers GitLab validation errors', async () => {
     expect(await create({})).toMatchObject({ status: 400, body: { error: 'title is missing' } });
     expect(await create({ title: '  ' })).toMatchObject({ status: 400, body: { message: { title: ["can't be blank"] } } });
@@ -241,7 +249,9 @@ describe('updating issues', () => {
   it('lets the author and Planner or above update, not other guests', async () => {
     const issue = await create({ title: 'Guest owned' }, 'guest');
     const path = `${base}/issues/${issue.body.iid}`;
-    expect((await app.put(path, { title: 'Guest owned, renamed' }, { token: 'guest' })).status).toBe(200);
+    const renamed = await app.put(path, { title: 'Guest owned, renamed', confidential: true }, { token: 'guest' });
+    // The author may edit the title, but not the confidentiality, of an issue that exists.
+    expect(renamed).toMatchObject({ status: 200, body: { title: 'Guest owned, renamed', confidential: false } });
     expect((await app.put(path, { title: 'By planner' }, { token: planner.token })).status).toBe(200);
     const other = await userWithToken('guesttwo');
     await app.post(`${base}/members`, { user_id: other.id, access_level: 10 }, { token: 'owner' });

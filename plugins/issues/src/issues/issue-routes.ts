@@ -1,5 +1,5 @@
 /** The issue endpoints: lists at three levels, and a project's issues one by one. */
-import { created, defineRoute, forbidden, frameworkError, noContent, page, recordNotFound, totalFor, unauthorized, type Route } from '@forgekit/kernel';
+import { created, defineRoute, forbidden, frameworkError, noContent, page, recordNotFound, totalFromRows, unauthorized, type Route } from '@forgekit/kernel';
 import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
 import type { IssueRow } from '../entities/issue.js';
 import { issueOrder } from './issue-filter.js';
@@ -36,7 +36,7 @@ export function issueRoutes({ service, store, access, lister, present }: IssueRo
     const issues = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
     const projectPaths = scope.kind === 'project' ? pathsOf(scope.access) : undefined;
     const items = await present(issues, { externalUrl: ctx.externalUrl, full: false, withLabelsDetails: input.with_labels_details ?? false, projectPaths });
-    return page(items, await totalFor(ctx.page as never, issues.length, () => store.count(filter)));
+    return page(items, await totalFromRows(ctx.page as never, issues, () => store.count(filter)));
   }
 
   const presentOne = async (issue: IssueRow, projectAccess: ProjectAccess, externalUrl: string) =>

@@ -221,7 +221,8 @@ export function createIssueService(deps: IssueServiceDeps) {
 
       if (input.title !== undefined && input.title !== null && set('title', 'title', input.title)) notes.push(texts.titleChangeNote(issue.title, input.title));
       if (input.description !== undefined && set('description', 'description', input.description)) notes.push(texts.DESCRIPTION_CHANGED);
-      if (input.confidential !== undefined && input.confidential !== null && set('confidential', 'confidential', input.confidential)) {
+      // Once an issue exists, only Planner and above may change its confidentiality (GitLab's set_confidentiality).
+      if (metadata && input.confidential !== undefined && input.confidential !== null && set('confidential', 'confidential', input.confidential)) {
         notes.push(texts.confidentialityNote(input.confidential));
       }
       if (

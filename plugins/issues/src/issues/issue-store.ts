@@ -1,5 +1,5 @@
 /** Issues, their assignees and their labels in the database. */
-import type { Database } from '@forgekit/kernel';
+import { TOTAL_COLUMN, type Database } from '@forgekit/kernel';
 import { isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssignee } from '../entities/issue-assignee.js';
@@ -102,8 +102,10 @@ export function createIssueStore(database: Database) {
               .orderBy('id'),
           ),
 
-    async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<IssueRow[]> {
-      const query = applyIssueFilter(database, database.from(IssueEntity, 'i'), filter);
+    /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
+    async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<(IssueRow & { [TOTAL_COLUMN]?: unknown })[]> {
+      const total = applyIssueFilter(database, database.table(IssueEntity, 'i').count('*'), filter).as(TOTAL_COLUMN);
+      const query = applyIssueFilter(database, database.from(IssueEntity, 'i'), filter).select(total);
       query.orderByRaw(order.sql).orderBy('i.id', order.direction);
       return database.rows(IssueEntity, query.limit(limit).offset(offset));
     },
@@ -120,6 +122,31 @@ export function createIssueStore(database: Database) {
           .orderBy('id'),
       );
       return groupIds(rows, (row: { userId: number }) => row.userId);
+    },
+
+    /** Assignees and label links of several issues in one statement. */
+    async relationsOf(issueIds: readonly number[]): Promise<{ assignees: Map<number, number[]>; labels: Map<number, number[]> }> {
+      const assignees = new Map<number, number[]>();
+      const labels = new Map<number, number[]>();
+      if (issueIds.length === 0) return { assignees, labels };
+      const knex = database.knex;
+      const ids = [...issueIds];
+      const rows: { issue_id: unknown; kind: unknown; ref: unknown }[] = await database.read(
+        knex
+          .select('issue_id', knex.raw('0 as kind'), 'user_id as ref', 'id')
+          .from('issue_assignees')
+          .whereIn('issue_id', ids)
+          .unionAll((union) => union.select('issue_id', knex.raw('1 as kind'), 'label_id as ref', 'id').from('issue_labels').whereIn('issue_id', ids))
+          .orderBy([{ column: 'kind' }, { column: 'id' }]),
+      );
+      for (const row of rows) {
+        const target = Number(row.kind) === 0 ? assignees : labels;
+        const issueId = Number(row.issue_id);
+        const list = target.get(issueId) ?? [];
+        list.push(Number(row.ref));
+        target.set(issueId, list);
+      }
+      return { assignees, labels };
     },
 
     async labelsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
