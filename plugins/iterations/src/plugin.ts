@@ -1,5 +1,5 @@
 import { definePlugin, kernelServices } from '@forgekit/kernel';
-import { coreAccessRef, coreEvents, coreProjectsRef } from '@forgekit/plugin-core/contracts';
+import { coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
 import { cadenceRoutes } from './cadences/cadence-routes.js';
 import { createCadenceService } from './cadences/cadence-service.js';
 import { createCadenceStore } from './cadences/cadence-store.js';
@@ -21,12 +21,12 @@ export const iterationsPlugin = definePlugin({
   compatibility: '^0.1.0',
   entities: [IterationCadence, Iteration],
   migrations: [init],
-  requires: [coreAccessRef, coreProjectsRef],
+  requires: [coreAccessRef, coreGroupsRef, coreProjectsRef],
   provides: [iterationsServiceRef, iterationCadencesServiceRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const { externalUrl } = ctx.resolve(kernelServices.instance);
-    const groups = createGroupDirectory(ctx.resolve(coreAccessRef), ctx.resolve(coreProjectsRef));
+    const groups = createGroupDirectory(ctx.resolve(coreAccessRef), ctx.resolve(coreProjectsRef), ctx.resolve(coreGroupsRef));
     const iterationStore = createIterationStore(database);
     const iterations = createIterationService(iterationStore, groups, ctx.events, externalUrl);
     const cadences = createCadenceService(createCadenceStore(database), iterationStore, ctx.events, {

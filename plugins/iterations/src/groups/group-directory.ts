@@ -3,10 +3,7 @@
  * ancestors and descendants the caller may read, and full paths for web URLs.
  */
 import { ApiError, type Principal } from '@forgekit/kernel';
-import type { AccessService, NamespaceRow, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
-
-/** Looks groups up for the system (web URLs of iterations other plugins show), whoever may read them. */
-const SYSTEM: Principal = { id: 0, username: 'system', name: 'system', isAdmin: true, external: false, state: 'active' };
+import type { AccessService, GroupService, NamespaceRow, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 
 export interface IterationGroup {
   id: number;
@@ -23,7 +20,7 @@ const asGroup = (row: NamespaceRow): IterationGroup => ({ id: row.id, fullPath: 
 const groupOfProject = (project: ProjectWithNamespace | undefined): IterationGroup | null =>
   project?.ns_kind === 'group' ? { id: project.namespace_id, fullPath: project.ns_full_path, lineage: lineageOf(project.ns_traversal_path) } : null;
 
-export function createGroupDirectory(access: AccessService, projects: ProjectService) {
+export function createGroupDirectory(access: AccessService, projects: ProjectService, groups: GroupService) {
   /** The group as `user` may read it, or null (not found, or hidden from the user). */
   async function readable(user: Principal | null, id: number): Promise<IterationGroup | null> {
     try {
@@ -48,8 +45,8 @@ export function createGroupDirectory(access: AccessService, projects: ProjectSer
     projectLineage: async (projectId: number) => groupOfProject(await projects.findById(projectId)),
     /** Full paths of groups by id, for web URLs. */
     async fullPaths(ids: readonly number[]): Promise<Map<number, string>> {
-      const found = await Promise.all([...new Set(ids)].map((id) => readable(SYSTEM, id)));
-      return new Map(found.filter((group) => group !== null).map((group) => [group.id, group.fullPath]));
+      const found = await Promise.all([...new Set(ids)].map((id) => groups.findById(id)));
+      return new Map(found.filter((group) => group !== undefined).map((group) => [group.id, group.full_path]));
     },
   };
 }
