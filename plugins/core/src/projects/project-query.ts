@@ -8,8 +8,14 @@ const NAMESPACE_FIELDS = ['name', 'path', 'kind', 'full_path', 'full_name', 'par
 
 type NamespaceField = (typeof NAMESPACE_FIELDS)[number];
 
+/**
+ * A row as read: a nullable column is `null` when empty, never missing (MikroORM's inferred
+ * entity type makes nullable properties optional).
+ */
+type Read<Row> = { [K in keyof Row as K extends string ? K : never]-?: Exclude<Row[K], undefined> };
+
 /** A project with its namespace's columns, prefixed `ns_`. */
-export type ProjectWithNamespace = ProjectRow & { [K in NamespaceField as `ns_${K}`]: NamespaceRow[K] };
+export type ProjectWithNamespace = Read<ProjectRow & { [K in NamespaceField as `ns_${K}`]: NamespaceRow[K] }>;
 
 /** The namespace columns as `n.<column> as ns_<column>`: text and integers, which need no decoding. */
 const NAMESPACE_COLUMNS = NAMESPACE_FIELDS.map((field) => `n.${field} as ns_${field}`);
