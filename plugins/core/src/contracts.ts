@@ -16,3 +16,7 @@ export type { UserRow } from './entities/user.js';
 export type { MemberRow } from './entities/member.js';
 export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
+/** GitLab's shared wire entities, for other plugins' representations of users, projects and protection. */
+export { userBasic } from './users/user-presenter.js';
+export { projectIdentity } from './projects/project-presenter.js';
+export { branchProtectionDefaults } from './groups/group-presenter.js';

@@ -1,5 +1,5 @@
 /** GitLab's Agent entity, with the project it is configured in. */
-import { projectIdentity } from '@forgekit/plugin-core';
+import { projectIdentity } from '@forgekit/plugin-core/contracts';
 import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
 import type { AgentWithReceptive } from './agent-service.js';
 

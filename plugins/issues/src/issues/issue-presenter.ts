@@ -2,7 +2,7 @@
  * GitLab's IssueBasic (lists) and Issue (single) entities, for a page of issues at once:
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
-import type { ProjectService, UserRow, UserService } from '@forgekit/plugin-core/contracts';
+import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/contracts';
@@ -27,19 +27,6 @@ export interface PresentOptions {
   withLabelsDetails: boolean;
   /** Project full paths already known (the project of a project route). */
   projectPaths?: ReadonlyMap<number, string>;
-}
-
-export function userBasic(user: UserRow, externalUrl: string) {
-  return {
-    id: user.id,
-    username: user.username,
-    public_email: user.public_email ?? null,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: null,
-    web_url: `${externalUrl}/${user.username}`,
-  };
 }
 
 const TASK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX~])\]\s/gm;

@@ -3,7 +3,8 @@ import { defineRoute, page, totalFor, type Route } from '@forgekit/kernel';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { MilestoneEventResourceType } from '../contracts.js';
-import { presentEvent, presentUser } from './event-presenter.js';
+import { userBasic } from '@forgekit/plugin-core/contracts';
+import { presentEvent } from './event-presenter.js';
 import type { EventService } from './event-service.js';
 import type { StoredEvent } from './event-store.js';
 
@@ -15,11 +16,11 @@ const RESOURCES: { type: MilestoneEventResourceType; segment: string }[] = [
 export function eventRoutes(service: EventService, milestones: MilestonesService, users: UserService, externalUrl: string): Route[] {
   /** Each author looked up once per request. */
   async function authors(events: readonly StoredEvent[]) {
-    const found = new Map<number, ReturnType<typeof presentUser> | null>();
+    const found = new Map<number, ReturnType<typeof userBasic> | null>();
     for (const { userId } of events) {
       if (userId === null || found.has(userId)) continue;
       const user = await users.findById(userId);
-      found.set(userId, user ? presentUser(user, externalUrl) : null);
+      found.set(userId, user ? userBasic(user, externalUrl) : null);
     }
     return (userId: number | null) => (userId === null ? null : (found.get(userId) ?? null));
   }

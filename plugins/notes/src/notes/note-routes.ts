@@ -3,7 +3,7 @@ import { defineRoute, f, page, params, totalFor, type Route } from '@forgekit/ke
 import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { NoteService } from './note-service.js';
 import { presentNote } from './note-presenter.js';
-import { userBasic } from './user-basic.js';
+import { userBasic } from '@forgekit/plugin-core/contracts';
 
 /** Each noteable kind's route segment and the name its placeholder has on every route of that kind. */
 const NOTEABLE_SEGMENTS = [

@@ -1,20 +1,8 @@
 /** GitLab's PipelineSchedule and PipelineScheduleDetails entities, and the schedule Variable. */
-import type { UserRow } from '@forgekit/plugin-core/contracts';
+import { type UserRow, userBasic } from '@forgekit/plugin-core/contracts';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { PipelineScheduleInputRow } from '../entities/pipeline-schedule-input.js';
 import type { PipelineScheduleVariableRow } from '../entities/pipeline-schedule-variable.js';
-
-/** GitLab's UserBasic entity, for the schedule owner. */
-export const ownerEntity = (user: UserRow, externalUrl: string) => ({
-  id: user.id,
-  username: user.username,
-  public_email: user.public_email ?? null,
-  name: user.name,
-  state: user.state,
-  locked: false,
-  avatar_url: null,
-  web_url: `${externalUrl}/${user.username}`,
-});
 
 export function scheduleEntity(row: PipelineScheduleRow, owner: UserRow | undefined, inputs: readonly PipelineScheduleInputRow[], externalUrl: string) {
   return {
@@ -27,7 +15,7 @@ export function scheduleEntity(row: PipelineScheduleRow, owner: UserRow | undefi
     active: row.active,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    owner: owner ? ownerEntity(owner, externalUrl) : null,
+    owner: owner ? userBasic(owner, externalUrl) : null,
     inputs: inputs.map((input) => ({ name: input.name, value: input.value })),
   };
 }

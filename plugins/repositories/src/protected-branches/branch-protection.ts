@@ -14,7 +14,7 @@ import {
   type ProjectWithNamespace,
   type SettingsService,
 } from '@forgekit/plugin-core/contracts';
-import { branchProtectionDefaults } from '@forgekit/plugin-core';
+import { branchProtectionDefaults } from '@forgekit/plugin-core/contracts';
 import { canPushCode } from '../shared/project-repository.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import { branchPolicy, matchesBranch, mergeLevelOf, protectsAtAll, pushLevelOf, type BranchPolicy, type BranchProtectionDefaults } from './branch-policy.js';

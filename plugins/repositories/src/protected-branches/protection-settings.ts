@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { f } from '@forgekit/kernel';
-import { branchProtectionDefaults, type SettingsService } from '@forgekit/plugin-core';
+import { branchProtectionDefaults, type SettingsService } from '@forgekit/plugin-core/contracts';
 import { protectionLevelOf, PROTECTION_ACCESS_LEVELS, type BranchProtectionDefaults } from './branch-policy.js';
 import { DEFAULT_BRANCH_PROTECTION_DEFAULTS_KEY } from './branch-protection.js';
 

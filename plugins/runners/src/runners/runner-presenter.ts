@@ -1,6 +1,6 @@
 /** GitLab's runner entities: the list item (Runner) and RunnerDetails. */
 import type { Principal } from '@forgekit/kernel';
-import { projectIdentity, userBasic } from '@forgekit/plugin-core';
+import { projectIdentity, userBasic } from '@forgekit/plugin-core/contracts';
 import type { AccessService, GroupService, ProjectService, UserRow, UserService } from '@forgekit/plugin-core/contracts';
 import type { RunnerAbilities } from './runner-permissions.js';
 import type { RunnerRow } from './runner-row.js';

@@ -3,7 +3,7 @@
  * storage, how to find one for a request, how to record its new storage, and how to show it.
  */
 import { notFound, type Principal } from '@forgekit/kernel';
-import { projectIdentity } from '@forgekit/plugin-core';
+import { projectIdentity } from '@forgekit/plugin-core/contracts';
 import type { AccessService, GroupService, ProjectService } from '@forgekit/plugin-core/contracts';
 import type { RepositoryKind, RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerType } from './move-store.js';
