@@ -1,5 +1,4 @@
 import { definePlugin, forbidden, kernelServices } from '@forgekit/kernel';
-import { toBool } from '@forgekit/kernel/orm';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
 import { milestonesServiceRef } from './contracts.js';
 import { MilestoneEntity } from './entities/milestone.js';
@@ -30,7 +29,7 @@ export const milestonesPlugin = definePlugin({
     const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) => {
       const found = (await access.requireProject(user, id, level)).project;
       // An archived project is read-only: nobody manages its milestones.
-      if (level !== undefined && toBool(found.archived)) throw forbidden();
+      if (level !== undefined && found.archived) throw forbidden();
       return projectParent(found);
     };
     const group = async (user: Parameters<typeof access.requireGroup>[0], id: string, level?: number) =>

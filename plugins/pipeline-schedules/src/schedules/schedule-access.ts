@@ -16,9 +16,6 @@ import {
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { ScheduleStore } from './schedule-store.js';
 
-/** A boolean column of a core row, which core's contract still types as the driver's value (1/0 or true/false). */
-const coreFlag = (value: unknown) => value === true || value === 1;
-
 export interface ProjectAbilities {
   project: ProjectWithNamespace;
   user: Principal;
@@ -49,7 +46,7 @@ export function abilitiesFor(access: ProjectAccess, user: Principal, buildsAcces
   const ciVisible = buildsAccess !== 'disabled' && (buildsAccess !== 'private' || member || user.isAdmin);
   const level = ciVisible ? access.level : 0;
   // An archived project is read-only.
-  const writeLevel = coreFlag(access.project.archived) ? 0 : level;
+  const writeLevel = access.project.archived ? 0 : level;
   return {
     project: access.project,
     user,
@@ -87,8 +84,8 @@ export function createScheduleAccess(access: AccessService, projects: ProjectSer
       id: owner.id,
       username: owner.username,
       name: owner.name,
-      isAdmin: coreFlag(owner.admin),
-      external: coreFlag(owner.external),
+      isAdmin: owner.admin,
+      external: owner.external,
       state: owner.state,
     };
     return abilitiesIn(await access.projectAccess(principal, project), principal).createPipelines;
