@@ -6,7 +6,7 @@ export { defineEntity, EntitySchema, MikroORM, EntityManager, wrap, ref, Referen
 export type { EntityName, FilterQuery, RequiredEntityData, Loaded } from '@mikro-orm/core';
 export type { Knex } from '@mikro-orm/knex';
 export type { PluginMigration } from './db/migrate.js';
-export { toIso, toBool, toDate, parseJsonArray, recordId, MAX_RECORD_ID } from './db/values.js';
+export { recordId, MAX_RECORD_ID } from './db/values.js';
 export { containsText } from './db/text-match.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
