@@ -12,7 +12,9 @@ describe('SQL statements per request', () => {
     statements.length = 0;
     const res = await app.get(path, { token: 'maintainer', query });
     expect(res.status).toBe(200);
-    return [...statements];
+    // The token's last-use stamp is written at most once a minute, after the answer, and the
+    // warm-up's stamp may still be on its way: it is bookkeeping, not a statement of this request.
+    return statements.filter((sql) => !/^update .personal_access_tokens./.test(sql));
   }
 
   beforeAll(async () => {
