@@ -103,6 +103,24 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
 
   const table: EntityReads['table'] = (entity, alias) => knex(alias ? `${tableOf(entity)} as ${alias}` : tableOf(entity));
 
+  /**
+   * An entity's select list, quoted once and passed through as one raw fragment: knex would
+   * otherwise parse and quote every column again on every request (both engines take `"a"."b"`).
+   */
+  const selectLists = new Map<string, string>();
+  function selectList(entity: EntitySchema<any, any>, alias: string | undefined) {
+    const key = `${entity.meta.className}\u0000${alias ?? ''}`;
+    let list = selectLists.get(key);
+    if (list === undefined) {
+      const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+      list = columnNames(entity)
+        .map((column) => (alias ? `${quote(alias)}.${quote(column)}` : quote(column)))
+        .join(', ');
+      selectLists.set(key, list);
+    }
+    return knex.raw(list);
+  }
+
   async function totals(query: Knex.QueryBuilder, options: { em?: EntityManager } = {}) {
     const compiled = query.toSQL();
     const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
@@ -113,7 +131,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
   }
 
   return {
-    from: (entity, alias) => table(entity, alias).select(columns(entity, alias)),
+    from: (entity, alias) => table(entity, alias).select(selectList(entity, alias)),
     table,
     columns,
     totals: totals as EntityReads['totals'],
