@@ -17,7 +17,6 @@ export { API_PREFIX } from './http/create-http-app.js';
 export { tokenDigest, generateToken, type Principal, type Credential, type IdentityProvider } from './auth/identity.js';
 export { insufficientScope, scopesFor } from './auth/authenticate.js';
 export type { Database, Dialect } from './db/open-database.js';
-export type { PreparedQuery } from './db/prepared-queries.js';
 export { isPostgresUrl } from './db/open-database.js';
 export { defineEvent, type EventBus, type EventHandler, type EventDescriptor } from './services/events.js';
 export { checkUnmodifiedSince } from './http/preconditions.js';

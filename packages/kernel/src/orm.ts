@@ -10,6 +10,6 @@ export { recordId, MAX_RECORD_ID } from './db/values.js';
 export { containsText } from './db/text-match.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
-export type { Rows, PreparedRead, ReadOptions } from './db/entity-reads.js';
+export type { Rows, PreparedRead, ReadOptions, ValueKind, ValueRow } from './db/entity-reads.js';
 export type { Joined } from './db/entity-rows.js';
 export type { InferEntity } from '@mikro-orm/core';

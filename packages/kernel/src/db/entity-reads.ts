@@ -5,7 +5,7 @@
  */
 import type { EntityManager, EntitySchema, InferEntity } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
-import { type createCodecs, type Joined, type NoJoins, rowShape } from './entity-rows.js';
+import { type createCodecs, type Joined, type NoJoins, rowShape, valueDecoders } from './entity-rows.js';
 import type { PreparedQueries, RawRows } from './prepared-queries.js';
 
 /** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
@@ -17,6 +17,12 @@ export interface ReadOptions<J extends Joined> {
   /** Read inside this transaction (its writes are visible; nothing is prepared). */
   em?: EntityManager;
 }
+
+/** The kinds of computed value `values` decodes: `day` is a `YYYY-MM-DD` date. */
+export type ValueKind = keyof typeof valueDecoders;
+type ValueOf<K extends ValueKind> = K extends 'number' ? number : K extends 'boolean' ? boolean : K extends 'date' ? Date : string;
+/** A row of `values`: each column of the shape as its kind, or null. */
+export type ValueRow<S extends Record<string, ValueKind>> = { [K in keyof S]: ValueOf<S[K]> };
 
 /** A read compiled once: `params` fill the names the builder used (`p.id`, `p.limit`). */
 export interface PreparedRead<Row, P extends string> {
@@ -48,6 +54,12 @@ export interface EntityReads {
   count(query: Knex.QueryBuilder, options?: { em?: EntityManager }): Promise<number>;
   /** The first row of an aggregate query (`count`, `sum`, `max` …), each value a number (null stays null). */
   totals<K extends string>(query: Knex.QueryBuilder, options?: { em?: EntityManager }): Promise<Record<K, number | null>>;
+  /**
+   * Computed columns that belong to no entity (grouped counts, distinct values, unions):
+   * the query selects each key of `shape` under that name, and each value is decoded as
+   * its kind, the same on both engines.
+   */
+  values<S extends Record<string, ValueKind>>(query: Knex.QueryBuilder, shape: S, options?: { em?: EntityManager }): Promise<ValueRow<S>[]>;
   prepareRows<E extends EntitySchema<any, any>, P extends string, J extends Joined = NoJoins>(
     entity: E,
     build: (params: Record<P, never>) => Knex.QueryBuilder,
@@ -130,11 +142,23 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     );
   }
 
+  async function values(query: Knex.QueryBuilder, shape: Record<string, ValueKind>, options: { em?: EntityManager } = {}) {
+    const compiled = query.toSQL();
+    const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
+    const decoders = raw.columns.map((column) => {
+      const kind = shape[column];
+      if (!kind) throw new Error(`values: the query selects "${column}", which the shape does not name`);
+      return [column, valueDecoders[kind]] as const;
+    });
+    return raw.rows.map((row) => Object.fromEntries(decoders.map(([column, decode], index) => [column, decode(row[index]) ?? null])));
+  }
+
   return {
     from: (entity, alias) => table(entity, alias).select(selectList(entity, alias)),
     table,
     columns,
     totals: totals as EntityReads['totals'],
+    values: values as EntityReads['values'],
     rows: read as EntityReads['rows'],
     async row(entity, query, options) {
       const rows = await read(entity, query.clone().limit(1), options);

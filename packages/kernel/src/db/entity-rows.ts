@@ -34,6 +34,15 @@ const toNumber: Decode = (value) => (value === null || value === undefined || ty
 
 const toJson: Decode = (value) => (typeof value === 'string' ? (value === '' ? null : JSON.parse(value)) : value);
 
+/** Decoders of computed values (aggregates, distinct values, unions), by the kind a read names. */
+export const valueDecoders = {
+  number: toNumber,
+  string: (value: unknown) => (value === null || value === undefined ? value : String(value)),
+  boolean: toBoolean,
+  date: toDate,
+  day: toDay,
+} as const;
+
 function decoderOf(property: EntityProperty): Decode | null {
   const type = String(property.type ?? '').toLowerCase();
   const runtime = String(property.runtimeType ?? '').toLowerCase();

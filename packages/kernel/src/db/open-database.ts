@@ -6,7 +6,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { createCodecs } from './entity-rows.js';
 import { createEntityReads, type EntityReads } from './entity-reads.js';
 import { createEntityWrites, type EntityWrites } from './entity-writes.js';
-import { createPreparedQueries, type PreparedQuery, type SqliteReader } from './prepared-queries.js';
+import { createPreparedQueries, type SqliteReader } from './prepared-queries.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -19,10 +19,6 @@ export interface Database extends EntityReads, EntityWrites {
   readonly orm: MikroORM;
   readonly knex: Knex;
   readonly dialect: Dialect;
-  /** A prepared read for hot paths (`?` placeholders on both engines). */
-  prepare<Row>(sql: string): PreparedQuery<Row>;
-  /** Runs a knex select as a prepared read (for lists whose SQL varies with filters). */
-  read<Row>(query: Knex.QueryBuilder): Promise<Row[]>;
   /** Sees the SQL of every prepared read, which knex's `query` event does not; returns the unsubscribe. */
   observeReads(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
@@ -82,8 +78,6 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
     orm,
     knex,
     dialect,
-    prepare: (sql) => prepared.prepare(sql),
-    read: (query) => prepared.read(query),
     observeReads: (listener) => prepared.observe(listener),
     async close() {
       await prepared.finalize();

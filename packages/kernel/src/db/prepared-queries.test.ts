@@ -46,37 +46,51 @@ describe('prepared queries', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  const names = (name: string) => database.knex('items').select('id', 'name').where('name', name);
+  const shape = { id: 'number', name: 'string' } as const;
+
   it('reads rows with bound params, reusing the statement', async () => {
-    const byName = database.prepare<{ id: number; name: string }>('select id, name from items where name = ?');
-    expect(await byName.first(['a'])).toMatchObject({ name: 'a' });
-    expect(await byName.first(['b'])).toMatchObject({ name: 'b' });
-    expect(await byName.all(['c'])).toEqual([]);
+    const seen: string[] = [];
+    const stop = database.observeReads((sql) => seen.push(sql));
+    expect(await database.values(names('a'), shape)).toEqual([{ id: 1, name: 'a' }]);
+    expect(await database.values(names('b'), shape)).toEqual([{ id: 2, name: 'b' }]);
+    expect(await database.values(names('c'), shape)).toEqual([]);
+    stop();
+    expect(new Set(seen).size).toBe(1);
   });
 
   it('shows every prepared read to its observers until they unsubscribe', async () => {
     const seen: string[] = [];
     const stop = database.observeReads((sql) => seen.push(sql));
-    await database.prepare('select id from items where name = ?').all(['a']);
-    await database.read(database.knex('items').select('name').where('name', 'a'));
+    await database.values(names('a'), shape);
+    await database.count(database.knex('items'));
     stop();
-    await database.prepare('select id from items').all();
+    await database.values(names('a'), shape);
     expect(seen).toHaveLength(2);
-    expect(seen[0]).toBe('select id from items where name = ?');
-    expect(seen[1]).toContain('items');
+    expect(seen[0]).toContain('items');
+    expect(seen[1]).toContain('count(*)');
   });
 
-  it('runs a knex select as a prepared read', async () => {
-    const rows = await database.read<{ name: string }>(database.knex('items').select('name').where('name', 'b'));
-    expect(rows).toEqual([{ name: 'b' }]);
+  it('decodes computed values as the shape names them, the same on both engines', async () => {
+    const grouped = database.knex('items').select('name').count({ count: '*' }).max({ top: 'id' }).groupBy('name').orderBy('name');
+    expect(await database.values(grouped, { name: 'string', count: 'number', top: 'number' })).toEqual([
+      { name: 'a', count: 1, top: 1 },
+      { name: 'b', count: 1, top: 2 },
+    ]);
+    const flags = database.knex('items').select(database.knex.raw("case when name = 'a' then 1 else 0 end as first")).orderBy('id');
+    expect(await database.values(flags, { first: 'boolean' })).toEqual([{ first: true }, { first: false }]);
+  });
+
+  it('refuses a column the shape does not name', async () => {
+    await expect(database.values(names('a'), { id: 'number' })).rejects.toThrow('values: the query selects "name", which the shape does not name');
   });
 
   it('runs beside a transaction without losing either', async () => {
-    const count = database.prepare<{ n: number }>('select count(*) as n from items');
     const trx = database.knex.transaction(async (t) => {
       await t('items').insert({ name: 'c' });
     });
-    const [counted] = await Promise.all([count.first(), trx]);
-    expect(Number(counted!.n)).toBeGreaterThanOrEqual(2);
+    const [counted] = await Promise.all([database.count(database.knex('items')), trx]);
+    expect(counted).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -96,23 +110,16 @@ describe.skipIf(!!process.env.FORGEKIT_TEST_DATABASE_URL)('prepared queries on a
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  const byName = (name: string) => database.values(database.knex('items').select('name').where('name', name), { name: 'string' });
+
   it('reads committed rows and never uncommitted ones of a running transaction', async () => {
-    const byName = database.prepare<{ name: string }>('select name from items where name = ?');
     await database.knex('items').insert({ name: 'committed' });
-    expect(await byName.first(['committed'])).toEqual({ name: 'committed' });
+    expect(await byName('committed')).toEqual([{ name: 'committed' }]);
     await database.knex.transaction(async (trx) => {
       await trx('items').insert({ name: 'pending' });
-      expect(await byName.first(['pending'])).toBeUndefined();
+      expect(await byName('pending')).toEqual([]);
     });
-    expect(await byName.first(['pending'])).toEqual({ name: 'pending' });
-  });
-
-  it('gives rows as plain objects, a later column of the same name winning', async () => {
-    await database.knex('items').insert({ name: 'twice' });
-    const sql = `select id, 'first' as name, 'quoted' as "odd ""key""", name from items where name = ?`;
-    const rows = await database.prepare<Record<string, unknown>>(sql).all(['twice']);
-    expect(rows).toEqual([{ id: expect.any(Number), name: 'twice', 'odd "key"': 'quoted' }]);
-    expect(Object.keys(rows[0]!)).toEqual(['id', 'name', 'odd "key"']);
+    expect(await byName('pending')).toEqual([{ name: 'pending' }]);
   });
 
   it('binds booleans and dates as the writer stored them', async () => {
@@ -125,9 +132,10 @@ describe.skipIf(!!process.env.FORGEKIT_TEST_DATABASE_URL)('prepared queries on a
       { active: true, seen_at: new Date('2026-01-01T00:00:00Z') },
       { active: false, seen_at: new Date('2026-03-01T00:00:00Z') },
     ]);
-    const query = database.knex('flags').select('id').where('active', true).where('seen_at', '<', new Date('2026-02-01T00:00:00Z'));
-    expect(await database.read(query)).toEqual([{ id: 1 }]);
-    const inactive = database.knex('flags').select('id').where('active', false).where('seen_at', '>', new Date('2026-02-01T00:00:00Z'));
-    expect(await database.read(inactive)).toEqual([{ id: 2 }]);
+    const shape = { id: 'number', active: 'boolean', seen_at: 'date' } as const;
+    const query = database.knex('flags').select('id', 'active', 'seen_at').where('active', true).where('seen_at', '<', new Date('2026-02-01T00:00:00Z'));
+    expect(await database.values(query, shape)).toEqual([{ id: 1, active: true, seen_at: new Date('2026-01-01T00:00:00Z') }]);
+    const inactive = database.knex('flags').select('id', 'active', 'seen_at').where('active', false).where('seen_at', '>', new Date('2026-02-01T00:00:00Z'));
+    expect(await database.values(inactive, shape)).toEqual([{ id: 2, active: false, seen_at: new Date('2026-03-01T00:00:00Z') }]);
   });
 });

@@ -1,17 +1,11 @@
 /**
- * Prepared statements for hot read paths. Building a query through knex costs about
- * as much as running it on SQLite, so a handful of reads that run on every request
- * (token lookup, access checks) are written as SQL once and prepared per connection.
- * Placeholders are `?`; they become `$1, $2, …` on PostgreSQL.
+ * Every entity read runs as a prepared statement, compiled once per SQL text and kept per
+ * connection (see entity-reads.ts, which builds the SQL). Placeholders are `?`; they become
+ * `$1, $2, …` on PostgreSQL.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './open-database.js';
-
-export interface PreparedQuery<Row> {
-  all(params?: readonly unknown[]): Promise<Row[]>;
-  first(params?: readonly unknown[]): Promise<Row | undefined>;
-}
 
 /** A statement's result as its column names and one array of values per row. */
 export interface RawRows {
@@ -48,17 +42,6 @@ interface ReaderStatement {
   raw(toggle: boolean): ReaderStatement;
   columns(): { name: string }[];
   all(...params: unknown[]): unknown[];
-}
-
-/**
- * Rows as one object literal per statement shape, filled from the driver's raw arrays:
- * cheaper to read from SQLite than the driver's own row objects, and fast-mode objects
- * for the presenters that read them. A later column of the same name wins, as it does
- * in the driver's objects.
- */
-function rowBuilder(names: readonly string[]): (values: unknown[]) => unknown {
-  // The keys are the statement's own column names, JSON-quoted.
-  return new Function('v', `return {${names.map((name, index) => `${JSON.stringify(name)}: v[${index}]`).join(', ')}};`) as (values: unknown[]) => unknown;
 }
 
 /** Values as the writer's driver stores them: booleans as 0/1, dates as epoch milliseconds. */
@@ -101,11 +84,8 @@ export function toNumberedPlaceholders(sql: string): string {
 }
 
 export interface PreparedQueries {
-  prepare<Row>(sql: string): PreparedQuery<Row>;
-  /** The same statement answering column names and arrays of values. */
+  /** A statement prepared once per SQL text, answering column names and arrays of values. */
   statement(sql: string): PreparedStatement;
-  /** Runs a knex select the same way: compiled once per SQL text, on the read connection. */
-  read<Row>(query: Knex.QueryBuilder): Promise<Row[]>;
   /** Calls `listener` with the SQL of every prepared read (they bypass knex's `query` event); returns the unsubscribe. */
   observe(listener: (sql: string) => void): () => void;
   /** Releases SQLite statements; call before the connection closes. */
@@ -139,23 +119,9 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
     return statement;
   }
 
-  /** The query on the reader, prepared once: synchronous underneath, a promise like the others. */
-  function onReader<Row>(sql: string) {
-    let statement: ReaderStatement | undefined;
-    let build: (values: unknown[]) => unknown;
-    return async (params: readonly unknown[]) => {
-      if (!statement) {
-        statement = reader!.prepare(sql).raw(true);
-        build = rowBuilder(statement.columns().map((column) => column.name));
-      }
-      return (statement.all(...params.map(readerParam)) as unknown[][]).map(build) as Row[];
-    };
-  }
-
   const observers = new Set<(sql: string) => void>();
 
   // Queries built at request time come in a bounded number of shapes; the cap only guards against surprises.
-  const bySql = new Map<string, PreparedQuery<unknown>>();
   const MAX_CACHED = 500;
 
   /** Raw reads on the pool: PostgreSQL answers arrays itself; the async SQLite driver answers objects in column order. */
@@ -210,31 +176,6 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
       statements.set(sql, prepared);
       return prepared;
     },
-    read<Row>(query: Knex.QueryBuilder) {
-      const { sql, bindings } = query.toSQL();
-      let prepared = bySql.get(sql);
-      if (!prepared) {
-        if (bySql.size >= MAX_CACHED) bySql.clear();
-        bySql.set(sql, (prepared = queries.prepare(sql)));
-      }
-      return prepared.all(bindings) as Promise<Row[]>;
-    },
-    prepare<Row>(sql: string): PreparedQuery<Row> {
-      const text = dialect === 'postgresql' ? toNumberedPlaceholders(sql) : sql;
-      const name = `fk_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-      const viaPool = (params: readonly unknown[]) =>
-        onConnection(async (connection) => {
-          if (dialect === 'postgresql') return (await (connection as PgConnection).query({ name, text, values: params })).rows as Row[];
-          const statement = sqliteStatement(connection, sql);
-          return new Promise<Row[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as Row[]))));
-        });
-      const run = reader && dialect === 'sqlite' ? onReader<Row>(sql) : viaPool;
-      const all = (params: readonly unknown[] = []) => {
-        for (const observer of observers) observer(sql);
-        return run(params);
-      };
-      return { all, first: async (params) => (await all(params))[0] };
-    },
     observe(listener) {
       observers.add(listener);
       return () => observers.delete(listener);
@@ -244,7 +185,6 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
         for (const statement of statements.values()) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
       }
       sqliteStatements.clear();
-      bySql.clear();
       statements.clear();
     },
   };

@@ -131,20 +131,22 @@ export function createIssueStore(database: Database) {
       if (issueIds.length === 0) return { assignees, labels };
       const knex = database.knex;
       const ids = [...issueIds];
-      const rows: { issue_id: unknown; kind: unknown; ref: unknown }[] = await database.read(
+      const rows = await database.values(
         knex
-          .select('issue_id', knex.raw('0 as kind'), 'user_id as ref', 'id')
+          .select({ issueId: 'issue_id' }, knex.raw('0 as kind'), { ref: 'user_id' }, 'id')
           .from('issue_assignees')
           .whereIn('issue_id', ids)
-          .unionAll((union) => union.select('issue_id', knex.raw('1 as kind'), 'label_id as ref', 'id').from('issue_labels').whereIn('issue_id', ids))
+          .unionAll((union) =>
+            union.select({ issueId: 'issue_id' }, knex.raw('1 as kind'), { ref: 'label_id' }, 'id').from('issue_labels').whereIn('issue_id', ids),
+          )
           .orderBy([{ column: 'kind' }, { column: 'id' }]),
+        { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
       );
       for (const row of rows) {
-        const target = Number(row.kind) === 0 ? assignees : labels;
-        const issueId = Number(row.issue_id);
-        const list = target.get(issueId) ?? [];
-        list.push(Number(row.ref));
-        target.set(issueId, list);
+        const target = row.kind === 0 ? assignees : labels;
+        const list = target.get(row.issueId) ?? [];
+        list.push(row.ref);
+        target.set(row.issueId, list);
       }
       return { assignees, labels };
     },
@@ -164,20 +166,21 @@ export function createIssueStore(database: Database) {
     /** Opened and closed issues per label. */
     async countsPerLabel(labelIds: readonly number[]): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
-      const rows: { label_id: number; state: string; count: unknown }[] = await database.read(
+      const rows = await database.values(
         database
           .table(IssueLabel, 'l')
           .join('issues as i', 'i.id', 'l.issue_id')
-          .select('l.label_id', 'i.state')
+          .select({ labelId: 'l.label_id', state: 'i.state' })
           .count({ count: '*' })
           .whereIn('l.label_id', [...labelIds])
           .groupBy('l.label_id', 'i.state'),
+        { labelId: 'number', state: 'string', count: 'number' },
       );
       const counts = new Map<number, { opened: number; closed: number }>();
       for (const row of rows) {
-        const entry = counts.get(Number(row.label_id)) ?? { opened: 0, closed: 0 };
-        if (row.state === 'opened' || row.state === 'closed') entry[row.state] += Number(row.count);
-        counts.set(Number(row.label_id), entry);
+        const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };
+        if (row.state === 'opened' || row.state === 'closed') entry[row.state] += row.count;
+        counts.set(row.labelId, entry);
       }
       return counts;
     },

@@ -28,10 +28,11 @@ export function createEventStore(database: Database) {
 
     /** The milestones a resource's events name. */
     async milestoneIds(resource: Resource): Promise<number[]> {
-      const found = await database.read<{ milestone_id: number }>(
-        database.table(ResourceMilestoneEvent).distinct('milestone_id').where({ resource_type: resource.type, resource_id: resource.id }),
+      const found = await database.values(
+        database.table(ResourceMilestoneEvent).distinct({ milestoneId: 'milestone_id' }).where({ resource_type: resource.type, resource_id: resource.id }),
+        { milestoneId: 'number' },
       );
-      return found.map((row) => Number(row.milestone_id));
+      return found.map((row) => row.milestoneId);
     },
 
     /** Oldest first, only events of these milestones. */

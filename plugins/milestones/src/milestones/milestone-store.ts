@@ -157,8 +157,8 @@ export function createMilestoneStore(database: Database) {
 
     /** Groups that have milestones (the candidates of a descendants list). */
     async groupIdsWithMilestones(): Promise<number[]> {
-      const found = await database.read<{ group_id: number }>(database.table(MilestoneEntity).distinct('group_id').whereNotNull('group_id'));
-      return found.map((row) => Number(row.group_id));
+      const found = await database.values(database.table(MilestoneEntity).distinct({ groupId: 'group_id' }).whereNotNull('group_id'), { groupId: 'number' });
+      return found.map((row) => row.groupId);
     },
 
     remove: (id: number) => database.em().nativeDelete(MilestoneEntity, { id }),

@@ -39,16 +39,17 @@ export function createNoteStore(database: Database) {
     /** Counts of non-system notes per noteable (`user_notes_count`). */
     async userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<Map<number, number>> {
       if (noteableIds.length === 0) return new Map();
-      const rows: { noteable_id: number; count: unknown }[] = await database.read(
+      const rows = await database.values(
         database
           .table(Note)
-          .select('noteable_id')
+          .select({ noteableId: 'noteable_id' })
           .count({ count: '*' })
           .where({ noteable_type: noteableType, system: false })
           .whereIn('noteable_id', noteableIds as number[])
           .groupBy('noteable_id'),
+        { noteableId: 'number', count: 'number' },
       );
-      return new Map(rows.map((row) => [Number(row.noteable_id), Number(row.count)]));
+      return new Map(rows.map((row) => [row.noteableId, row.count]));
     },
     removeAllFor: (noteableType: NoteableType, noteableId: number, em?: EntityManager) =>
       (em ?? database.em()).nativeDelete(Note, { noteableType, noteableId }),
