@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
 
@@ -7,28 +7,19 @@ import { ciVariablesPlugin } from '../plugin.js';
 describe('SQL statements per request', () => {
   let app: TestApp;
   let base: string;
-  const statements: string[] = [];
-  const record = (query: { sql: string }) => statements.push(query.sql);
-  let stopObserving: (() => void) | undefined;
+  let log: StatementLog;
 
-  async function measure(run: () => Promise<{ status: number }>, status: number) {
-    statements.length = 0;
-    const res = await run();
-    expect(res.status).toBe(status);
-    return [...statements];
-  }
+  const measure = (run: () => Promise<{ status: number }>, status: number) => log.during(async () => expect((await run()).status).toBe(status));
 
   beforeAll(async () => {
     app = await createTestApp({ plugins: [planLimitsPlugin, ciVariablesPlugin] });
     base = `/api/v4/projects/${app.project.id}/variables`;
     // Warm the plan-limit cache, as a running server has.
     await app.post(base, { key: 'WARM', value: 'x' }, { token: 'maintainer' });
-    app.kernel.database.knex.on('query', record);
-    stopObserving = app.kernel.database.observeReads((sql) => statements.push(sql));
+    log = recordStatements(app.kernel);
   });
   afterAll(async () => {
-    app?.kernel.database.knex.off('query', record);
-    stopObserving?.();
+    log?.stop();
     await app?.close();
   });
 

@@ -1,21 +1,13 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The hot reads: the token (1), the project with the caller's levels (1), and the data. */
 describe('SQL statements per request', () => {
   let app: TestApp;
-  const statements: string[] = [];
-  const record = (query: { sql: string }) => statements.push(query.sql);
-  let stopObserving: (() => void) | undefined;
+  let log: StatementLog;
 
-  async function measure(path: string, query?: Record<string, string>) {
-    statements.length = 0;
-    const res = await app.get(path, { token: 'maintainer', query });
-    expect(res.status).toBe(200);
-    // The token's last-use stamp is written at most once a minute, after the answer, and the
-    // warm-up's stamp may still be on its way: it is bookkeeping, not a statement of this request.
-    return statements.filter((sql) => !/^update .personal_access_tokens./.test(sql));
-  }
+  const measure = (path: string, query?: Record<string, string>) =>
+    log.during(async () => expect((await app.get(path, { token: 'maintainer', query })).status).toBe(200));
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -24,12 +16,10 @@ describe('SQL statements per request', () => {
     }
     // A used token is not touched again for a while, as on a running server.
     await app.get('/api/v4/user', { token: 'maintainer' });
-    app.kernel.database.knex.on('query', record);
-    stopObserving = app.kernel.database.observeReads((sql) => statements.push(sql));
+    log = recordStatements(app.kernel);
   });
   afterAll(async () => {
-    app?.kernel.database.knex.off('query', record);
-    stopObserving?.();
+    log?.stop();
     await app?.close();
   });
 

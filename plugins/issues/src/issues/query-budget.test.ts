@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
@@ -10,18 +10,14 @@ import { issuesPlugin } from '../plugin.js';
 describe('SQL statements per issue list', () => {
   let app: TestApp;
   let base: string;
-  const statements: string[] = [];
-  const record = (query: { sql: string }) => statements.push(query.sql);
-  let stopObserving: (() => void) | undefined;
+  let log: StatementLog;
 
-  async function statementsOf(perPage: number) {
-    statements.length = 0;
-    const res = await app.get(`${base}/issues`, { token: 'developer', query: { per_page: perPage } });
-    expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(perPage);
-    // The token's last use is written at most once a while, not per request.
-    return statements.filter((sql) => !/^update .personal_access_tokens./.test(sql));
-  }
+  const statementsOf = (perPage: number) =>
+    log.during(async () => {
+      const res = await app.get(`${base}/issues`, { token: 'developer', query: { per_page: perPage } });
+      expect(res.status).toBe(200);
+      expect(res.body).toHaveLength(perPage);
+    });
 
   beforeAll(async () => {
     app = await createTestApp({ plugins: [labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin] });
@@ -34,12 +30,10 @@ describe('SQL statements per issue list', () => {
         { token: 'maintainer' },
       );
     }
-    app.kernel.database.knex.on('query', record);
-    stopObserving = app.kernel.database.observeReads((sql) => statements.push(sql));
+    log = recordStatements(app.kernel);
   });
   afterAll(async () => {
-    app?.kernel.database.knex.off('query', record);
-    stopObserving?.();
+    log?.stop();
     await app?.close();
   });
 

@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
 import { labelsPlugin } from '../plugin.js';
 
 /** Lists stay within auth, the group or project with the caller's levels, and the labels with the caller's subscriptions (and a project's priorities). */
 describe('SQL statements per label list', () => {
   let app: TestApp;
-  const statements: string[] = [];
-  let stopObserving: (() => void) | undefined;
+  let log: StatementLog;
 
-  async function measure(path: string, query: Record<string, string | number | boolean>) {
-    statements.length = 0;
-    const res = await app.get(path, { token: 'guest', query });
-    expect(res.status).toBe(200);
-    return [...statements];
-  }
+  const measure = (path: string, query: Record<string, string | number | boolean>) =>
+    log.during(async () => expect((await app.get(path, { token: 'guest', query })).status).toBe(200));
 
   beforeAll(async () => {
     app = await createTestApp({ plugins: [labelsPlugin] });
@@ -21,10 +16,10 @@ describe('SQL statements per label list', () => {
       await app.post(`/api/v4/groups/${app.group.id}/labels`, { name: `group-${i}`, color: '#123456', description: `**${i}**` }, { token: 'owner' });
       await app.post(`/api/v4/projects/${app.project.id}/labels`, { name: `project-${i}`, color: '#123456' }, { token: 'owner' });
     }
-    stopObserving = app.kernel.database.observeReads((sql) => statements.push(sql));
+    log = recordStatements(app.kernel);
   });
   afterAll(async () => {
-    stopObserving?.();
+    log?.stop();
     await app?.close();
   });
 

@@ -1,0 +1,34 @@
+/** The SQL statements a request runs, for tests that hold a path to its statement budget. */
+import type { Kernel } from '@forgekit/kernel';
+
+export interface StatementLog {
+  /** Runs `request` and answers the SQL of every statement it ran, in order. */
+  during(request: () => Promise<unknown>): Promise<string[]>;
+  stop(): void;
+}
+
+/**
+ * The token's last-use stamp is written at most once a minute, after the answer, and an
+ * earlier request's stamp may still be on its way: bookkeeping, not a statement of the request.
+ */
+const TOKEN_LAST_USE = /^update .personal_access_tokens./;
+
+/** Records knex's statements and the prepared reads (which knex's `query` event does not see). */
+export function recordStatements(kernel: Kernel): StatementLog {
+  const statements: string[] = [];
+  const record = (query: { sql: string }) => statements.push(query.sql);
+  const { database } = kernel;
+  database.knex.on('query', record);
+  const stopObserving = database.observeReads((sql) => statements.push(sql));
+  return {
+    async during(request) {
+      statements.length = 0;
+      await request();
+      return statements.filter((sql) => !TOKEN_LAST_USE.test(sql));
+    },
+    stop() {
+      database.knex.off('query', record);
+      stopObserving();
+    },
+  };
+}
