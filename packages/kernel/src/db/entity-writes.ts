@@ -4,7 +4,7 @@
  */
 import { UniqueConstraintViolationException, type EntityManager, type EntityProperty, type EntitySchema, type MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
-import type { Dialect } from './open-database.js';
+import type { Dialect } from './dialect.js';
 
 export interface EntityWrites {
   /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */

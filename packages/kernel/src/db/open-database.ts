@@ -6,9 +6,10 @@ import type { Knex } from '@mikro-orm/knex';
 import { createCodecs } from './entity-rows.js';
 import { createEntityReads, type EntityReads } from './entity-reads.js';
 import { createEntityWrites, type EntityWrites } from './entity-writes.js';
+import type { Dialect } from './dialect.js';
 import { createPreparedQueries, type SqliteReader } from './prepared-queries.js';
 
-export type Dialect = 'sqlite' | 'postgresql';
+export type { Dialect } from './dialect.js';
 
 /**
  * The single ORM instance. Reads: a knex query over an entity (`from`, `rows`, `row`,

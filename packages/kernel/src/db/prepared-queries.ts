@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { Dialect } from './open-database.js';
+import type { Dialect } from './dialect.js';
 
 /** A statement's result as its column names and one array of values per row. */
 export interface RawRows {

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import type { Credential, Principal } from '../auth/identity.js';
 import type { Logger } from '../services/logger.js';
 import type { PageRequest } from './pagination.js';
-import type { HttpMethod } from './route.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /** `'/projects/:id/variables/:key'` → `'id' | 'key'`; any name for a path known only as a string. */
 export type PathParamNames<P extends string> = string extends P

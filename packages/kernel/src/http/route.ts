@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/identity.js';
 import type { ParamsSchema } from './params.js';
-import type { PathParamNames, RequestContext } from './context.js';
+import type { HttpMethod, PathParamNames, RequestContext } from './context.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+export type { HttpMethod } from './context.js';
 
 /**
  * Who may call a route:

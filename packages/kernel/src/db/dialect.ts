@@ -1,0 +1,2 @@
+/** The database engines forgekit runs on. */
+export type Dialect = 'sqlite' | 'postgresql';
