@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IdentityProvider, Principal } from './auth/identity.js';
 import { notFound } from './http/errors.js';
 import * as f from './http/fields.js';
@@ -187,6 +187,24 @@ describe('routing', () => {
     const response = await call('/api/v4/nowhere');
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers the root, a wrong method and a path of control characters with the same 404, quietly', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      for (const [path, method] of [
+        ['/', 'GET'],
+        ['/api/v4/user', 'DELETE'],
+        ['/api/v4/issues/%F4%8F%BF%BD%13%F2%80%A4%90/notes', 'GET'],
+      ] as const) {
+        const response = await call(path, { method });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(await response.json()).toEqual({ error: '404 Not Found' });
+      }
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('answers the v3 API with 410', async () => {

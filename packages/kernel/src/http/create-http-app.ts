@@ -142,15 +142,19 @@ export function createHttpApp(options: HttpAppOptions): App {
       }
     }),
   );
-  app.use(router);
-  app.use(
+  // A catch-all route answers what no route matches: h3's router would otherwise build an
+  // error whose status message quotes the (hostile) path, on every unmatched request.
+  router.add(
+    '/**',
     eventHandler((event) => {
       if (event.path.startsWith('/api/v3/')) {
         return sendJson(event, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' });
       }
       return sendJson(event, 404, unknownRoute().body);
     }),
+    'all',
   );
+  app.use(router);
 
   async function dispatch(route: Route<any>, event: H3Event) {
     const started = performance.now();
