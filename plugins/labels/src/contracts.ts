@@ -67,4 +67,9 @@ export const labelEvents = {
   created: defineEvent<LabelEvent>('label.created'),
   updated: defineEvent<LabelEvent & { changes: Changes }>('label.updated'),
   deleted: defineEvent<LabelEvent & { title: string }>('label.deleted'),
+  /**
+   * Promotion merged the labels `from` into the group label `to`. Whatever carries a `from`
+   * label must carry `to` instead (once); the `from` labels' own `label.deleted` follow this event.
+   */
+  merged: defineEvent<{ from: number[]; to: number; groupId: number; userId: number | null }>('label.merged'),
 };

@@ -24,8 +24,13 @@ export const labelsPlugin = definePlugin({
     const access = ctx.resolve(coreAccessRef);
     const labels = createLabelService(createLabelStore(ctx.resolve(kernelServices.database)), ctx.resolve(kernelServices.events));
     const views = createLabelViews(labels);
-    ctx.provide(labelsServiceRef, createLabelsApi(labels, ctx.resolve(coreProjectsRef)));
-    ctx.routes(...groupLabelRoutes(labels, views, access), ...projectLabelRoutes(labels, views, access));
+    const projects = ctx.resolve(coreProjectsRef);
+    const groupOfProject = async (projectId: number) => {
+      const project = await projects.findById(projectId);
+      return project?.ns_kind === 'group' ? project.namespace_id : null;
+    };
+    ctx.provide(labelsServiceRef, createLabelsApi(labels, projects));
+    ctx.routes(...groupLabelRoutes(labels, views, access), ...projectLabelRoutes(labels, views, access, groupOfProject));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => labels.removeOwner('project', projectId));
     ctx.events.on(coreEvents.groupDeleted, ({ groupId }) => labels.removeOwner('group', groupId));

@@ -71,4 +71,11 @@ export const milestoneLifecycle = {
   closed: defineEvent<MilestoneEvent>('milestone.closed'),
   reopened: defineEvent<MilestoneEvent>('milestone.reopened'),
   deleted: defineEvent<MilestoneEvent>('milestone.deleted'),
+  /**
+   * Promotion replaced the project milestones `from` (every milestone of that title in the
+   * group's own projects) by the new group milestone `to`. Issues and merge requests of the
+   * group's projects carrying a `from` milestone must carry `to` instead; the `from`
+   * milestones' own `milestone.deleted` follow this event.
+   */
+  merged: defineEvent<{ from: number[]; to: number; groupId: number; userId: number | null }>('milestone.merged'),
 };

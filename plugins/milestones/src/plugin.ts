@@ -41,6 +41,13 @@ export const milestonesPlugin = definePlugin({
         path: '/projects/:id/milestones',
         reader: (req) => project(req.user, req.params.id!),
         manager: (req) => project(req.user, req.params.id!, AccessLevel.PLANNER),
+        async promoter(req) {
+          const found = await access.requireProject(req.user, req.params.id!, AccessLevel.PLANNER);
+          const parent = projectParent(found.project);
+          // The caller needs the role in the project's group too; a personal project has none.
+          if (found.project.archived || parent.groupId === null || (!req.user?.isAdmin && (found.groupLevel ?? 0) < AccessLevel.PLANNER)) throw forbidden();
+          return parent;
+        },
       }),
       ...milestoneRoutes(service, {
         kind: 'group',

@@ -38,7 +38,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
 
   /** Update and delete see only the group's own labels. */
   const ownLabel = async (user: Principal, id: string, idOrTitle: string) => {
-    const parent = await groupOf(user, id, AccessLevel.REPORTER);
+    const parent = await groupOf(user, id, AccessLevel.PLANNER);
     return labels.find(scopeOf(parent, false), idOrTitle);
   };
 
@@ -73,7 +73,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
       path: '/groups/:id/labels',
       input: params({ name: f.string(), color: f.string(), description: f.optional(f.string()), archived: f.optional(f.boolean()) }),
       async handler(ctx, input) {
-        const parent = await groupOf(ctx.user, ctx.params.id, AccessLevel.REPORTER);
+        const parent = await groupOf(ctx.user, ctx.params.id, AccessLevel.PLANNER);
         return created(await view.one(await labels.create(parent, input, ctx.user.id), ctx.user));
       },
     }),

@@ -28,6 +28,31 @@ export function textColorFor(color: string): string {
   return light ? '#333333' : '#FFFFFF';
 }
 
+const DROPPED_WITH_CONTENT = 'iframe|math|noembed|noframes|noscript|plaintext|script|style|svg|xmp';
+const SPACED = 'address|article|aside|blockquote|br|dd|div|dl|dt|footer|h[1-6]|header|hgroup|hr|li|nav|ol|p|pre|section|ul';
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
+    if (name[0] !== '#') return NAMED[name.toLowerCase()] ?? entity;
+    const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
+}
+
+/**
+ * A label title or description as GitLab's model stores it: markup removed (with the content of
+ * scripts, styles and the like; block elements leave a space) and entities decoded.
+ */
+export function sanitizeText(value: string): string {
+  const text = value
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(new RegExp(`<(${DROPPED_WITH_CONTENT})\\b[^>]*>[\\s\\S]*?(?:</\\1\\s*>|$)`, 'gi'), '')
+    .replace(new RegExp(`</?(?:${SPACED})\\b[^>]*>`, 'gi'), ' ')
+    .replace(/<\/?[a-z][^>]*>|<[!?][^>]*>/gi, '');
+  return decodeEntities(text);
+}
+
 /** A label as it is about to be saved. */
 export interface LabelDraft {
   title: string;

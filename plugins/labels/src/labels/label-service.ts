@@ -6,7 +6,7 @@ import { apiError, checkUnmodifiedSince, conflict, notFound, validationFailed, t
 import { labelEvents, type Label, type LabelCounter, type LabelCounts } from '../contracts.js';
 import type { LabelRow } from '../entities/label.js';
 import { scopeOf, type LabelParent } from './label-parent.js';
-import { hasErrors, labelErrors, normalizeColor, type LabelDraft } from './label-rules.js';
+import { hasErrors, labelErrors, normalizeColor, sanitizeText, type LabelDraft } from './label-rules.js';
 import type { LabelFields, LabelFilter, LabelScope, LabelStore, Viewer } from './label-store.js';
 
 export interface LabelInput {
@@ -32,7 +32,7 @@ export const toLabel = (row: LabelRow): Label => ({
 });
 
 const ownerOf = (label: Label) => ({ labelId: label.id, projectId: label.projectId, groupId: label.groupId });
-const strip = (text: string | null | undefined) => (typeof text === 'string' ? text.trim() : text);
+const strip = (text: string | null | undefined) => (typeof text === 'string' ? sanitizeText(text).trim() : text);
 
 export function createLabelService(store: LabelStore, events: EventBus) {
   const counters = new Map<CountKind, LabelCounter>();
@@ -40,7 +40,7 @@ export function createLabelService(store: LabelStore, events: EventBus) {
   function draftOf(input: LabelInput, base?: Label): LabelDraft {
     const title = input.new_name ?? input.name;
     return {
-      title: typeof title === 'string' ? title.trim() : (base?.title ?? ''),
+      title: typeof title === 'string' ? sanitizeText(title).trim() : (base?.title ?? ''),
       color: typeof input.color === 'string' ? normalizeColor(input.color) : (base?.color ?? ''),
       description: input.description !== undefined ? (strip(input.description) ?? null) : (base?.description ?? null),
     };
@@ -85,17 +85,40 @@ export function createLabelService(store: LabelStore, events: EventBus) {
   }
 
   /**
-   * A project label becomes a label of the project's group, keeping its id (so whatever carries it
-   * keeps it). GitLab would also merge a group label of that title and the same-titled labels of the
-   * group's other projects into it; here a title the group already has is refused.
+   * GitLab's promotion: the label becomes the group's, and every label of that title in the
+   * group (its own, its projects') is merged into one. An existing group label of the title is
+   * the one kept, else the promoted label itself (so what carries it keeps it); the kept label
+   * takes the promoted label's title, colour and description. `label.merged` tells the owners of
+   * items carrying the merged labels to move them, before each merged label's `label.deleted`.
    */
-  async function promote(label: Label, groupId: number | undefined, userId: number | null): Promise<Label> {
-    const failed = () => apiError(400, 'Failed to promote project label to group label');
-    if (groupId === undefined || label.projectId === null) throw failed();
-    if (!(await store.moveToGroup(fromLabel(label), groupId))) throw failed();
-    const promoted: Label = { ...label, projectId: null, groupId, updatedAt: new Date() };
-    const changes = { project_id: { previous: label.projectId, current: null }, group_id: { previous: null, current: groupId } };
-    await events.emit(labelEvents.updated, { ...ownerOf(promoted), userId, changes });
+  async function promote(label: Label, groupId: number, userId: number | null, groupOfProject: (projectId: number) => Promise<number | null>): Promise<Label> {
+    if (label.projectId === null) throw apiError(400, 'Failed to promote project label to group label');
+    const existing = await store.groupLabelTitled(groupId, label.title);
+    const siblings: LabelRow[] = [];
+    for (const row of await store.projectLabelsTitled(label.title)) {
+      if (row.id !== label.id && (await groupOfProject(row.ownerId)) === groupId) siblings.push(row);
+    }
+    const survivor = existing ?? fromLabel(label);
+    const merged = [...(existing ? [fromLabel(label)] : []), ...siblings];
+    const fields: LabelFields = { title: label.title, color: label.color, description: label.description, archived: false };
+    const promoted = toLabel(
+      await store.merge(
+        survivor,
+        groupId,
+        fields,
+        merged.map((row) => row.id),
+      ),
+    );
+
+    const before = toLabel(survivor);
+    const changes: Record<string, { previous: unknown; current: unknown }> = {};
+    if (!existing) Object.assign(changes, { project_id: { previous: label.projectId, current: null }, group_id: { previous: null, current: groupId } });
+    for (const key of ['color', 'description', 'archived'] as const) {
+      if (before[key] !== promoted[key]) changes[key] = { previous: before[key], current: promoted[key] };
+    }
+    if (Object.keys(changes).length > 0) await events.emit(labelEvents.updated, { ...ownerOf(promoted), userId, changes });
+    if (merged.length > 0) await events.emit(labelEvents.merged, { from: merged.map((row) => row.id), to: promoted.id, groupId, userId });
+    for (const row of merged) await events.emit(labelEvents.deleted, { ...ownerOf(toLabel(row)), userId, title: row.title });
     return promoted;
   }
 

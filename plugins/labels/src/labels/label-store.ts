@@ -140,15 +140,44 @@ export function createLabelStore(database: Database) {
       return { ...previous, ...changes };
     },
 
-    /** Makes a project label a label of the group, keeping its id; false when the group has the title already. */
-    async moveToGroup(label: LabelRow, groupId: number): Promise<boolean> {
-      try {
-        await database.em().nativeUpdate(LabelEntity, { id: label.id }, { ownerType: 'group', ownerId: groupId, updatedAt: new Date() });
-        return true;
-      } catch (error) {
-        if (isUniqueViolation(error)) return false;
-        throw error;
-      }
+    /** The group's own label with this exact title, if any. */
+    groupLabelTitled: (groupId: number, title: string): Promise<LabelRow | undefined> =>
+      database.row(LabelEntity, database.from(LabelEntity).where({ owner_type: 'group', owner_id: groupId, title })),
+
+    /** Every project label with this exact title, whichever project owns it. */
+    projectLabelsTitled: (title: string): Promise<LabelRow[]> => database.rows(LabelEntity, database.from(LabelEntity).where({ owner_type: 'project', title })),
+
+    /**
+     * One transaction: the `from` labels go, their priorities and subscriptions move to
+     * `survivor` (one per project, one per user), and `survivor` takes `fields` as a label of the group.
+     */
+    async merge(survivor: LabelRow, groupId: number, fields: LabelFields, from: readonly number[]): Promise<LabelRow> {
+      const changes = { ownerType: 'group' as const, ownerId: groupId, ...fields, updatedAt: new Date() };
+      await database.transaction(async (em) => {
+        if (from.length > 0) {
+          const ids = [survivor.id, ...from];
+          const priorities = await database.rows(LabelPriority, database.from(LabelPriority).whereIn('label_id', ids).orderBy('id'), { em });
+          const prioritised = new Set(priorities.filter((row) => row.labelId === survivor.id).map((row) => row.projectId));
+          for (const row of priorities) {
+            if (row.labelId === survivor.id || prioritised.has(row.projectId)) continue;
+            prioritised.add(row.projectId);
+            await em.nativeUpdate(LabelPriority, { id: row.id }, { labelId: survivor.id });
+          }
+          // The newest subscription of each user not yet subscribed to the survivor moves to it.
+          const subscriptions = await database.rows(LabelSubscription, database.from(LabelSubscription).whereIn('label_id', ids).orderBy('id', 'desc'), { em });
+          const subscribers = new Set(subscriptions.filter((row) => row.labelId === survivor.id).map((row) => row.userId));
+          for (const row of subscriptions) {
+            if (subscribers.has(row.userId)) continue;
+            subscribers.add(row.userId);
+            await em.nativeUpdate(LabelSubscription, { id: row.id }, { labelId: survivor.id });
+          }
+          await em.nativeDelete(LabelPriority, { labelId: { $in: [...from] } });
+          await em.nativeDelete(LabelSubscription, { labelId: { $in: [...from] } });
+          await em.nativeDelete(LabelEntity, { id: { $in: [...from] } });
+        }
+        await em.nativeUpdate(LabelEntity, { id: survivor.id }, changes);
+      });
+      return { ...survivor, ...changes };
     },
 
     titleTaken: async (label: LabelRow, title: string) =>

@@ -15,7 +15,13 @@ const updateFields = {
 };
 const atLeastOneChange = rules.atLeastOneOf('new_name', 'color', 'description', 'priority', 'archived');
 
-export function projectLabelRoutes(labels: LabelService, views: LabelViews, access: AccessService): Route[] {
+/** `groupOfProject`: a project's own group, null for a personal project (promotion merges within the group). */
+export function projectLabelRoutes(
+  labels: LabelService,
+  views: LabelViews,
+  access: AccessService,
+  groupOfProject: (projectId: number) => Promise<number | null>,
+): Route[] {
   const projectOf = (user: Principal, id: string, minLevel = 0) => access.requireProject(user, id, minLevel);
   const view = (label: Label, user: Principal, projectId: number) => views.one(label, { userId: user.id, projectId });
 
@@ -24,9 +30,9 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
    * a group label needs the caller's role in the group.
    */
   async function ownLabel(user: Principal, id: string, idOrTitle: string) {
-    const found = await projectOf(user, id, AccessLevel.REPORTER);
+    const found = await projectOf(user, id, AccessLevel.PLANNER);
     const label = await labels.find(scopeOf(projectParent(found.project), false), idOrTitle);
-    if (label.groupId !== null && !user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.REPORTER) throw forbidden();
+    if (label.groupId !== null && !user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.PLANNER) throw forbidden();
     return { label, projectId: found.project.id };
   }
 
@@ -43,15 +49,15 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
     return noContent();
   }
 
-  /** The group label a project label becomes, shown as the group's. */
+  /** The group label a project label becomes (or is merged into), shown as the group's. */
   async function promote(user: Principal, id: string, idOrTitle: string) {
     const found = await projectOf(user, id);
     const parent = projectParent(found.project);
     const groupId = parent.kind === 'project' ? parent.groupIds.at(-1) : undefined;
     if (groupId === undefined) throw apiError(400, 'Failed to promote project label to group label');
-    if (!user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.REPORTER) throw forbidden();
+    if (!user.isAdmin && (found.groupLevel ?? 0) < AccessLevel.PLANNER) throw forbidden();
     const label = await labels.find(scopeOf(parent, false), idOrTitle);
-    return views.one(await labels.promote(label, groupId, user.id), { userId: user.id });
+    return views.one(await labels.promote(label, groupId, user.id, groupOfProject), { userId: user.id });
   }
 
   return [
@@ -96,7 +102,7 @@ export function projectLabelRoutes(labels: LabelService, views: LabelViews, acce
         priority: f.optional(f.integer()),
       }),
       async handler(ctx, input) {
-        const { project } = await projectOf(ctx.user, ctx.params.id, AccessLevel.REPORTER);
+        const { project } = await projectOf(ctx.user, ctx.params.id, AccessLevel.PLANNER);
         const label = await labels.create(projectParent(project), input, ctx.user.id);
         if (typeof input.priority === 'number') await labels.setPriority(project.id, label, input.priority);
         return created(await view(label, ctx.user, project.id));

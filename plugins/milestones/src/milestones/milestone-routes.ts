@@ -1,5 +1,5 @@
 /** The milestone endpoints, mounted once for projects and once for groups. */
-import { created, defineRoute, noContent, page, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { created, defineRoute, noContent, page, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { MilestoneItemKind } from '../contracts.js';
 import type { ParentInfo } from './milestone-parents.js';
 import { createParams, groupListParams, oneParams, projectListParams, updateParams } from './milestone-params.js';
@@ -14,6 +14,8 @@ export interface MilestoneMount {
   reader(ctx: RequestContext): Promise<ParentInfo>;
   /** Finds it and checks the caller may manage its milestones (404 unseen, 403 below the role). */
   manager(ctx: RequestContext): Promise<ParentInfo>;
+  /** Project milestones only: checks the caller may promote them into the project's group (403 without one). */
+  promoter?(ctx: RequestContext): Promise<ParentInfo>;
 }
 
 export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount): Route[] {
@@ -89,5 +91,21 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
     }),
     itemsRoute('issues'),
     itemsRoute('merge_requests'),
+    ...(mount.promoter
+      ? [
+          defineRoute({
+            method: 'POST',
+            path: `${item}/promote`,
+            before: mount.promoter,
+            async handler(ctx, _input, parent) {
+              // GitLab declares no parameter here: the id is cast as Rails casts it ("12abc" is 12, "abc" none).
+              const milestone = await service.find(parent, Number.parseInt((ctx.params as Record<string, string | undefined>).milestone_id ?? '', 10) || 0);
+              await service.promote(parent, milestone, ctx.user.id);
+              // GitLab's answer is the status it sets, as the body.
+              return reply(200, 200);
+            },
+          }),
+        ]
+      : []),
   ];
 }

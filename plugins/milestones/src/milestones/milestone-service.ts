@@ -166,6 +166,30 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       await events.emit(milestoneLifecycle.deleted, payload(milestone, userId));
     },
 
+    /**
+     * GitLab's promotion: a new group milestone (active, with the milestone's title, description
+     * and dates) replaces every milestone of that title in the group's own projects.
+     */
+    async promote(parent: ParentInfo, milestone: Milestone, userId: number): Promise<Milestone> {
+      const groupId = parent.groupId!;
+      const from: Milestone[] = [];
+      for (const candidate of await store.projectMilestonesTitled(milestone.title)) {
+        if ((await parents.projectGroupId(candidate.projectId!)) === groupId) from.push(candidate);
+      }
+      const fields = { title: milestone.title, description: milestone.description, startDate: milestone.startDate, dueDate: milestone.dueDate };
+      const stored = await store.promote(
+        groupId,
+        fields,
+        from.map((old) => old.id),
+      );
+      if (!stored) throw apiError(400, 'Promotion failed - Title already being used for another group or project milestone.');
+      const promoted = (await parents.withUrls([stored]))[0]!;
+      await events.emit(milestoneLifecycle.created, payload(promoted, userId));
+      await events.emit(milestoneLifecycle.merged, { from: from.map((old) => old.id), to: promoted.id, groupId, userId });
+      for (const old of await parents.withUrls(from)) await events.emit(milestoneLifecycle.deleted, payload(old, userId));
+      return promoted;
+    },
+
     /** The items a registered plugin lists for the milestone; none without one. */
     async items(kind: MilestoneItemKind, query: Parameters<MilestoneItemsLister>[0]) {
       const lister = listers.get(kind);

@@ -145,6 +145,27 @@ export function createMilestoneStore(database: Database) {
       });
     },
 
+    /**
+     * GitLab's promotion in one transaction: the `from` milestones go and a group milestone
+     * with the next group iid takes their title; null when the group already has the title.
+     */
+    promote(
+      groupId: number,
+      fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>,
+      from: readonly number[],
+    ): Promise<StoredMilestone | null> {
+      return database.transaction(async (em) => {
+        if (await titleHeld(em, { title: fields.title, projectIds: [], groupIds: [groupId] }, 0)) return null;
+        if (from.length > 0) await em.nativeDelete(MilestoneEntity, { id: { $in: [...from] } });
+        await database.lock(em, `milestones:group:${groupId}`);
+        const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where('group_id', groupId).max({ max: 'iid' }), { em });
+        const now = new Date();
+        const row: Omit<StoredMilestone, 'id'> = { iid: (max ?? 0) + 1, projectId: null, groupId, state: 'active', ...fields, createdAt: now, updatedAt: now };
+        const id = await em.insert(MilestoneEntity, row as StoredMilestone);
+        return { id: Number(id), ...row };
+      });
+    },
+
     /** Null when a new title was taken meanwhile. */
     update(previous: StoredMilestone, changes: Partial<Omit<StoredMilestone, 'id'>>, scope: TitleScope | null): Promise<StoredMilestone | null> {
       return database.transaction(async (em) => {
