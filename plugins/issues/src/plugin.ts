@@ -15,6 +15,7 @@ import { milestoneIssues } from './issues/milestone-issues.js';
 import { issueRoutes } from './issues/issue-routes.js';
 import { createIssueService, fromContract, toContract } from './issues/issue-service.js';
 import { createIssueStore } from './issues/issue-store.js';
+import { createPromotionMerges } from './issues/promotion-merges.js';
 import { init } from './migrations/202611242310-init.js';
 
 /** Project issues: iids, assignees, labels, milestones, iterations, confidentiality, filters, system notes. */
@@ -65,6 +66,9 @@ export const issuesPlugin = definePlugin({
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
       await store.removeAssignee(userId);
     });
+    const merges = createPromotionMerges(ctx.resolve(kernelServices.database));
+    ctx.events.on(labelEvents.merged, ({ from, to }) => merges.relinkLabels(from, to));
+    ctx.events.on(milestoneLifecycle.merged, ({ from, to }) => merges.moveMilestone(from, to));
     ctx.events.on(labelEvents.deleted, async ({ labelId }) => {
       await store.removeLabel(labelId);
     });

@@ -1,0 +1,44 @@
+/**
+ * Follows promotions: a project label or milestone merged into a group one leaves its
+ * issues carrying the group one (GitLab's promote services move the links, then destroy
+ * the old records).
+ */
+import type { Database } from '@forgekit/kernel';
+import { IssueEntity } from '../entities/issue.js';
+import { IssueLabel } from '../entities/issue-label.js';
+
+export function createPromotionMerges(database: Database) {
+  return {
+    /** Each issue keeps one link to `to`: its first link to a merged label moves, the others go. */
+    async relinkLabels(from: readonly number[], to: number): Promise<void> {
+      if (from.length === 0) return;
+      await database.transaction(async (em) => {
+        const links = await database.rows(
+          IssueLabel,
+          database
+            .from(IssueLabel)
+            .whereIn('label_id', [...from, to])
+            .orderBy('id'),
+          { em },
+        );
+        const carrying = new Set(links.filter((link) => link.labelId === to).map((link) => link.issueId));
+        const moved: number[] = [];
+        const dropped: number[] = [];
+        for (const link of links) {
+          if (link.labelId === to) continue;
+          if (carrying.has(link.issueId)) dropped.push(link.id);
+          else {
+            carrying.add(link.issueId);
+            moved.push(link.id);
+          }
+        }
+        if (dropped.length > 0) await em.nativeDelete(IssueLabel, { id: { $in: dropped } });
+        if (moved.length > 0) await em.nativeUpdate(IssueLabel, { id: { $in: moved } }, { labelId: to });
+      });
+    },
+
+    async moveMilestone(from: readonly number[], to: number): Promise<void> {
+      if (from.length > 0) await database.em().nativeUpdate(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
+    },
+  };
+}
