@@ -152,7 +152,6 @@ export function createHttpApp(options: HttpAppOptions): App {
       }
       return sendJson(event, 404, unknownRoute().body);
     }),
-    'all',
   );
   app.use(router);
 
