@@ -13,6 +13,7 @@ import { createIssueLister } from './issues/issue-list.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
 import { milestoneIssues } from './issues/milestone-issues.js';
 import { issueRoutes } from './issues/issue-routes.js';
+import { iterationRollOver } from './issues/iteration-roll-over.js';
 import { createIssueService, fromContract, toContract } from './issues/issue-service.js';
 import { createIssueStore } from './issues/issue-store.js';
 import { createPromotionMerges } from './issues/promotion-merges.js';
@@ -77,6 +78,10 @@ export const issuesPlugin = definePlugin({
     });
     ctx.events.on(iterationEvents.deleted, async ({ iterationId }) => {
       await store.clearIteration(iterationId);
+    });
+    const rollOver = iterationRollOver(store);
+    ctx.events.on(iterationEvents.closed, async (closed) => {
+      await rollOver(closed);
     });
   },
 });

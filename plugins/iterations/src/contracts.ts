@@ -82,8 +82,19 @@ interface IterationEvent {
   groupId: number;
 }
 
+/** An iteration that closed, and where its open issues go when its cadence rolls them over. */
+export interface IterationClosed extends IterationEvent {
+  cadenceId: number;
+  /** The cadence is automatic and rolls open issues over (`roll_over`). */
+  rollOver: boolean;
+  /** The cadence's next iteration that is not closed, or null when it has none. */
+  nextIterationId: number | null;
+}
+
 export const iterationEvents = {
   created: defineEvent<IterationEvent>('iteration.created'),
   updated: defineEvent<IterationEvent & { changes: Readonly<Record<string, { previous: unknown; current: unknown }>> }>('iteration.updated'),
   deleted: defineEvent<IterationEvent>('iteration.deleted'),
+  /** The background job saw the iteration's due date pass. */
+  closed: defineEvent<IterationClosed>('iteration.closed'),
 };

@@ -11,8 +11,12 @@ import { iterationListRoutes } from './iterations/iteration-routes.js';
 import { createIterationService } from './iterations/iteration-service.js';
 import { createIterationStore } from './iterations/iteration-store.js';
 import { init } from './migrations/202611242300-init.js';
+import { closedAt } from './migrations/202611250200-closed-at.js';
 
-/** Schedules an automatic cadence's iterations (`{ cadenceId }`), or every active automatic cadence's (no data). */
+/**
+ * Schedules an automatic cadence's iterations (`{ cadenceId }`); with no data, every active
+ * automatic cadence's, then closes the iterations whose due date has passed (`iterationEvents.closed`).
+ */
 export const SCHEDULE_JOB = 'iterations:schedule';
 
 /** Group iteration cadences and their iterations. */
@@ -20,7 +24,7 @@ export const iterationsPlugin = definePlugin({
   id: 'iterations',
   compatibility: '^0.1.0',
   entities: [IterationCadence, Iteration],
-  migrations: [init],
+  migrations: [init, closedAt],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef],
   provides: [iterationsServiceRef, iterationCadencesServiceRef],
   register(ctx) {
@@ -37,7 +41,11 @@ export const iterationsPlugin = definePlugin({
     ctx.provide(iterationCadencesServiceRef, cadences);
     ctx.jobs.define(SCHEDULE_JOB, async (data: { cadenceId?: number } | undefined) => {
       if (data?.cadenceId) await cadences.schedule(data.cadenceId);
-      else await cadences.scheduleAll();
+      else {
+        // Scheduling first, so a closing iteration's successor exists.
+        await cadences.scheduleAll();
+        await cadences.closeDue();
+      }
     });
     ctx.routes(...iterationListRoutes(iterations, groups), ...cadenceRoutes(cadences, iterations, groups));
 

@@ -108,6 +108,7 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
     count(groupId: number): Promise<number>;
     removeAllOfGroup(groupId: number): Promise<void>;
     scheduleAll(): Promise<number>;
+    closeDue(): Promise<number>;
   } = {
     list: (groupId) => store.ofGroup(groupId),
     page: (groupId, limit, offset) => store.pageOfGroup(groupId, limit, offset),
@@ -179,6 +180,27 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
       let created = 0;
       for (const cadence of await store.scheduled()) created += await service.schedule(cadence.id);
       return created;
+    },
+
+    async closeDue() {
+      const today = todayDate();
+      const cadences = new Map<number, IterationCadence | undefined>();
+      let closed = 0;
+      for (const iteration of await iterations.dueToClose(today)) {
+        if (!(await iterations.markClosed(iteration.id))) continue;
+        closed += 1;
+        if (!cadences.has(iteration.cadenceId)) cadences.set(iteration.cadenceId, await store.byId(iteration.cadenceId));
+        const cadence = cadences.get(iteration.cadenceId);
+        const next = await iterations.nextOpen(iteration.cadenceId, iteration.dueDate, today);
+        await events.emit(iterationEvents.closed, {
+          iterationId: iteration.id,
+          groupId: iteration.groupId,
+          cadenceId: iteration.cadenceId,
+          rollOver: Boolean(cadence?.automatic && cadence.rollOver),
+          nextIterationId: next?.id ?? null,
+        });
+      }
+      return closed;
     },
 
     async removeAllOfGroup(groupId) {

@@ -17,6 +17,8 @@ export const Iteration = defineEntity({
     description: p.text().nullable(),
     startDate: p.date(),
     dueDate: p.date(),
+    /** When the background job saw the due date pass (or at creation, for an iteration already past). */
+    closedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   }),

@@ -46,8 +46,8 @@ export function iterationListRoutes(service: IterationService, groups: GroupDire
       auth: 'optional',
       paginated: true,
       input: listParams,
-      before: (ctx) => groups.require(ctx.user, ctx.params.id),
-      handler: list,
+      // GitLab finds the group in the endpoint, after Grape has validated the filters: a bad filter is a 400 even where the group is hidden.
+      handler: async (ctx, input) => list(ctx, input, await groups.require(ctx.user, ctx.params.id)),
     }),
     defineRoute({
       method: 'GET',
@@ -56,8 +56,7 @@ export function iterationListRoutes(service: IterationService, groups: GroupDire
       paginated: true,
       input: listParams,
       // GitLab has no project iterations any more: a project lists its group's (and that group's ancestors').
-      before: (ctx) => groups.ofProject(ctx.user, ctx.params.id),
-      handler: list,
+      handler: async (ctx, input) => list(ctx, input, await groups.ofProject(ctx.user, ctx.params.id)),
     }),
   ];
 }

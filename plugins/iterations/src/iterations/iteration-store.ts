@@ -8,7 +8,7 @@ import { whereFuzzy } from '../search/fuzzy-match.js';
 import { todayDate } from './iteration-dates.js';
 
 /** A stored iteration: the entity's row, whose nullable columns read back as null. */
-export type StoredIteration = Omit<IterationShape, 'webUrl'>;
+export type StoredIteration = Omit<IterationShape, 'webUrl'> & { closedAt?: Date | null };
 export type NewIteration = Pick<StoredIteration, 'title' | 'description' | 'startDate' | 'dueDate'>;
 const stored = (rows: object[]) => rows as StoredIteration[];
 export type SearchField = 'title' | 'cadence_title';
@@ -136,9 +136,12 @@ export function createIterationStore(database: Database) {
         if (wanted.length === 0) return [];
         let iid = await nextIid(em, groupId);
         const now = new Date();
+        const today = todayDate(now);
         const ids: number[] = [];
         for (const item of wanted) {
-          const row = { ...item, groupId, cadenceId, iid: iid++, sequence: 0, createdAt: now, updatedAt: now };
+          // One created already past is closed from the start: no roll-over for it.
+          const closedAt = item.dueDate < today ? now : null;
+          const row = { ...item, groupId, cadenceId, iid: iid++, sequence: 0, closedAt, createdAt: now, updatedAt: now };
           ids.push(await em.insert(Iteration, row));
         }
         await resequence(em, cadenceId);
@@ -152,7 +155,8 @@ export function createIterationStore(database: Database) {
         await lockGroup(em, previous.groupId);
         await check(em);
         const updatedAt = new Date();
-        await em.nativeUpdate(Iteration, { id: previous.id }, { ...changes, updatedAt });
+        const closing = changes.dueDate === undefined ? {} : { closedAt: changes.dueDate < todayDate(updatedAt) ? (previous.closedAt ?? updatedAt) : null };
+        await em.nativeUpdate(Iteration, { id: previous.id }, { ...changes, ...closing, updatedAt });
         if (changes.startDate !== undefined) await resequence(em, previous.cadenceId);
         return (await database.row(Iteration, database.from(Iteration).where({ id: previous.id }), { em })) as StoredIteration;
       });
@@ -172,6 +176,18 @@ export function createIterationStore(database: Database) {
       for (const move of moves) await em.nativeUpdate(Iteration, { id: move.id }, { startDate: move.startDate, dueDate: move.dueDate, updatedAt });
       await resequence(em, cadenceId);
     },
+
+    /** Iterations whose due date has passed and that the background job has not closed yet, oldest first. */
+    dueToClose: async (today: string) =>
+      stored(await database.rows(Iteration, database.from(Iteration).whereNull('closed_at').where('due_date', '<', today).orderBy(['due_date', 'id']))),
+    /** Stamps an iteration closed; false when another run did it first. */
+    markClosed: async (id: number) => (await database.em().nativeUpdate(Iteration, { id, closedAt: null }, { closedAt: new Date() })) > 0,
+    /** GitLab's `next_open_iteration`: the cadence's first iteration starting after `date` that is not closed. */
+    nextOpen: async (cadenceId: number, date: string, today: string) =>
+      (await database.row(
+        Iteration,
+        database.from(Iteration).where({ cadence_id: cadenceId }).where('start_date', '>', date).where('due_date', '>=', today).orderBy('start_date'),
+      )) as StoredIteration | undefined,
 
     removeOfCadence: (cadenceId: number, em: EntityManager) => em.nativeDelete(Iteration, { cadenceId }),
     removeOfGroup: (groupId: number) => database.em().nativeDelete(Iteration, { groupId }),

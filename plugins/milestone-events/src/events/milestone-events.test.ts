@@ -114,6 +114,44 @@ describe('resource milestone events', () => {
     expect(mr.body).toEqual({ message: '404 Merge Request Not Found' });
   });
 
+  it("answers 401 with GitLab's body to anonymous callers, on a public project too", async () => {
+    const unauthorized = { message: '401 Unauthorized' };
+    const anonymous = await app.get(base, { token: null });
+    expect([anonymous.status, anonymous.body]).toEqual([401, unauthorized]);
+    const all = (await app.get(base, { token: 'admin' })).body;
+    const one = await app.get(`${base}/${all[0].id}`, { token: null });
+    expect([one.status, one.body]).toEqual([401, unauthorized]);
+    const open = await app.post('/api/v4/projects', { name: 'Open events', visibility: 'public' }, { token: 'admin' });
+    expect(open.status).toBe(201);
+    const publicList = await app.get(`/api/v4/projects/${open.body.id}/issues/1/resource_milestone_events`, { token: null });
+    expect([publicList.status, publicList.body]).toEqual([401, unauthorized]);
+    const mr = await app.get(`/api/v4/projects/${open.body.id}/merge_requests/7/resource_milestone_events`, { token: null });
+    expect([mr.status, mr.body]).toEqual([401, unauthorized]);
+  });
+
+  it('answers 404 Project Not Found for a project that does not exist or that a non-member cannot see', async () => {
+    for (const path of ['/api/v4/projects/999999/issues/1/resource_milestone_events', '/api/v4/projects/999999/merge_requests/7/resource_milestone_events/1']) {
+      const res = await app.get(path, { token: 'guest' });
+      expect([res.status, res.body]).toEqual([404, { message: '404 Project Not Found' }]);
+    }
+    const all = (await app.get(base, { token: 'admin' })).body;
+    const single = await app.get(`${base}/${all[0].id}`, { token: 'nonMember' });
+    expect([single.status, single.body]).toEqual([404, { message: '404 Project Not Found' }]);
+    const mr = await app.get(`/api/v4/projects/${app.project.id}/merge_requests/7/resource_milestone_events`, { token: 'nonMember' });
+    expect([mr.status, mr.body]).toEqual([404, { message: '404 Project Not Found' }]);
+  });
+
+  it('answers 404 Not found for an event of another resource, and for a missing one under a merge request', async () => {
+    const all = (await app.get(base, { token: 'admin' })).body;
+    const mrBase = `/api/v4/projects/${app.project.id}/merge_requests/7/resource_milestone_events`;
+    const elsewhere = await app.get(`${mrBase}/${all[0].id}`, { token: 'guest' });
+    expect([elsewhere.status, elsewhere.body]).toEqual([404, { message: '404 Not found' }]);
+    const missing = await app.get(`${mrBase}/999999`, { token: 'guest' });
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 Not found' }]);
+    const otherIssue = await app.get(`${base.replace('/issues/1/', '/issues/2/')}/${all[0].id}`, { token: 'guest' });
+    expect([otherIssue.status, otherIssue.body]).toEqual([404, { message: '404 Issue Not Found' }]);
+  });
+
   it('serves merge request events through their own resolver', async () => {
     await app.kernel.resolve(milestoneEventsServiceRef).record({
       resourceType: 'MergeRequest',
