@@ -1,6 +1,7 @@
 /** The issue endpoints' params, as GitLab's lib/api/issues.rb declares them. */
 import { f, params, rules } from '@forgekit/kernel';
 import * as v from 'valibot';
+import { DUE_DATE_FILTERS } from './due-date-filter.js';
 
 export const ORDER_BY = [
   'created_at',
@@ -38,6 +39,8 @@ const listEntries = {
   assignee_id: f.optional(idOrWildcard(['None', 'Any'])),
   milestone_id: f.optional(f.values(['None', 'Any', 'Upcoming', 'Started'] as const)),
   iteration_id: f.optional(idOrWildcard(['None', 'Any', 'Current'])),
+  iteration_title: f.optional(f.string()),
+  due_date: f.optional(f.values(DUE_DATE_FILTERS)),
   search: f.optional(f.string()),
   in: f.optional(f.commaList(f.values(['title', 'description'] as const))),
   created_after: f.optional(f.datetime()),
@@ -55,6 +58,7 @@ const listRules = [
   rules.mutuallyExclusive('author_id', 'author_username'),
   rules.mutuallyExclusive('assignee_id', 'assignee_username'),
   rules.mutuallyExclusive('milestone', 'milestone_id'),
+  rules.mutuallyExclusive('iteration_id', 'iteration_title'),
 ];
 
 export const projectListParams = params({ ...listEntries, scope: f.optional(f.values(SCOPES), 'all') }, ...listRules);
