@@ -54,7 +54,7 @@ it('filters by the current iteration, by iteration title, and refuses both at on
   expect(later.status).toBe(201);
   await app.post(base, { title: 'Now', iteration_id: iterationId }, { token: 'maintainer' });
   await app.post(base, { title: 'Next', iteration_id: later.body.id }, { token: 'maintainer' });
-  const titles = async (query: Record<string, unknown>, path = base) => {
+  const titles = async (query: Record<string, string | number>, path = base) => {
     const res = await app.get(path, { token: 'guest', query });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.map((i: { title: string }) => i.title);

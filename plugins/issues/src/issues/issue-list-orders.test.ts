@@ -12,7 +12,7 @@ const today = new Date();
 const dayFrom = (days: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + days)).toISOString().slice(0, 10);
 
 const titles = (body: { title: string }[]) => body.map((issue) => issue.title);
-const list = async (query: Record<string, unknown>) => {
+const list = async (query: Record<string, string | number>) => {
   const res = await app.get(`${base}/issues`, { token: 'developer', query: { per_page: 100, ...query } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return titles(res.body);
