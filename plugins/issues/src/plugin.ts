@@ -1,5 +1,5 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef, ghostUser } from '@forgekit/plugin-core/contracts';
 import { iterationEvents, iterationsServiceRef } from '@forgekit/plugin-iterations/contracts';
 import { labelEvents, labelsServiceRef } from '@forgekit/plugin-labels/contracts';
 import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/contracts';
@@ -66,6 +66,8 @@ export const issuesPlugin = definePlugin({
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
       await store.removeAssignee(userId);
+      // GitLab hands a deleted user's issues to the Ghost User, created the first time it is needed.
+      if (await store.authoredAny(userId)) await store.handOver(userId, (await ghostUser(users)).id);
     });
     ctx.events.on(labelEvents.deleted, async ({ labelId }) => {
       await store.removeLabel(labelId);

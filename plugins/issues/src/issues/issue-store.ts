@@ -240,6 +240,16 @@ export function createIssueStore(database: Database) {
 
     /** Takes a label off every issue (the label was deleted). */
     removeLabel: (labelId: number) => database.em().nativeDelete(IssueLabel, { labelId }),
+    /** Whether a user authored any issue. */
+    authoredAny: async (userId: number) => (await database.count(database.table(IssueEntity).where('author_id', userId).limit(1))) > 0,
+    /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
+    async handOver(userId: number, ghostId: number): Promise<void> {
+      await database.transaction(async (em) => {
+        await em.nativeUpdate(IssueEntity, { authorId: userId }, { authorId: ghostId });
+        await em.nativeUpdate(IssueEntity, { closedById: userId }, { closedById: null });
+        await em.nativeUpdate(IssueEntity, { updatedById: userId }, { updatedById: null });
+      });
+    },
     /** Unassigns a deleted user. */
     removeAssignee: (userId: number) => database.em().nativeDelete(IssueAssignee, { userId }),
     /** Clears a deleted milestone or iteration. */
