@@ -23,14 +23,23 @@ const idOrWildcard = (words: readonly string[]) =>
     v.check((value) => /^\d+$/.test(value) || words.some((word) => word.toLowerCase() === value.toLowerCase()), 'does not have a valid value'),
   );
 
+/** GitLab's CheckAssigneesCount coercion: one username arrives as a list of one (commas are not split). */
+const usernames = () =>
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' && value !== '' ? [value] : value)),
+    f.array(f.string()),
+  );
+
 const negatable = {
   labels: f.optional(f.commaList()),
   milestone: f.optional(f.string()),
   author_id: f.optional(f.integer()),
   author_username: f.optional(f.string()),
   assignee_id: f.optional(f.integer()),
-  assignee_username: f.optional(f.array(f.string())),
-  iids: f.optional(f.array(f.integer())),
+  assignee_username: f.optional(usernames()),
+  // CommaSeparatedToIntegerArray: `iids=1,2` as well as `iids[]=1&iids[]=2`.
+  iids: f.optional(f.commaList(f.integer())),
 };
 
 const listEntries = {
