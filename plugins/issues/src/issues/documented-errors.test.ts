@@ -73,6 +73,18 @@ describe('GET /issues', () => {
   });
 });
 
+describe('GET /issues/:id', () => {
+  it('is for administrators, by global id', async () => {
+    const issue = await app.get(`${base}/${iid}`, { token: 'developer' });
+    const found = await app.get(`/api/v4/issues/${issue.body.id}`, { token: 'admin' });
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ id: issue.body.id, iid, title: 'Existing', project_id: app.project.id });
+    expectReply(await app.get(`/api/v4/issues/${issue.body.id}`, { token: 'owner' }), 403, FORBIDDEN);
+    expectReply(await app.get(`/api/v4/issues/${issue.body.id}`, { token: null }), 401, UNAUTHORIZED);
+    expectReply(await app.get('/api/v4/issues/999999', { token: 'admin' }), 404, NOT_FOUND);
+  });
+});
+
 describe('list params coerced as GitLab does', () => {
   it('takes one assignee_username as a list of one, and iids as a comma list', async () => {
     const mine = await app.post(base, { title: 'Assigned', assignee_ids: [app.users.developer.id] }, { token: 'developer' });

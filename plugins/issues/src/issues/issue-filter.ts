@@ -16,6 +16,8 @@ export interface NegatedFilter {
   /** Label ids per title; an issue with a label of any title is left out. */
   labels?: readonly (readonly number[])[];
   milestoneIds?: readonly number[];
+  /** Iteration ids; issues without an iteration stay in, as GitLab's not_in_iterations. */
+  iterationIds?: readonly number[];
 }
 
 export interface IssueFilter {
@@ -98,6 +100,7 @@ export function applyIssueFilter(database: Database, query: Knex.QueryBuilder, f
   if (not?.assigneeIds) for (const userId of not.assigneeIds) query.whereNotExists(assigned(userId));
   if (not?.labels) for (const ids of not.labels) query.whereNotExists(labelled(ids));
   if (not?.milestoneIds) query.where((q) => q.whereNull('i.milestone_id').orWhereNotIn('i.milestone_id', orNothing(not.milestoneIds ?? [])));
+  if (not?.iterationIds) query.where((q) => q.whereNull('i.iteration_id').orWhereNotIn('i.iteration_id', orNothing(not.iterationIds ?? [])));
   return query;
 }
 

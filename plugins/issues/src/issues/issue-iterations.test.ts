@@ -66,6 +66,12 @@ it('filters by the current iteration, by iteration title, and refuses both at on
   expect(await titles({ iteration_title: 'Sprint 9' })).toEqual([]);
   expect(await titles({ iteration_id: 'Any' })).toEqual(['Next', 'Now']);
 
+  expect(await titles({ 'not[iteration_id]': 'Current' })).not.toContain('Now');
+  expect(await titles({ 'not[iteration_id]': 'Current' })).toContain('Next');
+  expect(await titles({ 'not[iteration_title]': 'Sprint 2' })).not.toContain('Next');
+  expect(await titles({ 'not[iteration_title]': 'Sprint 2' })).toContain('Now');
+  expect(await titles({ 'not[iteration_id]': 'None' })).toEqual(['Next', 'Now']);
+
   const both = await app.get(base, { token: 'guest', query: { iteration_id: 'Current', iteration_title: 'Sprint 2' } });
   expect(both.status).toBe(400);
   expect(both.body).toEqual({ error: 'iteration_id, iteration_title are mutually exclusive' });

@@ -143,6 +143,11 @@ export function createIssueLister(deps: ListDeps) {
       if (given.assignee_id != null) not.assigneeIds = [given.assignee_id];
       if (given.assignee_username?.length) not.assigneeIds = await userIdsNamed(given.assignee_username);
       if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
+      const iteration = await iterationIds(projectIds, given.iteration_id, given.iteration_title);
+      // Not None: issues with an iteration; not Any: issues without one.
+      if (iteration === 'none') filter.iteration = filter.iteration ?? 'any';
+      else if (iteration === 'any') filter.iteration = filter.iteration ?? 'none';
+      else if (iteration) not.iterationIds = iteration;
       if (given.milestone != null) not.milestoneIds = await deps.milestones.idsForFilter(milestoneScope, { title: given.milestone });
       filter.not = not;
     }

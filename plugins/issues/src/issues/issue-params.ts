@@ -60,7 +60,8 @@ const listEntries = {
   order_by: f.optional(f.values(ORDER_BY), 'created_at'),
   sort: f.optional(f.values(['asc', 'desc'] as const), 'desc'),
   with_labels_details: f.optional(f.boolean(), false),
-  not: f.optional(f.hash(negatable)),
+  // EE adds the iteration to the negatable filters.
+  not: f.optional(f.hash({ ...negatable, iteration_id: f.optional(idOrWildcard(['None', 'Any', 'Current'])), iteration_title: f.optional(f.string()) })),
 };
 
 const listRules = [

@@ -57,6 +57,18 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
     }),
     defineRoute({
       method: 'GET',
+      path: '/issues/:id',
+      auth: 'admin',
+      async handler(ctx) {
+        // GitLab's admin lookup by global id: `Issue.find`, so an unknown id is `404 Not found`.
+        const id = /^\d+$/.test(ctx.params.id) ? Number(ctx.params.id) : Number.NaN;
+        const [issue] = Number.isSafeInteger(id) ? await store.byIds([id]) : [];
+        if (!issue) throw recordNotFound();
+        return (await present([issue], { externalUrl: ctx.externalUrl, full: true, withLabelsDetails: false }))[0]!;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
       path: '/groups/:id/issues',
       auth: 'optional',
       paginated: true,
