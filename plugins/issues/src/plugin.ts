@@ -1,5 +1,5 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef, ghostUser } from '@forgekit/plugin-core/contracts';
 import { iterationEvents, iterationsServiceRef } from '@forgekit/plugin-iterations/contracts';
 import { labelEvents, labelsServiceRef } from '@forgekit/plugin-labels/contracts';
 import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/contracts';
@@ -10,6 +10,7 @@ import { IssueEntity } from './entities/issue.js';
 import { IssueAssignee } from './entities/issue-assignee.js';
 import { IssueLabel } from './entities/issue-label.js';
 import { createIssueLister } from './issues/issue-list.js';
+import { createIssueOrderer } from './issues/issue-order.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
 import { milestoneIssues } from './issues/milestone-issues.js';
 import { issueRoutes } from './issues/issue-routes.js';
@@ -41,7 +42,8 @@ export const issuesPlugin = definePlugin({
     const store = createIssueStore(ctx.resolve(kernelServices.database));
     const service = createIssueService({ store, access, users, labels, milestones, milestoneEvents, notes, iterations, events: ctx.events });
     const present = createIssuePresenter({ store, users, projects: ctx.resolve(coreProjectsRef), labels, milestones, notes, iterations });
-    const lister = createIssueLister({ access, users, labels, milestones });
+    const lister = createIssueLister({ access, users, labels, milestones, iterations, iterationIdsIn: (projectIds) => store.iterationIdsIn(projectIds) });
+    const orderFor = createIssueOrderer({ store, milestones, labels });
 
     const issues: IssuesService = {
       findForUser: async (user, projectIdOrPath, iid) => toContract(await service.findForUser(user, projectIdOrPath, iid)),
@@ -52,7 +54,7 @@ export const issuesPlugin = definePlugin({
       },
     };
     ctx.provide(issuesServiceRef, issues);
-    ctx.routes(...issueRoutes({ service, store, access, lister, present }));
+    ctx.routes(...issueRoutes({ service, store, access, lister, orderFor, present }));
 
     const resolveIssue = async (user: Parameters<IssuesService['findForUser']>[0], projectIdOrPath: string, iid: string) => {
       const issue = await service.findForUser(user, projectIdOrPath, iid);
@@ -66,6 +68,8 @@ export const issuesPlugin = definePlugin({
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
       await store.removeAssignee(userId);
+      // GitLab hands a deleted user's issues to the Ghost User, created the first time it is needed.
+      if (await store.authoredAny(userId)) await store.handOver(userId, (await ghostUser(users)).id);
     });
     const merges = createPromotionMerges(ctx.resolve(kernelServices.database));
     ctx.events.on(labelEvents.merged, ({ from, to }) => merges.relinkLabels(from, to));

@@ -45,6 +45,8 @@ export interface LabelsService {
   byIds(ids: readonly number[]): Promise<Label[]>;
   /** Ids of the labels with these titles that the project may use (filters). */
   idsMatching(projectId: number, titles: readonly string[]): Promise<number[]>;
+  /** The project's priority of each of these labels that has one (issue and merge request orders). */
+  priorities(projectId: number, labelIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
   /** An item's `labels`: titles in GitLab's order, or detail objects. */
   present(labels: readonly Label[], withDetails: false): string[];
   present(labels: readonly Label[], withDetails: true): LabelDetails[];

@@ -1,6 +1,7 @@
 /** The issue list filters (GitLab's IssuesFinder) as conditions over `issues as i`. */
 import type { Database } from '@forgekit/kernel';
 import { containsText, type Knex } from '@forgekit/kernel/orm';
+import type { DueDateFilter } from './due-date-filter.js';
 
 /** Which confidential issues the caller sees: all, or those of some projects plus their own and assigned ones. */
 export type ConfidentialVisibility = { all: true } | { all: false; projectIds: readonly number[]; userId: number | null };
@@ -15,6 +16,8 @@ export interface NegatedFilter {
   /** Label ids per title; an issue with a label of any title is left out. */
   labels?: readonly (readonly number[])[];
   milestoneIds?: readonly number[];
+  /** Iteration ids; issues without an iteration stay in, as GitLab's not_in_iterations. */
+  iterationIds?: readonly number[];
 }
 
 export interface IssueFilter {
@@ -36,33 +39,12 @@ export interface IssueFilter {
   updatedAfter?: Date;
   updatedBefore?: Date;
   confidential?: boolean;
+  dueDate?: DueDateFilter;
   not?: NegatedFilter;
-}
-
-export interface IssueOrder {
-  /** The leading order term (raw SQL over `i`), then `i.id` in `direction`. */
-  sql: string;
-  direction: 'asc' | 'desc';
 }
 
 const NOTHING = [-1];
 const orNothing = (ids: readonly number[]) => (ids.length > 0 ? [...ids] : NOTHING);
-
-export function issueOrder(orderBy: string, sort: 'asc' | 'desc'): IssueOrder {
-  switch (orderBy) {
-    case 'updated_at':
-      return { sql: `i.updated_at ${sort}`, direction: sort };
-    case 'title':
-      return { sql: `i.title ${sort}`, direction: sort };
-    case 'due_date':
-      // Issues without a due date come last either way, as in GitLab.
-      return { sql: `case when i.due_date is null then 1 else 0 end, i.due_date ${sort}`, direction: sort };
-    case 'relative_position':
-      return { sql: `i.id ${sort}`, direction: sort };
-    default:
-      return { sql: `i.created_at ${sort}`, direction: sort };
-  }
-}
 
 export function applyIssueFilter(database: Database, query: Knex.QueryBuilder, filter: IssueFilter): Knex.QueryBuilder {
   const knex = database.knex;
@@ -104,6 +86,13 @@ export function applyIssueFilter(database: Database, query: Knex.QueryBuilder, f
   if (filter.updatedAfter) query.where('i.updated_at', '>=', filter.updatedAfter);
   if (filter.updatedBefore) query.where('i.updated_at', '<=', filter.updatedBefore);
   if (filter.confidential !== undefined) query.where('i.confidential', filter.confidential);
+  const due = filter.dueDate;
+  if (due === 'none') query.whereNull('i.due_date');
+  else if (due === 'any') query.whereNotNull('i.due_date');
+  else if (due) {
+    if (due.from) query.where('i.due_date', '>=', due.from);
+    if (due.to) query.where('i.due_date', '<=', due.to);
+  }
 
   const not = filter.not;
   if (not?.iids) query.whereNotIn('i.iid', [...not.iids]);
@@ -111,6 +100,7 @@ export function applyIssueFilter(database: Database, query: Knex.QueryBuilder, f
   if (not?.assigneeIds) for (const userId of not.assigneeIds) query.whereNotExists(assigned(userId));
   if (not?.labels) for (const ids of not.labels) query.whereNotExists(labelled(ids));
   if (not?.milestoneIds) query.where((q) => q.whereNull('i.milestone_id').orWhereNotIn('i.milestone_id', orNothing(not.milestoneIds ?? [])));
+  if (not?.iterationIds) query.where((q) => q.whereNull('i.iteration_id').orWhereNotIn('i.iteration_id', orNothing(not.iterationIds ?? [])));
   return query;
 }
 

@@ -42,3 +42,40 @@ it('sets, filters by and removes an iteration of the project’s group', async (
   const unknown = await app.post(base, { title: 'No such sprint', iteration_id: 999999 }, { token: 'maintainer' });
   expect(unknown.body.iteration).toBeNull();
 });
+
+it('filters by the current iteration, by iteration title, and refuses both at once', async () => {
+  const base = `/api/v4/projects/${app.project.id}/issues`;
+  const cadences = await app.get(`/api/v4/groups/${app.group.id}/iteration_cadences`, { token: 'owner' });
+  const later = await app.post(
+    `/api/v4/groups/${app.group.id}/iteration_cadences/${cadences.body[0].id}/iterations`,
+    { title: 'Sprint 2', start_date: dayFrom(10), due_date: dayFrom(16) },
+    { token: 'owner' },
+  );
+  expect(later.status).toBe(201);
+  await app.post(base, { title: 'Now', iteration_id: iterationId }, { token: 'maintainer' });
+  await app.post(base, { title: 'Next', iteration_id: later.body.id }, { token: 'maintainer' });
+  const titles = async (query: Record<string, string | number>, path = base) => {
+    const res = await app.get(path, { token: 'guest', query });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.map((i: { title: string }) => i.title);
+  };
+  expect(await titles({ iteration_id: 'Current' })).toEqual(['Now']);
+  expect(await titles({ iteration_id: 'current' })).toEqual(['Now']);
+  expect(await titles({ iteration_id: 'Current' }, `/api/v4/groups/${app.group.id}/issues`)).toEqual(['Now']);
+  expect(await titles({ iteration_title: 'Sprint 2' })).toEqual(['Next']);
+  expect(await titles({ iteration_title: 'Sprint 9' })).toEqual([]);
+  expect(await titles({ iteration_id: 'Any' })).toEqual(['Next', 'Now']);
+
+  expect(await titles({ 'not[iteration_id]': 'Current' })).not.toContain('Now');
+  expect(await titles({ 'not[iteration_id]': 'Current' })).toContain('Next');
+  expect(await titles({ 'not[iteration_title]': 'Sprint 2' })).not.toContain('Next');
+  expect(await titles({ 'not[iteration_title]': 'Sprint 2' })).toContain('Now');
+  expect(await titles({ 'not[iteration_id]': 'None' })).toEqual(['Next', 'Now']);
+
+  const both = await app.get(base, { token: 'guest', query: { iteration_id: 'Current', iteration_title: 'Sprint 2' } });
+  expect(both.status).toBe(400);
+  expect(both.body).toEqual({ error: 'iteration_id, iteration_title are mutually exclusive' });
+  const bad = await app.get(base, { token: 'guest', query: { iteration_id: 'Later' } });
+  expect(bad.status).toBe(400);
+  expect(bad.body).toEqual({ error: 'iteration_id does not have a valid value' });
+});

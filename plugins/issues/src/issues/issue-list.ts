@@ -1,8 +1,10 @@
 /** Turns the list params of `/issues`, `/groups/:id/issues` and `/projects/:id/issues` into an IssueFilter for the caller. */
 import type { Principal } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type GroupAccess, type ProjectAccess, type UserService } from '@forgekit/plugin-core/contracts';
+import type { Iteration, IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
+import { dueDateFilter } from './due-date-filter.js';
 import type { ConfidentialVisibility, IssueFilter, NegatedFilter, Wildcard } from './issue-filter.js';
 import type { ListInput } from './issue-params.js';
 
@@ -13,7 +15,12 @@ export interface ListDeps {
   users: UserService;
   labels: LabelsService;
   milestones: MilestonesService;
+  iterations?: IterationsService;
+  /** The iterations the issues of these projects carry. */
+  iterationIdsIn(projectIds: readonly number[]): Promise<number[]>;
 }
+
+const CURRENT = 2;
 
 const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
 
@@ -59,6 +66,27 @@ export function createIssueLister(deps: ListDeps) {
     );
   }
 
+  /** Ids of the iterations issues in scope carry that pass `keep` (GitLab asks the iterations table; here the iterations plugin). */
+  async function iterationIdsWhere(projectIds: readonly number[], keep: (iteration: Iteration) => boolean): Promise<number[]> {
+    const { iterations } = deps;
+    if (!iterations) return [];
+    const ids = await deps.iterationIdsIn(projectIds);
+    return ids.length === 0 ? [] : (await iterations.byIds(ids)).filter(keep).map((iteration) => iteration.id);
+  }
+
+  async function iterationIds(
+    projectIds: readonly number[],
+    id: string | null | undefined,
+    title: string | null | undefined,
+  ): Promise<Wildcard | number[] | undefined> {
+    if (title != null) return iterationIdsWhere(projectIds, (iteration) => iteration.title === title);
+    if (id == null) return undefined;
+    const word = id.toLowerCase();
+    if (word === 'none' || word === 'any') return word;
+    if (word === 'current') return iterationIdsWhere(projectIds, (iteration) => deps.iterations?.stateOf(iteration) === CURRENT);
+    return [Number(id)];
+  }
+
   return async function filterFor(user: Principal | null, scope: ListScope, input: ListInput): Promise<IssueFilter> {
     const { projectIds, confidential, groupIds } = await scopeOf(user, scope);
     const milestoneScope = { projectIds, groupIds };
@@ -95,11 +123,9 @@ export function createIssueLister(deps: ListDeps) {
       else filter.milestone = await deps.milestones.idsForFilter(milestoneScope, { title: milestone });
     }
 
-    if (input.iteration_id != null) {
-      const word = wildcard(input.iteration_id);
-      // `Current` needs the iterations' dates, which the list cannot ask for: it matches nothing here.
-      filter.iteration = word ?? (/^\d+$/.test(input.iteration_id) ? [Number(input.iteration_id)] : []);
-    }
+    const iteration = await iterationIds(projectIds, input.iteration_id, input.iteration_title);
+    if (iteration) filter.iteration = iteration;
+    if (input.due_date) filter.dueDate = dueDateFilter(input.due_date);
 
     if (input.search) filter.search = { text: input.search, in: input.in ?? [] };
     if (input.created_after) filter.createdAfter = input.created_after;
@@ -117,6 +143,11 @@ export function createIssueLister(deps: ListDeps) {
       if (given.assignee_id != null) not.assigneeIds = [given.assignee_id];
       if (given.assignee_username?.length) not.assigneeIds = await userIdsNamed(given.assignee_username);
       if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
+      const iteration = await iterationIds(projectIds, given.iteration_id, given.iteration_title);
+      // Not None: issues with an iteration; not Any: issues without one.
+      if (iteration === 'none') filter.iteration = filter.iteration ?? 'any';
+      else if (iteration === 'any') filter.iteration = filter.iteration ?? 'none';
+      else if (iteration) not.iterationIds = iteration;
       if (given.milestone != null) not.milestoneIds = await deps.milestones.idsForFilter(milestoneScope, { title: given.milestone });
       filter.not = not;
     }

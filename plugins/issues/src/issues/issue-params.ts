@@ -1,6 +1,7 @@
 /** The issue endpoints' params, as GitLab's lib/api/issues.rb declares them. */
 import { f, params, rules } from '@forgekit/kernel';
 import * as v from 'valibot';
+import { DUE_DATE_FILTERS } from './due-date-filter.js';
 
 export const ORDER_BY = [
   'created_at',
@@ -22,14 +23,23 @@ const idOrWildcard = (words: readonly string[]) =>
     v.check((value) => /^\d+$/.test(value) || words.some((word) => word.toLowerCase() === value.toLowerCase()), 'does not have a valid value'),
   );
 
+/** GitLab's CheckAssigneesCount coercion: one username arrives as a list of one (commas are not split). */
+const usernames = () =>
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' && value !== '' ? [value] : value)),
+    f.array(f.string()),
+  );
+
 const negatable = {
   labels: f.optional(f.commaList()),
   milestone: f.optional(f.string()),
   author_id: f.optional(f.integer()),
   author_username: f.optional(f.string()),
   assignee_id: f.optional(f.integer()),
-  assignee_username: f.optional(f.array(f.string())),
-  iids: f.optional(f.array(f.integer())),
+  assignee_username: f.optional(usernames()),
+  // CommaSeparatedToIntegerArray: `iids=1,2` as well as `iids[]=1&iids[]=2`.
+  iids: f.optional(f.commaList(f.integer())),
 };
 
 const listEntries = {
@@ -38,6 +48,8 @@ const listEntries = {
   assignee_id: f.optional(idOrWildcard(['None', 'Any'])),
   milestone_id: f.optional(f.values(['None', 'Any', 'Upcoming', 'Started'] as const)),
   iteration_id: f.optional(idOrWildcard(['None', 'Any', 'Current'])),
+  iteration_title: f.optional(f.string()),
+  due_date: f.optional(f.values(DUE_DATE_FILTERS)),
   search: f.optional(f.string()),
   in: f.optional(f.commaList(f.values(['title', 'description'] as const))),
   created_after: f.optional(f.datetime()),
@@ -48,13 +60,15 @@ const listEntries = {
   order_by: f.optional(f.values(ORDER_BY), 'created_at'),
   sort: f.optional(f.values(['asc', 'desc'] as const), 'desc'),
   with_labels_details: f.optional(f.boolean(), false),
-  not: f.optional(f.hash(negatable)),
+  // EE adds the iteration to the negatable filters.
+  not: f.optional(f.hash({ ...negatable, iteration_id: f.optional(idOrWildcard(['None', 'Any', 'Current'])), iteration_title: f.optional(f.string()) })),
 };
 
 const listRules = [
   rules.mutuallyExclusive('author_id', 'author_username'),
   rules.mutuallyExclusive('assignee_id', 'assignee_username'),
   rules.mutuallyExclusive('milestone', 'milestone_id'),
+  rules.mutuallyExclusive('iteration_id', 'iteration_title'),
 ];
 
 export const projectListParams = params({ ...listEntries, scope: f.optional(f.values(SCOPES), 'all') }, ...listRules);

@@ -122,7 +122,7 @@ describe('creating issues', () => {
     expect(chosen).toMatchObject({ status: 201, body: { iid: 500 } });
     expect((await create({ title: 'After the chosen one' }, 'developer')).body.iid).toBe(501);
     expect((await create({ title: 'Ignored iid', iid: 900 }, 'developer')).body.iid).toBe(502);
-    expect(await create({ title: 'Taken iid', iid: 500 }, 'admin')).toMatchObject({ status: 400, body: { message: { iid: ['has already been taken'] } } });
+    expect(await create({ title: 'Taken iid', iid: 500 }, 'admin')).toMatchObject({ status: 409, body: { message: 'Duplicated issue' } });
   });
 
   it('answers GitLab validation errors', async () => {

@@ -2,8 +2,8 @@
 import { created, defineRoute, forbidden, frameworkError, noContent, page, recordNotFound, totalFromRows, unauthorized, type Route } from '@forgekit/kernel';
 import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
 import type { IssueRow } from '../entities/issue.js';
-import { issueOrder } from './issue-filter.js';
 import type { IssueLister, ListScope } from './issue-list.js';
+import type { IssueOrderer } from './issue-order.js';
 import { createParams, instanceListParams, projectListParams, updateParams, type ListInput } from './issue-params.js';
 import type { PresentIssues } from './issue-presenter.js';
 import type { IssueService } from './issue-service.js';
@@ -14,6 +14,7 @@ export interface IssueRouteDeps {
   store: IssueStore;
   access: AccessService;
   lister: IssueLister;
+  orderFor: IssueOrderer;
   present: PresentIssues;
 }
 
@@ -25,14 +26,14 @@ function iidOf(text: string): number {
 
 const pathsOf = (projectAccess: ProjectAccess) => new Map([[projectAccess.project.id, `${projectAccess.project.ns_full_path}/${projectAccess.project.path}`]]);
 
-export function issueRoutes({ service, store, access, lister, present }: IssueRouteDeps): Route[] {
+export function issueRoutes({ service, store, access, lister, orderFor, present }: IssueRouteDeps): Route[] {
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string },
     scope: ListScope,
     input: ListInput,
   ) {
     const filter = await lister(ctx.user, scope, input);
-    const order = issueOrder(input.order_by ?? 'created_at', input.sort ?? 'desc');
+    const order = await orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
     const issues = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
     const projectPaths = scope.kind === 'project' ? pathsOf(scope.access) : undefined;
     const items = await present(issues, { externalUrl: ctx.externalUrl, full: false, withLabelsDetails: input.with_labels_details ?? false, projectPaths });
@@ -52,6 +53,18 @@ export function issueRoutes({ service, store, access, lister, present }: IssueRo
       async handler(ctx, input) {
         if (!ctx.user && input.scope !== 'all') throw unauthorized();
         return listPage(ctx, { kind: 'instance' }, input);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/issues/:id',
+      auth: 'admin',
+      async handler(ctx) {
+        // GitLab's admin lookup by global id: `Issue.find`, so an unknown id is `404 Not found`.
+        const id = /^\d+$/.test(ctx.params.id) ? Number(ctx.params.id) : Number.NaN;
+        const [issue] = Number.isSafeInteger(id) ? await store.byIds([id]) : [];
+        if (!issue) throw recordNotFound();
+        return (await present([issue], { externalUrl: ctx.externalUrl, full: true, withLabelsDetails: false }))[0]!;
       },
     }),
     defineRoute({

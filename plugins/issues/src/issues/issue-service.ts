@@ -1,5 +1,6 @@
 /** GitLab's issue rules: who may do what, what a create or update changes, the system notes and events it leaves. */
 import {
+  conflict,
   checkUnmodifiedSince,
   forbidden,
   longerThan,
@@ -186,7 +187,8 @@ export function createIssueService(deps: IssueServiceDeps) {
           owner ? (input.iid ?? undefined) : undefined,
         )
         .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw validationFailed({ iid: ['has already been taken'] });
+          // GitLab has no uniqueness validation on iid: the database refuses the row and the API answers 409.
+          if (isUniqueViolation(error)) throw conflict('Duplicated issue');
           throw error;
         });
       await deps.events.emit(issueEvents.created, { issueId: issue.id, projectId, userId: user.id });

@@ -4,7 +4,8 @@ import { isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssignee } from '../entities/issue-assignee.js';
 import { IssueLabel, type IssueLabelRow } from '../entities/issue-label.js';
-import { applyIssueFilter, type IssueFilter, type IssueOrder } from './issue-filter.js';
+import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
+import type { IssueOrder } from './issue-order.js';
 
 export type NewIssue = Omit<IssueRow, 'id' | 'iid'>;
 
@@ -106,8 +107,42 @@ export function createIssueStore(database: Database) {
     async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<(IssueRow & { [TOTAL_COLUMN]?: unknown })[]> {
       const total = applyIssueFilter(database, database.table(IssueEntity, 'i').count('*'), filter).as(TOTAL_COLUMN);
       const query = applyIssueFilter(database, database.from(IssueEntity, 'i'), filter).select(total);
-      query.orderByRaw(order.sql).orderBy('i.id', order.direction);
+      if (order.sql !== '') query.orderByRaw(order.sql, [...(order.bindings ?? [])]);
+      query.orderBy('i.id', order.direction);
       return database.rows(IssueEntity, query.limit(limit).offset(offset));
+    },
+
+    /** The distinct iterations the issues of these projects carry. */
+    async iterationIdsIn(projectIds: readonly number[]): Promise<number[]> {
+      if (projectIds.length === 0) return [];
+      const rows: { iteration_id: unknown }[] = await database.read(
+        database
+          .table(IssueEntity)
+          .distinct('iteration_id')
+          .whereIn('project_id', [...projectIds])
+          .whereNotNull('iteration_id'),
+      );
+      return rows.map((row) => Number(row.iteration_id));
+    },
+
+    /** The distinct milestones of the issues a filter matches. */
+    async milestoneIdsOf(filter: IssueFilter): Promise<number[]> {
+      const rows: { milestone_id: unknown }[] = await database.read(
+        applyIssueFilter(database, database.table(IssueEntity, 'i').distinct('i.milestone_id'), filter).whereNotNull('i.milestone_id'),
+      );
+      return rows.map((row) => Number(row.milestone_id));
+    },
+
+    /** The distinct (project, label) pairs on the issues a filter matches. */
+    async projectLabelsOf(filter: IssueFilter): Promise<{ projectId: number; labelId: number }[]> {
+      const rows: { project_id: unknown; label_id: unknown }[] = await database.read(
+        applyIssueFilter(
+          database,
+          database.table(IssueEntity, 'i').join('issue_labels as pl', 'pl.issue_id', 'i.id').distinct('i.project_id', 'pl.label_id'),
+          filter,
+        ),
+      );
+      return rows.map((row) => ({ projectId: Number(row.project_id), labelId: Number(row.label_id) }));
     },
 
     count: (filter: IssueFilter) => database.count(applyIssueFilter(database, database.table(IssueEntity, 'i').select('i.id'), filter)),
@@ -208,6 +243,16 @@ export function createIssueStore(database: Database) {
 
     /** Takes a label off every issue (the label was deleted). */
     removeLabel: (labelId: number) => database.em().nativeDelete(IssueLabel, { labelId }),
+    /** Whether a user authored any issue. */
+    authoredAny: async (userId: number) => (await database.count(database.table(IssueEntity).where('author_id', userId).limit(1))) > 0,
+    /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
+    async handOver(userId: number, ghostId: number): Promise<void> {
+      await database.transaction(async (em) => {
+        await em.nativeUpdate(IssueEntity, { authorId: userId }, { authorId: ghostId });
+        await em.nativeUpdate(IssueEntity, { closedById: userId }, { closedById: null });
+        await em.nativeUpdate(IssueEntity, { updatedById: userId }, { updatedById: null });
+      });
+    },
     /** Unassigns a deleted user. */
     removeAssignee: (userId: number) => database.em().nativeDelete(IssueAssignee, { userId }),
     /** Clears a deleted milestone or iteration. */

@@ -172,6 +172,7 @@ export function createLabelService(store: LabelStore, events: EventBus) {
         projectId,
         labels.map((label) => label.id),
       ),
+    prioritiesOf: (projectId: number, labelIds: readonly number[]) => store.priorities(projectId, labelIds),
     async setPriority(projectId: number, label: Label, priority: number | null) {
       if (priority === null) await store.unsetPriority(projectId, label.id);
       else await store.setPriority(projectId, label.id, priority);

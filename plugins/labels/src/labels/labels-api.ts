@@ -46,6 +46,7 @@ export function createLabelsApi(labels: LabelService, projects: Pick<ProjectServ
       const parent = await parentOf(projectId);
       return (await labels.titled(scopeOf(parent), titles)).map((label) => label.id);
     },
+    priorities: (projectId, labelIds) => labels.prioritiesOf(projectId, labelIds),
     present,
     registerCounts: (kind, counter) => labels.registerCounts(kind, counter),
   };
