@@ -115,35 +115,36 @@ export function createIssueStore(database: Database) {
     /** The distinct iterations the issues of these projects carry. */
     async iterationIdsIn(projectIds: readonly number[]): Promise<number[]> {
       if (projectIds.length === 0) return [];
-      const rows: { iteration_id: unknown }[] = await database.read(
+      const rows = await database.values(
         database
           .table(IssueEntity)
-          .distinct('iteration_id')
+          .distinct({ iterationId: 'iteration_id' })
           .whereIn('project_id', [...projectIds])
           .whereNotNull('iteration_id'),
+        { iterationId: 'number' },
       );
-      return rows.map((row) => Number(row.iteration_id));
+      return rows.map((row) => row.iterationId);
     },
 
     /** The distinct milestones of the issues a filter matches. */
     async milestoneIdsOf(filter: IssueFilter): Promise<number[]> {
-      const rows: { milestone_id: unknown }[] = await database.read(
-        applyIssueFilter(database, database.table(IssueEntity, 'i').distinct('i.milestone_id'), filter).whereNotNull('i.milestone_id'),
+      const rows = await database.values(
+        applyIssueFilter(database, database.table(IssueEntity, 'i').distinct({ milestoneId: 'i.milestone_id' }), filter).whereNotNull('i.milestone_id'),
+        { milestoneId: 'number' },
       );
-      return rows.map((row) => Number(row.milestone_id));
+      return rows.map((row) => row.milestoneId);
     },
 
     /** The distinct (project, label) pairs on the issues a filter matches. */
-    async projectLabelsOf(filter: IssueFilter): Promise<{ projectId: number; labelId: number }[]> {
-      const rows: { project_id: unknown; label_id: unknown }[] = await database.read(
+    projectLabelsOf: (filter: IssueFilter): Promise<{ projectId: number; labelId: number }[]> =>
+      database.values(
         applyIssueFilter(
           database,
-          database.table(IssueEntity, 'i').join('issue_labels as pl', 'pl.issue_id', 'i.id').distinct('i.project_id', 'pl.label_id'),
+          database.table(IssueEntity, 'i').join('issue_labels as pl', 'pl.issue_id', 'i.id').distinct({ projectId: 'i.project_id', labelId: 'pl.label_id' }),
           filter,
         ),
-      );
-      return rows.map((row) => ({ projectId: Number(row.project_id), labelId: Number(row.label_id) }));
-    },
+        { projectId: 'number', labelId: 'number' },
+      ),
 
     count: (filter: IssueFilter) => database.count(applyIssueFilter(database, database.table(IssueEntity, 'i').select('i.id'), filter)),
 
