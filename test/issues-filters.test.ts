@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
 import { issuesPlugin } from '@forgekit/plugin-issues';
@@ -10,14 +8,7 @@ import { notesPlugin } from '@forgekit/plugin-notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
-
-const run = promisify(execFile);
-
-async function python(server: ListeningServer, token: string, script: string): Promise<unknown> {
-  const program = `import gitlab, json, sys\ngl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])\n${script}`;
-  const { stdout } = await run('/usr/bin/python3', ['-c', program, server.url, token]);
-  return JSON.parse(stdout);
-}
+import { python } from './support/python-gitlab.js';
 
 const dayFrom = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 

@@ -59,7 +59,7 @@ describe('iteration roll-over on a listening server', () => {
     const unfinished = await api.Issues.create(projectId, 'Unfinished', { iterationId: current!.id } as never);
     const finished = await api.Issues.create(projectId, 'Finished', { iterationId: current!.id } as never);
     await api.Issues.edit(projectId, finished.iid, { stateEvent: 'close' });
-    const iterationOf = async (iid: number) => ((await api.Issues.show(iid, { projectId })) as { iteration: { id: number } | null }).iteration?.id;
+    const iterationOf = async (iid: number) => ((await api.Issues.show(iid, { projectId })) as unknown as { iteration: { id: number } | null }).iteration?.id;
     expect(await iterationOf(unfinished.iid)).toBe(current!.id);
 
     await runJobAfter(6);

@@ -1,26 +1,16 @@
-import { execFile } from 'node:child_process';
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
 import { iterationCadencesServiceRef, iterationsPlugin, iterationsServiceRef, SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { python } from './support/python-gitlab.js';
 
 const day = (days: number) => {
   const at = new Date();
   at.setUTCDate(at.getUTCDate() + days);
   return at.toISOString().slice(0, 10);
 };
-
-/** Runs a python-gitlab script against the server; its stdout parsed as JSON. */
-function python(server: ListeningServer, token: string, script: string): Promise<unknown> {
-  const program = `import gitlab, json, sys\ngl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])\n${script}`;
-  return new Promise((resolve, reject) =>
-    execFile('/usr/bin/python3', ['-c', program, server.url, token], (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
-    ),
-  );
-}
 
 describe('iterations through @gitbeaker/rest, python-gitlab and the REST extension', () => {
   let server: ListeningServer;

@@ -1,20 +1,10 @@
-import { execFile } from 'node:child_process';
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
-
-/** Runs a python-gitlab script against the server; it prints one JSON document. */
-function python(server: ListeningServer, token: string, script: string): Promise<any> {
-  const program = `import gitlab, json, sys\ngl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])\n${script}`;
-  return new Promise((resolve, reject) =>
-    execFile('/usr/bin/python3', ['-c', program, server.url, token], (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
-    ),
-  );
-}
+import { python } from './support/python-gitlab.js';
 
 describe('milestone promotion through python-gitlab', () => {
   let server: ListeningServer;

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { AccessLevel } from '@gitbeaker/rest';
 import { definePlugin, notFound } from '@forgekit/kernel';
 import { corePlugin } from '@forgekit/plugin-core';
@@ -8,6 +7,7 @@ import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { python } from './support/python-gitlab.js';
 
 /** Issue #1 of every project stands in for a real issue until the issues plugin is composed here. */
 const stubIssues = definePlugin({
@@ -23,16 +23,6 @@ const stubIssues = definePlugin({
     });
   },
 });
-
-/** Runs a python-gitlab script against the server; it prints one JSON document. */
-function python(server: ListeningServer, token: string, script: string): Promise<any> {
-  const program = `import gitlab, json, sys\ngl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])\n${script}`;
-  return new Promise((resolve, reject) =>
-    execFile('/usr/bin/python3', ['-c', program, server.url, token], (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
-    ),
-  );
-}
 
 describe('milestones through @gitbeaker/rest and python-gitlab', () => {
   let server: ListeningServer;
