@@ -8,6 +8,7 @@ export type { Knex } from '@mikro-orm/knex';
 export type { PluginMigration } from './db/migrate.js';
 export { recordId, MAX_RECORD_ID } from './db/values.js';
 export { containsText } from './db/text-match.js';
+export { idListReads } from './db/id-list-reads.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
 export type { Rows, PreparedRead, ReadOptions, ValueKind, ValueRow } from './db/entity-reads.js';

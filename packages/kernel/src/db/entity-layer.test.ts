@@ -156,6 +156,24 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(await page.first({ available: true, limit: 5, offset: 5 })).toBeUndefined();
   });
 
+  it('compiles computed columns once and decodes them by their shape on both engines', async () => {
+    const perShelf = database.prepareValues(
+      (p) =>
+        database
+          .table(Book)
+          .select({ shelf: 'shelf_id' })
+          .count({ books: '*' })
+          .where('available', p.available)
+          .whereIn('id', [p.first, p.second, p.third])
+          .groupBy('shelf_id')
+          .orderBy('shelf_id'),
+      { shelf: 'number', books: 'number' },
+    );
+    expect(await perShelf.all({ available: true, first: 1, second: 2, third: 3 })).toEqual([{ shelf: 1, books: 2 }]);
+    expect(await perShelf.all({ available: false, first: 1, second: 2, third: 3 })).toEqual([{ shelf: null, books: 1 }]);
+    expect(await perShelf.first({ available: true, first: 4, second: 5, third: 6 })).toBeUndefined();
+  });
+
   it('writes in one transaction, whose reads see its own writes, or not at all', async () => {
     await expect(
       database.transaction(async (em) => {

@@ -65,6 +65,11 @@ export interface EntityReads {
     build: (params: Record<P, never>) => Knex.QueryBuilder,
     options?: { joined?: J },
   ): PreparedRead<Rows<E, J>, P>;
+  /** `values`, compiled once: `params` fill the names the builder used, as with `prepareRows`. */
+  prepareValues<S extends Record<string, ValueKind>, P extends string>(
+    build: (params: Record<P, never>) => Knex.QueryBuilder,
+    shape: S,
+  ): PreparedRead<ValueRow<S>, P>;
 }
 
 export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs: ReturnType<typeof createCodecs>): EntityReads {
@@ -142,15 +147,43 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     );
   }
 
-  async function values(query: Knex.QueryBuilder, shape: Record<string, ValueKind>, options: { em?: EntityManager } = {}) {
-    const compiled = query.toSQL();
-    const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
+  function decodeValues(raw: RawRows, shape: Record<string, ValueKind>) {
     const decoders = raw.columns.map((column) => {
       const kind = shape[column];
       if (!kind) throw new Error(`values: the query selects "${column}", which the shape does not name`);
       return [column, valueDecoders[kind]] as const;
     });
     return raw.rows.map((row) => Object.fromEntries(decoders.map(([column, decode], index) => [column, decode(row[index]) ?? null])));
+  }
+
+  async function values(query: Knex.QueryBuilder, shape: Record<string, ValueKind>, options: { em?: EntityManager } = {}) {
+    const compiled = query.toSQL();
+    const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
+    return decodeValues(raw, shape);
+  }
+
+  /** Compiles `build` once with stand-ins for its named parameters; the statement then takes values by name. */
+  function compileNamed(build: (params: Record<string, never>) => Knex.QueryBuilder) {
+    const names: string[] = [];
+    const params = new Proxy({} as Record<string, never>, {
+      get(_target, name) {
+        if (typeof name !== 'string') return undefined;
+        let index = names.indexOf(name);
+        if (index === -1) index = names.push(name) - 1;
+        return PARAM_BASE + index;
+      },
+    });
+    const compiled = build(params).toSQL();
+    // Each binding is a named parameter or a constant of the query.
+    const slots = compiled.bindings.map((value): { name: string } | { value: unknown } => {
+      const index = typeof value === 'number' ? value - PARAM_BASE : -1;
+      return index >= 0 && index < names.length ? { name: names[index]! } : { value };
+    });
+    const statement = prepared.statement(compiled.sql);
+    return {
+      sql: compiled.sql,
+      raw: (values: Readonly<Record<string, unknown>>) => statement.raw(slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) as Knex.Value[]),
+    };
   }
 
   return {
@@ -169,28 +202,23 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
       return (await totals(counted, options)).n ?? 0;
     },
     prepareRows(entity, build, options = {}) {
-      const names: string[] = [];
-      const params = new Proxy({} as Record<string, never>, {
-        get(_target, name) {
-          if (typeof name !== 'string') return undefined;
-          let index = names.indexOf(name);
-          if (index === -1) index = names.push(name) - 1;
-          return PARAM_BASE + index;
-        },
-      });
-      const compiled = build(params).toSQL();
-      // Each binding is a named parameter or a constant of the query.
-      const slots = compiled.bindings.map((value): { name: string } | { value: unknown } => {
-        const index = typeof value === 'number' ? value - PARAM_BASE : -1;
-        return index >= 0 && index < names.length ? { name: names[index]! } : { value };
-      });
-      const statement = prepared.statement(compiled.sql);
+      const statement = compileNamed(build as (params: Record<string, never>) => Knex.QueryBuilder);
+      // The synchronous SQLite reader answers the same columns array every time: its shape is kept here.
+      let lastColumns: readonly string[] | undefined;
+      let lastShape: ((values: unknown[]) => unknown) | undefined;
       const all = async (values: Readonly<Record<string, unknown>>) => {
-        const bindings = slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) as Knex.Value[];
-        const raw = await statement.raw(bindings);
-        const shape = shapeFor(entity, options.joined, compiled.sql, raw.columns);
-        return raw.rows.map(shape);
+        const raw = await statement.raw(values);
+        if (raw.columns !== lastColumns || !lastShape) {
+          lastShape = shapeFor(entity, options.joined, statement.sql, raw.columns);
+          lastColumns = raw.columns;
+        }
+        return raw.rows.map(lastShape);
       };
+      return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
+    },
+    prepareValues(build, shape) {
+      const statement = compileNamed(build as (params: Record<string, never>) => Knex.QueryBuilder);
+      const all = async (values: Readonly<Record<string, unknown>>) => decodeValues(await statement.raw(values), shape);
       return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
     },
   };

@@ -81,6 +81,8 @@ function visibleByLevel(visibility: number, user: Principal | null) {
 export function createProjectLookup(database: Database) {
   const byId = database.prepareRows(Project, (p) => projectsWithNamespace(database).where('p.id', p.id)) as unknown as PreparedRead<ProjectWithNamespace, 'id'>;
   const groups = () => database.from(Namespace).where('kind', 'group');
+  // Every group route starts here: compiled once rather than built with knex per request.
+  const groupById = database.prepareRows(Namespace, (p) => groups().where('id', p.id).limit(1));
   return {
     byId,
     async findProject(idOrPath: string): Promise<ProjectWithNamespace | undefined> {
@@ -93,7 +95,7 @@ export function createProjectLookup(database: Database) {
       return (await database.row(Project, query)) as ProjectWithNamespace | undefined;
     },
     async findGroup(idOrPath: string): Promise<NamespaceRow | undefined> {
-      if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => database.row(Namespace, groups().where('id', id)));
+      if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => groupById.first({ id }));
       return database.row(Namespace, groups().whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]));
     },
   };

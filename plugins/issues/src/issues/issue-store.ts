@@ -1,6 +1,6 @@
 /** Issues, their assignees and their labels in the database. */
 import { TOTAL_COLUMN, type Database } from '@forgekit/kernel';
-import { isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
+import { idListReads, isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssignee } from '../entities/issue-assignee.js';
 import { IssueLabel, type IssueLabelRow } from '../entities/issue-label.js';
@@ -27,6 +27,39 @@ const groupIds = (rows: { issueId: number }[], value: (row: never) => number) =>
 
 export function createIssueStore(database: Database) {
   const byIid = database.prepareRows(IssueEntity, (p) => database.from(IssueEntity).where({ project_id: p.projectId, iid: p.iid }).limit(1));
+  const knex = database.knex;
+  const relationRows = idListReads((names) =>
+    database.prepareValues(
+      (p: Record<string, never>) => {
+        const ids = names.map((name) => p[name]!);
+        return knex
+          .select({ issueId: 'issue_id' }, knex.raw('0 as kind'), { ref: 'user_id' }, 'id')
+          .from('issue_assignees')
+          .whereIn('issue_id', ids)
+          .unionAll((union) =>
+            union.select({ issueId: 'issue_id' }, knex.raw('1 as kind'), { ref: 'label_id' }, 'id').from('issue_labels').whereIn('issue_id', ids),
+          )
+          .orderBy([{ column: 'kind' }, { column: 'id' }]);
+      },
+      { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
+    ),
+  );
+  const labelCountRows = idListReads((names) =>
+    database.prepareValues(
+      (p: Record<string, never>) =>
+        database
+          .table(IssueLabel, 'l')
+          .join('issues as i', 'i.id', 'l.issue_id')
+          .select({ labelId: 'l.label_id', state: 'i.state' })
+          .count({ count: '*' })
+          .whereIn(
+            'l.label_id',
+            names.map((name) => p[name]!),
+          )
+          .groupBy('l.label_id', 'i.state'),
+      { labelId: 'number', state: 'string', count: 'number' },
+    ),
+  );
 
   async function replaceAssignees(em: EntityManager, issueId: number, userIds: readonly number[]) {
     await em.nativeDelete(IssueAssignee, { issueId });
@@ -165,19 +198,7 @@ export function createIssueStore(database: Database) {
       const assignees = new Map<number, number[]>();
       const labels = new Map<number, number[]>();
       if (issueIds.length === 0) return { assignees, labels };
-      const knex = database.knex;
-      const ids = [...issueIds];
-      const rows = await database.values(
-        knex
-          .select({ issueId: 'issue_id' }, knex.raw('0 as kind'), { ref: 'user_id' }, 'id')
-          .from('issue_assignees')
-          .whereIn('issue_id', ids)
-          .unionAll((union) =>
-            union.select({ issueId: 'issue_id' }, knex.raw('1 as kind'), { ref: 'label_id' }, 'id').from('issue_labels').whereIn('issue_id', ids),
-          )
-          .orderBy([{ column: 'kind' }, { column: 'id' }]),
-        { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
-      );
+      const rows = await relationRows.all(issueIds);
       for (const row of rows) {
         const target = row.kind === 0 ? assignees : labels;
         const list = target.get(row.issueId) ?? [];
@@ -202,16 +223,7 @@ export function createIssueStore(database: Database) {
     /** Opened and closed issues per label. */
     async countsPerLabel(labelIds: readonly number[]): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
-      const rows = await database.values(
-        database
-          .table(IssueLabel, 'l')
-          .join('issues as i', 'i.id', 'l.issue_id')
-          .select({ labelId: 'l.label_id', state: 'i.state' })
-          .count({ count: '*' })
-          .whereIn('l.label_id', [...labelIds])
-          .groupBy('l.label_id', 'i.state'),
-        { labelId: 'number', state: 'string', count: 'number' },
-      );
+      const rows = await labelCountRows.all(labelIds);
       const counts = new Map<number, { opened: number; closed: number }>();
       for (const row of rows) {
         const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };

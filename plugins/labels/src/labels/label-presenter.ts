@@ -28,6 +28,19 @@ function descriptionHtml(description: string | null): string {
   return html;
 }
 
+/** Text colours by label colour: lists show the same few colours over and over. */
+const textColors = new Map<string, string>();
+
+function textColorOf(color: string): string {
+  let text = textColors.get(color);
+  if (text === undefined) {
+    text = textColorFor(color);
+    if (textColors.size >= RENDERED_KEPT) textColors.clear();
+    textColors.set(color, text);
+  }
+  return text;
+}
+
 export function presentDetails(label: Label): LabelDetails {
   return {
     id: label.id,
@@ -35,17 +48,32 @@ export function presentDetails(label: Label): LabelDetails {
     color: label.color,
     description: label.description,
     description_html: descriptionHtml(label.description),
-    text_color: textColorFor(label.color),
+    text_color: textColorOf(label.color),
     archived: label.archived,
   };
 }
 
-export function presentLabel(label: Label, extras: LabelExtras) {
-  const counts = extras.counts && {
-    open_issues_count: extras.counts.issues.opened,
-    closed_issues_count: extras.counts.issues.closed,
-    open_merge_requests_count: extras.counts.mergeRequests.opened,
-  };
-  const project = extras.project && { priority: extras.project.priority, is_project_label: label.projectId !== null };
-  return { ...presentDetails(label), ...counts, subscribed: extras.subscribed, ...project };
+export interface PresentedLabel extends LabelDetails {
+  open_issues_count?: number;
+  closed_issues_count?: number;
+  open_merge_requests_count?: number;
+  subscribed: boolean;
+  priority?: number | null;
+  is_project_label?: boolean;
+}
+
+/** Fields are added in GitLab's order rather than spread from partial objects: lists present many labels. */
+export function presentLabel(label: Label, extras: LabelExtras): PresentedLabel {
+  const body = presentDetails(label) as PresentedLabel;
+  if (extras.counts) {
+    body.open_issues_count = extras.counts.issues.opened;
+    body.closed_issues_count = extras.counts.issues.closed;
+    body.open_merge_requests_count = extras.counts.mergeRequests.opened;
+  }
+  body.subscribed = extras.subscribed;
+  if (extras.project) {
+    body.priority = extras.project.priority;
+    body.is_project_label = label.projectId !== null;
+  }
+  return body;
 }

@@ -1,6 +1,6 @@
 /** Labels, their priorities and subscriptions in the database: reads through the entities, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, isUniqueViolation, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
+import { containsText, idListReads, isUniqueViolation, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
 import { LabelEntity, type LabelOwnerType, type LabelRow } from '../entities/label.js';
 import { LabelPriority } from '../entities/label-priority.js';
 import { LabelSubscription } from '../entities/label-subscription.js';
@@ -76,6 +76,15 @@ export function createLabelStore(database: Database) {
     return read;
   }
 
+  const labelsById = idListReads((names) =>
+    database.prepareRows(LabelEntity, (p: Record<string, never>) =>
+      database.from(LabelEntity).whereIn(
+        'id',
+        names.map((name) => p[name]!),
+      ),
+    ),
+  );
+
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 
   return {
@@ -106,8 +115,7 @@ export function createLabelStore(database: Database) {
       return nearestFirst(await database.rows(LabelEntity, inScope(database.from(LabelEntity), scope).whereIn('title', [...new Set(titles)])), scope);
     },
 
-    byIds: (ids: readonly number[]): Promise<LabelRow[]> =>
-      ids.length === 0 ? Promise.resolve([]) : database.rows(LabelEntity, database.from(LabelEntity).whereIn('id', [...new Set(ids)])),
+    byIds: (ids: readonly number[]): Promise<LabelRow[]> => (ids.length === 0 ? Promise.resolve([]) : labelsById.all([...new Set(ids)])),
 
     /**
      * Inserts the label unless one of the scope's labels already has its title, as one atomic

@@ -1,6 +1,6 @@
 /** Milestones in the database: reads through the entity, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, recordId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
+import { containsText, idListReads, recordId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
 import { MilestoneEntity, type MilestoneRow } from '../entities/milestone.js';
 import type { Milestone } from '../contracts.js';
 import { today } from './milestone-rules.js';
@@ -68,6 +68,17 @@ export function createMilestoneStore(database: Database) {
     return query;
   }
 
+  const milestonesById = idListReads((names) =>
+    database.prepareRows(MilestoneEntity, (p: Record<string, never>) =>
+      database
+        .from(MilestoneEntity)
+        .whereIn(
+          'id',
+          names.map((name) => p[name]!),
+        )
+        .orderBy('id'),
+    ),
+  );
   const rows = async (query: Knex.QueryBuilder, em?: EntityManager) => (await database.rows(MilestoneEntity, query, { em })) as StoredMilestone[];
 
   /** Inside a write: takes the title's lock and tells whether another milestone in scope holds it. */
@@ -100,12 +111,7 @@ export function createMilestoneStore(database: Database) {
     async byIds(ids: readonly number[]): Promise<StoredMilestone[]> {
       const valid = ids.filter((id) => recordId(id) !== null);
       if (valid.length === 0) return [];
-      return rows(
-        database
-          .from(MilestoneEntity)
-          .whereIn('id', [...new Set(valid)])
-          .orderBy('id'),
-      );
+      return (await milestonesById.all([...new Set(valid)])) as StoredMilestone[];
     },
 
     /** Milestones with this exact title among these projects' and groups' (the uniqueness rule). */

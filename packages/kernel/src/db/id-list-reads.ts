@@ -1,0 +1,33 @@
+/**
+ * Reads over a list of ids (`where id in (…)`), compiled once per list length: a page's
+ * related rows come in a few lengths, and building the query with knex costs more than
+ * running it.
+ */
+import type { PreparedRead } from './entity-reads.js';
+
+/** The longest list compiled and kept; longer lists compile on each call. */
+const MAX_KEPT_LENGTH = 100;
+
+/**
+ * `compile(names)` builds the prepared read with one named parameter per id (`names[i]`,
+ * used wherever the list appears); `all(ids, params)` fills them and the read's other names.
+ */
+export function idListReads<R>(compile: (names: readonly string[]) => PreparedRead<R, string>) {
+  const reads = new Map<number, PreparedRead<R, string>>();
+  const namesOf = (length: number) => Array.from({ length }, (_, index) => `id${index}`);
+  function readFor(length: number) {
+    let read = reads.get(length);
+    if (!read) {
+      read = compile(namesOf(length));
+      if (length <= MAX_KEPT_LENGTH) reads.set(length, read);
+    }
+    return read;
+  }
+  return {
+    all(ids: readonly unknown[], params: Readonly<Record<string, unknown>> = {}): Promise<R[]> {
+      const values: Record<string, unknown> = { ...params };
+      for (let index = 0; index < ids.length; index++) values[`id${index}`] = ids[index];
+      return readFor(ids.length).all(values);
+    },
+  };
+}
