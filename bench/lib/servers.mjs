@@ -40,7 +40,9 @@ export async function startForgekit({ dataDir = tempDir('forgekit-bench-'), root
   for (const name of SCRUBBED_ENV) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', FORGEKIT_DATA_DIR: dataDir, FORGEKIT_ROOT_TOKEN: rootToken, FORGEKIT_EXTERNAL_URL: url });
   const log = openSync(logFile, 'a');
-  const child = spawnOwned(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', log, log] });
+  // Extra node flags for the server alone, e.g. `BENCH_SERVER_NODE_ARGS=--cpu-prof` to profile it under load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawnOwned(process.execPath, [...nodeArgs, serverMain], { cwd: repoRoot, env, stdio: ['ignore', log, log] });
   await waitUntilReady(`${url}/-/readiness`, child, { describe: () => tail(logFile) });
   return { url, rootToken, dataDir, logFile, child };
 }

@@ -19,13 +19,14 @@ import { createIssueService, fromContract, toContract } from './issues/issue-ser
 import { createIssueStore } from './issues/issue-store.js';
 import { createPromotionMerges } from './issues/promotion-merges.js';
 import { init } from './migrations/202611242310-init.js';
+import { projectOrderIndex } from './migrations/202611250300-project-order-index.js';
 
 /** Project issues: iids, assignees, labels, milestones, iterations, confidentiality, filters, system notes. */
 export const issuesPlugin = definePlugin({
   id: 'issues',
   compatibility: '^0.1.0',
   entities: [IssueEntity, IssueAssignee, IssueLabel],
-  migrations: [init],
+  migrations: [init, projectOrderIndex],
   requires: [coreAccessRef, coreUsersRef, coreProjectsRef, labelsServiceRef, milestonesServiceRef, milestoneEventsServiceRef, notesServiceRef],
   optional: [iterationsServiceRef],
   provides: [issuesServiceRef],

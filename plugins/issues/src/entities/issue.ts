@@ -5,7 +5,7 @@ export const IssueEntity = defineEntity({
   name: 'Issue',
   tableName: 'issues',
   uniques: [{ properties: ['projectId', 'iid'] }],
-  indexes: [{ properties: ['authorId'] }, { properties: ['milestoneId'] }],
+  indexes: [{ properties: ['authorId'] }, { properties: ['milestoneId'] }, { properties: ['projectId', 'createdAt', 'id'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     projectId: p.integer(),
