@@ -1,6 +1,6 @@
 /** Notes in the database: reads through the entity, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+import { idListReads, type EntityManager } from '@forgekit/kernel/orm';
 import type { NoteableType } from '../contracts.js';
 import { Note, type NoteRow } from '../entities/note.js';
 
@@ -17,6 +17,22 @@ export interface NoteListQuery {
 }
 
 export function createNoteStore(database: Database) {
+  const userNoteCountRows = idListReads((names) =>
+    database.prepareValues(
+      (p: Record<string, never>) =>
+        database
+          .table(Note)
+          .select({ noteableId: 'noteable_id' })
+          .count({ count: '*' })
+          .where({ noteable_type: p.noteableType, system: false })
+          .whereIn(
+            'noteable_id',
+            names.map((name) => p[name]!),
+          )
+          .groupBy('noteable_id'),
+      { noteableId: 'number', count: 'number' },
+    ),
+  );
   const ofNoteable = (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => {
     const builder = database.from(Note).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
     if (query.activity === 'only_comments') builder.where('system', false);
@@ -39,16 +55,7 @@ export function createNoteStore(database: Database) {
     /** Counts of non-system notes per noteable (`user_notes_count`). */
     async userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<Map<number, number>> {
       if (noteableIds.length === 0) return new Map();
-      const rows = await database.values(
-        database
-          .table(Note)
-          .select({ noteableId: 'noteable_id' })
-          .count({ count: '*' })
-          .where({ noteable_type: noteableType, system: false })
-          .whereIn('noteable_id', noteableIds as number[])
-          .groupBy('noteable_id'),
-        { noteableId: 'number', count: 'number' },
-      );
+      const rows = await userNoteCountRows.all(noteableIds, { noteableType });
       return new Map(rows.map((row) => [row.noteableId, row.count]));
     },
     removeAllFor: (noteableType: NoteableType, noteableId: number, em?: EntityManager) =>
