@@ -43,7 +43,8 @@ export type MilestoneItemKind = 'issues' | 'merge_requests';
 export interface MilestonesService {
   /** The milestone if it is the project's or one of its ancestor groups', else null: the only ones an issue may take. */
   forProject(projectId: number, milestoneId: number): Promise<Milestone | null>;
-  byIds(ids: readonly number[]): Promise<Milestone[]>;
+  /** `projectPaths` (project id → `group/project`) are paths the caller already knows, which save a lookup for `web_url`. */
+  byIds(ids: readonly number[], options?: { projectPaths?: ReadonlyMap<number, string> }): Promise<Milestone[]>;
   /** Whether the caller may read the milestone's project or group. */
   canRead(user: Principal | null, milestone: Milestone): Promise<boolean>;
   entity(milestone: Milestone): MilestoneEntity;

@@ -74,7 +74,7 @@ export function createIssuePresenter(deps: PresenterDeps) {
     const [users, labels, milestones, iterations] = await Promise.all([
       usersById(userIds),
       labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
-      milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds).then(byId) : new Map<number, Milestone>(),
+      milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds, { projectPaths: paths }).then(byId) : new Map<number, Milestone>(),
       iterationIds.length > 0 && deps.iterations ? deps.iterations.byIds(iterationIds).then(byId) : new Map(),
     ]);
 

@@ -14,6 +14,9 @@ export interface ParentInfo extends Parent {
   groupLineage: number[];
 }
 
+/** What a milestone's `web_url` needs of its project or group. */
+export type WebParent = Pick<ParentInfo, 'kind' | 'id' | 'fullPath'>;
+
 const lineageOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
 export function projectParent(project: ProjectWithNamespace): ParentInfo {
@@ -32,7 +35,7 @@ export function groupParent(group: NamespaceRow): ParentInfo {
 }
 
 export function createParentDirectory(core: { access: AccessService; projects: ProjectService; groups: GroupService }, externalUrl: string) {
-  const webUrl = (parent: ParentInfo, iid: number) =>
+  const webUrl = (parent: WebParent, iid: number) =>
     parent.kind === 'project' ? `${externalUrl}/${parent.fullPath}/-/milestones/${iid}` : `${externalUrl}/groups/${parent.fullPath}/-/milestones/${iid}`;
 
   async function lookup(parent: Parent): Promise<ParentInfo | null> {
@@ -51,8 +54,8 @@ export function createParentDirectory(core: { access: AccessService; projects: P
     lookup,
     parentOf,
     /** The milestones with their `webUrl`; `known` parents save a lookup. */
-    async withUrls<M extends Milestone>(milestones: readonly M[], known: readonly ParentInfo[] = []): Promise<M[]> {
-      const parents = new Map<string, ParentInfo | null>(known.map((info) => [`${info.kind}:${info.id}`, info]));
+    async withUrls<M extends Milestone>(milestones: readonly M[], known: readonly WebParent[] = []): Promise<M[]> {
+      const parents = new Map<string, WebParent | null>(known.map((info) => [`${info.kind}:${info.id}`, info]));
       for (const milestone of milestones) {
         const parent = parentOf(milestone);
         const key = `${parent.kind}:${parent.id}`;

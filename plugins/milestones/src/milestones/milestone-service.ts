@@ -220,7 +220,11 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
       }
       return (await parents.withUrls([milestone]))[0]!;
     },
-    byIds: async (ids) => parents.withUrls(await store.byIds(ids)),
+    byIds: async (ids, options) =>
+      parents.withUrls(
+        await store.byIds(ids),
+        [...(options?.projectPaths ?? [])].map(([id, fullPath]) => ({ kind: 'project' as const, id, fullPath })),
+      ),
     canRead: (user, milestone) => parents.canRead(user, milestone),
     entity: presentMilestone,
     async idsForFilter(scope, filter: MilestoneFilter) {
