@@ -231,6 +231,32 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(await database.count(ofShelf())).toBe(3);
   });
 
+  it('compiles a guarded insert once: named guards, a limit per call (0: none), atomic when inserts race', async () => {
+    const created = new Date('2026-03-04T05:06:07.000Z');
+    const guarded = database.prepareInsertGuarded(Book, (p) => ({
+      unlessExists: database.from(Book).where({ shelf_id: p.shelf, title: p.title }),
+      countOf: database.from(Book).where('shelf_id', p.shelf),
+      lockKey: `shelf:${p.shelf}`,
+    }));
+    const insert = (shelfId: number, title: string, limit: number) =>
+      guarded.run({ shelfId, title, available: false, tags: ['x'], published: null, createdAt: created }, { shelf: shelfId, title }, limit);
+    const first = await insert(11, 'P1', 2);
+    expect(await database.row(Book, database.from(Book).where('id', first!))).toMatchObject({
+      shelfId: 11,
+      title: 'P1',
+      available: false,
+      tags: ['x'],
+      createdAt: created,
+    });
+    expect(await insert(11, 'P1', 2)).toBeNull();
+    expect(await insert(12, 'P1', 2)).toBeGreaterThan(0);
+    const raced = await Promise.all(['P2', 'P3', 'P4', 'P5'].map((title) => insert(11, title, 2)));
+    expect(raced.filter((id) => id !== null)).toHaveLength(1);
+    expect(await insert(11, 'P6', 2)).toBeNull();
+    expect(await insert(11, 'P6', 0)).toBeGreaterThan(0);
+    expect(await database.count(database.from(Book).where('shelf_id', 11))).toBe(3);
+  });
+
   it('makes transactions that lock the same key take turns', async () => {
     const order: string[] = [];
     const run = (name: string) =>

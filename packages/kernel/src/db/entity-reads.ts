@@ -6,6 +6,7 @@
 import type { EntityManager, EntitySchema, InferEntity } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { type createCodecs, type Joined, type NoJoins, rowShape, valueDecoders } from './entity-rows.js';
+import { compileNamed } from './named-params.js';
 import type { PreparedQueries, RawRows } from './prepared-queries.js';
 
 /** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
@@ -29,13 +30,6 @@ export interface PreparedRead<Row, P extends string> {
   all(params: Readonly<Record<P, unknown>>): Promise<Row[]>;
   first(params: Readonly<Record<P, unknown>>): Promise<Row | undefined>;
 }
-
-/**
- * Stand-ins for named parameters while a prepared read is built: positive safe integers,
- * because knex accepts only integers in `limit`, and no real constant comes this close to
- * Number.MAX_SAFE_INTEGER.
- */
-const PARAM_BASE = Number.MAX_SAFE_INTEGER - 1_000_000;
 
 export interface EntityReads {
   /** `select <entity columns> from <table> [as alias]`: a query to narrow with knex. */
@@ -163,27 +157,10 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
   }
 
   /** Compiles `build` once with stand-ins for its named parameters; the statement then takes values by name. */
-  function compileNamed(build: (params: Record<string, never>) => Knex.QueryBuilder) {
-    const names: string[] = [];
-    const params = new Proxy({} as Record<string, never>, {
-      get(_target, name) {
-        if (typeof name !== 'string') return undefined;
-        let index = names.indexOf(name);
-        if (index === -1) index = names.push(name) - 1;
-        return PARAM_BASE + index;
-      },
-    });
-    const compiled = build(params).toSQL();
-    // Each binding is a named parameter or a constant of the query.
-    const slots = compiled.bindings.map((value): { name: string } | { value: unknown } => {
-      const index = typeof value === 'number' ? value - PARAM_BASE : -1;
-      return index >= 0 && index < names.length ? { name: names[index]! } : { value };
-    });
-    const statement = prepared.statement(compiled.sql);
-    return {
-      sql: compiled.sql,
-      raw: (values: Readonly<Record<string, unknown>>) => statement.raw(slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) as Knex.Value[]),
-    };
+  function compilePrepared(build: (params: Record<string, never>) => Knex.QueryBuilder) {
+    const named = compileNamed(build);
+    const statement = prepared.statement(named.sql);
+    return { sql: named.sql, raw: (values: Readonly<Record<string, unknown>>) => statement.raw(named.bindings(values)) };
   }
 
   return {
@@ -202,7 +179,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
       return (await totals(counted, options)).n ?? 0;
     },
     prepareRows(entity, build, options = {}) {
-      const statement = compileNamed(build as (params: Record<string, never>) => Knex.QueryBuilder);
+      const statement = compilePrepared(build as (params: Record<string, never>) => Knex.QueryBuilder);
       // The synchronous SQLite reader answers the same columns array every time: its shape is kept here.
       let lastColumns: readonly string[] | undefined;
       let lastShape: ((values: unknown[]) => unknown) | undefined;
@@ -217,7 +194,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
       return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
     },
     prepareValues(build, shape) {
-      const statement = compileNamed(build as (params: Record<string, never>) => Knex.QueryBuilder);
+      const statement = compilePrepared(build as (params: Record<string, never>) => Knex.QueryBuilder);
       const all = async (values: Readonly<Record<string, unknown>>) => decodeValues(await statement.raw(values), shape);
       return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
     },

@@ -5,6 +5,7 @@
 import { UniqueConstraintViolationException, type EntityManager, type EntityProperty, type EntitySchema, type MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
+import { compileNamed, type NamedStatement } from './named-params.js';
 
 export interface EntityWrites {
   /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */
@@ -24,6 +25,25 @@ export interface EntityWrites {
    * null when the guard held the row back.
    */
   insertGuarded<Row extends object>(entity: EntitySchema<Row, any>, row: Partial<Row>, guard: InsertGuard): Promise<number | null>;
+  /**
+   * `insertGuarded` for a hot path: the guard is built once with named parameters (as with
+   * `prepareRows`) and `run` fills them; `limit` is the `count` guard's bound (0: none).
+   */
+  prepareInsertGuarded<Row extends object, P extends string>(
+    entity: EntitySchema<Row, any>,
+    guard: (params: Record<P, never>) => PreparedGuard,
+  ): PreparedInsert<Row, P>;
+}
+
+export interface PreparedGuard {
+  unlessExists?: Knex.QueryBuilder;
+  /** The rows a limit counts. */
+  countOf?: Knex.QueryBuilder;
+  lockKey: string;
+}
+
+export interface PreparedInsert<Row, P extends string> {
+  run(row: Partial<Row>, params: Readonly<Record<P, unknown>>, limit: number): Promise<number | null>;
 }
 
 export interface InsertGuard {
@@ -47,6 +67,9 @@ export async function unlessTaken<T, F>(write: Promise<T>, onViolation: () => F)
     throw error;
   }
 }
+
+/** The named parameter a prepared guard's limit takes. */
+const LIMIT_PARAM = 'guardLimit';
 
 export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrites {
   // Single writes are native statements (`insert`, `nativeUpdate`, `nativeDelete`), which
@@ -77,37 +100,77 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrite
     return { table: meta.tableName, columns, values };
   }
 
+  /** The guard's conditions as one `where …` clause; a `limit` of 0 lets any count through. */
+  function guardClause(unlessExists: Knex.QueryBuilder | undefined, countOf: Knex.QueryBuilder | undefined, limit: unknown): Knex.Raw {
+    const conditions: Knex.Raw[] = [];
+    if (unlessExists) conditions.push(knex.raw('not exists ?', [unlessExists]));
+    if (countOf) conditions.push(knex.raw('(? = 0 or (select count(*) from ? as counted) < ?)', [limit as Knex.Value, countOf, limit as Knex.Value]));
+    return conditions.length > 0 ? knex.raw(`where ${conditions.map(() => '?').join(' and ')}`, conditions) : knex.raw('');
+  }
+
+  /** `insert into t (columns) select <values> <guard>`: SQLite runs it under its write lock, reads included, so it is atomic. */
+  function guardedInsertSql(table: string, columns: readonly string[], clause: string) {
+    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+    return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select ${columns.map(() => '?').join(', ')} ${clause}`;
+  }
+
+  async function runSqliteInsert(sql: string, bindings: readonly unknown[]) {
+    const result = (await writer.getConnection().execute(sql, bindings as unknown[], 'run')) as { affectedRows: number; insertId: number };
+    return result.affectedRows > 0 ? Number(result.insertId) : null;
+  }
+
+  async function insertUnderLock(entity: EntitySchema<any, any>, row: object, guard: InsertGuard) {
+    return writer.transactional(async (em) => {
+      await lock(em, guard.lockKey);
+      const trx = em.getTransactionContext<Knex.Transaction>()!;
+      if (guard.unlessExists && (await guard.unlessExists.clone().transacting(trx).first())) return null;
+      if (guard.count && guard.count.below > 0) {
+        const [counted] = (await knex.count({ n: '*' }).from(guard.count.of.clone().as('counted')).transacting(trx)) as { n: unknown }[];
+        if (Number(counted?.n) >= guard.count.below) return null;
+      }
+      return Number(await em.insert(entity, row as never));
+    });
+  }
+
   return {
     em: () => writer,
     transaction: (work) => writer.transactional((em) => work(em)),
     lock,
     async insertGuarded(entity, row, guard) {
-      if (dialect === 'postgresql') {
-        return writer.transactional(async (em) => {
-          await lock(em, guard.lockKey);
-          const trx = em.getTransactionContext<Knex.Transaction>()!;
-          if (guard.unlessExists && (await guard.unlessExists.clone().transacting(trx).first())) return null;
-          if (guard.count && guard.count.below > 0) {
-            const [counted] = (await knex.count({ n: '*' }).from(guard.count.of.clone().as('counted')).transacting(trx)) as { n: unknown }[];
-            if (Number(counted?.n) >= guard.count.below) return null;
-          }
-          return Number(await em.insert(entity, row as never));
-        });
-      }
-      // SQLite runs a write statement under its write lock, reads included: one statement is atomic.
+      if (dialect === 'postgresql') return insertUnderLock(entity, row, guard);
       const { table, columns, values } = columnsOf(entity, row as Record<string, unknown>);
-      const conditions: Knex.Raw[] = [];
-      if (guard.unlessExists) conditions.push(knex.raw('not exists ?', [guard.unlessExists]));
-      if (guard.count && guard.count.below > 0) conditions.push(knex.raw('(select count(*) from ? as counted) < ?', [guard.count.of, guard.count.below]));
-      const where = conditions.length > 0 ? knex.raw(`where ${conditions.map(() => '?').join(' and ')}`, conditions) : knex.raw('');
-      const statement = knex.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) select ${values.map(() => '?').join(', ')} ?`, [
-        table,
-        ...columns,
-        ...(values as Knex.Value[]),
-        where,
-      ]);
-      const result = (await writer.getConnection().execute(statement as never, [], 'run')) as { affectedRows: number; insertId: number };
-      return result.affectedRows > 0 ? Number(result.insertId) : null;
+      const countOf = guard.count && guard.count.below > 0 ? guard.count.of : undefined;
+      const clause = guardClause(guard.unlessExists, countOf, guard.count?.below ?? 0).toSQL();
+      return runSqliteInsert(guardedInsertSql(table, columns, clause.sql), [...values, ...clause.bindings]);
+    },
+    prepareInsertGuarded(entity, guard) {
+      if (dialect === 'postgresql') {
+        return {
+          run(row, params, limit) {
+            const built = guard(params as never);
+            return insertUnderLock(entity, row, {
+              unlessExists: built.unlessExists,
+              count: built.countOf && { of: built.countOf, below: limit },
+              lockKey: built.lockKey,
+            });
+          },
+        };
+      }
+      // The guard compiles once; the insert's SQL once per set of columns a row fills.
+      const clause: NamedStatement = compileNamed((params) => {
+        const built = guard(params as never);
+        return guardClause(built.unlessExists, built.countOf, params[LIMIT_PARAM]);
+      });
+      const bySignature = new Map<string, string>();
+      return {
+        run(row, params, limit) {
+          const { table, columns, values } = columnsOf(entity, row as Record<string, unknown>);
+          const signature = columns.join(',');
+          let sql = bySignature.get(signature);
+          if (sql === undefined) bySignature.set(signature, (sql = guardedInsertSql(table, columns, clause.sql)));
+          return runSqliteInsert(sql, [...values, ...clause.bindings({ ...params, [LIMIT_PARAM]: limit })]);
+        },
+      };
     },
   };
 }

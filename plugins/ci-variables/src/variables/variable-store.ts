@@ -32,6 +32,13 @@ export function createVariableStore(database: Database) {
     database.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }).orderBy('id').limit(p.limit).offset(p.offset),
   );
 
+  // Creates are the hot write: the guard compiles once.
+  const guardedInsert = database.prepareInsertGuarded(CiVariable, (p) => ({
+    unlessExists: database.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id, key: p.key, environment_scope: p.scope }),
+    countOf: database.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }),
+    lockKey: `ci-variables:${p.kind}:${p.id}`,
+  }));
+
   /** One statement: the owner's count, and how many others hold `key` in `scope`. */
   async function occupancy(owner: Owner, key: string, scope: string, exceptId = 0, em?: EntityManager): Promise<Occupancy> {
     const holders = database.knex.raw('case when "key" = ? and environment_scope = ? and id <> ? then 1 end', [key, scope, exceptId]);
@@ -62,11 +69,7 @@ export function createVariableStore(database: Database) {
     async insert(owner: Owner, variable: Variable, limit: number): Promise<StoredVariable | Occupancy> {
       const now = new Date();
       const row: Omit<StoredVariable, 'id'> = { ownerType: owner.kind, ownerId: owner.id, ...fields(variable), createdAt: now, updatedAt: now };
-      const id = await database.insertGuarded(CiVariable, row, {
-        unlessExists: ofOwner(owner).where({ key: variable.key, environment_scope: variable.environmentScope }),
-        count: { of: ofOwner(owner), below: limit },
-        lockKey: `ci-variables:${owner.kind}:${owner.id}`,
-      });
+      const id = await guardedInsert.run(row, { kind: owner.kind, id: owner.id, key: variable.key, scope: variable.environmentScope }, limit);
       return id === null ? occupancy(owner, variable.key, variable.environmentScope) : { id, ...row };
     },
 
