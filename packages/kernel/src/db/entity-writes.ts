@@ -114,9 +114,10 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrite
     return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select ${columns.map(() => '?').join(', ')} ${clause}`;
   }
 
+  /** Runs with bound values (MikroORM's `execute` would inline them into a new SQL text every time). */
   async function runSqliteInsert(sql: string, bindings: readonly unknown[]) {
-    const result = (await writer.getConnection().execute(sql, bindings as unknown[], 'run')) as { affectedRows: number; insertId: number };
-    return result.affectedRows > 0 ? Number(result.insertId) : null;
+    const rows = (await knex.raw(`${sql} returning "id"`, bindings as Knex.RawBinding[])) as { id: number }[];
+    return rows.length > 0 ? Number(rows[0]!.id) : null;
   }
 
   async function insertUnderLock(entity: EntitySchema<any, any>, row: object, guard: InsertGuard) {
