@@ -2,13 +2,15 @@
 /**
  * Diagnostic: how many SQL statements each GET scenario costs per request. Boots the
  * reference server in this process (SQLite, logging off), seeds like the bench, and
- * counts SQL statements (knex queries and prepared reads) over sequential requests.
+ * counts SQL statements over sequential requests with the tests' statement log (knex queries
+ * and prepared reads, without the token's once-a-minute last-use stamp).
  *
  * Usage: node bench/count-queries.mjs [--requests 5] [--sql]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { startServer } from '@forgekit/server';
+import { recordStatements } from '@forgekit/testing';
 import { freePort, runOwned, tempDir } from './lib/children.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { scenarios } from './scenarios.mjs';
@@ -30,9 +32,7 @@ async function main() {
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     const ctx = await seedContext(baseUrl, rootToken);
-    let statements = [];
-    server.kernel.database.knex.on('query', (query) => statements.push(query.sql));
-    server.kernel.database.observeReads((sql) => statements.push(sql));
+    const log = recordStatements(server.kernel);
     for (const scenario of scenarios.filter((s) => s.method === 'GET')) {
       const prepared = await prepareScenario(scenario, ctx);
       if (prepared.skipped) {
@@ -45,8 +45,9 @@ async function main() {
         if (!response.ok) throw new Error(`${prepared.path} answered ${response.status}`);
       };
       await send();
-      statements = [];
-      for (let i = 0; i < requests; i++) await send();
+      const statements = await log.during(async () => {
+        for (let i = 0; i < requests; i++) await send();
+      });
       const perRequest = statements.length / requests;
       console.log(`${scenario.name}: ${perRequest} SQL statements per request`);
       if (options.sql) for (const sql of statements.slice(0, Math.round(perRequest))) console.log(`  ${sql}`);

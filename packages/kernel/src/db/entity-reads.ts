@@ -6,7 +6,7 @@
 import type { EntityManager, EntitySchema, InferEntity } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { type createCodecs, type Joined, type NoJoins, rowShape, valueDecoders } from './entity-rows.js';
-import { compileNamed } from './named-params.js';
+import { compileNamed, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries, RawRows } from './prepared-queries.js';
 
 /** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
@@ -91,17 +91,15 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     return { columns: objects.length > 0 ? Object.keys(objects[0]!) : [], rows: objects.map((row) => Object.values(row)) };
   }
 
+  /** Runs a query as a prepared statement, or inside `em`'s transaction; answers its SQL with the rows. */
+  async function run(query: Knex.QueryBuilder, em: EntityManager | undefined): Promise<{ sql: string; raw: RawRows }> {
+    const compiled = query.toSQL();
+    const raw = em ? await runInTransaction(em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
+    return { sql: compiled.sql, raw };
+  }
+
   async function read(entity: EntitySchema<any, any>, query: Knex.QueryBuilder, options: ReadOptions<Joined> = {}) {
-    let raw: RawRows;
-    let sql: string;
-    if (options.em) {
-      sql = query.toSQL().sql;
-      raw = await runInTransaction(options.em, query);
-    } else {
-      const compiled = query.toSQL();
-      sql = compiled.sql;
-      raw = await prepared.statement(sql).raw(compiled.bindings);
-    }
+    const { sql, raw } = await run(query, options.em);
     const shape = shapeFor(entity, options.joined, sql, raw.columns);
     return raw.rows.map(shape);
   }
@@ -123,9 +121,8 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     const key = `${entity.meta.className}\u0000${alias ?? ''}`;
     let list = selectLists.get(key);
     if (list === undefined) {
-      const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
       list = columnNames(entity)
-        .map((column) => (alias ? `${quote(alias)}.${quote(column)}` : quote(column)))
+        .map((column) => (alias ? `${quoteIdentifier(alias)}.${quoteIdentifier(column)}` : quoteIdentifier(column)))
         .join(', ');
       selectLists.set(key, list);
     }
@@ -133,8 +130,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
   }
 
   async function totals(query: Knex.QueryBuilder, options: { em?: EntityManager } = {}) {
-    const compiled = query.toSQL();
-    const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
+    const { raw } = await run(query, options.em);
     const values = raw.rows[0] ?? [];
     return Object.fromEntries(
       raw.columns.map((column, index) => [column, values[index] === null || values[index] === undefined ? null : Number(values[index])]),
@@ -151,9 +147,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
   }
 
   async function values(query: Knex.QueryBuilder, shape: Record<string, ValueKind>, options: { em?: EntityManager } = {}) {
-    const compiled = query.toSQL();
-    const raw = options.em ? await runInTransaction(options.em, query) : await prepared.statement(compiled.sql).raw(compiled.bindings);
-    return decodeValues(raw, shape);
+    return decodeValues((await run(query, options.em)).raw, shape);
   }
 
   /** Compiles `build` once with stand-ins for its named parameters; the statement then takes values by name. */

@@ -5,7 +5,7 @@
 import { UniqueConstraintViolationException, type EntityManager, type EntityProperty, type EntitySchema, type MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
-import { compileNamed, type NamedStatement } from './named-params.js';
+import { compileNamed, type NamedStatement, quoteIdentifier } from './named-params.js';
 
 export interface EntityWrites {
   /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */
@@ -110,8 +110,7 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrite
 
   /** `insert into t (columns) select <values> <guard>`: SQLite runs it under its write lock, reads included, so it is atomic. */
   function guardedInsertSql(table: string, columns: readonly string[], clause: string) {
-    const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-    return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select ${columns.map(() => '?').join(', ')} ${clause}`;
+    return `insert into ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) select ${columns.map(() => '?').join(', ')} ${clause}`;
   }
 
   /** Runs with bound values (MikroORM's `execute` would inline them into a new SQL text every time). */

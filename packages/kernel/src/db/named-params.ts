@@ -1,6 +1,7 @@
 /**
- * Statements built once with knex and run many times: the builder receives stand-ins for its
- * named parameters (`p.id`, `p.limit`) and the compiled bindings are mapped back to names.
+ * Statements built once and run many times: a knex builder receives stand-ins for its named
+ * parameters (`p.id`, `p.limit`) and the compiled bindings are mapped back to names; SQL
+ * written around them quotes its identifiers here.
  */
 import type { Knex } from '@mikro-orm/knex';
 
@@ -10,6 +11,9 @@ import type { Knex } from '@mikro-orm/knex';
  * Number.MAX_SAFE_INTEGER.
  */
 const PARAM_BASE = Number.MAX_SAFE_INTEGER - 1_000_000;
+
+/** `name` as an SQL identifier, the same on both engines (`"a""b"`). */
+export const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export interface NamedStatement {
   readonly sql: string;
