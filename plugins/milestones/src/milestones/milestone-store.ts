@@ -81,6 +81,24 @@ export function createMilestoneStore(database: Database) {
   );
   const rows = async (query: Knex.QueryBuilder, em?: EntityManager) => (await database.rows(MilestoneEntity, query, { em })) as StoredMilestone[];
 
+  /** Inside a write: an active milestone with the parent's next iid, taken under a lock so concurrent creates differ. */
+  async function insertNext(em: EntityManager, parent: Parent, fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>) {
+    await database.lock(em, `milestones:${parent.kind}:${parent.id}`);
+    const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
+    const now = new Date();
+    const row: Omit<StoredMilestone, 'id'> = {
+      iid: (max ?? 0) + 1,
+      projectId: parent.kind === 'project' ? parent.id : null,
+      groupId: parent.kind === 'group' ? parent.id : null,
+      state: 'active',
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const id = await em.insert(MilestoneEntity, row as StoredMilestone);
+    return { id: Number(id), ...row };
+  }
+
   /** Inside a write: takes the title's lock and tells whether another milestone in scope holds it. */
   async function titleHeld(em: EntityManager, scope: TitleScope, exceptId: number) {
     await database.lock(em, `milestones:title:${scope.title}`);
@@ -125,30 +143,13 @@ export function createMilestoneStore(database: Database) {
       return rows(query);
     },
 
-    /** Inserts with the next iid of the project or group, taken under a lock so concurrent creates differ. */
-    /** Null when the title was taken meanwhile. */
+    /** Inserts with the next iid of the project or group; null when the title was taken meanwhile. */
     insert(
       parent: Parent,
       fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>,
       scope: TitleScope,
     ): Promise<StoredMilestone | null> {
-      return database.transaction(async (em) => {
-        if (await titleHeld(em, scope, 0)) return null;
-        await database.lock(em, `milestones:${parent.kind}:${parent.id}`);
-        const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
-        const now = new Date();
-        const row: Omit<StoredMilestone, 'id'> = {
-          iid: (max ?? 0) + 1,
-          projectId: parent.kind === 'project' ? parent.id : null,
-          groupId: parent.kind === 'group' ? parent.id : null,
-          state: 'active',
-          ...fields,
-          createdAt: now,
-          updatedAt: now,
-        };
-        const id = await em.insert(MilestoneEntity, row as StoredMilestone);
-        return { id: Number(id), ...row };
-      });
+      return database.transaction(async (em) => ((await titleHeld(em, scope, 0)) ? null : insertNext(em, parent, fields)));
     },
 
     /**
@@ -163,12 +164,7 @@ export function createMilestoneStore(database: Database) {
       return database.transaction(async (em) => {
         if (await titleHeld(em, { title: fields.title, projectIds: [], groupIds: [groupId] }, 0)) return null;
         if (from.length > 0) await em.nativeDelete(MilestoneEntity, { id: { $in: [...from] } });
-        await database.lock(em, `milestones:group:${groupId}`);
-        const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where('group_id', groupId).max({ max: 'iid' }), { em });
-        const now = new Date();
-        const row: Omit<StoredMilestone, 'id'> = { iid: (max ?? 0) + 1, projectId: null, groupId, state: 'active', ...fields, createdAt: now, updatedAt: now };
-        const id = await em.insert(MilestoneEntity, row as StoredMilestone);
-        return { id: Number(id), ...row };
+        return insertNext(em, { kind: 'group', id: groupId }, fields);
       });
     },
 
