@@ -9,6 +9,7 @@ export type { PluginMigration } from './db/migrate.js';
 export { recordId, MAX_RECORD_ID } from './db/values.js';
 export { containsText } from './db/text-match.js';
 export { idListReads } from './db/id-list-reads.js';
+export { mergeLinks, type LinkMerge } from './db/merge-links.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
 export type { Rows, PreparedRead, ReadOptions, ValueKind, ValueRow } from './db/entity-reads.js';

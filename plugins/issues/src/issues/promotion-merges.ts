@@ -4,6 +4,7 @@
  * the old records).
  */
 import type { Database } from '@forgekit/kernel';
+import { mergeLinks } from '@forgekit/kernel/orm';
 import { IssueEntity } from '../entities/issue.js';
 import { IssueLabel } from '../entities/issue-label.js';
 
@@ -21,17 +22,11 @@ export function createPromotionMerges(database: Database) {
             .orderBy('id'),
           { em },
         );
-        const carrying = new Set(links.filter((link) => link.labelId === to).map((link) => link.issueId));
-        const moved: number[] = [];
-        const dropped: number[] = [];
-        for (const link of links) {
-          if (link.labelId === to) continue;
-          if (carrying.has(link.issueId)) dropped.push(link.id);
-          else {
-            carrying.add(link.issueId);
-            moved.push(link.id);
-          }
-        }
+        const { moved, dropped } = mergeLinks(
+          links,
+          (link) => link.labelId === to,
+          (link) => link.issueId,
+        );
         if (dropped.length > 0) await em.nativeDelete(IssueLabel, { id: { $in: dropped } });
         if (moved.length > 0) await em.nativeUpdate(IssueLabel, { id: { $in: moved } }, { labelId: to });
       });

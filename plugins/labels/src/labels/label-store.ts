@@ -1,6 +1,6 @@
 /** Labels, their priorities and subscriptions in the database: reads through the entities, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, idListReads, isUniqueViolation, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
+import { containsText, idListReads, isUniqueViolation, mergeLinks, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
 import { LabelEntity, type LabelOwnerType, type LabelRow } from '../entities/label.js';
 import { LabelPriority } from '../entities/label-priority.js';
 import { LabelSubscription } from '../entities/label-subscription.js';
@@ -164,21 +164,14 @@ export function createLabelStore(database: Database) {
       await database.transaction(async (em) => {
         if (from.length > 0) {
           const ids = [survivor.id, ...from];
+          const toSurvivor = (row: { labelId: number }) => row.labelId === survivor.id;
           const priorities = await database.rows(LabelPriority, database.from(LabelPriority).whereIn('label_id', ids).orderBy('id'), { em });
-          const prioritised = new Set(priorities.filter((row) => row.labelId === survivor.id).map((row) => row.projectId));
-          for (const row of priorities) {
-            if (row.labelId === survivor.id || prioritised.has(row.projectId)) continue;
-            prioritised.add(row.projectId);
-            await em.nativeUpdate(LabelPriority, { id: row.id }, { labelId: survivor.id });
-          }
+          const { moved: movedPriorities } = mergeLinks(priorities, toSurvivor, (row) => row.projectId);
+          if (movedPriorities.length > 0) await em.nativeUpdate(LabelPriority, { id: { $in: movedPriorities } }, { labelId: survivor.id });
           // The newest subscription of each user not yet subscribed to the survivor moves to it.
           const subscriptions = await database.rows(LabelSubscription, database.from(LabelSubscription).whereIn('label_id', ids).orderBy('id', 'desc'), { em });
-          const subscribers = new Set(subscriptions.filter((row) => row.labelId === survivor.id).map((row) => row.userId));
-          for (const row of subscriptions) {
-            if (subscribers.has(row.userId)) continue;
-            subscribers.add(row.userId);
-            await em.nativeUpdate(LabelSubscription, { id: row.id }, { labelId: survivor.id });
-          }
+          const { moved: movedSubscriptions } = mergeLinks(subscriptions, toSurvivor, (row) => row.userId);
+          if (movedSubscriptions.length > 0) await em.nativeUpdate(LabelSubscription, { id: { $in: movedSubscriptions } }, { labelId: survivor.id });
           await em.nativeDelete(LabelPriority, { labelId: { $in: [...from] } });
           await em.nativeDelete(LabelSubscription, { labelId: { $in: [...from] } });
           await em.nativeDelete(LabelEntity, { id: { $in: [...from] } });
