@@ -1,9 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineEntity } from '@mikro-orm/core';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isUniqueViolation, unlessTaken } from './entity-writes.js';
 import { schemaDrift } from './schema-drift.js';
 import { openDatabase, type Database } from './open-database.js';
@@ -184,6 +185,24 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
       }),
     ).rejects.toThrow('roll back');
     expect((await database.row(Book, database.from(Book).where('title', 'A')))?.available).toBe(true);
+  });
+
+  it('writes, in a transaction or not, without entering an AsyncLocalStorage (which would slow every promise)', async () => {
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, 'enterWith');
+    try {
+      await database.transaction(async (em) => {
+        await em.nativeUpdate(Book, { title: 'A' }, { available: false });
+        await em.nativeUpdate(Book, { title: 'A' }, { available: true });
+      });
+      await expect(database.transaction(async () => Promise.reject(new Error('roll back')))).rejects.toThrow('roll back');
+      await database.em().nativeUpdate(Book, { title: 'A' }, { available: true });
+      expect(run).not.toHaveBeenCalled();
+      expect(enterWith).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+      enterWith.mockRestore();
+    }
   });
 
   it('tells a unique violation apart from other failures', async () => {
