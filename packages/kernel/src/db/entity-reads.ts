@@ -8,6 +8,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { type createCodecs, type Joined, type NoJoins, rowShape, valueDecoders } from './entity-rows.js';
 import { compileNamed, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries, RawRows } from './prepared-queries.js';
+import { rowsOnly } from './rows-only.js';
 
 /** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
 export type Rows<E, J extends Joined = NoJoins> = InferEntity<E> & { [K in keyof J]: InferEntity<J[K]['entity']> };
@@ -169,7 +170,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
       return rows[0] as never;
     },
     async count(query, options = {}) {
-      const counted = knex.count({ n: '*' }).from(query.clone().clearSelect().clearOrder().select(knex.raw('1')).as('counted'));
+      const counted = knex.count({ n: '*' }).from(rowsOnly(knex, query).as('counted'));
       return (await totals(counted, options)).n ?? 0;
     },
     prepareRows(entity, build, options = {}) {

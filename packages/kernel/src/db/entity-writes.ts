@@ -6,6 +6,7 @@ import { UniqueConstraintViolationException, type EntityManager, type EntityProp
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
 import { compileNamed, type NamedStatement, quoteIdentifier } from './named-params.js';
+import { rowsOnly } from './rows-only.js';
 
 export interface EntityWrites {
   /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */
@@ -127,8 +128,9 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrite
   /** The guard's conditions as one `where …` clause; a `limit` of 0 lets any count through. */
   function guardClause(unlessExists: Knex.QueryBuilder | undefined, countOf: Knex.QueryBuilder | undefined, limit: unknown): Knex.Raw {
     const conditions: Knex.Raw[] = [];
-    if (unlessExists) conditions.push(knex.raw('not exists ?', [unlessExists]));
-    if (countOf) conditions.push(knex.raw('(? = 0 or (select count(*) from ? as counted) < ?)', [limit as Knex.Value, countOf, limit as Knex.Value]));
+    if (unlessExists) conditions.push(knex.raw('not exists ?', [rowsOnly(knex, unlessExists)]));
+    if (countOf)
+      conditions.push(knex.raw('(? = 0 or (select count(*) from ? as counted) < ?)', [limit as Knex.Value, rowsOnly(knex, countOf), limit as Knex.Value]));
     return conditions.length > 0 ? knex.raw(`where ${conditions.map(() => '?').join(' and ')}`, conditions) : knex.raw('');
   }
 
@@ -147,9 +149,9 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrite
     return transaction(async (em) => {
       await lock(em, guard.lockKey);
       const trx = em.getTransactionContext<Knex.Transaction>()!;
-      if (guard.unlessExists && (await guard.unlessExists.clone().transacting(trx).first())) return null;
+      if (guard.unlessExists && (await rowsOnly(knex, guard.unlessExists).transacting(trx).first())) return null;
       if (guard.count && guard.count.below > 0) {
-        const [counted] = (await knex.count({ n: '*' }).from(guard.count.of.clone().as('counted')).transacting(trx)) as { n: unknown }[];
+        const [counted] = (await knex.count({ n: '*' }).from(rowsOnly(knex, guard.count.of).as('counted')).transacting(trx)) as { n: unknown }[];
         if (Number(counted?.n) >= guard.count.below) return null;
       }
       return Number(await em.insert(entity, row as never));
