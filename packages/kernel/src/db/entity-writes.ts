@@ -6,6 +6,7 @@ import { UniqueConstraintViolationException, type EntityManager, type EntityProp
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
 import { compileNamed, type NamedStatement, quoteIdentifier } from './named-params.js';
+import type { PreparedQueries } from './prepared-queries.js';
 import { rowsOnly } from './rows-only.js';
 
 export interface EntityWrites {
@@ -72,7 +73,7 @@ export async function unlessTaken<T, F>(write: Promise<T>, onViolation: () => F)
 /** The named parameter a prepared guard's limit takes. */
 const LIMIT_PARAM = 'guardLimit';
 
-export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrites {
+export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: PreparedQueries): EntityWrites {
   // Single writes are native statements (`insert`, `nativeUpdate`, `nativeDelete`), which
   // keep no identity map: one EntityManager serves them all. A transaction runs in a fork
   // of its own.
@@ -139,10 +140,14 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect): EntityWrite
     return `insert into ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) select ${columns.map(() => '?').join(', ')} ${clause}`;
   }
 
-  /** Runs with bound values (MikroORM's `execute` would inline them into a new SQL text every time). */
+  /**
+   * Runs as a statement prepared once per connection, with bound values: MikroORM's
+   * `execute` would inline them into a new SQL text, and knex's `raw` has SQLite parse the
+   * same text again on every insert.
+   */
   async function runSqliteInsert(sql: string, bindings: readonly unknown[]) {
-    const rows = (await knex.raw(`${sql} returning "id"`, bindings as Knex.RawBinding[])) as { id: number }[];
-    return rows.length > 0 ? Number(rows[0]!.id) : null;
+    const { rows } = await prepared.writeStatement(`${sql} returning "id"`).raw(bindings);
+    return rows.length > 0 ? Number(rows[0]![0]) : null;
   }
 
   async function insertUnderLock(entity: EntitySchema<any, any>, row: object, guard: InsertGuard) {

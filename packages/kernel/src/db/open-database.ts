@@ -75,7 +75,7 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
   const prepared = createPreparedQueries(knex, dialect, reader as SqliteReader | undefined);
   return {
     ...createEntityReads(knex, prepared, createCodecs(orm)),
-    ...createEntityWrites(orm, dialect),
+    ...createEntityWrites(orm, dialect, prepared),
     orm,
     knex,
     dialect,

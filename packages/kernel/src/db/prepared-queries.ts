@@ -86,6 +86,8 @@ export function toNumberedPlaceholders(sql: string): string {
 export interface PreparedQueries {
   /** A statement prepared once per SQL text, answering column names and arrays of values. */
   statement(sql: string): PreparedStatement;
+  /** `statement` for SQL that writes: it runs on the pool's connections, never the read-only reader. */
+  writeStatement(sql: string): PreparedStatement;
   /** Calls `listener` with the SQL of every prepared read (they bypass knex's `query` event); returns the unsubscribe. */
   observe(listener: (sql: string) => void): () => void;
   /** Releases SQLite statements; call before the connection closes. */
@@ -157,25 +159,30 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
   }
 
   const statements = new Map<string, PreparedStatement>();
+  const writeStatements = new Map<string, PreparedStatement>();
+
+  function cached(sql: string, writes: boolean): PreparedStatement {
+    const cache = writes ? writeStatements : statements;
+    let prepared = cache.get(sql);
+    if (prepared) return prepared;
+    const text = dialect === 'postgresql' ? toNumberedPlaceholders(sql) : sql;
+    const name = `fk_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    const run = reader && dialect === 'sqlite' && !writes ? rawOnReader(sql) : rawViaPool(sql, name, text);
+    prepared = {
+      sql,
+      raw(params = []) {
+        for (const observer of observers) observer(sql);
+        return run(params);
+      },
+    };
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(sql, prepared);
+    return prepared;
+  }
 
   const queries: PreparedQueries = {
-    statement(sql) {
-      let prepared = statements.get(sql);
-      if (prepared) return prepared;
-      const text = dialect === 'postgresql' ? toNumberedPlaceholders(sql) : sql;
-      const name = `fk_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-      const run = reader && dialect === 'sqlite' ? rawOnReader(sql) : rawViaPool(sql, name, text);
-      prepared = {
-        sql,
-        raw(params = []) {
-          for (const observer of observers) observer(sql);
-          return run(params);
-        },
-      };
-      if (statements.size >= MAX_CACHED) statements.clear();
-      statements.set(sql, prepared);
-      return prepared;
-    },
+    statement: (sql) => cached(sql, false),
+    writeStatement: (sql) => cached(sql, true),
     observe(listener) {
       observers.add(listener);
       return () => observers.delete(listener);
@@ -186,6 +193,7 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
       }
       sqliteStatements.clear();
       statements.clear();
+      writeStatements.clear();
     },
   };
   return queries;
