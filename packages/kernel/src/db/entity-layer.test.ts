@@ -276,6 +276,30 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(await database.count(database.from(Book).where('shelf_id', 11))).toBe(3);
   });
 
+  it('runs a guarded insert as one statement text, never inside another request\'s transaction', async () => {
+    const guarded = database.prepareInsertGuarded(Book, (p) => ({ unlessExists: database.from(Book).where({ shelf_id: p.shelf, title: p.title }), lockKey: 'shelf:21' }));
+    const insert = (title: string) => guarded.run({ shelfId: 21, title, available: true, tags: [], published: null, createdAt: created }, { shelf: 21, title }, 0);
+    const seen: string[] = [];
+    const stop = database.observeReads((sql) => seen.push(sql));
+    let inserted: Promise<number | null> | undefined;
+    await expect(
+      database.transaction(async (em) => {
+        await em.insert(Book, { shelfId: 21, title: 'T0', available: true, tags: [], published: null, createdAt: created });
+        inserted = insert('T1');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await inserted).toBeGreaterThan(0);
+    expect(await insert('T2')).toBeGreaterThan(0);
+    stop();
+    const titles = await database.rows(Book, database.from(Book).where('shelf_id', 21).orderBy('title'));
+    expect(titles.map((book) => book.title)).toEqual(['T1', 'T2']);
+    const inserts = seen.filter((sql) => sql.startsWith('insert'));
+    expect(inserts).toHaveLength(mode === 'postgresql' ? 0 : 2);
+    expect(new Set(inserts).size).toBeLessThanOrEqual(1);
+  });
+
   it('makes transactions that lock the same key take turns', async () => {
     const order: string[] = [];
     const run = (name: string) =>
