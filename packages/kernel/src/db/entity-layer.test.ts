@@ -276,9 +276,13 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(await database.count(database.from(Book).where('shelf_id', 11))).toBe(3);
   });
 
-  it('runs a guarded insert as one statement text, never inside another request\'s transaction', async () => {
-    const guarded = database.prepareInsertGuarded(Book, (p) => ({ unlessExists: database.from(Book).where({ shelf_id: p.shelf, title: p.title }), lockKey: 'shelf:21' }));
-    const insert = (title: string) => guarded.run({ shelfId: 21, title, available: true, tags: [], published: null, createdAt: created }, { shelf: 21, title }, 0);
+  it("runs a guarded insert as one statement text, never inside another request's transaction", async () => {
+    const guarded = database.prepareInsertGuarded(Book, (p) => ({
+      unlessExists: database.from(Book).where({ shelf_id: p.shelf, title: p.title }),
+      lockKey: 'shelf:21',
+    }));
+    const insert = (title: string) =>
+      guarded.run({ shelfId: 21, title, available: true, tags: [], published: null, createdAt: created }, { shelf: 21, title }, 0);
     const seen: string[] = [];
     const stop = database.observeReads((sql) => seen.push(sql));
     let inserted: Promise<number | null> | undefined;

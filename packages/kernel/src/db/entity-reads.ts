@@ -39,6 +39,11 @@ export interface EntityReads {
   table(entity: EntitySchema<any, any>, alias?: string): Knex.QueryBuilder;
   /** The entity's columns for a select list, qualified by `alias` and renamed with `prefix` (for joins). */
   columns(entity: EntitySchema<any, any>, alias?: string, prefix?: string): string[];
+  /**
+   * Column references (`n.name as ns_name`) as one select fragment, quoted once per list
+   * (keep the list in a constant): knex would parse and quote each again on every query.
+   */
+  quotedColumns(columns: readonly string[]): Knex.Raw;
   rows<E extends EntitySchema<any, any>, J extends Joined = NoJoins>(entity: E, query: Knex.QueryBuilder, options?: ReadOptions<J>): Promise<Rows<E, J>[]>;
   row<E extends EntitySchema<any, any>, J extends Joined = NoJoins>(
     entity: E,
@@ -130,6 +135,22 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     return knex.raw(list);
   }
 
+  const quotedLists = new WeakMap<readonly string[], string>();
+  function quotedColumns(list: readonly string[]) {
+    let text = quotedLists.get(list);
+    if (text === undefined) {
+      text = list
+        .map((column) => {
+          const [reference, name] = column.split(/\s+as\s+/i);
+          const quoted = reference!.split('.').map(quoteIdentifier).join('.');
+          return name ? `${quoted} as ${quoteIdentifier(name)}` : quoted;
+        })
+        .join(', ');
+      quotedLists.set(list, text);
+    }
+    return knex.raw(text);
+  }
+
   async function totals(query: Knex.QueryBuilder, options: { em?: EntityManager } = {}) {
     const { raw } = await run(query, options.em);
     const values = raw.rows[0] ?? [];
@@ -162,6 +183,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     from: (entity, alias) => table(entity, alias).select(selectList(entity, alias)),
     table,
     columns,
+    quotedColumns,
     totals: totals as EntityReads['totals'],
     values: values as EntityReads['values'],
     rows: read as EntityReads['rows'],

@@ -118,7 +118,7 @@ export function projectListRoute(
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
       const query = projectsWithNamespace(database)
         .leftJoin('users as o', 'o.id', 'n.owner_id')
-        .select(OWNER_COLUMNS)
+        .select(database.quotedColumns(OWNER_COLUMNS))
         .modify(filter)
         .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
         .orderBy('p.id', input.sort!);
