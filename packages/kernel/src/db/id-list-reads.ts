@@ -8,17 +8,23 @@ import type { PreparedRead } from './entity-reads.js';
 /** The longest list compiled and kept; longer lists compile on each call. */
 const MAX_KEPT_LENGTH = 100;
 
+/** The stand-ins of a list's ids among a prepared read's named parameters, for `whereIn`. */
+export type IdList = (params: Record<string, never>) => never[];
+
 /**
- * `compile(names)` builds the prepared read with one named parameter per id (`names[i]`,
- * used wherever the list appears); `all(ids, params)` fills them and the read's other names.
+ * `compile(ids)` builds the prepared read with one named parameter per id (`ids(p)`, used
+ * wherever the list appears); `all(ids, params)` fills them and the read's other names.
  */
-export function idListReads<R>(compile: (names: readonly string[]) => PreparedRead<R, string>) {
+export function idListReads<R>(compile: (ids: IdList) => PreparedRead<R, string>) {
   const reads = new Map<number, PreparedRead<R, string>>();
-  const namesOf = (length: number) => Array.from({ length }, (_, index) => `id${index}`);
+  const listOf =
+    (length: number): IdList =>
+    (params) =>
+      Array.from({ length }, (_, index) => params[`id${index}`]!);
   function readFor(length: number) {
     let read = reads.get(length);
     if (!read) {
-      read = compile(namesOf(length));
+      read = compile(listOf(length));
       if (length <= MAX_KEPT_LENGTH) reads.set(length, read);
     }
     return read;

@@ -28,23 +28,23 @@ const groupIds = (rows: { issueId: number }[], value: (row: never) => number) =>
 export function createIssueStore(database: Database) {
   const byIid = database.prepareRows(IssueEntity, (p) => database.from(IssueEntity).where({ project_id: p.projectId, iid: p.iid }).limit(1));
   const knex = database.knex;
-  const relationRows = idListReads((names) =>
+  const relationRows = idListReads((ids) =>
     database.prepareValues(
       (p: Record<string, never>) => {
-        const ids = names.map((name) => p[name]!);
+        const issueIds = ids(p);
         return knex
           .select({ issueId: 'issue_id' }, knex.raw('0 as kind'), { ref: 'user_id' }, 'id')
           .from('issue_assignees')
-          .whereIn('issue_id', ids)
+          .whereIn('issue_id', issueIds)
           .unionAll((union) =>
-            union.select({ issueId: 'issue_id' }, knex.raw('1 as kind'), { ref: 'label_id' }, 'id').from('issue_labels').whereIn('issue_id', ids),
+            union.select({ issueId: 'issue_id' }, knex.raw('1 as kind'), { ref: 'label_id' }, 'id').from('issue_labels').whereIn('issue_id', issueIds),
           )
           .orderBy([{ column: 'kind' }, { column: 'id' }]);
       },
       { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
     ),
   );
-  const labelCountRows = idListReads((names) =>
+  const labelCountRows = idListReads((ids) =>
     database.prepareValues(
       (p: Record<string, never>) =>
         database
@@ -52,10 +52,7 @@ export function createIssueStore(database: Database) {
           .join('issues as i', 'i.id', 'l.issue_id')
           .select({ labelId: 'l.label_id', state: 'i.state' })
           .count({ count: '*' })
-          .whereIn(
-            'l.label_id',
-            names.map((name) => p[name]!),
-          )
+          .whereIn('l.label_id', ids(p))
           .groupBy('l.label_id', 'i.state'),
       { labelId: 'number', state: 'string', count: 'number' },
     ),

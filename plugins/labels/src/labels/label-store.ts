@@ -76,14 +76,7 @@ export function createLabelStore(database: Database) {
     return read;
   }
 
-  const labelsById = idListReads((names) =>
-    database.prepareRows(LabelEntity, (p: Record<string, never>) =>
-      database.from(LabelEntity).whereIn(
-        'id',
-        names.map((name) => p[name]!),
-      ),
-    ),
-  );
+  const labelsById = idListReads((ids) => database.prepareRows(LabelEntity, (p: Record<string, never>) => database.from(LabelEntity).whereIn('id', ids(p))));
 
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 

@@ -68,16 +68,8 @@ export function createMilestoneStore(database: Database) {
     return query;
   }
 
-  const milestonesById = idListReads((names) =>
-    database.prepareRows(MilestoneEntity, (p: Record<string, never>) =>
-      database
-        .from(MilestoneEntity)
-        .whereIn(
-          'id',
-          names.map((name) => p[name]!),
-        )
-        .orderBy('id'),
-    ),
+  const milestonesById = idListReads((ids) =>
+    database.prepareRows(MilestoneEntity, (p: Record<string, never>) => database.from(MilestoneEntity).whereIn('id', ids(p)).orderBy('id')),
   );
   const rows = async (query: Knex.QueryBuilder, em?: EntityManager) => (await database.rows(MilestoneEntity, query, { em })) as StoredMilestone[];
 

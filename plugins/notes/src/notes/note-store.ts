@@ -17,7 +17,7 @@ export interface NoteListQuery {
 }
 
 export function createNoteStore(database: Database) {
-  const userNoteCountRows = idListReads((names) =>
+  const userNoteCountRows = idListReads((ids) =>
     database.prepareValues(
       (p: Record<string, never>) =>
         database
@@ -25,10 +25,7 @@ export function createNoteStore(database: Database) {
           .select({ noteableId: 'noteable_id' })
           .count({ count: '*' })
           .where({ noteable_type: p.noteableType, system: false })
-          .whereIn(
-            'noteable_id',
-            names.map((name) => p[name]!),
-          )
+          .whereIn('noteable_id', ids(p))
           .groupBy('noteable_id'),
       { noteableId: 'number', count: 'number' },
     ),
