@@ -8,7 +8,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { type createCodecs, type Joined, type NoJoins, rowShape, valueDecoders } from './entity-rows.js';
 import { compileNamed, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries, RawRows } from './prepared-queries.js';
-import { rowsOnly } from './rows-only.js';
+import { countRows } from './rows-only.js';
 
 /** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
 export type Rows<E, J extends Joined = NoJoins> = InferEntity<E> & { [K in keyof J]: InferEntity<J[K]['entity']> };
@@ -172,6 +172,12 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     return decodeValues((await run(query, options.em)).raw, shape);
   }
 
+  /** A prepared read from its `all`. */
+  const withFirst = <R>(all: (values: Readonly<Record<string, unknown>>) => Promise<R[]>): PreparedRead<R, string> => ({
+    all,
+    first: async (values) => (await all(values))[0],
+  });
+
   /** Compiles `build` once with stand-ins for its named parameters; the statement then takes values by name. */
   function compilePrepared(build: (params: Record<string, never>) => Knex.QueryBuilder) {
     const named = compileNamed(build);
@@ -192,8 +198,7 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
       return rows[0] as never;
     },
     async count(query, options = {}) {
-      const counted = knex.count({ n: '*' }).from(rowsOnly(knex, query).as('counted'));
-      return (await totals(counted, options)).n ?? 0;
+      return (await totals(countRows(knex, query), options)).n ?? 0;
     },
     prepareRows(entity, build, options = {}) {
       const statement = compilePrepared(build as (params: Record<string, never>) => Knex.QueryBuilder);
@@ -208,12 +213,11 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
         }
         return raw.rows.map(lastShape);
       };
-      return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
+      return withFirst(all) as never;
     },
     prepareValues(build, shape) {
       const statement = compilePrepared(build as (params: Record<string, never>) => Knex.QueryBuilder);
-      const all = async (values: Readonly<Record<string, unknown>>) => decodeValues(await statement.raw(values), shape);
-      return { all, first: async (values: Readonly<Record<string, unknown>>) => (await all(values))[0] } as never;
+      return withFirst(async (values) => decodeValues(await statement.raw(values), shape)) as never;
     },
   };
 }

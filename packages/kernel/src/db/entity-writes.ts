@@ -7,7 +7,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
 import { compileNamed, type NamedStatement, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries } from './prepared-queries.js';
-import { rowsOnly } from './rows-only.js';
+import { countRows, rowsOnly } from './rows-only.js';
 
 export interface EntityWrites {
   /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */
@@ -156,7 +156,7 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
       const trx = em.getTransactionContext<Knex.Transaction>()!;
       if (guard.unlessExists && (await rowsOnly(knex, guard.unlessExists).transacting(trx).first())) return null;
       if (guard.count && guard.count.below > 0) {
-        const [counted] = (await knex.count({ n: '*' }).from(rowsOnly(knex, guard.count.of).as('counted')).transacting(trx)) as { n: unknown }[];
+        const [counted] = (await countRows(knex, guard.count.of).transacting(trx)) as { n: unknown }[];
         if (Number(counted?.n) >= guard.count.below) return null;
       }
       return Number(await em.insert(entity, row as never));
