@@ -111,7 +111,7 @@ export function createIssueOrderer(deps: OrderDeps) {
       const second = nullsLast(priority, sort);
       return { sql: `${first.sql}, ${second.sql}`, bindings: [...first.bindings, ...second.bindings], direction: 'desc' };
     }
-    return { sql: `i.created_at ${sort}`, direction: 'desc' };
+    return plainOrder('created_at', sort)!;
   };
 }
 
