@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
-
-const run = promisify(execFile);
+import { runPython } from './support/python-gitlab.js';
 
 describe('labels through @gitbeaker/rest and python-gitlab', () => {
   let server: ListeningServer;
@@ -101,7 +98,7 @@ plabel.delete()
 label.delete()
 print(",".join(names))
 `;
-    const { stdout } = await run('/usr/bin/python3', ['-c', script, server.url, server.rootToken, String(groupId), String(projectId)]);
+    const stdout = await runPython(script, [server.url, server.rootToken, String(groupId), String(projectId)]);
     expect(stdout.trim()).toBe('defect,py-label,py-renamed');
     expect((await api.GroupLabels.all(groupId)).map((label) => label.name)).toEqual(['defect']);
   });
