@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests resolve workspace packages to their TypeScript sources. Only conditions that are
@@ -14,6 +15,9 @@ export default defineConfig({
     // instead of once per file: that import was half of the suite's time. Test files keep no
     // shared state (each builds its own app and database, and restores what it spies on).
     isolate: false,
+    // Test files wait on git, child processes and the database much of the time: one worker
+    // per core, and at least two, keeps the cores busy (vitest's default leaves one idle).
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
