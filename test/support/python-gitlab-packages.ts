@@ -12,7 +12,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+/** Runs a command; a failure's message carries the command and its stderr. */
+export const run = promisify(execFile);
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -30,7 +31,9 @@ const DEBIAN_PACKAGES = [
 
 const cacheDir = join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/.cache/python-gitlab');
 const sitePackages = join(cacheDir, 'usr/lib/python3/dist-packages');
-const completeMarker = join(cacheDir, '.complete');
+/** Written last into an unpacked tree: the cache is whole once it holds this file. */
+const MARKER = '.complete';
+const completeMarker = join(cacheDir, MARKER);
 
 /** The environment python3 needs to import gitlab: PYTHONPATH when the unpacked packages serve. */
 export function pythonEnv(): NodeJS.ProcessEnv {
@@ -55,7 +58,7 @@ async function provide(): Promise<void> {
   try {
     await run('apt-get', ['download', ...DEBIAN_PACKAGES], { cwd: work });
     for (const deb of await readdir(work)) if (deb.endsWith('.deb')) await run('dpkg-deb', ['-x', join(work, deb), unpacked]);
-    await writeFile(join(unpacked, '.complete'), `${DEBIAN_PACKAGES.join('\n')}\n`);
+    await writeFile(join(unpacked, MARKER), `${DEBIAN_PACKAGES.join('\n')}\n`);
     await mkdir(dirname(cacheDir), { recursive: true });
     await rename(unpacked, cacheDir).catch((error: NodeJS.ErrnoException) => {
       if (!existsSync(completeMarker)) throw error;

@@ -1,16 +1,11 @@
 /** python-gitlab (Debian's python3-gitlab) against a listening server. */
-import { execFile } from 'node:child_process';
 import type { ListeningServer } from './listening-server.js';
-import { ensurePythonGitlab, PYTHON, pythonEnv } from './python-gitlab-packages.js';
+import { ensurePythonGitlab, PYTHON, pythonEnv, run } from './python-gitlab-packages.js';
 
 /** Runs `python3 -c program args…` where `import gitlab` works; answers its stdout. */
 export async function runPython(program: string, args: readonly string[]): Promise<string> {
   await ensurePythonGitlab();
-  return new Promise((resolve, reject) =>
-    execFile(PYTHON, ['-c', program, ...args], { env: pythonEnv() }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-    ),
-  );
+  return (await run(PYTHON, ['-c', program, ...args], { env: pythonEnv() })).stdout;
 }
 
 /** Runs a script with `gl` logged in as the token's user; the script prints one JSON document, which is answered. */
