@@ -10,6 +10,7 @@ export * from './http/errors.js';
 export { reply, created, noContent, accepted, raw, stream, page, Page, keysetPage, KeysetPage, Reply } from './http/responses.js';
 export { params, rules, validateParams, type ParamsSchema } from './http/params.js';
 export * as f from './http/fields.js';
+export type { DescribedField, FieldDescription } from './http/fields.js';
 export { TEXT_LIMIT, charLength, longerThan, tooLongMessage } from './http/text-length.js';
 export type { UploadedFile } from './http/read-input.js';
 export { totalFor, totalFromRows, TOTAL_COLUMN, MAX_PER_PAGE, DEFAULT_PER_PAGE, MAX_COUNT, type PageRequest } from './http/pagination.js';

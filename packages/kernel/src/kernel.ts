@@ -9,6 +9,7 @@ import { runMigrations, type OwnedMigration } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
 import { API_PREFIX, createHttpApp } from './http/create-http-app.js';
+import { describeField, type DescribedField } from './http/fields.js';
 import type { AuthMode, HttpMethod, Route } from './http/route.js';
 import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './plugin/boot-order.js';
 import { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
@@ -45,6 +46,8 @@ export interface RouteInfo {
   readonly auth: AuthMode;
   /** The top-level parameter names its params schema declares. */
   readonly inputs: readonly string[];
+  /** What each of `inputs` takes, where the kernel's field types tell (see `describeField`). */
+  readonly fields: Readonly<Record<string, DescribedField | undefined>>;
   /** Whether the handler takes the body as bytes rather than parsed params. */
   readonly streamBody: boolean;
 }
@@ -97,6 +100,7 @@ function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo
     path,
     auth: route.auth ?? 'required',
     inputs: Object.freeze(Object.keys(entries)),
+    fields: Object.freeze(Object.fromEntries(Object.entries(entries).map(([name, field]) => [name, describeField(field)]))),
     streamBody: route.streamBody === true,
   });
 }

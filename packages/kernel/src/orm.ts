@@ -6,7 +6,7 @@ export { defineEntity, EntitySchema, MikroORM, EntityManager, wrap, ref, Referen
 export type { EntityName, FilterQuery, RequiredEntityData, Loaded } from '@mikro-orm/core';
 export type { Knex } from '@mikro-orm/knex';
 export type { PluginMigration } from './db/migrate.js';
-export { recordId, MAX_RECORD_ID } from './db/values.js';
+export { recordId, nextInternalId, MAX_RECORD_ID, MAX_CHOSEN_IID, INTEGER_COLUMN, type IntegerRange } from './db/values.js';
 export { containsText } from './db/text-match.js';
 export { idListReads } from './db/id-list-reads.js';
 export { mergeLinks, type LinkMerge } from './db/merge-links.js';

@@ -3,6 +3,7 @@
  * (`{ huge: 'x', length: 200_000 }`, not the string itself), so that a failing case
  * prints short and shrinks well; `render-request.ts` turns them into bytes.
  */
+import type { DescribedField } from '@forgekit/kernel';
 import fc from 'fast-check';
 
 /** A value in a query string, form body or multipart field. */
@@ -237,9 +238,7 @@ const PLAUSIBLE = ['true', 'false', '1', '30', 'fuzz', 'fuzz value', 'private', 
  */
 export function declaredPairs(declared: readonly string[], known: readonly string[], real: readonly string[]): fc.Arbitrary<Pair[]> {
   if (declared.length === 0) return pairs(parameterName(declared, known), textValue(real));
-  const plausible = fc.constantFrom(...PLAUSIBLE, ...real).map((text): TextValue => ({ text }));
-  // A third of the names stay out, so that optional fields of other types do not spoil every request.
-  const values = fc.tuple(...declared.map(() => fc.option(plausible, { freq: 2, nil: null })));
+  const values = plausibleValues(declared, real);
   const change = fc.oneof(
     fc.constant(null),
     fc.record({ index: fc.nat(declared.length - 1), value: textValue(real), suffix: fc.constantFrom('', '', '[]', '[x]') }),
@@ -251,6 +250,70 @@ export function declaredPairs(declared: readonly string[], known: readonly strin
     else if (hostile) list.push([declared[hostile.index]! + hostile.suffix, hostile.value]);
     return list;
   });
+}
+
+/** A plausible value or none for each declared name: a third of the names stay out, so that optional fields of other types do not spoil every request. */
+function plausibleValues(declared: readonly string[], real: readonly string[]): fc.Arbitrary<(TextValue | null)[]> {
+  const plausible = fc.constantFrom(...PLAUSIBLE, ...real).map((text): TextValue => ({ text }));
+  return fc.tuple(...declared.map(() => fc.option(plausible, { freq: 2, nil: null })));
+}
+
+/** Integers at and just past the ends of a 4-byte column and of the doubles that hold integers exactly. */
+export const INTEGER_BOUNDS = [2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 53 - 1, 2 ** 53 + 1, -(2 ** 53) - 1] as const;
+
+/** A value that passes a field of this description, as form text; null for fields better left out (files, hashes). */
+function validText(field: DescribedField | undefined, real: readonly string[]): string | null {
+  switch (field?.type) {
+    case undefined:
+      return real[0] ?? 'fuzz';
+    case 'string':
+      return 'fuzz';
+    case 'integer':
+      return String(Math.min(Math.max(1, field.range.min), field.range.max));
+    case 'boolean':
+      return 'true';
+    case 'datetime':
+    case 'date':
+      return '2030-01-01';
+    case 'values':
+      return String(field.values[0]);
+    default:
+      return null;
+  }
+}
+
+/**
+ * Every required field with a value that passes it, each optional one sometimes, and one
+ * integer field at a bound: as a JSON number, as form text, or as a one-item list. Such
+ * requests reach the handlers with a value no column holds (an iid, an id, a limit).
+ */
+export function integerBoundBody(fields: Readonly<Record<string, DescribedField | undefined>>, real: readonly string[], json = true): fc.Arbitrary<Body> {
+  const names = Object.keys(fields);
+  const integers = names.filter((name) => {
+    const field = fields[name];
+    return field?.type === 'integer' || (field?.type === 'array' && field.items?.type === 'integer');
+  });
+  return fc
+    .record({
+      kept: fc.tuple(...names.map((name) => (fields[name]?.required ? fc.constant(true) : fc.boolean()))),
+      field: fc.constantFrom(...integers),
+      bound: fc.constantFrom(...INTEGER_BOUNDS),
+      as: json ? fc.constantFrom('json' as const, 'form' as const, 'list' as const) : fc.constantFrom('form' as const, 'list' as const),
+    })
+    .map(({ kept, field, bound, as }): Body => {
+      const others = names.flatMap((name, index): [string, string][] => {
+        const text = kept[index] && name !== field ? validText(fields[name], real) : null;
+        if (text === null) return [];
+        return [[fields[name]?.type === 'array' ? `${name}[]` : name, text]];
+      });
+      const list = as === 'list' || fields[field]?.type === 'array';
+      if (as === 'json') {
+        const entries = others.map(([name, text]): [string, JsonValue] => [name.replace('[]', ''), name.endsWith('[]') ? { list: [{ scalar: text }] } : { scalar: text }]);
+        return { kind: 'json', value: { entries: [...entries, [field, list ? { list: [{ scalar: bound }] } : { scalar: bound }]] }, contentType: 'application/json' };
+      }
+      const pairs: Pair[] = others.map(([name, text]) => [name, { text }]);
+      return { kind: 'form', pairs: [...pairs, [list ? `${field}[]` : field, { text: String(bound) }]], contentType: 'application/x-www-form-urlencoded' };
+    });
 }
 
 /** Hostile pairs, or (half the time, when the route declares params) all declared names first. */

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allPlugins } from '../plugins.js';
 import { seedFuzzFixtures } from './fuzz-fixtures.js';
-import { body, inputPairs, pathValue } from './hostile-values.js';
+import { body, INTEGER_BOUNDS, inputPairs, integerBoundBody, pathValue } from './hostile-values.js';
 import { fold, renderCase, type FuzzCase } from './render-request.js';
 import { prototypeChanges } from './prototype-guard.js';
 
@@ -68,6 +68,24 @@ function caseFor(route: RouteInfo): fc.Arbitrary<FuzzCase> {
     pathValues: fc.tuple(...values),
     query: inputPairs(route.method === 'GET' ? route.inputs : [], knownNames, fixtures.realTexts),
     body: route.method === 'GET' ? fc.constant({ kind: 'none' as const }) : body(route.inputs, knownNames, fixtures.realTexts),
+  });
+}
+
+/** A case that sends one integer field at a bound, the other declared fields plausible, to the route's real records. */
+function integerBoundCase(route: RouteInfo): fc.Arbitrary<FuzzCase> {
+  const segments = route.path.split('/');
+  const values = segments.flatMap((segment, index) =>
+    segment.startsWith(':') ? [fc.constantFrom(...fixtures.realValues(segment.slice(1), segments[index - 1]!)).map((raw) => ({ raw }))] : [],
+  );
+  const read = route.method === 'GET';
+  const bound = integerBoundBody(route.fields, fixtures.realTexts, !read);
+  return fc.record({
+    method: fc.constant(route.method),
+    path: fc.constant(route.path),
+    pathValues: fc.tuple(...values),
+    // A read takes the integer in its query string.
+    query: read ? bound.map((b) => (b.kind === 'form' ? b.pairs : [])) : fc.constant([]),
+    body: read ? fc.constant({ kind: 'none' as const }) : bound,
   });
 }
 
@@ -133,6 +151,24 @@ describe(`route fuzzer (${RUNS} cases per route, seed ${SEED})`, () => {
       expect((await app.get('/-/readiness')).status, `/-/readiness after ${route.method} ${route.path}`).toBe(200);
     },
     30_000 + RUNS * 1_000,
+  );
+
+  const integerFields = (route: RouteInfo) =>
+    Object.values(route.fields).filter((field) => field?.type === 'integer' || (field?.type === 'array' && field.items?.type === 'integer')).length;
+  const withIntegers = fuzzedRoutes(app.kernel.routes).filter((route) => integerFields(route) > 0);
+  it.each(withIntegers.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s with integers at the ends of their columns',
+    async (_title, route) => {
+      // Enough cases that every field meets every bound in each of its three forms, on average.
+      const runs = Math.max(RUNS, integerFields(route) * INTEGER_BOUNDS.length * 3);
+      await fc.assert(
+        fc.asyncProperty(integerBoundCase(route), (fuzzCase) => sendToEveryCaller(route, fuzzCase)),
+        { numRuns: runs, seed: seedOf(route) + 1 },
+      );
+      if (route.method !== 'GET') await fixtures.repair();
+      expect((await app.get('/-/readiness')).status, `/-/readiness after ${route.method} ${route.path}`).toBe(200);
+    },
+    60_000 + RUNS * 1_000,
   );
 
   it('leaves the server ready and every prototype as it was', async () => {

@@ -55,6 +55,39 @@ describe('integer', () => {
   it('reports an empty string for a required integer as missing', () => {
     expect(error(f.integer(), '')).toBe('x is missing');
   });
+
+  it.each([2147483648, '2147483648', -2147483649, 9007199254740991])('refuses %j, which no integer column holds', (value) => {
+    expect(error(f.integer(), value)).toBe('x does not have a valid value');
+  });
+
+  it('takes both ends of an integer column', () => {
+    expect(ok(f.integer(), 2147483647)).toBe(2147483647);
+    expect(ok(f.integer(), '-2147483648')).toBe(-2147483648);
+  });
+
+  it('bounds lists and optional integers alike', () => {
+    expect(error(f.optional(f.integer()), '2147483648')).toBe('x does not have a valid value');
+    expect(error(f.array(f.integer()), [1, 2147483648])).toBe('x does not have a valid value');
+    expect(error(f.commaList(f.integer()), '1,2147483648')).toBe('x does not have a valid value');
+  });
+
+  it('takes any safe integer for a bigint column, and a chosen iid only up to where ids keep room', () => {
+    expect(ok(f.bigInteger(), 9007199254740991)).toBe(9007199254740991);
+    expect(ok(f.chosenIid(), 2000000000)).toBe(2000000000);
+    expect(error(f.chosenIid(), 2000000001)).toBe('x does not have a valid value');
+    expect(error(f.chosenIid(), 0)).toBe('x does not have a valid value');
+  });
+});
+
+describe('describeField', () => {
+  it('tells what a field takes, through optional wrappers and pipes around it', () => {
+    expect(f.describeField(f.optional(f.integer()))).toEqual({ type: 'integer', range: { min: -2147483648, max: 2147483647 }, required: false });
+    expect(f.describeField(f.nonBlankString())).toEqual({ type: 'string', required: true });
+    expect(f.describeField(f.commaList(f.integer()))).toMatchObject({ type: 'array', commaSeparated: true, items: { type: 'integer' } });
+    expect(f.describeField(f.values(['a', 'b']))).toEqual({ type: 'values', values: ['a', 'b'], required: true });
+    expect(f.integerRange(f.optional(f.array(f.chosenIid())))).toEqual({ min: 1, max: 2000000000 });
+    expect(f.describeField({})).toBeUndefined();
+  });
 });
 
 describe('string', () => {

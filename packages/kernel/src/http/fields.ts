@@ -4,10 +4,13 @@
  * the kernel prefixes the parameter name when it renders the error.
  */
 import * as v from 'valibot';
+import { CHOSEN_IID, INTEGER_COLUMN, type IntegerRange } from '../db/values.js';
 import type { UploadedFile } from './read-input.js';
 
 const INVALID = Symbol('invalid');
-type Coerced<T> = T | typeof INVALID;
+/** A value of the right type that its field's range leaves out. */
+const OUT_OF_RANGE = Symbol('out of range');
+type Coerced<T> = T | typeof INVALID | typeof OUT_OF_RANGE;
 
 export const MESSAGES = {
   missing: 'is missing',
@@ -29,8 +32,8 @@ function coerced<T>(coerce: (value: unknown) => Coerced<T>, message: string = ME
         return NEVER;
       }
       const result = coerce(dataset.value);
-      if (result === INVALID) {
-        addIssue({ message });
+      if (result === INVALID || result === OUT_OF_RANGE) {
+        addIssue({ message: result === INVALID ? message : MESSAGES.values });
         return NEVER;
       }
       return result;
@@ -89,6 +92,48 @@ function coerceDate(value: unknown): Coerced<string> {
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== match[0] ? INVALID : match[0];
 }
 
+/**
+ * What a field takes, for tools that read a route table (the route fuzzer, API
+ * descriptions): kept beside each field the kernel builds, and found through the pipes
+ * plugins wrap around them (`v.pipe(f.string(), v.check(...))` is a string).
+ */
+export type FieldDescription =
+  | { type: 'string' | 'boolean' | 'datetime' | 'date' | 'file' }
+  | { type: 'integer'; range: IntegerRange }
+  | { type: 'values'; values: readonly (string | number)[] }
+  | { type: 'array'; items: FieldDescription | undefined; commaSeparated: boolean }
+  | { type: 'hash'; entries: Readonly<Record<string, DescribedField | undefined>> };
+/** A field's description and whether a request must send it. */
+export type DescribedField = FieldDescription & { required: boolean };
+
+const DESCRIPTIONS = new WeakMap<object, FieldDescription>();
+const OPTIONAL = new WeakSet<object>();
+
+function described<F extends object>(field: F, description: FieldDescription | undefined): F {
+  if (description) DESCRIPTIONS.set(field, description);
+  return field;
+}
+
+/** The description of a field, or undefined for a schema the kernel did not build (and that wraps none it did). */
+export function describeField(field: unknown): DescribedField | undefined {
+  let schema = field as { pipe?: readonly unknown[]; wrapped?: unknown } | null;
+  const required = !(typeof field === 'object' && field !== null && OPTIONAL.has(field));
+  while (typeof schema === 'object' && schema !== null) {
+    const description = DESCRIPTIONS.get(schema);
+    if (description) return { ...description, required };
+    schema = (schema.pipe?.[0] ?? schema.wrapped) as typeof schema;
+  }
+  return undefined;
+}
+
+/** The range of an integer field (or of a list of integers, or an optional one); undefined for other fields. */
+export function integerRange(field: unknown): IntegerRange | undefined {
+  const description = describeField(field);
+  if (description?.type === 'integer') return description.range;
+  if (description?.type === 'array' && description.items?.type === 'integer') return description.items.range;
+  return undefined;
+}
+
 /** Fields of non-string types: Grape turns "" into nil for them. */
 const BLANK_IS_NULL = new WeakSet<object>();
 /** Array fields: GitLab turns nil into [] for them. */
@@ -113,7 +158,7 @@ const WHEN_MISSING = new WeakMap<object, readonly string[]>();
 export const messagesWhenMissing = (field: unknown): readonly string[] =>
   (typeof field === 'object' && field !== null && WHEN_MISSING.get(field)) || [MESSAGES.missing];
 
-export const string = () => coerced(coerceString);
+export const string = () => described(coerced(coerceString), { type: 'string' });
 /** A string that may not be blank (Grape's `allow_blank: false`); absent, it is both missing and empty. */
 export function nonBlankString(): Field<string> {
   const field = v.pipe(
@@ -123,17 +168,37 @@ export function nonBlankString(): Field<string> {
   WHEN_MISSING.set(field, [MESSAGES.missing, MESSAGES.empty]);
   return field;
 }
-export const integer = () => nonString(coerceInteger);
-export const boolean = () => nonString(coerceBoolean);
-export const datetime = () => nonString(coerceDatetime);
-export const date = () => nonString(coerceDate);
+/**
+ * An integer within `range`: by default what an `integer` column holds on both engines
+ * (PostgreSQL's 4-byte integer), so no value a column cannot store reaches a query or a
+ * write. Outside the range it "does not have a valid value", as Grape says of a value
+ * outside a declared range. A field stored in a `bigint` column takes `bigInteger()`.
+ */
+export function integer(range: IntegerRange = INTEGER_COLUMN): Field<number> {
+  const field = nonString((value) => {
+    const number = coerceInteger(value);
+    if (typeof number !== 'number') return number;
+    return number >= range.min && number <= range.max ? number : OUT_OF_RANGE;
+  });
+  return described(field, { type: 'integer', range });
+}
+/** An integer stored in a `bigint` column: any safe integer. */
+export const bigInteger = () => integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+/** An internal id (`iid`) a caller chooses: positive, and leaving room for the ids counted after it. */
+export const chosenIid = () => integer(CHOSEN_IID);
+export const boolean = () => described(nonString(coerceBoolean), { type: 'boolean' });
+export const datetime = () => described(nonString(coerceDatetime), { type: 'datetime' });
+export const date = () => described(nonString(coerceDate), { type: 'date' });
 
 /** A file from a multipart body, on a route with `uploads: true`; anything else "is invalid". */
 export const file = () =>
-  coerced<UploadedFile>((value) =>
-    typeof value === 'object' && value !== null && typeof (value as UploadedFile).path === 'string' && typeof (value as UploadedFile).size === 'number'
-      ? (value as UploadedFile)
-      : INVALID,
+  described(
+    coerced<UploadedFile>((value) =>
+      typeof value === 'object' && value !== null && typeof (value as UploadedFile).path === 'string' && typeof (value as UploadedFile).size === 'number'
+        ? (value as UploadedFile)
+        : INVALID,
+    ),
+    { type: 'file' },
   );
 
 /** A value from a fixed list: "does not have a valid value", which Grape reports for a missing one too. */
@@ -144,7 +209,7 @@ export function values<T extends string | number>(allowed: readonly T[], base?: 
     v.check((value) => allowed.includes(value), MESSAGES.values),
   ) as unknown as Field<T>;
   WHEN_MISSING.set(field, [MESSAGES.missing, MESSAGES.values]);
-  return field;
+  return described(field, { type: 'values', values: allowed });
 }
 
 /** An array param: `a[]=x&a[]=y` or a JSON array. A bare scalar is invalid; null is []. */
@@ -157,7 +222,7 @@ export function array<T>(item: Field<T>): Field<T[]> {
   ) as unknown as Field<T[]>;
   NULL_IS_EMPTY.add(field);
   if (WHEN_MISSING.has(item)) WHEN_MISSING.set(field, WHEN_MISSING.get(item)!);
-  return field;
+  return described(field, { type: 'array', items: describeField(item), commaSeparated: false });
 }
 
 /** An array that also accepts `a,b` and splits array elements that contain commas. */
@@ -178,16 +243,17 @@ export function commaList<T = string>(item?: Field<T>): Field<T[]> {
     v.array(item ?? (string() as unknown as Field<T>)),
   ) as unknown as Field<T[]>;
   NULL_IS_EMPTY.add(field);
-  return field;
+  return described(field, { type: 'array', items: describeField(item ?? string()), commaSeparated: true });
 }
 
 /** A nested hash such as `filter[environment_scope]=x` (undeclared keys dropped). */
 export function hash<E extends v.ObjectEntries>(entries: E) {
-  return v.pipe(
+  const field = v.pipe(
     v.unknown(),
     v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), MESSAGES.invalid),
     v.object(entries),
   );
+  return described(field, { type: 'hash', entries: Object.fromEntries(Object.entries(entries).map(([name, entry]) => [name, describeField(entry)])) });
 }
 
 /**
@@ -215,7 +281,9 @@ export function optional<T>(field: Field<T>, fallback?: T) {
       return NEVER;
     }),
   );
-  return v.optional(inner, fallback as never);
+  const optionalField = described(v.optional(inner, fallback as never), describeField(field));
+  OPTIONAL.add(optionalField);
+  return optionalField;
 }
 
 export type InputOf<S> = S extends v.GenericSchema<unknown, infer O> ? O : never;

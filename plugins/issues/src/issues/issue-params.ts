@@ -92,7 +92,7 @@ const writeEntries = {
   created_at: f.optional(f.datetime()),
 };
 
-export const createParams = params({ title: f.string(), ...writeEntries, iid: f.optional(f.integer()) });
+export const createParams = params({ title: f.string(), ...writeEntries, iid: f.optional(f.chosenIid()) });
 export type CreateInput = v.InferOutput<(typeof createParams)['schema']>;
 
 /** GitLab's update_params_at_least_one_of, with the iteration EE adds. */

@@ -1,6 +1,6 @@
 /** Issues, their assignees and their labels in the database. */
 import { TOTAL_COLUMN, type Database } from '@forgekit/kernel';
-import { idListReads, isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
+import { idListReads, isUniqueViolation, nextInternalId, type EntityManager } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssignee } from '../entities/issue-assignee.js';
 import { IssueLabel, type IssueLabelRow } from '../entities/issue-label.js';
@@ -78,7 +78,7 @@ export function createIssueStore(database: Database) {
     return database.transaction(async (em) => {
       await database.lock(em, `issues:iid:${issue.projectId}`);
       const { last } = await database.totals<'last'>(database.table(IssueEntity).where({ project_id: issue.projectId }).max({ last: 'iid' }), { em });
-      const iid = chosenIid ?? (last ?? 0) + 1;
+      const iid = chosenIid ?? nextInternalId(last, 'Issue');
       const id = Number(await em.insert<IssueRow>(IssueEntity, { ...issue, iid }));
       await replaceAssignees(em, id, assigneeIds);
       await addLabels(em, id, labelIds);

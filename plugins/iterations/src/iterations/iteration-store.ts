@@ -1,6 +1,6 @@
 /** Iterations in the database: reads through the entity, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import type { EntityManager, Knex } from '@forgekit/kernel/orm';
+import { nextInternalId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
 import { IterationCadence } from '../entities/iteration-cadence.js';
 import type { Iteration as IterationShape } from '../contracts.js';
 import { Iteration } from '../entities/iteration.js';
@@ -71,7 +71,7 @@ export function createIterationStore(database: Database) {
   /** The next iid of a group, under the group's lock (taken by the caller's transaction). */
   async function nextIid(em: EntityManager, groupId: number) {
     const { max } = await database.totals<'max'>(database.table(Iteration).where({ group_id: groupId }).max({ max: 'iid' }), { em });
-    return (max ?? 0) + 1;
+    return nextInternalId(max, 'Iteration');
   }
 
   const lockGroup = (em: EntityManager, groupId: number) => database.lock(em, `iterations:group:${groupId}`);

@@ -1,6 +1,6 @@
 /** Milestones in the database: reads through the entity, writes through the EntityManager. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, idListReads, recordId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
+import { containsText, idListReads, nextInternalId, recordId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
 import { MilestoneEntity, type MilestoneRow } from '../entities/milestone.js';
 import type { Milestone } from '../contracts.js';
 import { today } from './milestone-rules.js';
@@ -79,7 +79,7 @@ export function createMilestoneStore(database: Database) {
     const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
     const now = new Date();
     const row: Omit<StoredMilestone, 'id'> = {
-      iid: (max ?? 0) + 1,
+      iid: nextInternalId(max, 'Milestone'),
       projectId: parent.kind === 'project' ? parent.id : null,
       groupId: parent.kind === 'group' ? parent.id : null,
       state: 'active',

@@ -1,6 +1,6 @@
 /** The minimal pipeline model: what a schedule or a play creates, and its listing. */
 import type { Database } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+import { nextInternalId, type EntityManager } from '@forgekit/kernel/orm';
 import { Pipeline, type PipelineRow } from '../entities/pipeline.js';
 import { PipelineIid } from '../entities/pipeline-iid.js';
 import { splitFullRef } from '../git-refs/ref-resolver.js';
@@ -76,7 +76,7 @@ export function createPipelineStore(database: Database) {
   async function nextIid(em: EntityManager, projectId: number): Promise<number> {
     await database.lock(em, `pipeline-schedules:pipeline-iid:${projectId}`);
     const counter = await database.row(PipelineIid, database.from(PipelineIid).where('project_id', projectId), { em });
-    const next = (counter?.lastIid ?? 0) + 1;
+    const next = nextInternalId(counter?.lastIid, 'Pipeline');
     if (counter) await em.nativeUpdate(PipelineIid, { projectId }, { lastIid: next });
     else await em.insert(PipelineIid, { projectId, lastIid: next });
     return next;

@@ -2,7 +2,8 @@ import { defineRoute, f, params, validationFailed, type Route } from '@forgekit/
 import { DEFAULT_PLAN, NON_NEGATIVE_LIMITS, PLAN_NAMES, PUBLIC_LIMIT_NAMES, type PublicLimit } from './limit-catalogue.js';
 import type { PlanLimitsAdmin } from './plan-limits-service.js';
 
-const optionalInteger = () => f.optional(f.integer());
+// Limits are kept in a `bigint` column.
+const optionalInteger = () => f.optional(f.bigInteger());
 const limitFields = Object.fromEntries(PUBLIC_LIMIT_NAMES.map((name) => [name, optionalInteger()])) as Record<PublicLimit, ReturnType<typeof optionalInteger>>;
 
 /** Rails' numericality check on the limits that may not be negative. */
