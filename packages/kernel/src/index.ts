@@ -4,7 +4,7 @@ export { definePlugin, PLUGIN_CONTRACT_VERSION, type ForgePlugin, type PluginCon
 export { createServiceRef, type ServiceRef } from './plugin/service-ref.js';
 export { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 export { BootError } from './plugin/boot-order.js';
-export { defineRoute, type Route, type RouteContext, type AuthMode, type HttpMethod } from './http/route.js';
+export { defineRoute, type Route, type RouteContext, type AuthMode, type HttpMethod, type RouteGuard, type GuardedRoute } from './http/route.js';
 export type { RequestContext } from './http/context.js';
 export * from './http/errors.js';
 export { reply, created, noContent, accepted, raw, stream, page, Page, keysetPage, KeysetPage, Reply } from './http/responses.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { IdentityProvider, Principal } from './auth/identity.js';
-import { notFound } from './http/errors.js';
+import { forbidden, notFound } from './http/errors.js';
 import * as f from './http/fields.js';
 import { params } from './http/params.js';
 import { page } from './http/responses.js';
@@ -175,7 +175,9 @@ describe('routing', () => {
       path: '/api/v4/guarded/:id',
       auth: 'none',
       inputs: ['name'],
+      fields: { name: { type: 'string', required: true } },
       streamBody: false,
+      exemptFrom: [],
     });
     expect(kernel.routes.find((route) => route.path === '/api/v4/uploads')?.inputs).toEqual(['title', 'labels', 'file']);
     expect(kernel.routes.find((route) => route.path === '/api/v4/user')).toMatchObject({ auth: 'required', inputs: [] });
@@ -494,5 +496,65 @@ describe('route before hooks', () => {
   it('validates params once the resource is found, and hands it to the handler', async () => {
     expect(await (await put('1', '{}')).json()).toEqual({ error: 'name is missing' });
     expect(await (await put('1', '{"name":"x"}')).json()).toEqual({ found: '1', name: 'x' });
+  });
+});
+
+describe('route guards', () => {
+  const frozen = definePlugin({
+    id: 'frozen',
+    compatibility: '*',
+    register(ctx) {
+      ctx.guardRoutes({
+        name: 'frozen.writes',
+        applies: (route) => route.method !== 'GET' && route.path.startsWith('/api/v4/shelf/'),
+        check: (req) => {
+          if (req.params.id === 'frozen') throw forbidden();
+        },
+      });
+      const shelf = (method: 'GET' | 'POST', path: string, exemptFrom?: string[]) =>
+        defineRoute({ method, path, auth: 'none', exemptFrom, handler: (req) => ({ id: req.params.id, at: path }) });
+      ctx.routes(shelf('GET', '/shelf/:id/items'), shelf('POST', '/shelf/:id/items'), shelf('POST', '/shelf/:id/thaw', ['frozen.writes']));
+    },
+  });
+  let kernel: Kernel;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'forgekit-guards-'));
+    kernel = await createKernel({ plugins: [frozen], config: { databaseUrl: ':memory:', dataDir, logLevel: 'silent' } });
+  });
+  afterAll(async () => {
+    await kernel.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const call = (method: string, path: string) => kernel.fetch(new Request(`http://localhost/api/v4${path}`, { method }));
+
+  it('checks the routes a guard applies to, before the route runs', async () => {
+    const refused = await call('POST', '/shelf/frozen/items');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: '403 Forbidden' });
+    expect((await call('POST', '/shelf/open/items')).status).toBe(201);
+  });
+
+  it('leaves alone the routes it does not apply to and those exempt from it', async () => {
+    expect((await call('GET', '/shelf/frozen/items')).status).toBe(200);
+    expect((await call('POST', '/shelf/frozen/thaw')).status).toBe(201);
+    expect(kernel.routes.find((route) => route.path === '/api/v4/shelf/:id/thaw')?.exemptFrom).toEqual(['frozen.writes']);
+  });
+
+  it('refuses two guards of one name', async () => {
+    const twice = definePlugin({
+      id: 'twice',
+      compatibility: '*',
+      register(ctx) {
+        const guard = { name: 'twice.rule', applies: () => true, check: () => {} };
+        ctx.guardRoutes(guard);
+        ctx.guardRoutes(guard);
+      },
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'forgekit-guards-'));
+    await expect(createKernel({ plugins: [twice], config: { databaseUrl: ':memory:', dataDir: dir, logLevel: 'silent' } })).rejects.toThrow(
+      "Plugin 'twice' guards routes as 'twice.rule', a name another guard has",
+    );
+    await rm(dir, { recursive: true, force: true });
   });
 });

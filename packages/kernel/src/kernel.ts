@@ -10,7 +10,7 @@ import { kernelMigrations } from './db/kernel-migrations.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
 import { API_PREFIX, createHttpApp } from './http/create-http-app.js';
 import { describeField, type DescribedField } from './http/fields.js';
-import type { AuthMode, HttpMethod, Route } from './http/route.js';
+import type { AuthMode, HttpMethod, Route, RouteGuard } from './http/route.js';
 import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './plugin/boot-order.js';
 import { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 import type { ForgePlugin, PluginContext } from './plugin/define-plugin.js';
@@ -50,6 +50,8 @@ export interface RouteInfo {
   readonly fields: Readonly<Record<string, DescribedField | undefined>>;
   /** Whether the handler takes the body as bytes rather than parsed params. */
   readonly streamBody: boolean;
+  /** The route guards (by name) it is exempt from. */
+  readonly exemptFrom: readonly string[];
 }
 
 export interface Kernel {
@@ -102,6 +104,7 @@ function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo
     inputs: Object.freeze(Object.keys(entries)),
     fields: Object.freeze(Object.fromEntries(Object.entries(entries).map(([name, field]) => [name, describeField(field)]))),
     streamBody: route.streamBody === true,
+    exemptFrom: Object.freeze([...(route.exemptFrom ?? [])]),
   });
 }
 
@@ -159,7 +162,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const files = container.resolve<FileStorage>(kernelServices.files.id);
 
   // Phase two: register in dependency order.
-  const routes: Route<any>[] = [];
+  const routes: { route: Route<any>; mounted: RouteInfo }[] = [];
+  const guards: RouteGuard[] = [];
   const routeOwners: { pluginId: string; path: string }[] = [];
   const routeInfos: RouteInfo[] = [];
   const startHooks: (() => void | Promise<void>)[] = [];
@@ -191,12 +195,18 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         provideValue(ref, value);
       },
       routes: (...added) => {
-        routes.push(...added);
         for (const route of added) {
           const path = (route.raw ? '' : API_PREFIX) + route.path;
+          const mounted = routeInfo(plugin.id, path, route);
+          routes.push({ route, mounted });
           routeOwners.push({ pluginId: plugin.id, path });
-          routeInfos.push(routeInfo(plugin.id, path, route));
+          routeInfos.push(mounted);
         }
+      },
+      guardRoutes: (guard) => {
+        if (guards.some((known) => known.name === guard.name))
+          throw new BootError(`Plugin '${plugin.id}' guards routes as '${guard.name}', a name another guard has`);
+        guards.push(guard);
       },
       events,
       jobs,
@@ -208,7 +218,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     }
   }
   checkRouteParams(routeOwners);
-  const needsIdentity = routes.some((route) => (route.auth ?? 'required') !== 'none');
+  const needsIdentity = routes.some(({ route }) => (route.auth ?? 'required') !== 'none');
   if (needsIdentity && !provided(kernelServices.identity.id)) {
     throw new BootError(`Routes need authentication, but no plugin provides service '${kernelServices.identity.id}' (add the core plugin)`);
   }
@@ -216,6 +226,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const inflight = { count: 0 };
   const app = createHttpApp({
     routes,
+    guards,
     database,
     log,
     externalUrl,

@@ -1,6 +1,7 @@
 import { kernelServices, definePlugin, KERNEL_VERSION } from '@forgekit/kernel';
 import * as v from 'valibot';
 import { createAccessService, createProjectLookup, createVisibility } from './access/access-service.js';
+import { archivedProjectGuard } from './access/archived-project-guard.js';
 import { ensureRootToken } from './bootstrap.js';
 import { coreEntities } from './entities/index.js';
 import { groupRoutes } from './groups/group-routes.js';
@@ -63,6 +64,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.provide(coreProjectsRef, projects);
     ctx.provide(coreSettingsRef, settings);
 
+    ctx.guardRoutes(archivedProjectGuard(access));
     ctx.routes(
       ...userRoutes(database, users, groups, ctx.events),
       ...tokenRoutes(database, tokens, users),

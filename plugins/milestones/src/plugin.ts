@@ -26,12 +26,9 @@ export const milestonesPlugin = definePlugin({
     const service = createMilestoneService(createMilestoneStore(database), parents, access, ctx.events);
     ctx.provide(milestonesServiceRef, service.contract);
 
-    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) => {
-      const found = (await access.requireProject(user, id, level)).project;
-      // An archived project is read-only: nobody manages its milestones.
-      if (level !== undefined && found.archived) throw forbidden();
-      return projectParent(found);
-    };
+    // Writes to an archived project are refused by core's archived-project guard.
+    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) =>
+      projectParent((await access.requireProject(user, id, level)).project);
     const group = async (user: Parameters<typeof access.requireGroup>[0], id: string, level?: number) =>
       groupParent((await access.requireGroup(user, id, level)).group);
 
@@ -45,7 +42,7 @@ export const milestonesPlugin = definePlugin({
           const found = await access.requireProject(req.user, req.params.id!, AccessLevel.PLANNER);
           const parent = projectParent(found.project);
           // The caller needs the role in the project's group too; a personal project has none.
-          if (found.project.archived || parent.groupId === null || (!req.user?.isAdmin && (found.groupLevel ?? 0) < AccessLevel.PLANNER)) throw forbidden();
+          if (parent.groupId === null || (!req.user?.isAdmin && (found.groupLevel ?? 0) < AccessLevel.PLANNER)) throw forbidden();
           return parent;
         },
       }),

@@ -308,8 +308,15 @@ export function integerBoundBody(fields: Readonly<Record<string, DescribedField 
       });
       const list = as === 'list' || fields[field]?.type === 'array';
       if (as === 'json') {
-        const entries = others.map(([name, text]): [string, JsonValue] => [name.replace('[]', ''), name.endsWith('[]') ? { list: [{ scalar: text }] } : { scalar: text }]);
-        return { kind: 'json', value: { entries: [...entries, [field, list ? { list: [{ scalar: bound }] } : { scalar: bound }]] }, contentType: 'application/json' };
+        const entries = others.map(([name, text]): [string, JsonValue] => [
+          name.replace('[]', ''),
+          name.endsWith('[]') ? { list: [{ scalar: text }] } : { scalar: text },
+        ]);
+        return {
+          kind: 'json',
+          value: { entries: [...entries, [field, list ? { list: [{ scalar: bound }] } : { scalar: bound }]] },
+          contentType: 'application/json',
+        };
       }
       const pairs: Pair[] = others.map(([name, text]) => [name, { text }]);
       return { kind: 'form', pairs: [...pairs, [list ? `${field}[]` : field, { text: String(bound) }]], contentType: 'application/x-www-form-urlencoded' };

@@ -23,6 +23,8 @@ describe('nextInternalId', () => {
   });
 
   it('answers 409 once the column has no larger iid, rather than a write the database refuses', () => {
-    expect(() => nextInternalId(MAX_RECORD_ID, 'Issue')).toThrow(expect.objectContaining({ status: 409, body: { message: 'Issue internal ids are exhausted' } }));
+    expect(() => nextInternalId(MAX_RECORD_ID, 'Issue')).toThrow(
+      expect.objectContaining({ status: 409, body: { message: 'Issue internal ids are exhausted' } }),
+    );
   });
 });

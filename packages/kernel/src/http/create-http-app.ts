@@ -16,12 +16,13 @@ import { parseQuery, readBodyParams, removeFiles, type BodyLimits } from './read
 import { BodyAborted, bodyStream } from './request-body.js';
 import { KeysetPage, Page, Reply } from './responses.js';
 import { assertWellFormedPath } from './well-formed.js';
-import type { HttpMethod, Route } from './route.js';
+import type { GuardedRoute, HttpMethod, Route, RouteGuard } from './route.js';
 
 export const API_PREFIX = '/api/v4';
 
 export interface HttpAppOptions {
-  routes: readonly Route<any>[];
+  routes: readonly { route: Route<any>; mounted: GuardedRoute }[];
+  guards: readonly RouteGuard[];
   database: Database;
   log: Logger;
   externalUrl: string;
@@ -125,11 +126,11 @@ export function createHttpApp(options: HttpAppOptions): App {
   });
   const router = createRouter();
 
-  for (const route of options.routes) {
-    const fullPath = route.raw ? route.path : API_PREFIX + route.path;
-    const handler = eventHandler((event) => dispatch(route, event));
-    router.add(fullPath, handler, route.method.toLowerCase() as 'get');
-    if (route.method === 'GET') router.add(fullPath, handler, 'head');
+  for (const { route, mounted } of options.routes) {
+    const guards = options.guards.filter((guard) => !route.exemptFrom?.includes(guard.name) && guard.applies(mounted));
+    const handler = eventHandler((event) => dispatch(route, guards, event));
+    router.add(mounted.path, handler, route.method.toLowerCase() as 'get');
+    if (route.method === 'GET') router.add(mounted.path, handler, 'head');
   }
 
   app.use(
@@ -155,14 +156,14 @@ export function createHttpApp(options: HttpAppOptions): App {
   );
   app.use(router);
 
-  async function dispatch(route: Route<any>, event: H3Event) {
+  async function dispatch(route: Route<any>, guards: readonly RouteGuard[], event: H3Event) {
     const started = performance.now();
     const requestId = requestIdOf(event);
     options.inflight.count++;
     const uploads: string[] = [];
     let aborted = false;
     try {
-      const prepared = await run(route, event, requestId, uploads);
+      const prepared = await run(route, guards, event, requestId, uploads);
       await write(event, route, prepared);
     } catch (error) {
       aborted = isAborted(error);
@@ -193,7 +194,7 @@ export function createHttpApp(options: HttpAppOptions): App {
     linkParams: Record<string, unknown>;
   }
 
-  async function run(route: Route<any>, event: H3Event, requestId: string, uploads: string[]): Promise<Prepared> {
+  async function run(route: Route<any>, guards: readonly RouteGuard[], event: H3Event, requestId: string, uploads: string[]): Promise<Prepared> {
     const method = event.method as HttpMethod;
     const url = event.path;
     const queryIndex = url.indexOf('?');
@@ -239,6 +240,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       header,
       setHeader: (name, value) => event.node.res.setHeader(name, value),
     };
+    for (const guard of guards) await guard.check(ctx);
     // Like Grape's `before` blocks: find and authorize the resource before validating params.
     const resource = route.before ? await route.before(ctx) : undefined;
     let input: Record<string, unknown> = {};

@@ -47,6 +47,8 @@ export interface Route<I = any, R = any, A extends AuthMode | undefined = AuthMo
   maxBodySize?: number;
   /** Accept files in multipart bodies, each within the instance's attachment size, written to disk while the request runs. */
   uploads?: boolean;
+  /** Route guards (by name) that leave this route alone: a write an archived project still takes, for one. */
+  exemptFrom?: readonly string[];
   /**
    * Runs after authentication and before params are validated, as GitLab's `before`
    * blocks do: find and authorize the resource here, so that a caller without access
@@ -64,4 +66,27 @@ export function defineRoute<I, R = undefined, const A extends AuthMode | undefin
   route: Route<I, R, A, P>,
 ): Route<any, any> {
   return route as unknown as Route<any, any>;
+}
+
+/** What a route guard sees of a route when it decides whether to check it. */
+export interface GuardedRoute {
+  readonly pluginId: string;
+  readonly method: HttpMethod;
+  /** The full path, `/api/v4` included unless the route is raw; `:name` placeholders. */
+  readonly path: string;
+}
+
+/**
+ * A rule every route of a kind obeys (writes to an archived project, say), registered
+ * once by the plugin that owns it rather than repeated in each route. It runs after
+ * authentication and before the route's `before`, on the routes it applies to, except
+ * those that name it in `exemptFrom`.
+ */
+export interface RouteGuard {
+  /** Routes name it in `exemptFrom`; export it from the owner's contracts. */
+  readonly name: string;
+  /** Whether the guard checks this route; asked once per route, when the server is built. */
+  applies(route: GuardedRoute): boolean;
+  /** Throws the answer that refuses the request (`forbidden()`, say). */
+  check(ctx: RequestContext): void | Promise<void>;
 }

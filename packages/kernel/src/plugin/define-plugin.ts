@@ -1,7 +1,7 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import type * as v from 'valibot';
 import type { PluginMigration } from '../db/migrate.js';
-import type { Route } from '../http/route.js';
+import type { Route, RouteGuard } from '../http/route.js';
 import type { EventBus } from '../services/events.js';
 import type { JobService } from '../services/jobs.js';
 import type { Logger } from '../services/logger.js';
@@ -28,6 +28,8 @@ export interface PluginContext<C> {
   /** Provides a service this plugin lists in `provides`. */
   provide<T>(ref: ServiceRef<T>, instance: T): void;
   routes(...routes: Route<any>[]): void;
+  /** A rule for every route it applies to, of every plugin the host composes (see `RouteGuard`). */
+  guardRoutes(guard: RouteGuard): void;
   readonly events: EventBus;
   readonly jobs: Pick<JobService, 'define' | 'enqueue'>;
   readonly lifecycle: Lifecycle;

@@ -330,6 +330,8 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     projectAccess,
     groupAccess,
     projectPermissions,
+    /** A project by id or path with the caller's access, or null when there is none by that name. */
+    findProjectAccess,
     /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
     async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
       const access = await findProjectAccess(user, idOrPath);

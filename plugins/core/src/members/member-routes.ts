@@ -17,6 +17,7 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
+import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
 import { containsText, recordId, unlessTaken, type Knex, type Rows } from '@forgekit/kernel/orm';
 import type { AccessService } from '../access/access-service.js';
 import { Member, type MemberRow } from '../entities/member.js';
@@ -166,6 +167,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
     defineRoute({
       method: 'POST',
       path: `/${kind}/:id/members`,
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       input: params(
         {
           user_id: f.optional(f.string()),
@@ -228,6 +230,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
     defineRoute({
       method: 'PUT',
       path: `/${kind}/:id/members/:user_id`,
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       input: params({
         user_id: f.integer(),
         access_level: f.integer(),
@@ -251,6 +254,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
     defineRoute({
       method: 'DELETE',
       path: `/${kind}/:id/members/:user_id`,
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       input: params({ user_id: f.integer(), skip_subresources: f.optional(f.boolean()), unassign_issuables: f.optional(f.boolean()) }),
       async handler(ctx, input) {
         const self = ctx.user!.id === input.user_id;

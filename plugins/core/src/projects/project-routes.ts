@@ -13,6 +13,7 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
+import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
 import type { AccessService, ProjectPermissions, VisibilityFilter } from '../access/access-service.js';
 import { Namespace, type NamespaceRow } from '../entities/namespace.js';
 import { Project } from '../entities/project.js';
@@ -215,6 +216,7 @@ export function projectRoutes(
       defineRoute({
         method: 'POST',
         path: `/projects/:id/${action}`,
+        exemptFrom: [ARCHIVED_PROJECT_GUARD],
         async handler(ctx) {
           const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
           const updated = await projects.update(project, { archived: action === 'archive' });

@@ -1,6 +1,6 @@
 /** `/projects/:id/labels`: a project's labels and its groups', with priorities. */
 import { apiError, created, defineRoute, f, forbidden, noContent, page, params, reply, rules, type Principal, type Route } from '@forgekit/kernel';
-import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, ARCHIVED_PROJECT_GUARD, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { Label } from '../contracts.js';
 import { projectParent, scopeOf } from './label-parent.js';
 import type { LabelInput, LabelService } from './label-service.js';
@@ -149,6 +149,8 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'POST',
       path: '/projects/:id/labels/:label_id/subscribe',
+      // A subscription is the caller's own setting, not a change to the project.
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       async handler(ctx) {
         const { project } = await projectOf(ctx.user, ctx.params.id);
         const label = await labels.find(scopeOf(projectParent(project)), ctx.params.label_id);
@@ -159,6 +161,8 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'POST',
       path: '/projects/:id/labels/:label_id/unsubscribe',
+      // A subscription is the caller's own setting, not a change to the project.
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       async handler(ctx) {
         const { project } = await projectOf(ctx.user, ctx.params.id);
         const label = await labels.find(scopeOf(projectParent(project)), ctx.params.label_id);

@@ -1,6 +1,6 @@
 /** Branches: list, show, create, delete (one, or every merged one), and the older protect / unprotect calls. */
 import { accepted, apiError, defineRoute, f, noContent, notFound, page, params, type RequestContext, type Route } from '@forgekit/kernel';
-import { AccessLevel, type ProjectAccess } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, ARCHIVED_PROJECT_GUARD, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import { projectWebUrl } from '../commits/commit-presenter.js';
 import { git } from '../git/git-runner.js';
 import type { CommitInfo } from '../git/repo-reader.js';
@@ -211,6 +211,8 @@ export function branchRoutes({ repos, projectRepos, projects, protection, access
       defineRoute({
         method: 'PUT',
         path: `/projects/:id/repository/branches/:branch/${verb}`,
+        // Protection is the project's administration, which an archived project still takes.
+        exemptFrom: [ARCHIVED_PROJECT_GUARD],
         before: (ctx: RequestContext) => accessService.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER),
         input: params({ developers_can_push: f.optional(f.boolean()), developers_can_merge: f.optional(f.boolean()) }),
         async handler(ctx, input) {

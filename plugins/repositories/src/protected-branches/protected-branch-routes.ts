@@ -19,7 +19,7 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, ARCHIVED_PROJECT_GUARD, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { ProjectRepositories } from '../shared/project-repository.js';
 import { PROTECTION_ACCESS_LEVELS } from './branch-policy.js';
 import { protectedBranchEntity } from './protected-branch-presenter.js';
@@ -148,6 +148,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
     defineRoute({
       method: 'POST',
       path: base,
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       before: maintainer,
       input: params({
         name: f.string(),
@@ -184,6 +185,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
     defineRoute({
       method: 'PATCH',
       path: `${base}/:name`,
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       before: maintainer,
       input: params({
         allow_force_push: f.optional(f.boolean()),
@@ -222,6 +224,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
     defineRoute({
       method: 'DELETE',
       path: `${base}/:name`,
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       before: maintainer,
       async handler(ctx, _input, projectAccess) {
         const branch = await existing(projectAccess.project.id, ctx.params.name!);

@@ -5,6 +5,7 @@
  */
 import { accepted, created, defineRoute, f, page, params, recordNotFound, totalFor, type Route } from '@forgekit/kernel';
 import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
+import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { ContainerAdapter } from './containers.js';
 import { presentMoves } from './move-presenter.js';
 import { BULK_JOB, type BulkMoveJob, type MoveScheduler } from './move-scheduler.js';
@@ -72,6 +73,8 @@ export function moveRoutes(
     defineRoute({
       method: 'POST',
       path: own,
+      // Moving storage is the administrator's, for archived projects too.
+      exemptFrom: [ARCHIVED_PROJECT_GUARD],
       auth: 'admin',
       input: params({ destination_storage_name: f.optional(f.string()) }),
       async handler(ctx, input) {
