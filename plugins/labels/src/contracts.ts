@@ -1,5 +1,6 @@
 /** What other plugins may use of labels: the service issues and merge requests take labels from, and label events. */
-import { createServiceRef, defineEvent } from '@forgekit/kernel';
+import { createServiceRef, defineEvent, type Principal } from '@forgekit/kernel';
+import type { GroupAccess, ProjectAccess } from '@forgekit/plugin-core/contracts';
 
 /** A project or group label. */
 export interface Label {
@@ -20,8 +21,15 @@ export interface LabelCounts {
   closed: number;
 }
 
-/** Counts of one kind of labelled item (issues, merge requests) per label; labels it has none of may be left out. */
-export type LabelCounter = (labelIds: readonly number[]) => Promise<ReadonlyMap<number, LabelCounts>>;
+/**
+ * Whose counts: the caller's, within the project or group whose labels are listed. An
+ * item the caller could not list (a confidential issue, one in a project they cannot see)
+ * is not counted, as GitLab counts through its finders.
+ */
+export type LabelCountScope = { user: Principal } & ({ kind: 'project'; access: ProjectAccess } | { kind: 'group'; access: GroupAccess });
+
+/** Counts of one kind of labelled item (issues, merge requests) per label, as `scope` sees them; labels it has none of may be left out. */
+export type LabelCounter = (labelIds: readonly number[], scope: LabelCountScope) => Promise<ReadonlyMap<number, LabelCounts>>;
 
 /** GitLab's label object inside an issue or merge request `with_labels_details`. */
 export interface LabelDetails {

@@ -22,6 +22,9 @@ export interface ListDeps {
 
 const CURRENT = 2;
 
+/** List params that keep every issue the caller may see, of either state. */
+export const ALL_ISSUES = { state: 'all' } as ListInput;
+
 const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
 
 const wildcard = (value: string): Wildcard | null => {

@@ -358,3 +358,28 @@ describe('deleting issues', () => {
     expect(all.body).toEqual([]);
   });
 });
+
+describe('label counts', () => {
+  it('count only the issues the caller may list', async () => {
+    const label = await app.post(`${base}/labels`, { name: 'counted', color: '#123456' }, { token: 'maintainer' });
+    expect(label.status).toBe(201);
+    expect((await create({ title: 'Open counted', labels: 'counted' })).status).toBe(201);
+    expect((await create({ title: 'Secret counted', labels: 'counted', confidential: true })).status).toBe(201);
+    const counts = async (token: string) =>
+      (await app.get(`${base}/labels`, { token, query: { with_counts: true, search: 'counted' } })).body.find((l: { name: string }) => l.name === 'counted');
+    expect(await counts('guest')).toMatchObject({ open_issues_count: 1, closed_issues_count: 0 });
+    expect(await counts(planner.token)).toMatchObject({ open_issues_count: 2, closed_issues_count: 0 });
+    expect(await counts('developer')).toMatchObject({ open_issues_count: 2 });
+  });
+
+  it('count only the issues the caller may list on group labels too', async () => {
+    const label = await app.post(`/api/v4/groups/${app.group.id}/labels`, { name: 'group-counted', color: '#654321' }, { token: 'owner' });
+    expect(label.status).toBe(201);
+    expect((await create({ title: 'Open group-counted', labels: 'group-counted' })).status).toBe(201);
+    expect((await create({ title: 'Secret group-counted', labels: 'group-counted', confidential: true })).status).toBe(201);
+    const counts = async (token: string) =>
+      (await app.get(`/api/v4/groups/${app.group.id}/labels`, { token, query: { with_counts: true, search: 'group-counted' } })).body[0];
+    expect(await counts('guest')).toMatchObject({ name: 'group-counted', open_issues_count: 1 });
+    expect(await counts('owner')).toMatchObject({ name: 'group-counted', open_issues_count: 2 });
+  });
+});

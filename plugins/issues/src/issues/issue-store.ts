@@ -44,19 +44,6 @@ export function createIssueStore(database: Database) {
       { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
     ),
   );
-  const labelCountRows = idListReads((ids) =>
-    database.prepareValues(
-      (p: Record<string, never>) =>
-        database
-          .table(IssueLabel, 'l')
-          .join('issues as i', 'i.id', 'l.issue_id')
-          .select({ labelId: 'l.label_id', state: 'i.state' })
-          .count({ count: '*' })
-          .whereIn('l.label_id', ids(p))
-          .groupBy('l.label_id', 'i.state'),
-      { labelId: 'number', state: 'string', count: 'number' },
-    ),
-  );
 
   async function replaceAssignees(em: EntityManager, issueId: number, userIds: readonly number[]) {
     await em.nativeDelete(IssueAssignee, { issueId });
@@ -217,10 +204,17 @@ export function createIssueStore(database: Database) {
       return groupIds(rows, (row: { labelId: number }) => row.labelId);
     },
 
-    /** Opened and closed issues per label. */
-    async countsPerLabel(labelIds: readonly number[]): Promise<Map<number, { opened: number; closed: number }>> {
+    /** Opened and closed issues per label, among those `filter` keeps (the caller's visible ones). */
+    async countsPerLabel(labelIds: readonly number[], filter: IssueFilter): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
-      const rows = await labelCountRows.all(labelIds);
+      const query = database
+        .table(IssueLabel, 'l')
+        .join('issues as i', 'i.id', 'l.issue_id')
+        .select({ labelId: 'l.label_id', state: 'i.state' })
+        .count({ count: '*' })
+        .whereIn('l.label_id', [...labelIds])
+        .groupBy('l.label_id', 'i.state');
+      const rows = await database.values(applyIssueFilter(database, query, filter), { labelId: 'number', state: 'string', count: 'number' });
       const counts = new Map<number, { opened: number; closed: number }>();
       for (const row of rows) {
         const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };

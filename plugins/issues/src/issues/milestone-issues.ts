@@ -1,12 +1,9 @@
 /** The issues of a milestone, for `GET /projects/:id/milestones/:milestone_id/issues` and the group route, served by the milestones plugin. */
 import type { AccessService } from '@forgekit/plugin-core/contracts';
 import type { MilestoneItemsLister } from '@forgekit/plugin-milestones/contracts';
-import type { IssueLister, ListScope } from './issue-list.js';
-import type { ListInput } from './issue-params.js';
+import { ALL_ISSUES, type IssueLister, type ListScope } from './issue-list.js';
 import type { PresentIssues } from './issue-presenter.js';
 import type { IssueStore } from './issue-store.js';
-
-const ALL_STATES = { state: 'all' } as ListInput;
 
 export function milestoneIssues(deps: {
   access: AccessService;
@@ -20,7 +17,7 @@ export function milestoneIssues(deps: {
       parent.kind === 'project'
         ? { kind: 'project', access: await deps.access.requireProject(user, String(parent.id)) }
         : { kind: 'group', access: await deps.access.requireGroup(user, String(parent.id)) };
-    const filter = { ...(await deps.lister(user, scope, ALL_STATES)), milestone: [milestone.id] };
+    const filter = { ...(await deps.lister(user, scope, ALL_ISSUES)), milestone: [milestone.id] };
     const issues = await deps.store.list(filter, { sql: '', direction: 'asc' }, perPage, offset);
     const items = await deps.present(issues, { externalUrl: deps.externalUrl, full: false, withLabelsDetails: false });
     return { items, total: offset === 0 && issues.length < perPage ? issues.length : await deps.store.count(filter) };

@@ -1,6 +1,6 @@
 /** `/groups/:id/labels`: a group's labels, with its ancestors' and on request its descendants'. */
 import { created, defineRoute, f, noContent, page, params, reply, rules, type Principal, type Route } from '@forgekit/kernel';
-import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type GroupAccess } from '@forgekit/plugin-core/contracts';
 import { groupParent, scopeOf } from './label-parent.js';
 import type { LabelService } from './label-service.js';
 import type { LabelScope } from './label-store.js';
@@ -27,13 +27,14 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     user: Principal,
     id: string,
     flags: { include_ancestor_groups: boolean | null; include_descendant_groups: boolean | null; only_group_labels: boolean | null },
-  ): Promise<LabelScope> {
-    const parent = await groupOf(user, id);
+  ): Promise<{ scope: LabelScope; access: GroupAccess }> {
+    const found = await access.requireGroup(user, id);
+    const parent = groupParent(found.group);
     const scope = scopeOf(parent, flags.include_ancestor_groups !== false);
-    if (!flags.include_descendant_groups || parent.kind !== 'group') return scope;
+    if (!flags.include_descendant_groups || parent.kind !== 'group') return { scope, access: found };
     const descendants = await access.visibleGroupIds(user, { underTraversalPath: parent.traversalPath });
     const projectIds = flags.only_group_labels === false ? await access.visibleProjectIds(user, { underTraversalPath: parent.traversalPath }) : [];
-    return { projectIds, groupIds: [...new Set([...scope.groupIds, ...descendants])] };
+    return { scope: { projectIds, groupIds: [...new Set([...scope.groupIds, ...descendants])] }, access: found };
   }
 
   /** Update and delete see only the group's own labels. */
@@ -51,11 +52,12 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
       paginated: true,
       input: params({ with_counts: f.optional(f.boolean(), false), ...scopeFlags, search: f.optional(f.string()), archived: f.optional(f.boolean()) }),
       async handler(ctx, input) {
-        const scope = await scopeFor(ctx.user, ctx.params.id, input);
+        const { scope, access: found } = await scopeFor(ctx.user, ctx.params.id, input);
         const filter = { search: input.search, archived: input.archived };
         const viewer = { userId: ctx.user.id };
         const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
-        const items = await views.many(list, { ...viewer, withCounts: input.with_counts === true }, { subscribed });
+        const counts = input.with_counts ? { user: ctx.user, kind: 'group' as const, access: found } : undefined;
+        const items = await views.many(list, { ...viewer, counts }, { subscribed });
         return page(items, total);
       },
     }),
@@ -64,7 +66,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
       path: '/groups/:id/labels/:label_id',
       input: params(scopeFlags),
       async handler(ctx, input) {
-        const label = await labels.find(await scopeFor(ctx.user, ctx.params.id, input), ctx.params.label_id);
+        const label = await labels.find((await scopeFor(ctx.user, ctx.params.id, input)).scope, ctx.params.label_id);
         return view.one(label, ctx.user);
       },
     }),

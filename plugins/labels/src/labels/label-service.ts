@@ -3,7 +3,7 @@
  * the parent already sees, model validations, priorities, subscriptions and counts.
  */
 import { apiError, checkUnmodifiedSince, conflict, notFound, validationFailed, type EventBus, type PageRequest } from '@forgekit/kernel';
-import { labelEvents, type Label, type LabelCounter, type LabelCounts } from '../contracts.js';
+import { labelEvents, type Label, type LabelCounter, type LabelCountScope, type LabelCounts } from '../contracts.js';
 import type { LabelRow } from '../entities/label.js';
 import { scopeOf, type LabelParent } from './label-parent.js';
 import { hasErrors, labelErrors, normalizeColor, sanitizeText, type LabelDraft } from './label-rules.js';
@@ -122,9 +122,9 @@ export function createLabelService(store: LabelStore, events: EventBus) {
     return promoted;
   }
 
-  async function countsOf(ids: readonly number[]): Promise<Map<number, { issues: LabelCounts; mergeRequests: LabelCounts }>> {
+  async function countsOf(ids: readonly number[], scope: LabelCountScope): Promise<Map<number, { issues: LabelCounts; mergeRequests: LabelCounts }>> {
     const [issues, mergeRequests] = await Promise.all(
-      (['issues', 'merge_requests'] as const).map((kind) => counters.get(kind)?.(ids) ?? Promise.resolve(new Map<number, LabelCounts>())),
+      (['issues', 'merge_requests'] as const).map((kind) => counters.get(kind)?.(ids, scope) ?? Promise.resolve(new Map<number, LabelCounts>())),
     );
     const zero = { opened: 0, closed: 0 };
     return new Map(ids.map((id) => [id, { issues: issues?.get(id) ?? zero, mergeRequests: mergeRequests?.get(id) ?? zero }]));

@@ -1,5 +1,5 @@
 /** Labels as a caller sees them: with their subscription, and on request counts and project priorities. */
-import type { Label } from '../contracts.js';
+import type { Label, LabelCountScope } from '../contracts.js';
 import { presentLabel } from './label-presenter.js';
 import type { LabelService } from './label-service.js';
 
@@ -7,7 +7,8 @@ export interface ViewOptions {
   userId: number;
   /** Project routes: subscriptions within the project count, and labels show their priority. */
   projectId?: number;
-  withCounts?: boolean;
+  /** `with_counts`: count the items the caller sees, within this project or group. */
+  counts?: LabelCountScope;
 }
 
 export function createLabelViews(labels: LabelService) {
@@ -16,7 +17,7 @@ export function createLabelViews(labels: LabelService) {
     const ids = list.map((label) => label.id);
     const [subscribed, counts, priorities] = await Promise.all([
       known?.subscribed ?? labels.subscribed(options.userId, list, options.projectId),
-      options.withCounts ? labels.countsOf(ids) : undefined,
+      options.counts ? labels.countsOf(ids, options.counts) : undefined,
       options.projectId !== undefined ? labels.priorities(options.projectId, list) : undefined,
     ]);
     return list.map((label) =>

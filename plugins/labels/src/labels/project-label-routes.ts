@@ -72,12 +72,14 @@ export function projectLabelRoutes(
         archived: f.optional(f.boolean()),
       }),
       async handler(ctx, input) {
-        const { project } = await projectOf(ctx.user, ctx.params.id);
+        const found = await projectOf(ctx.user, ctx.params.id);
+        const { project } = found;
         const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
         const filter = { search: input.search, archived: input.archived };
         const viewer = { userId: ctx.user.id, projectId: project.id };
         const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
-        const items = await views.many(list, { ...viewer, withCounts: input.with_counts === true }, { subscribed });
+        const counts = input.with_counts ? { user: ctx.user, kind: 'project' as const, access: found } : undefined;
+        const items = await views.many(list, { ...viewer, counts }, { subscribed });
         return page(items, total);
       },
     }),
