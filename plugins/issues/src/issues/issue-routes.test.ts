@@ -336,6 +336,16 @@ describe('issue notes', () => {
 });
 
 describe('deleting issues', () => {
+  it('is open to a Planner, as GitLab 17.7 and later allow', async () => {
+    const issue = await create({ title: 'Planned away' });
+    const path = `${base}/issues/${issue.body.iid}`;
+    for (const token of ['guest', 'reporter', 'developer']) {
+      expect(await app.delete(path, { token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    }
+    expect((await app.delete(path, { token: planner.token })).status).toBe(204);
+    expect((await app.get(path, { token: 'owner' })).status).toBe(404);
+  });
+
   it('needs the project owner or an admin', async () => {
     const issue = await create({ title: 'Doomed' });
     const path = `${base}/issues/${issue.body.iid}`;

@@ -329,11 +329,15 @@ export function createIssueService(deps: IssueServiceDeps) {
       return updated;
     },
 
-    /** Deleting needs an admin or the project's owner; `404 Issue Not Found` first, as GitLab looks it up before authorizing. */
+    /**
+     * Deleting needs an admin, the project's owner or a Planner (GitLab 17.7 and later gives
+     * Planners `destroy_issue`; Reporters to Maintainers still may not); `404 Issue Not Found`
+     * first, as GitLab looks it up before authorizing.
+     */
     async remove(user: Principal, projectAccess: ProjectAccess, iid: string, ifUnmodifiedSince: string | undefined): Promise<void> {
       const issue = /^\d+$/.test(iid) ? await store.findByIid(projectAccess.project.id, Number(iid)) : undefined;
       if (!issue) throw notFound('Issue');
-      if (!(user.isAdmin || projectAccess.level >= AccessLevel.OWNER)) throw forbidden();
+      if (!(user.isAdmin || projectAccess.level >= AccessLevel.OWNER || projectAccess.level === AccessLevel.PLANNER)) throw forbidden();
       checkUnmodifiedSince(ifUnmodifiedSince, issue.updatedAt);
       await removeIssue(issue);
       await deps.events.emit(issueEvents.deleted, { issueId: issue.id, projectId: issue.projectId, userId: user.id, iid: issue.iid });
