@@ -80,6 +80,9 @@ describe('access log', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 400/);
     expect(await requestLine('/api/v4/application/settings')).toMatchObject({ aborted: true, status: null });
     expect(lines.some((entry) => entry.status === 500)).toBe(false);
+    // At most a warning, with no stack: the client's request was bad, not the server.
+    expect(lines.filter((entry) => (entry.level as number) >= 50)).toEqual([]);
+    expect(lines.some((entry) => 'err' in entry)).toBe(false);
   });
 
   it('answers an anonymous caller before its body and closes the connection instead of reading the rest', async () => {

@@ -101,6 +101,11 @@ function isAborted(error: unknown): boolean {
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
+/** Tells h3 the request is answered, so it looks for no further handler (and raises no "Cannot find any path"). */
+function markHandled(event: H3Event) {
+  (event as unknown as { _handled: boolean })._handled = true;
+}
+
 /** Pipes a Node stream to the socket with backpressure; in-process callers get a web stream. */
 async function sendStream(event: H3Event, body: Readable) {
   const res = event.node.res;
@@ -110,7 +115,7 @@ async function sendStream(event: H3Event, body: Readable) {
   }
   if (!res.socket) {
     (res as unknown as { _data: unknown })._data = Readable.toWeb(body);
-    (event as unknown as { _handled: boolean })._handled = true;
+    markHandled(event);
     return;
   }
   await pipeline(body, res);
@@ -167,7 +172,9 @@ export function createHttpApp(options: HttpAppOptions): App {
       await write(event, route, prepared);
     } catch (error) {
       aborted = isAborted(error);
-      if (!aborted) await writeError(event, error, requestId);
+      // Nothing is sent to a client that went away, or that the HTTP parser already answered.
+      if (aborted) markHandled(event);
+      else await writeError(event, error, requestId);
     } finally {
       options.inflight.count--;
       if (uploads.length > 0) await removeFiles(uploads);
