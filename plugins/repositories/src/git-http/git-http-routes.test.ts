@@ -1,5 +1,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { buffer } from 'node:stream/consumers';
+import { createGzip, gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -285,6 +287,30 @@ describe('git over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-git-upload-pack-result');
     expect(await res.text()).toContain(' refs/heads/main');
+  });
+
+  it('refuses with 413 a fetch negotiation that inflates past its bound (a gzip bomb of want lines), and one sent that large', async () => {
+    // Wants of a real commit: git reads every one of them before it answers.
+    const head = (await app.get(`/api/v4/projects/${app.project.id}/repository/commits/main`, { token: 'reporter' })).body.id as string;
+    const want = Buffer.from(pktLine(`want ${head}\n`));
+    const inflated = 64 * 1024 * 1024;
+    const gzip = createGzip({ level: 9 });
+    const compressed = buffer(gzip);
+    for (let written = 0; written < inflated; written += want.length * 4096) {
+      if (!gzip.write(Buffer.concat(Array.from({ length: 4096 }, () => want)))) await once(gzip, 'drain');
+    }
+    gzip.end();
+    const bomb = await compressed;
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const headers = { Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}`, 'Content-Type': 'application/x-git-upload-pack-request' };
+    for (const [body, encoding] of [
+      [bomb, { 'Content-Encoding': 'gzip' }],
+      [Buffer.alloc(9 * 1024 * 1024, 'a'), {}],
+    ] as const) {
+      const res = await fetch(`${remote(null)}/git-upload-pack`, { method: 'POST', headers: { ...headers, ...encoding }, body });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ message: '413 Request Entity Too Large' });
+    }
   });
 
   it('answers 400 in plain text to a gzip body that does not inflate, on both services', async () => {

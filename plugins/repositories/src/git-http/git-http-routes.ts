@@ -4,6 +4,7 @@
  * stateless-RPC mode. Tokens come as HTTP Basic passwords.
  */
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { defineRoute, f, frameworkError, malformedRequest, params, raw, stream, type RequestContext, type Route } from '@forgekit/kernel';
 import type { ProjectAccess, ProjectService } from '@forgekit/plugin-core/contracts';
 import { git, runGitService, type ServiceProcess } from '../git/git-runner.js';
@@ -17,7 +18,7 @@ import type { BranchProtection } from '../protected-branches/branch-protection.j
 import { FLUSH, pktLine, type PushCommand } from './pkt-line.js';
 import { preReceiveHook } from './pre-receive-hook.js';
 import { pushRules } from './push-rules.js';
-import { CorruptBody, drain, readPushCommands, requestInput } from './request-input.js';
+import { CorruptBody, drain, MAX_NEGOTIATION_BYTES, readPushCommands, requestInput } from './request-input.js';
 
 /**
  * GitLab allows groups twenty levels deep. One route per depth (rather than a catch-all)
@@ -90,6 +91,19 @@ export function gitHttpRoutes(options: {
   async function outputOf(run: ServiceProcess): Promise<Readable> {
     try {
       return await run.output;
+    } catch (error) {
+      if (error instanceof CorruptBody) throw malformedRequest();
+      throw error;
+    }
+  }
+
+  /**
+   * A fetch's negotiation, read whole (inflated, within its bound) before git starts: a body
+   * past the bound costs the inflating of the bound and no git process at all.
+   */
+  async function negotiationOf(ctx: RequestContext): Promise<Readable> {
+    try {
+      return Readable.from([await buffer(requestInput(ctx, { maxBytes: MAX_NEGOTIATION_BYTES }))]);
     } catch (error) {
       if (error instanceof CorruptBody) throw malformedRequest();
       throw error;
@@ -237,7 +251,7 @@ export function gitHttpRoutes(options: {
   async function serve(ctx: RequestContext, depth: number, service: GitService) {
     const { repository, target, projectAccess } = await open(ctx, depth, service);
     if (service === 'git-receive-pack') return receivePack(ctx, repository, projectAccess, target);
-    const run = runGitService(['upload-pack', '--stateless-rpc', repository.gitDir], requestInput(ctx), { env: protocolEnv(ctx) });
+    const run = runGitService(['upload-pack', '--stateless-rpc', repository.gitDir], await negotiationOf(ctx), { env: protocolEnv(ctx) });
     return stream(200, await outputOf(run), 'application/x-git-upload-pack-result', NO_CACHE);
   }
 
@@ -261,7 +275,8 @@ export function gitHttpRoutes(options: {
           method: 'POST',
           path: `${prefix}/${service}`,
           streamBody: true,
-          maxBodySize: 0,
+          // A push's pack has no bound; a fetch's negotiation does, compressed or not.
+          maxBodySize: service === 'git-upload-pack' ? MAX_NEGOTIATION_BYTES : 0,
           handler: (ctx) => serve(ctx, depth, service).catch(refusal),
         }),
       ),

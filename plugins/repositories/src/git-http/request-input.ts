@@ -3,7 +3,7 @@
  * sent it gzip-compressed, and for a push, split into the ref update commands (read
  * before git runs, for the checks) and the pack that follows (passed on as it arrives).
  */
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { tooLarge, type RequestContext } from '@forgekit/kernel';
 import { readPushRequest, type PushRequest } from './pkt-line.js';
@@ -18,16 +18,53 @@ export class CorruptBody extends Error {
 /** Ref update commands a push may hold before its pack (a mirror push of very many refs fits). */
 const MAX_PUSH_COMMANDS_BYTES = 32 * 1024 * 1024;
 
-export function requestInput(ctx: RequestContext): Readable {
+/**
+ * What a fetch's negotiation may hold once inflated: pkt-lines of `want` and `have`, about
+ * 50 bytes each, so 8 MiB is over 150,000 of them. A body past it (a gzip bomb of `want`
+ * lines, say) is refused with 413 as soon as it gets there, before git reads on.
+ */
+export const MAX_NEGOTIATION_BYTES = 8 * 1024 * 1024;
+
+/** Passes at most `limit` bytes on, and fails with 413 at the first byte past them. */
+function atMost(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > limit) done(tooLarge());
+      else done(null, chunk);
+    },
+  });
+}
+
+/** The request body as git reads it: inflated when gzip-compressed, and at most `maxBytes` of it once inflated. */
+export function requestInput(ctx: RequestContext, options: { maxBytes?: number } = {}): Readable {
   const body = ctx.bodyStream ?? Readable.from([]);
   const encoding = (ctx.header('content-encoding') ?? '').trim().toLowerCase();
-  if (encoding !== 'gzip' && encoding !== 'x-gzip') return body;
-  const inflated = new PassThrough();
-  const gunzip = createGunzip();
-  body.once('error', (error) => inflated.destroy(error));
-  gunzip.once('error', (error) => inflated.destroy(new CorruptBody(error)));
-  body.pipe(gunzip).pipe(inflated);
-  return inflated;
+  const gzip = encoding === 'gzip' || encoding === 'x-gzip';
+  if (!gzip && options.maxBytes === undefined) return body;
+  const out = new PassThrough();
+  const stages: Transform[] = [];
+  const fail = (error: Error) => {
+    out.destroy(error);
+    for (const stream of [body, ...stages]) stream.destroy();
+  };
+  body.once('error', fail);
+  let source: Readable = body;
+  if (gzip) {
+    const gunzip = createGunzip();
+    gunzip.once('error', (error) => fail(new CorruptBody(error)));
+    stages.push(gunzip);
+    source = source.pipe(gunzip);
+  }
+  if (options.maxBytes !== undefined) {
+    const limiter = atMost(options.maxBytes);
+    limiter.once('error', fail);
+    stages.push(limiter);
+    source = source.pipe(limiter);
+  }
+  source.pipe(out);
+  return out;
 }
 
 /** Where the pkt-lines of `buffer` from `offset` reach a flush packet (the offset past it), or -1 while incomplete. */
