@@ -28,7 +28,7 @@ describe('hostile input on a listening server', () => {
     projectPath = project.path_with_namespace;
     planner = await createUserWithToken(api, server, 'hostileplanner');
     guest = await createUserWithToken(api, server, 'hostileguest');
-    await api.ProjectMembers.add(projectId, 15 as AccessLevel, { userId: planner.id });
+    await api.ProjectMembers.add(projectId, 15 as typeof AccessLevel.GUEST, { userId: planner.id });
     await api.ProjectMembers.add(projectId, AccessLevel.GUEST, { userId: guest.id });
   });
   afterAll(() => server?.close());
