@@ -118,5 +118,7 @@ export async function authenticate(
 
 function checkAdmin(mode: AuthMode, result: AuthResult): AuthResult {
   if (mode === 'admin' && !result.user?.isAdmin) throw forbidden();
-  return result;
+  // Each request gets a caller object of its own, so a service may keep what it learnt about
+  // the caller for the rest of the request (keyed on the object) whatever the identity provider caches.
+  return result.user ? { ...result, user: { ...result.user } } : result;
 }

@@ -182,8 +182,15 @@ export function integer(range: IntegerRange = INTEGER_COLUMN): Field<number> {
   });
   return described(field, { type: 'integer', range });
 }
+const SAFE_INTEGERS: IntegerRange = Object.freeze({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
 /** An integer stored in a `bigint` column: any safe integer. */
-export const bigInteger = () => integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+export const bigInteger = () => integer(SAFE_INTEGERS);
+/**
+ * An integer that names a record to look up (`user_id`, `milestone_id`, a filter's ids), never
+ * stored as given: one that no id column holds finds nothing, so the answer is GitLab's 404
+ * or an empty list rather than a 400 (the kernel's reads match no row for it on both engines).
+ */
+export const id = () => integer(SAFE_INTEGERS);
 /** An internal id (`iid`) a caller chooses: positive, and leaving room for the ids counted after it. */
 export const chosenIid = () => integer(CHOSEN_IID);
 export const boolean = () => described(nonString(coerceBoolean), { type: 'boolean' });

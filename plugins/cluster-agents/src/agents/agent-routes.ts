@@ -6,7 +6,7 @@ import { presentAgent } from './agent-presenter.js';
 import type { AgentService } from './agent-service.js';
 
 export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] {
-  const agentParam = params({ agent_id: f.integer() });
+  const agentParam = params({ agent_id: f.id() });
 
   return [
     defineRoute({

@@ -8,14 +8,14 @@ import type { TokenService } from './token-service.js';
 const BASE = '/projects/:id/cluster_agents/:agent_id/tokens';
 
 export function tokenRoutes(tokens: TokenService, lookup: AgentLookup): Route[] {
-  const tokenParams = params({ agent_id: f.integer(), token_id: f.integer() });
+  const tokenParams = params({ agent_id: f.id(), token_id: f.id() });
 
   return [
     defineRoute({
       method: 'GET',
       path: BASE,
       paginated: true,
-      input: params({ agent_id: f.integer() }),
+      input: params({ agent_id: f.id() }),
       async handler(ctx, input) {
         const agent = await lookup.agent(await lookup.project(ctx), input.agent_id);
         const rows = await tokens.listActive(agent.id, ctx.page);
@@ -37,7 +37,7 @@ export function tokenRoutes(tokens: TokenService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'POST',
       path: BASE,
-      input: params({ agent_id: f.integer(), name: f.string(), description: f.optional(f.string()) }),
+      input: params({ agent_id: f.id(), name: f.string(), description: f.optional(f.string()) }),
       async handler(ctx, input) {
         const agent = await lookup.agent(await lookup.project(ctx, AccessLevel.MAINTAINER), input.agent_id);
         const { token, secret } = await tokens.create(agent, { name: input.name, description: input.description }, ctx.user!.id);

@@ -59,10 +59,10 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
     return config;
   }
 
-  const oneParams = params({ agent_id: f.integer(), url_configuration_id: f.integer() });
+  const oneParams = params({ agent_id: f.id(), url_configuration_id: f.id() });
 
   return [
-    gated('GET', BASE, params({ agent_id: f.integer() }), async (ctx, input) => {
+    gated('GET', BASE, params({ agent_id: f.id() }), async (ctx, input) => {
       const agent = await agentOf(ctx, input.agent_id, AccessLevel.DEVELOPER);
       const config = await configs.find(agent.id);
       return config ? [presentUrlConfiguration(config)] : [];
@@ -75,7 +75,7 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
       'POST',
       BASE,
       params({
-        agent_id: f.integer(),
+        agent_id: f.id(),
         url: f.string(),
         client_cert: f.optional(f.string()),
         client_key: f.optional(f.string()),

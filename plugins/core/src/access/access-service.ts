@@ -255,6 +255,26 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     });
   }
 
+  /**
+   * What a route guard looked up for the caller's request, handed to the route's own
+   * `requireProject` of the same project once, so the request reads the project once. Keyed
+   * on the caller object, which the kernel makes anew for every request.
+   */
+  const lookedUp = new WeakMap<Principal, { idOrPath: string; access: ProjectAccess | null }>();
+
+  async function lookUpForRequest(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {
+    const access = await findProjectAccess(user, idOrPath);
+    if (user) lookedUp.set(user, { idOrPath, access });
+    return access;
+  }
+
+  function takeLookedUp(user: Principal | null, idOrPath: string): { access: ProjectAccess | null } | undefined {
+    const found = user ? lookedUp.get(user) : undefined;
+    if (!found || found.idOrPath !== idOrPath) return undefined;
+    lookedUp.delete(user!);
+    return found;
+  }
+
   /** A project by id or path with the caller's access. */
   async function findProjectAccess(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {
     if (user && isInteger(idOrPath)) {
@@ -330,11 +350,12 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     projectAccess,
     groupAccess,
     projectPermissions,
-    /** A project by id or path with the caller's access, or null when there is none by that name. */
-    findProjectAccess,
+    /** A project by id or path with the caller's access, or null; the same request's next `requireProject` of it reads no more. */
+    lookUpForRequest,
     /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
     async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
-      const access = await findProjectAccess(user, idOrPath);
+      const taken = takeLookedUp(user, idOrPath);
+      const access = taken ? taken.access : await findProjectAccess(user, idOrPath);
       if (!access?.canRead) throw notFound('Project');
       if (access.level < minLevel) throw forbidden();
       return access;

@@ -13,12 +13,13 @@ export const ARCHIVED_PROJECT_GUARD = 'core.archived-project';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const UNDER_A_PROJECT = /^\/api\/v4\/projects\/:id\//;
 
-export function archivedProjectGuard(access: Pick<AccessService, 'findProjectAccess'>): RouteGuard {
+export function archivedProjectGuard(access: Pick<AccessService, 'lookUpForRequest'>): RouteGuard {
   return {
     name: ARCHIVED_PROJECT_GUARD,
     applies: (route) => WRITES.has(route.method) && UNDER_A_PROJECT.test(route.path),
     async check(ctx) {
-      const found = await access.findProjectAccess(ctx.user, ctx.params.id ?? '');
+      // The route's own lookup of the project takes this one over.
+      const found = await access.lookUpForRequest(ctx.user, ctx.params.id ?? '');
       // A project the caller cannot see is left to the route, which answers 404.
       if (found?.canRead && found.project.archived) throw forbidden();
     },

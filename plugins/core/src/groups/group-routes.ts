@@ -94,7 +94,7 @@ export function groupRoutes(
     min_access_level: f.optional(f.values([10, 15, 20, 30, 40, 50], f.integer())),
     all_available: f.optional(f.boolean()),
     visibility: f.optional(f.values(VISIBILITY_NAMES)),
-    skip_groups: f.optional(f.array(f.integer())),
+    skip_groups: f.optional(f.array(f.id())),
     order_by: f.optional(f.values(['name', 'path', 'id', 'similarity']), 'name'),
     sort: f.optional(f.values(['asc', 'desc']), 'asc'),
     statistics: f.optional(f.boolean()),
@@ -163,7 +163,7 @@ export function groupRoutes(
     defineRoute({
       method: 'POST',
       path: '/groups',
-      input: params({ name: f.string(), path: f.string(), parent_id: f.optional(f.integer()), ...settingFields }),
+      input: params({ name: f.string(), path: f.string(), parent_id: f.optional(f.id()), ...settingFields }),
       async handler(ctx, input) {
         const user = ctx.user!;
         let parentGroup: NamespaceRow | null = null;

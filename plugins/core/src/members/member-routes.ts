@@ -109,7 +109,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
     return [...best.values()].sort((a, b) => a.user_id - b.user_id);
   }
 
-  const listInput = params({ query: f.optional(f.string()), user_ids: f.optional(f.commaList(f.integer())), show_seat_info: f.optional(f.boolean()) });
+  const listInput = params({ query: f.optional(f.string()), user_ids: f.optional(f.commaList(f.id())), show_seat_info: f.optional(f.boolean()) });
 
   const routesFor = (kind: SourceKind): Route[] => [
     defineRoute({
@@ -154,7 +154,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
       defineRoute({
         method: 'GET',
         path: `/${kind}/:id/${segment}/:user_id`,
-        input: params({ user_id: f.integer() }),
+        input: params({ user_id: f.id() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
           const rows = await membersOf(membersQuery(source, segment === 'members/all').whereIn('m.user_id', storedIds([input.user_id])));
@@ -232,7 +232,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
       path: `/${kind}/:id/members/:user_id`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       input: params({
-        user_id: f.integer(),
+        user_id: f.id(),
         access_level: f.integer(),
         expires_at: f.optional(f.date()),
       }),
@@ -255,7 +255,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
       method: 'DELETE',
       path: `/${kind}/:id/members/:user_id`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
-      input: params({ user_id: f.integer(), skip_subresources: f.optional(f.boolean()), unassign_issuables: f.optional(f.boolean()) }),
+      input: params({ user_id: f.id(), skip_subresources: f.optional(f.boolean()), unassign_issuables: f.optional(f.boolean()) }),
       async handler(ctx, input) {
         const self = ctx.user!.id === input.user_id;
         const source = await resolveSource(ctx, kind, self ? 0 : AccessLevel.MAINTAINER);

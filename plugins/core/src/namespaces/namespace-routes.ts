@@ -80,7 +80,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
     defineRoute({
       method: 'GET',
       path: '/namespaces/:id/exists',
-      input: params({ parent_id: f.optional(f.integer()) }),
+      input: params({ parent_id: f.optional(f.id()) }),
       async handler(_ctx, input) {
         const path = _ctx.params.id!;
         const parentId = input.parent_id ? recordId(input.parent_id) : undefined;

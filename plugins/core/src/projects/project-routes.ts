@@ -163,7 +163,7 @@ export function projectRoutes(
         {
           name: f.optional(f.string()),
           path: f.optional(f.string()),
-          namespace_id: f.optional(f.integer()),
+          namespace_id: f.optional(f.id()),
           initialize_with_readme: f.optional(f.boolean(), false),
           ...commonFields,
         },

@@ -103,7 +103,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
       path: '/personal_access_tokens',
       paginated: true,
       input: params({
-        user_id: f.optional(f.integer()),
+        user_id: f.optional(f.id()),
         state: f.optional(f.values(['active', 'inactive'])),
         revoked: f.optional(f.boolean()),
         search: f.optional(f.string()),

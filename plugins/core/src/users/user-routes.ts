@@ -67,7 +67,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
     return user;
   }
 
-  const idParam = { id: f.integer() };
+  const idParam = { id: f.id() };
 
   return [
     defineRoute({
@@ -245,7 +245,7 @@ function stateRoutes(users: UserService, find: (id: number) => Promise<UserRow>)
       method: 'POST',
       path: `/users/:id/${action}`,
       auth: 'admin',
-      input: params({ id: f.integer() }),
+      input: params({ id: f.id() }),
       async handler(ctx, input) {
         const user = await find(input.id);
         const next = decide(user, ctx);

@@ -17,7 +17,7 @@ export const createFlagParams = params({
       f.hash({
         name: f.string(),
         parameters: f.optional(json()),
-        user_list_id: f.optional(f.integer()),
+        user_list_id: f.optional(f.id()),
         scopes: f.optional(f.array(f.hash({ environment_scope: f.string() }))),
       }),
     ),
@@ -31,15 +31,15 @@ export const updateFlagParams = params({
   strategies: f.optional(
     f.array(
       f.hash({
-        id: f.optional(f.integer()),
+        id: f.optional(f.id()),
         name: f.optional(f.string()),
         parameters: f.optional(json()),
-        user_list_id: f.optional(f.integer()),
+        user_list_id: f.optional(f.id()),
         _destroy: f.optional(f.boolean()),
         scopes: f.optional(
           f.array(
             f.hash({
-              id: f.optional(f.integer()),
+              id: f.optional(f.id()),
               environment_scope: f.optional(f.string()),
               _destroy: f.optional(f.boolean()),
             }),

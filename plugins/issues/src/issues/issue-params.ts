@@ -34,12 +34,12 @@ const usernames = () =>
 const negatable = {
   labels: f.optional(f.commaList()),
   milestone: f.optional(f.string()),
-  author_id: f.optional(f.integer()),
+  author_id: f.optional(f.id()),
   author_username: f.optional(f.string()),
-  assignee_id: f.optional(f.integer()),
+  assignee_id: f.optional(f.id()),
   assignee_username: f.optional(usernames()),
   // CommaSeparatedToIntegerArray: `iids=1,2` as well as `iids[]=1&iids[]=2`.
-  iids: f.optional(f.commaList(f.integer())),
+  iids: f.optional(f.commaList(f.id())),
 };
 
 const listEntries = {
@@ -79,10 +79,10 @@ export type ListInput = v.InferOutput<(typeof projectListParams)['schema']>;
 
 const writeEntries = {
   description: f.optional(f.string()),
-  assignee_ids: f.optional(f.array(f.integer())),
-  assignee_id: f.optional(f.integer()),
-  milestone_id: f.optional(f.integer()),
-  iteration_id: f.optional(f.integer()),
+  assignee_ids: f.optional(f.array(f.id())),
+  assignee_id: f.optional(f.id()),
+  milestone_id: f.optional(f.id()),
+  iteration_id: f.optional(f.id()),
   labels: f.optional(f.commaList()),
   add_labels: f.optional(f.commaList()),
   remove_labels: f.optional(f.commaList()),

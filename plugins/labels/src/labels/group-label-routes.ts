@@ -91,11 +91,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'PUT',
       path: '/groups/:id/labels',
-      input: params(
-        { label_id: f.optional(f.integer()), name: f.optional(f.string()), ...updateFields },
-        atLeastOneChange,
-        rules.exactlyOneOf('label_id', 'name'),
-      ),
+      input: params({ label_id: f.optional(f.id()), name: f.optional(f.string()), ...updateFields }, atLeastOneChange, rules.exactlyOneOf('label_id', 'name')),
       async handler(ctx, input) {
         const label = await ownLabel(ctx.user, ctx.params.id, String(input.label_id ?? input.name));
         return view.one(await labels.update(label, { ...input, name: undefined }, ctx.user.id), ctx.user);

@@ -119,11 +119,7 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/labels',
-      input: params(
-        { label_id: f.optional(f.integer()), name: f.optional(f.string()), ...updateFields },
-        atLeastOneChange,
-        rules.exactlyOneOf('label_id', 'name'),
-      ),
+      input: params({ label_id: f.optional(f.id()), name: f.optional(f.string()), ...updateFields }, atLeastOneChange, rules.exactlyOneOf('label_id', 'name')),
       handler: (ctx, input) => update(ctx.user, ctx.params.id, String(input.label_id ?? input.name), { ...input, name: undefined }),
     }),
     defineRoute({
@@ -134,7 +130,7 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/labels',
-      input: params({ label_id: f.optional(f.integer()), name: f.optional(f.string()) }, rules.exactlyOneOf('label_id', 'name')),
+      input: params({ label_id: f.optional(f.id()), name: f.optional(f.string()) }, rules.exactlyOneOf('label_id', 'name')),
       handler: (ctx, input) => remove(ctx.user, ctx.params.id, String(input.label_id ?? input.name), ctx.header('If-Unmodified-Since')),
     }),
     defineRoute({

@@ -6,7 +6,7 @@ const flag = () => f.optional(f.boolean());
 
 const listFields = {
   state: f.optional(f.values(['active', 'closed', 'all'] as const), 'all'),
-  iids: f.optional(f.commaList(f.integer())),
+  iids: f.optional(f.commaList(f.id())),
   title: text(),
   search: text(),
   include_parent_milestones: flag(),
@@ -20,13 +20,13 @@ export const projectListParams = params(listFields, ancestorsRule);
 /** Groups also take `include_descendants`: milestones of subgroups and of projects below, as the caller sees them. */
 export const groupListParams = params({ ...listFields, include_descendants: flag() }, ancestorsRule);
 
-export const oneParams = params({ milestone_id: f.integer() });
+export const oneParams = params({ milestone_id: f.id() });
 
 export const createParams = params({ title: f.string(), description: text(), due_date: text(), start_date: text() });
 
 export const updateParams = params(
   {
-    milestone_id: f.integer(),
+    milestone_id: f.id(),
     title: text(),
     state_event: f.optional(f.values(['close', 'activate'] as const)),
     description: text(),

@@ -15,7 +15,7 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
       path: `${ONE}/pipelines`,
       paginated: true,
       input: params({
-        pipeline_schedule_id: f.integer(),
+        pipeline_schedule_id: f.id(),
         scope: f.optional(f.values(['running', 'pending', 'finished', 'branches', 'tags'] as const)),
         status: f.optional(f.values(PIPELINE_STATUSES)),
         updated_before: f.optional(f.datetime()),
@@ -46,7 +46,7 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
     defineRoute({
       method: 'POST',
       path: `${ONE}/play`,
-      input: params({ pipeline_schedule_id: f.integer() }),
+      input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
         authorize(abilities.createPipelines);

@@ -40,7 +40,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'GET',
       path: ONE,
-      input: params({ pipeline_schedule_id: f.integer() }),
+      input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
         const readable = abilities.adminSchedule ? await variables.list(abilities.schedule.id) : undefined;
@@ -76,7 +76,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
       method: 'PUT',
       path: ONE,
       input: params({
-        pipeline_schedule_id: f.integer(),
+        pipeline_schedule_id: f.id(),
         description: f.optional(f.string()),
         ref: f.optional(f.string()),
         cron: f.optional(f.string()),
@@ -95,7 +95,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'POST',
       path: `${ONE}/take_ownership`,
-      input: params({ pipeline_schedule_id: f.integer() }),
+      input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
         authorize(abilities.adminSchedule);
@@ -107,7 +107,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'DELETE',
       path: ONE,
-      input: params({ pipeline_schedule_id: f.integer() }),
+      input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
         authorize(abilities.adminSchedule);

@@ -54,7 +54,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'POST',
       path: PATH,
-      input: params({ pipeline_schedule_id: f.integer(), key: f.string(), value: f.string(), variable_type: f.optional(f.values(VARIABLE_TYPES), 'env_var') }),
+      input: params({ pipeline_schedule_id: f.id(), key: f.string(), value: f.string(), variable_type: f.optional(f.values(VARIABLE_TYPES), 'env_var') }),
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
         const key = input.key.trim();
@@ -73,7 +73,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'GET',
       path: `${PATH}/:key`,
-      input: params({ pipeline_schedule_id: f.integer(), key: f.string() }),
+      input: params({ pipeline_schedule_id: f.id(), key: f.string() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
         authorize(abilities.adminSchedule);
@@ -83,7 +83,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'PUT',
       path: `${PATH}/:key`,
-      input: params({ pipeline_schedule_id: f.integer(), key: f.string(), value: f.optional(f.string()), variable_type: f.optional(f.values(VARIABLE_TYPES)) }),
+      input: params({ pipeline_schedule_id: f.id(), key: f.string(), value: f.optional(f.string()), variable_type: f.optional(f.values(VARIABLE_TYPES)) }),
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
         const variable = await variableOf(schedule.id, input.key);
@@ -98,7 +98,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'DELETE',
       path: `${PATH}/:key`,
-      input: params({ pipeline_schedule_id: f.integer(), key: f.string() }),
+      input: params({ pipeline_schedule_id: f.id(), key: f.string() }),
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.adminSchedule);
         const variable = await variableOf(schedule.id, input.key);

@@ -14,7 +14,7 @@ export function compareRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       input: params({
         from: revisionField(),
         to: revisionField(),
-        from_project_id: f.optional(f.integer()),
+        from_project_id: f.optional(f.id()),
         straight: f.optional(f.boolean(), false),
         unidiff: f.optional(f.boolean(), false),
       }),

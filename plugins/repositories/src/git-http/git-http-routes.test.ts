@@ -302,7 +302,10 @@ describe('git over HTTP', () => {
     gzip.end();
     const bomb = await compressed;
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    const headers = { Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}`, 'Content-Type': 'application/x-git-upload-pack-request' };
+    const headers = {
+      Authorization: `Basic ${Buffer.from(`x:${app.tokens.reporter}`).toString('base64')}`,
+      'Content-Type': 'application/x-git-upload-pack-request',
+    };
     for (const [body, encoding] of [
       [bomb, { 'Content-Encoding': 'gzip' }],
       [Buffer.alloc(9 * 1024 * 1024, 'a'), {}],

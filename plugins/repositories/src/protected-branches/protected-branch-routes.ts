@@ -81,7 +81,7 @@ function allowedField() {
           else fail('access_level', 'does not have a valid value');
         }
         if (entry.id !== undefined && entry.id !== null) {
-          const id = v.safeParse(f.integer(), entry.id);
+          const id = v.safeParse(f.id(), entry.id);
           if (id.success) parsed.id = id.output;
           else fail('id', 'is invalid');
         }

@@ -63,8 +63,8 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
       scopes: ['create_runner'],
       input: params({
         runner_type: f.values([...RUNNER_TYPES]),
-        group_id: f.optional(f.integer()),
-        project_id: f.optional(f.integer()),
+        group_id: f.optional(f.id()),
+        project_id: f.optional(f.id()),
         ...settingFields,
       }),
       async handler(ctx, input) {

@@ -89,7 +89,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'GET',
       path: '/runners/:id',
       scopes: MANAGE_RUNNER,
-      input: params({ id: f.integer(), include_projects: f.optional(f.boolean(), true) }),
+      input: params({ id: f.id(), include_projects: f.optional(f.boolean(), true) }),
       async handler(ctx, input) {
         const { runner, abilities } = await load(ctx.user, input.id);
         if (!abilities.read) throw noAccess();
@@ -101,7 +101,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       path: '/runners/:id',
       scopes: MANAGE_RUNNER,
       input: params(
-        { id: f.integer(), active: f.optional(f.boolean()), ...settingFields },
+        { id: f.id(), active: f.optional(f.boolean()), ...settingFields },
         rules.atLeastOneOf(...UPDATABLE),
         rules.mutuallyExclusive('active', 'paused'),
       ),
@@ -125,7 +125,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'DELETE',
       path: '/runners/:id',
       scopes: MANAGE_RUNNER,
-      input: params({ id: f.integer() }),
+      input: params({ id: f.id() }),
       async handler(ctx, input) {
         const { runner, abilities } = await load(ctx.user, input.id);
         if (!ctx.user.isAdmin) {
@@ -143,7 +143,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       scopes: MANAGE_RUNNER,
       paginated: true,
       input: params({
-        id: f.integer(),
+        id: f.id(),
         system_id: f.optional(f.string()),
         status: f.optional(f.values(JOB_STATUSES)),
         order_by: f.optional(f.values(['id'])),
@@ -161,7 +161,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/runners/:id/reset_authentication_token',
       scopes: MANAGE_RUNNER,
-      input: params({ id: f.integer() }),
+      input: params({ id: f.id() }),
       async handler(ctx, input) {
         const { runner, abilities } = await load(ctx.user, input.id);
         if (!abilities.update) throw noAccess();

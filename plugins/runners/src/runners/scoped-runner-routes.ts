@@ -69,7 +69,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/projects/:id/runners',
-      input: params({ runner_id: f.integer() }),
+      input: params({ runner_id: f.id() }),
       async handler(ctx, input) {
         const user = ctx.user;
         const { project } = await access.requireProject(user, ctx.params.id, AccessLevel.MAINTAINER);
@@ -95,7 +95,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/runners/:runner_id',
-      input: params({ runner_id: f.integer() }),
+      input: params({ runner_id: f.id() }),
       async handler(ctx, input) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
         const assignment = await store.runnerProject(input.runner_id, project.id);

@@ -21,7 +21,7 @@ export function moveRoutes(
   const all = `/${adapter.type}_repository_storage_moves`;
   const own = `/${PLURAL[adapter.type]}/:id/repository_storage_moves`;
   const storageNames = [...repos.storageNames];
-  const moveId = { repository_storage_move_id: f.integer() };
+  const moveId = { repository_storage_move_id: f.id() };
 
   const list = (path: string, scoped: boolean) =>
     defineRoute({
