@@ -87,7 +87,7 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
 
   it('starts pipelines on play and when the scheduler finds the schedule due', async () => {
     expect(await dev.api.PipelineSchedules.run(project.id, scheduleId)).toEqual({ message: '201 Created' });
-    await server.kernel.database
+    await server.kernel.database.legacy
       .knex('ci_pipeline_schedules')
       .where('id', scheduleId)
       .update({ next_run_at: new Date(Date.now() - 60_000) });
@@ -109,7 +109,7 @@ describe('pipeline schedules through @gitbeaker/rest', () => {
     const list = (options: Record<string, unknown>) =>
       dev.api.PipelineSchedules.allTriggeredPipelines(project.id, scheduleId, options as never).then((pipelines) => pipelines.map((pipeline) => pipeline.iid));
     const [first] = await dev.api.PipelineSchedules.allTriggeredPipelines(project.id, scheduleId);
-    await server.kernel.database.knex('ci_pipelines').where('id', first!.id).update({ status: 'success' });
+    await server.kernel.database.legacy.knex('ci_pipelines').where('id', first!.id).update({ status: 'success' });
 
     expect(await list({ sort: 'desc' })).toEqual([2, 1]);
     expect(await list({ status: 'success' })).toEqual([1]);

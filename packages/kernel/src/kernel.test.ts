@@ -45,7 +45,7 @@ const demo = definePlugin({
   ],
   register(ctx) {
     ctx.resolve(kernelServices.uploads).limitFileSize(async () => uploadLimit);
-    const db = ctx.resolve(kernelServices.database).knex;
+    const db = ctx.resolve(kernelServices.database).legacy.knex;
     ctx.provide(kernelServices.identity, identity);
     ctx.routes(
       defineRoute({
@@ -162,7 +162,7 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('records kernel and plugin migrations by owner', async () => {
-    const names = await kernel.database.knex('forgekit_migrations').pluck('name');
+    const names = await kernel.database.legacy.knex('forgekit_migrations').pluck('name');
     expect(names).toEqual(['kernel:202611220500-rate-limits', 'kernel:202611241000-secrets-key-check', 'demo:202601010000-notes']);
   });
 });
@@ -339,8 +339,8 @@ describe('authentication', () => {
 
 describe('pagination', () => {
   beforeAll(async () => {
-    await kernel.database.knex('notes').del();
-    await kernel.database.knex('notes').insert([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+    await kernel.database.legacy.knex('notes').del();
+    await kernel.database.legacy.knex('notes').insert([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
   });
 
   it('writes the headers for a page', async () => {
@@ -409,7 +409,7 @@ describe('boot', () => {
     const config = { dataDir: dir, logLevel: 'silent' as const };
     await (await createKernel({ plugins: [demo], config })).stop();
     const again = await createKernel({ plugins: [demo], config });
-    expect(await again.database.knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: kernelMigrations.length + 1 }]);
+    expect(await again.database.legacy.knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: kernelMigrations.length + 1 }]);
     await again.stop();
     await rm(dir, { recursive: true, force: true });
   });

@@ -125,9 +125,15 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       ...kernelMigrations.map((migration) => ({ pluginId: 'kernel', migration })),
       ...plugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration }))),
     ];
-    const applied = await runMigrations(database.knex, migrations);
+    const applied = await runMigrations(database.legacy.knex, migrations);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
-    secrets = await openSecrets({ secretsKey: config.secretsKey, secretsKeyFile: config.secretsKeyFile, dataDir: config.dataDir, knex: database.knex, log });
+    secrets = await openSecrets({
+      secretsKey: config.secretsKey,
+      secretsKeyFile: config.secretsKeyFile,
+      dataDir: config.dataDir,
+      knex: database.legacy.knex,
+      log,
+    });
   } catch (error) {
     await database.close();
     throw error;
@@ -147,7 +153,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   container.registerSingleton(kernelServices.events.id, InProcessEventBus);
   container.registerSingleton<JobService>(kernelServices.jobs.id, postgres ? PgBossJobService : InProcessJobService);
   container.register(kernelServices.rateLimits.id, {
-    useFactory: instanceCachingFactory((c) => (postgres ? postgresRateLimits(c.resolve<Database>(kernelTokens.database).knex) : memoryRateLimits())),
+    useFactory: instanceCachingFactory((c) => (postgres ? postgresRateLimits(c.resolve<Database>(kernelTokens.database).legacy.knex) : memoryRateLimits())),
   });
   container.register(kernelServices.files.id, {
     useFactory: instanceCachingFactory((c) => createFileStorage(join(c.resolve<InstanceInfo>(kernelTokens.instance).dataDir, 'files'))),

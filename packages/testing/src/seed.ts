@@ -30,7 +30,7 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   const tokensService = kernel.resolve(coreTokensRef);
   const groupsService = kernel.resolve(coreGroupsRef);
   const projectsService = kernel.resolve(coreProjectsRef);
-  const em = kernel.database.em();
+  const em = kernel.database.legacy.em();
 
   const users = {} as Record<Role, UserRow>;
   const tokens = {} as Record<Role, string>;

@@ -18,7 +18,7 @@ export function recordStatements(kernel: Kernel): StatementLog {
   const statements: string[] = [];
   const record = (query: { sql: string }) => statements.push(query.sql);
   const { database } = kernel;
-  database.knex.on('query', record);
+  database.legacy.knex.on('query', record);
   const stopObserving = database.observeReads((sql) => statements.push(sql));
   return {
     async during(request) {
@@ -27,7 +27,7 @@ export function recordStatements(kernel: Kernel): StatementLog {
       return statements.filter((sql) => !TOKEN_LAST_USE.test(sql));
     },
     stop() {
-      database.knex.off('query', record);
+      database.legacy.knex.off('query', record);
       stopObserving();
     },
   };

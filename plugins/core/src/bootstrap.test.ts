@@ -32,7 +32,7 @@ describe('root token bootstrap', () => {
   it('does nothing the second time', async () => {
     const users = app.kernel.resolve(coreUsersRef);
     expect(await ensureRootToken(users, app.kernel.resolve(coreTokensRef), ROOT_TOKEN)).toBe(false);
-    const roots = await app.kernel.database.knex('users').where('username', 'root');
+    const roots = await app.kernel.database.legacy.knex('users').where('username', 'root');
     expect(roots).toHaveLength(1);
   });
 

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const count = async (table: string) => Number((await app.kernel.database.knex(table).count({ n: '*' }))[0]!.n);
+const count = async (table: string) => Number((await app.kernel.database.legacy.knex(table).count({ n: '*' }))[0]!.n);
 
 interface Limit {
   field: string;

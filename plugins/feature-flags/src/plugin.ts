@@ -41,7 +41,7 @@ export const featureFlagsPlugin = definePlugin({
       ...unleashRoutes(flagStore, clients),
     );
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) =>
-      database.transaction(async (em) => {
+      database.legacy.transaction(async (em) => {
         await flagStore.removeAllOf(em, projectId);
         await userListStore.removeAllOf(em, projectId);
         await clientStore.removeAllOf(em, projectId);

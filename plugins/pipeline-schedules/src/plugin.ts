@@ -77,7 +77,7 @@ export const pipelineSchedulesPlugin = definePlugin<PipelineSchedulesConfig>({
       await runDueSchedules();
     });
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) =>
-      database.transaction(async (em) => {
+      database.legacy.transaction(async (em) => {
         await store.removeAllOf(em, projectId);
         await pipelines.removeAllOf(em, projectId);
       }),

@@ -84,11 +84,11 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
       url = parsed.toString();
     }
     database = await openDatabase({ url, dataDir, entities: [Shelf, Book, Page] });
-    await database.knex.schema.createTable('shelves', (t) => {
+    await database.legacy.knex.schema.createTable('shelves', (t) => {
       t.increments('id');
       t.string('name', 64).notNullable().unique();
     });
-    await database.knex.schema.createTable('books', (t) => {
+    await database.legacy.knex.schema.createTable('books', (t) => {
       t.increments('id');
       t.integer('shelf_id');
       t.string('title', 255).notNullable();
@@ -97,14 +97,14 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
       t.string('published', 10);
       t.timestamp('created_at', { useTz: true }).notNullable();
     });
-    await database.knex.schema.createTable('pages', (t) => {
+    await database.legacy.knex.schema.createTable('pages', (t) => {
       t.increments('id');
       t.integer('book_id').notNullable();
       t.integer('number').notNullable();
       t.boolean('draft').notNullable().defaultTo(false);
       t.unique(['book_id', 'number']);
     });
-    const em = database.em();
+    const em = database.legacy.em();
     const shelf = await em.insert(Shelf, { name: 'fiction' });
     await em.insertMany(Book, [
       { shelfId: shelf, title: 'A', available: true, tags: ['x', 'y'], published: '2020-01-02', createdAt: created },
@@ -119,18 +119,18 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   });
 
   it('answers rows as the entity properties, with JavaScript values on both engines', async () => {
-    const books = await database.rows(Book, database.from(Book).orderBy('id'));
+    const books = await database.legacy.rows(Book, database.legacy.from(Book).orderBy('id'));
     expect(books[0]).toEqual({ id: 1, shelfId: 1, title: 'A', available: true, tags: ['x', 'y'], published: '2020-01-02', createdAt: created });
     expect(books[1]).toMatchObject({ available: false, shelfId: null, published: null, tags: [] });
   });
 
   it('nests a joined entity under its key, and null when a left join found nothing', async () => {
-    const query = database
+    const query = database.legacy
       .from(Book, 'b')
       .leftJoin('shelves as s', 's.id', 'b.shelf_id')
-      .select(database.columns(Shelf, 's', 'shelf_'))
+      .select(database.legacy.columns(Shelf, 's', 'shelf_'))
       .orderBy('b.id');
-    const books = await database.rows(Book, query, { joined: { shelf: { entity: Shelf, prefix: 'shelf_' } } });
+    const books = await database.legacy.rows(Book, query, { joined: { shelf: { entity: Shelf, prefix: 'shelf_' } } });
     expect(books.map((book) => [book.title, book.shelf?.name ?? null])).toEqual([
       ['A', 'fiction'],
       ['B', null],
@@ -139,28 +139,30 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   });
 
   it('finds no row for a number no integer column can hold, on both engines', async () => {
-    expect(await database.rows(Book, database.from(Book).where('id', 2 ** 40))).toEqual([]);
-    expect(await database.rows(Book, database.from(Book).where('id', 1e40))).toEqual([]);
-    expect(await database.count(database.from(Book).where('shelf_id', -(2 ** 35)))).toBe(0);
-    const byId = database.prepareRows(Book, (p) => database.from(Book).where('id', p.id));
+    expect(await database.legacy.rows(Book, database.legacy.from(Book).where('id', 2 ** 40))).toEqual([]);
+    expect(await database.legacy.rows(Book, database.legacy.from(Book).where('id', 1e40))).toEqual([]);
+    expect(await database.legacy.count(database.legacy.from(Book).where('shelf_id', -(2 ** 35)))).toBe(0);
+    const byId = database.legacy.prepareRows(Book, (p) => database.legacy.from(Book).where('id', p.id));
     expect(await byId.all({ id: 9_007_199_254_740_991 })).toEqual([]);
   });
 
   it('counts as a number', async () => {
-    expect(await database.count(database.from(Book).where('available', true))).toBe(2);
+    expect(await database.legacy.count(database.legacy.from(Book).where('available', true))).toBe(2);
   });
 
   it('compiles a read once and fills its named parameters, limit and offset included', async () => {
-    const page = database.prepareRows(Book, (p) => database.from(Book).where('available', p.available).orderBy('id').limit(p.limit).offset(p.offset));
+    const page = database.legacy.prepareRows(Book, (p) =>
+      database.legacy.from(Book).where('available', p.available).orderBy('id').limit(p.limit).offset(p.offset),
+    );
     expect((await page.all({ available: true, limit: 1, offset: 1 })).map((book) => book.title)).toEqual(['C']);
     expect((await page.all({ available: false, limit: 10, offset: 0 })).map((book) => book.title)).toEqual(['B']);
     expect(await page.first({ available: true, limit: 5, offset: 5 })).toBeUndefined();
   });
 
   it('compiles computed columns once and decodes them by their shape on both engines', async () => {
-    const perShelf = database.prepareValues(
+    const perShelf = database.legacy.prepareValues(
       (p) =>
-        database
+        database.legacy
           .table(Book)
           .select({ shelf: 'shelf_id' })
           .count({ books: '*' })
@@ -177,26 +179,26 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
 
   it('writes in one transaction, whose reads see its own writes, or not at all', async () => {
     await expect(
-      database.transaction(async (em) => {
+      database.legacy.transaction(async (em) => {
         await em.nativeUpdate(Book, { title: 'A' }, { available: false });
-        const inside = await database.row(Book, database.from(Book).where('title', 'A'), { em });
+        const inside = await database.legacy.row(Book, database.legacy.from(Book).where('title', 'A'), { em });
         expect(inside?.available).toBe(false);
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
-    expect((await database.row(Book, database.from(Book).where('title', 'A')))?.available).toBe(true);
+    expect((await database.legacy.row(Book, database.legacy.from(Book).where('title', 'A')))?.available).toBe(true);
   });
 
   it('writes, in a transaction or not, without entering an AsyncLocalStorage (which would slow every promise)', async () => {
     const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
     const enterWith = vi.spyOn(AsyncLocalStorage.prototype, 'enterWith');
     try {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeUpdate(Book, { title: 'A' }, { available: false });
         await em.nativeUpdate(Book, { title: 'A' }, { available: true });
       });
-      await expect(database.transaction(async () => Promise.reject(new Error('roll back')))).rejects.toThrow('roll back');
-      await database.em().nativeUpdate(Book, { title: 'A' }, { available: true });
+      await expect(database.legacy.transaction(async () => Promise.reject(new Error('roll back')))).rejects.toThrow('roll back');
+      await database.legacy.em().nativeUpdate(Book, { title: 'A' }, { available: true });
       expect(run).not.toHaveBeenCalled();
       expect(enterWith).not.toHaveBeenCalled();
     } finally {
@@ -206,22 +208,22 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   });
 
   it('tells a unique violation apart from other failures', async () => {
-    const error = await database
+    const error = await database.legacy
       .em()
       .insert(Shelf, { name: 'fiction' })
       .catch((thrown: unknown) => thrown);
     expect(isUniqueViolation(error)).toBe(true);
-    expect(await unlessTaken(database.em().insert(Shelf, { name: 'fiction' }), () => 'taken')).toBe('taken');
+    expect(await unlessTaken(database.legacy.em().insert(Shelf, { name: 'fiction' }), () => 'taken')).toBe('taken');
     expect(isUniqueViolation(new Error('other'))).toBe(false);
   });
 
   it('finds no drift where entities describe the migrated tables, and names each difference where they do not', async () => {
-    expect(await schemaDrift(database.orm, [Page])).toEqual([]);
+    expect(await schemaDrift(database.legacy.orm, [Page])).toEqual([]);
     // A second connection to the same tables; an in-memory database has no second connection.
     if (url === ':memory:') return;
     const drifted = await openDatabase({ url, dataDir, entities: [PageDrifted] });
     try {
-      const lines = await schemaDrift(drifted.orm, [PageDrifted]);
+      const lines = await schemaDrift(drifted.legacy.orm, [PageDrifted]);
       expect(lines).toContain('pages.footnote: described but not migrated');
       expect(lines.some((line) => line.startsWith('pages.draft: default'))).toBe(true);
       expect(lines.some((line) => line.includes('migrated but not described') && line.includes('book_id, number'))).toBe(true);
@@ -231,13 +233,13 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   });
 
   it('inserts only what a guard lets through, atomically when inserts race', async () => {
-    const ofShelf = () => database.from(Book).where('shelf_id', 9);
+    const ofShelf = () => database.legacy.from(Book).where('shelf_id', 9);
     const book = (title: string) => ({ shelfId: 9, title, available: true, tags: [], published: null, createdAt: created });
     const insert = (title: string, below: number) =>
-      database.insertGuarded(Book, book(title), { unlessExists: ofShelf().where('title', title), count: { of: ofShelf(), below }, lockKey: 'shelf:9' });
+      database.legacy.insertGuarded(Book, book(title), { unlessExists: ofShelf().where('title', title), count: { of: ofShelf(), below }, lockKey: 'shelf:9' });
     const first = await insert('G1', 3);
     expect(first).toBeGreaterThan(0);
-    expect(await database.row(Book, database.from(Book).where('id', first!))).toMatchObject({
+    expect(await database.legacy.row(Book, database.legacy.from(Book).where('id', first!))).toMatchObject({
       title: 'G1',
       shelfId: 9,
       available: true,
@@ -247,20 +249,20 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(await insert('G1', 3)).toBeNull();
     const raced = await Promise.all(['G2', 'G3', 'G4', 'G5', 'G6'].map((title) => insert(title, 3)));
     expect(raced.filter((id) => id !== null)).toHaveLength(2);
-    expect(await database.count(ofShelf())).toBe(3);
+    expect(await database.legacy.count(ofShelf())).toBe(3);
   });
 
   it('compiles a guarded insert once: named guards, a limit per call (0: none), atomic when inserts race', async () => {
     const created = new Date('2026-03-04T05:06:07.000Z');
-    const guarded = database.prepareInsertGuarded(Book, (p) => ({
-      unlessExists: database.from(Book).where({ shelf_id: p.shelf, title: p.title }),
-      countOf: database.from(Book).where('shelf_id', p.shelf),
+    const guarded = database.legacy.prepareInsertGuarded(Book, (p) => ({
+      unlessExists: database.legacy.from(Book).where({ shelf_id: p.shelf, title: p.title }),
+      countOf: database.legacy.from(Book).where('shelf_id', p.shelf),
       lockKey: `shelf:${p.shelf}`,
     }));
     const insert = (shelfId: number, title: string, limit: number) =>
       guarded.run({ shelfId, title, available: false, tags: ['x'], published: null, createdAt: created }, { shelf: shelfId, title }, limit);
     const first = await insert(11, 'P1', 2);
-    expect(await database.row(Book, database.from(Book).where('id', first!))).toMatchObject({
+    expect(await database.legacy.row(Book, database.legacy.from(Book).where('id', first!))).toMatchObject({
       shelfId: 11,
       title: 'P1',
       available: false,
@@ -273,12 +275,12 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(raced.filter((id) => id !== null)).toHaveLength(1);
     expect(await insert(11, 'P6', 2)).toBeNull();
     expect(await insert(11, 'P6', 0)).toBeGreaterThan(0);
-    expect(await database.count(database.from(Book).where('shelf_id', 11))).toBe(3);
+    expect(await database.legacy.count(database.legacy.from(Book).where('shelf_id', 11))).toBe(3);
   });
 
   it("runs a guarded insert as one statement text, never inside another request's transaction", async () => {
-    const guarded = database.prepareInsertGuarded(Book, (p) => ({
-      unlessExists: database.from(Book).where({ shelf_id: p.shelf, title: p.title }),
+    const guarded = database.legacy.prepareInsertGuarded(Book, (p) => ({
+      unlessExists: database.legacy.from(Book).where({ shelf_id: p.shelf, title: p.title }),
       lockKey: 'shelf:21',
     }));
     const insert = (title: string) =>
@@ -287,7 +289,7 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     const stop = database.observeReads((sql) => seen.push(sql));
     let inserted: Promise<number | null> | undefined;
     await expect(
-      database.transaction(async (em) => {
+      database.legacy.transaction(async (em) => {
         await em.insert(Book, { shelfId: 21, title: 'T0', available: true, tags: [], published: null, createdAt: created });
         inserted = insert('T1');
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -297,7 +299,7 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(await inserted).toBeGreaterThan(0);
     expect(await insert('T2')).toBeGreaterThan(0);
     stop();
-    const titles = await database.rows(Book, database.from(Book).where('shelf_id', 21).orderBy('title'));
+    const titles = await database.legacy.rows(Book, database.legacy.from(Book).where('shelf_id', 21).orderBy('title'));
     expect(titles.map((book) => book.title)).toEqual(['T1', 'T2']);
     const inserts = seen.filter((sql) => sql.startsWith('insert'));
     expect(inserts).toHaveLength(mode === 'postgresql' ? 0 : 2);
@@ -307,8 +309,8 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   it('makes transactions that lock the same key take turns', async () => {
     const order: string[] = [];
     const run = (name: string) =>
-      database.transaction(async (em) => {
-        await database.lock(em, 'shelf-count');
+      database.legacy.transaction(async (em) => {
+        await database.legacy.lock(em, 'shelf-count');
         order.push(`${name}:start`);
         await new Promise((resolve) => setTimeout(resolve, 30));
         order.push(`${name}:end`);

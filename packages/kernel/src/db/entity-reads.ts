@@ -72,7 +72,10 @@ export interface EntityReads {
   ): PreparedRead<ValueRow<S>, P>;
 }
 
-export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs: ReturnType<typeof createCodecs>): EntityReads {
+/** What both read APIs share: running a statement (prepared, or in a transaction), row shapes, decoders. */
+export type ReadEngine = ReturnType<typeof createReadEngine>;
+
+export function createReadEngine(knex: Knex, prepared: PreparedQueries, codecs: ReturnType<typeof createCodecs>) {
   const tableOf = (entity: EntitySchema<any, any>) => entity.meta.tableName ?? entity.meta.collection;
   const columnNames = (entity: EntitySchema<any, any>) => [...codecs(entity).keys()];
 
@@ -110,14 +113,6 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     return raw.rows.map(shape);
   }
 
-  const columns: EntityReads['columns'] = (entity, alias, prefix) =>
-    columnNames(entity).map((column) => {
-      const qualified = alias ? `${alias}.${column}` : column;
-      return prefix ? `${qualified} as ${prefix}${column}` : qualified;
-    });
-
-  const table: EntityReads['table'] = (entity, alias) => knex(alias ? `${tableOf(entity)} as ${alias}` : tableOf(entity));
-
   /**
    * An entity's select list, quoted once and passed through as one raw fragment: knex would
    * otherwise parse and quote every column again on every request (both engines take `"a"."b"`).
@@ -135,6 +130,50 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     return knex.raw(list);
   }
 
+  async function totals(query: Knex.QueryBuilder, options: { em?: EntityManager } = {}) {
+    const { raw } = await run(query, options.em);
+    const values = raw.rows[0] ?? [];
+    return Object.fromEntries(
+      raw.columns.map((column, index) => [column, values[index] === null || values[index] === undefined ? null : Number(values[index])]),
+    );
+  }
+
+  /** A prepared read from its `all`. */
+  const withFirst = <R>(all: (values: Readonly<Record<string, unknown>>) => Promise<R[]>): PreparedRead<R, string> => ({
+    all,
+    first: async (values) => (await all(values))[0],
+  });
+
+  /** Compiles `build` once with stand-ins for its named parameters; the statement then takes values by name. */
+  function compilePrepared(build: (params: Record<string, never>) => Knex.QueryBuilder, lists?: ReadonlyMap<string, number>) {
+    const named = compileNamed(build, lists);
+    const statement = prepared.statement(named.sql);
+    return { sql: named.sql, raw: (values: Readonly<Record<string, unknown>>) => statement.raw(named.bindings(values)) };
+  }
+
+  function decodeValues(raw: RawRows, shape: Record<string, ValueKind>) {
+    const decoders = raw.columns.map((column) => {
+      const kind = shape[column];
+      if (!kind) throw new Error(`values: the query selects "${column}", which the shape does not name`);
+      return [column, valueDecoders[kind]] as const;
+    });
+    return raw.rows.map((row) => Object.fromEntries(decoders.map(([column, decode], index) => [column, decode(row[index]) ?? null])));
+  }
+
+  return { knex, tableOf, columnNames, shapeFor, run, read, selectList, withFirst, compilePrepared, decodeValues, totals, codecs };
+}
+
+export function createEntityReads(engine: ReadEngine): EntityReads {
+  const { knex, tableOf, columnNames, shapeFor, run, read, selectList, withFirst, compilePrepared, decodeValues, totals } = engine;
+
+  const columns: EntityReads['columns'] = (entity, alias, prefix) =>
+    columnNames(entity).map((column) => {
+      const qualified = alias ? `${alias}.${column}` : column;
+      return prefix ? `${qualified} as ${prefix}${column}` : qualified;
+    });
+
+  const table: EntityReads['table'] = (entity, alias) => knex(alias ? `${tableOf(entity)} as ${alias}` : tableOf(entity));
+
   const quotedLists = new WeakMap<readonly string[], string>();
   function quotedColumns(list: readonly string[]) {
     let text = quotedLists.get(list);
@@ -151,38 +190,8 @@ export function createEntityReads(knex: Knex, prepared: PreparedQueries, codecs:
     return knex.raw(text);
   }
 
-  async function totals(query: Knex.QueryBuilder, options: { em?: EntityManager } = {}) {
-    const { raw } = await run(query, options.em);
-    const values = raw.rows[0] ?? [];
-    return Object.fromEntries(
-      raw.columns.map((column, index) => [column, values[index] === null || values[index] === undefined ? null : Number(values[index])]),
-    );
-  }
-
-  function decodeValues(raw: RawRows, shape: Record<string, ValueKind>) {
-    const decoders = raw.columns.map((column) => {
-      const kind = shape[column];
-      if (!kind) throw new Error(`values: the query selects "${column}", which the shape does not name`);
-      return [column, valueDecoders[kind]] as const;
-    });
-    return raw.rows.map((row) => Object.fromEntries(decoders.map(([column, decode], index) => [column, decode(row[index]) ?? null])));
-  }
-
   async function values(query: Knex.QueryBuilder, shape: Record<string, ValueKind>, options: { em?: EntityManager } = {}) {
     return decodeValues((await run(query, options.em)).raw, shape);
-  }
-
-  /** A prepared read from its `all`. */
-  const withFirst = <R>(all: (values: Readonly<Record<string, unknown>>) => Promise<R[]>): PreparedRead<R, string> => ({
-    all,
-    first: async (values) => (await all(values))[0],
-  });
-
-  /** Compiles `build` once with stand-ins for its named parameters; the statement then takes values by name. */
-  function compilePrepared(build: (params: Record<string, never>) => Knex.QueryBuilder) {
-    const named = compileNamed(build);
-    const statement = prepared.statement(named.sql);
-    return { sql: named.sql, raw: (values: Readonly<Record<string, unknown>>) => statement.raw(named.bindings(values)) };
   }
 
   return {

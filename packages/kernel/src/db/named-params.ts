@@ -21,23 +21,55 @@ export interface NamedStatement {
   bindings(values: Readonly<Record<string, unknown>>): Knex.Value[];
 }
 
-export function compileNamed(build: (params: Record<string, never>) => { toSQL(): { sql: string; bindings: readonly unknown[] } }): NamedStatement {
-  const names: string[] = [];
+/**
+ * `lists` names the parameters that stand for lists, with their lengths: the builder gets an
+ * array of that many stand-ins for each (`whereIn('id', p.ids)`), and `bindings` takes the
+ * list's items from the value of that name.
+ */
+export function compileNamed(
+  build: (params: Record<string, never>) => { toSQL(): { sql: string; bindings: readonly unknown[] } },
+  lists: ReadonlyMap<string, number> = new Map(),
+): NamedStatement {
+  const slots: { name: string; item?: number }[] = [];
+  const standIn = (slot: { name: string; item?: number }) => PARAM_BASE + slots.push(slot) - 1;
+  const scalars = new Map<string, number>();
+  const arrays = new Map<string, number[]>();
   const params = new Proxy({} as Record<string, never>, {
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
-      let index = names.indexOf(name);
-      if (index === -1) index = names.push(name) - 1;
-      return PARAM_BASE + index;
+      const length = lists.get(name);
+      if (length !== undefined) {
+        let items = arrays.get(name);
+        if (!items) arrays.set(name, (items = Array.from({ length }, (_, item) => standIn({ name, item }))));
+        return items;
+      }
+      let value = scalars.get(name);
+      if (value === undefined) scalars.set(name, (value = standIn({ name })));
+      return value;
     },
   });
   const compiled = build(params).toSQL();
-  const slots = compiled.bindings.map((value): { name: string } | { value: unknown } => {
+  const bound = compiled.bindings.map((value): { slot: { name: string; item?: number } } | { value: unknown } => {
     const index = typeof value === 'number' ? value - PARAM_BASE : -1;
-    return index >= 0 && index < names.length ? { name: names[index]! } : { value };
+    return index >= 0 && index < slots.length ? { slot: slots[index]! } : { value };
   });
   return {
     sql: compiled.sql,
-    bindings: (values) => slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value)) as Knex.Value[],
+    bindings: (values) =>
+      bound.map((entry) => {
+        if ('value' in entry) return entry.value;
+        const given = values[entry.slot.name];
+        return entry.slot.item === undefined ? given : (given as readonly unknown[])[entry.slot.item];
+      }) as Knex.Value[],
   };
+}
+
+/** The list parameters among `values` and their lengths: what a statement built with them depends on. */
+export function listLengths(values: Readonly<Record<string, unknown>>): Map<string, number> {
+  const lists = new Map<string, number>();
+  for (const name in values) {
+    const value = values[name];
+    if (Array.isArray(value)) lists.set(name, value.length);
+  }
+  return lists;
 }

@@ -4,25 +4,32 @@ import { MikroORM, type EntitySchema } from '@mikro-orm/core';
 import BetterSqlite from 'better-sqlite3';
 import type { Knex } from '@mikro-orm/knex';
 import { createCodecs } from './entity-rows.js';
-import { createEntityReads, type EntityReads } from './entity-reads.js';
+import { createEntityReads, createReadEngine, type EntityReads } from './entity-reads.js';
 import { createEntityWrites, type EntityWrites } from './entity-writes.js';
+import { createQueryFactory, type QueryFactory } from './query.js';
+import { createReads, type Reads } from './reads.js';
+import { createWrites, type Writes } from './writes.js';
 import type { Dialect } from './dialect.js';
 import { createPreparedQueries, type SqliteReader } from './prepared-queries.js';
 
 export type { Dialect } from './dialect.js';
 
 /**
- * The single ORM instance. Reads: a knex query over an entity (`from`, `rows`, `row`,
- * `count`, `prepareRows`), answered as the entity's properties. Writes: the EntityManager
- * (`em`, `transaction`).
+ * The database as plugins use it: reads are queries in property names (`from`, `table`,
+ * `rows`, `row`, `count`, `values`, `prepareRows`), writes are rows in property names
+ * (`insert`, `update`, `delete`, `transaction`). Column names appear only in entities and
+ * migrations.
  */
-export interface Database extends EntityReads, EntityWrites {
-  readonly orm: MikroORM;
-  readonly knex: Knex;
+export interface Database extends QueryFactory, Reads, Writes {
   readonly dialect: Dialect;
   /** Sees the SQL of every prepared read, which knex's `query` event does not; returns the unsubscribe. */
   observeReads(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
+  /**
+   * The column-named API plugins are moving off: knex builders over column names and
+   * MikroORM's EntityManager. Going away; new code uses the property-named API above.
+   */
+  readonly legacy: EntityReads & EntityWrites & { readonly orm: MikroORM; readonly knex: Knex };
 }
 
 export interface DatabaseOptions {
@@ -56,11 +63,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName });
   const database = wrap(orm, 'sqlite', memory ? undefined : openReader(dbName));
-  await database.knex.raw('PRAGMA foreign_keys = ON');
+  const { knex } = database.legacy;
+  await knex.raw('PRAGMA foreign_keys = ON');
   if (!memory) {
-    await database.knex.raw('PRAGMA journal_mode = WAL');
-    await database.knex.raw('PRAGMA synchronous = NORMAL');
-    await database.knex.raw('PRAGMA busy_timeout = 5000');
+    await knex.raw('PRAGMA journal_mode = WAL');
+    await knex.raw('PRAGMA synchronous = NORMAL');
+    await knex.raw('PRAGMA busy_timeout = 5000');
   }
   return database;
 }
@@ -73,13 +81,30 @@ function openReader(file: string): BetterSqlite.Database {
 function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): Database {
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const prepared = createPreparedQueries(knex, dialect, reader as SqliteReader | undefined);
-  return {
-    ...createEntityReads(knex, prepared, createCodecs(orm)),
-    ...createEntityWrites(orm, dialect, prepared),
-    orm,
+  const codecs = createCodecs(orm);
+  const engine = createReadEngine(knex, prepared, codecs);
+  const entityWrites = createEntityWrites(orm, dialect, prepared);
+  const propertyColumns = new WeakMap<object, ReadonlyMap<string, string>>();
+  const queries = createQueryFactory({
     knex,
+    tableOf: engine.tableOf,
+    selectList: engine.selectList,
+    columnsOf(entity) {
+      let columns = propertyColumns.get(entity);
+      if (!columns) {
+        columns = new Map([...codecs(entity)].map(([column, { property }]) => [property, column]));
+        propertyColumns.set(entity, columns);
+      }
+      return columns;
+    },
+  });
+  return {
+    ...queries,
+    ...createReads(engine),
+    ...createWrites(entityWrites),
     dialect,
     observeReads: (listener) => prepared.observe(listener),
+    legacy: { ...createEntityReads(engine), ...entityWrites, orm, knex },
     async close() {
       await prepared.finalize();
       reader?.close();

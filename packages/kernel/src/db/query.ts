@@ -14,7 +14,6 @@
 import type { EntitySchema, InferEntity } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 
-// biome-ignore lint/suspicious/noExplicitAny: an entity of any shape
 export type AnyEntity = EntitySchema<any, any>;
 /** The property names of an entity. */
 export type PropOf<E> = Extract<keyof InferEntity<E>, string>;

@@ -20,7 +20,7 @@ describe('containsText', () => {
 
   const names = ['Test_Group', 'tools 100%', 'plain', null];
   async function matching(text: string): Promise<(string | null)[]> {
-    const { knex } = database;
+    const { knex } = database.legacy;
     const rows = names.map((name, index) => knex.raw('select ? as id, cast(? as text) as name', [index, name]).toQuery()).join(' union all ');
     const found = await knex
       .from(knex.raw(`(${rows}) as t`))

@@ -166,7 +166,7 @@ describe('group variables', () => {
   it("drops a group's variables when the group is deleted", async () => {
     const group = await app.post('/api/v4/groups', { name: 'Doomed Group', path: 'doomed-group' }, { token: 'owner' });
     await app.post(`/api/v4/groups/${group.body.id}/variables`, { key: 'DOOMED', value: 'x' }, { token: 'owner' });
-    const db = app.kernel.database.knex;
+    const db = app.kernel.database.legacy.knex;
     const count = async () => Number((await db('ci_variables').where({ owner_type: 'group', owner_id: group.body.id }).count({ n: '*' }))[0]!.n);
     expect(await count()).toBe(1);
     expect((await app.delete(`/api/v4/groups/${group.body.id}`, { token: 'owner' })).status).toBe(202);

@@ -406,7 +406,7 @@ describe('project variables', () => {
   it("drops a project's variables when the project is deleted", async () => {
     const project = await app.post('/api/v4/projects', { name: 'Doomed Project', namespace_id: app.group.id }, { token: 'owner' });
     await app.post(`/api/v4/projects/${project.body.id}/variables`, { key: 'DOOMED', value: 'x' }, { token: 'owner' });
-    const db = app.kernel.database.knex;
+    const db = app.kernel.database.legacy.knex;
     const count = async () => Number((await db('ci_variables').where({ owner_type: 'project', owner_id: project.body.id }).count({ n: '*' }))[0]!.n);
     expect(await count()).toBe(1);
     expect((await app.delete(`/api/v4/projects/${project.body.id}`, { token: 'owner' })).status).toBe(202);

@@ -26,37 +26,37 @@ const fields = (variable: Variable) => ({
 });
 
 export function createVariableStore(database: Database) {
-  const ofOwner = (owner: Owner) => database.from(CiVariable).where({ owner_type: owner.kind, owner_id: owner.id });
+  const ofOwner = (owner: Owner) => database.legacy.from(CiVariable).where({ owner_type: owner.kind, owner_id: owner.id });
   // The list is the hot path: compiled once.
-  const page = database.prepareRows(CiVariable, (p) =>
-    database.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }).orderBy('id').limit(p.limit).offset(p.offset),
+  const page = database.legacy.prepareRows(CiVariable, (p) =>
+    database.legacy.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }).orderBy('id').limit(p.limit).offset(p.offset),
   );
 
   // Creates are the hot write: the guard compiles once.
-  const guardedInsert = database.prepareInsertGuarded(CiVariable, (p) => ({
-    unlessExists: database.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id, key: p.key, environment_scope: p.scope }),
-    countOf: database.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }),
+  const guardedInsert = database.legacy.prepareInsertGuarded(CiVariable, (p) => ({
+    unlessExists: database.legacy.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id, key: p.key, environment_scope: p.scope }),
+    countOf: database.legacy.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }),
     lockKey: `ci-variables:${p.kind}:${p.id}`,
   }));
 
   /** One statement: the owner's count, and how many others hold `key` in `scope`. */
   async function occupancy(owner: Owner, key: string, scope: string, exceptId = 0, em?: EntityManager): Promise<Occupancy> {
-    const holders = database.knex.raw('case when "key" = ? and environment_scope = ? and id <> ? then 1 end', [key, scope, exceptId]);
-    const query = database.table(CiVariable).where({ owner_type: owner.kind, owner_id: owner.id }).count({ count: '*' }).count({ taken: holders });
-    const totals = await database.totals<'count' | 'taken'>(query, { em });
+    const holders = database.legacy.knex.raw('case when "key" = ? and environment_scope = ? and id <> ? then 1 end', [key, scope, exceptId]);
+    const query = database.legacy.table(CiVariable).where({ owner_type: owner.kind, owner_id: owner.id }).count({ count: '*' }).count({ taken: holders });
+    const totals = await database.legacy.totals<'count' | 'taken'>(query, { em });
     return { count: totals.count ?? 0, taken: (totals.taken ?? 0) > 0 };
   }
 
   return {
     list: (owner: Owner, limit: number, offset: number): Promise<StoredVariable[]> => page.all({ kind: owner.kind, id: owner.id, limit, offset }),
 
-    count: (owner: Owner) => database.count(ofOwner(owner)),
+    count: (owner: Owner) => database.legacy.count(ofOwner(owner)),
 
     /** Up to two variables with `key` (and `scope`, if given), oldest first: two means ambiguous. */
     findByKey(owner: Owner, key: string, scope?: string): Promise<StoredVariable[]> {
       const query = ofOwner(owner).where('key', key);
       if (scope !== undefined) query.where('environment_scope', scope);
-      return database.rows(CiVariable, query.orderBy('id').limit(2));
+      return database.legacy.rows(CiVariable, query.orderBy('id').limit(2));
     },
 
     occupancy,
@@ -76,12 +76,12 @@ export function createVariableStore(database: Database) {
     /** The stored variable, or null when another variable already has the new key and scope. */
     async update(previous: StoredVariable, variable: Variable): Promise<StoredVariable | null> {
       const changes = { ...fields(variable), updatedAt: new Date() };
-      const updated = await unlessTaken(database.em().nativeUpdate(CiVariable, { id: previous.id }, changes), () => null);
+      const updated = await unlessTaken(database.legacy.em().nativeUpdate(CiVariable, { id: previous.id }, changes), () => null);
       return updated === null ? null : { ...previous, ...changes };
     },
 
-    remove: (id: number) => database.em().nativeDelete(CiVariable, { id }),
-    removeAllOf: (owner: Owner) => database.em().nativeDelete(CiVariable, { ownerType: owner.kind, ownerId: owner.id }),
+    remove: (id: number) => database.legacy.em().nativeDelete(CiVariable, { id }),
+    removeAllOf: (owner: Owner) => database.legacy.em().nativeDelete(CiVariable, { ownerType: owner.kind, ownerId: owner.id }),
   };
 }
 

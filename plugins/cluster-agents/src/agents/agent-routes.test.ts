@@ -162,7 +162,7 @@ describe('cluster agents', () => {
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       expect((await app.get(`${path}/${id}`, { token: 'maintainer' })).status).toBe(404);
-      expect(await app.kernel.database.knex('cluster_agent_tokens').where('agent_id', id)).toEqual([]);
+      expect(await app.kernel.database.legacy.knex('cluster_agent_tokens').where('agent_id', id)).toEqual([]);
     });
 
     it('forbids developers', async () => {
@@ -194,7 +194,7 @@ describe('cluster agents', () => {
     const id = await registerAgent(app, 'orphan', projectId);
     await createAgentToken(app, id, 'orphan-token', projectId);
     expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
-    const db = app.kernel.database.knex;
+    const db = app.kernel.database.legacy.knex;
     expect(await db('cluster_agents').where('project_id', projectId)).toEqual([]);
     expect(await db('cluster_agent_tokens').where('project_id', projectId)).toEqual([]);
   });

@@ -15,21 +15,21 @@ export type AgentWithReceptive = ClusterAgentRow & { url_configuration_id: numbe
 
 export function createAgentService(database: Database) {
   const agents = () =>
-    database
+    database.legacy
       .table(ClusterAgent, 'a')
       .leftJoin(`${ClusterAgentUrlConfiguration.meta.tableName} as u`, 'u.agent_id', 'a.id')
-      .select([...database.columns(ClusterAgent, 'a'), 'u.id as url_configuration_id']);
-  const ofProject = (projectId: number) => database.from(ClusterAgent).where('project_id', projectId);
+      .select([...database.legacy.columns(ClusterAgent, 'a'), 'u.id as url_configuration_id']);
+  const ofProject = (projectId: number) => database.legacy.from(ClusterAgent).where('project_id', projectId);
 
   const find = (projectId: number, agentId: number) =>
-    database.row(ClusterAgent, agents().where('a.project_id', projectId).where('a.id', agentId)) as Promise<AgentWithReceptive | undefined>;
+    database.legacy.row(ClusterAgent, agents().where('a.project_id', projectId).where('a.id', agentId)) as Promise<AgentWithReceptive | undefined>;
 
   async function nameErrors(projectId: number, name: string) {
     const messages: string[] = [];
     if (isBlank(name)) messages.push(blankMessage('Name'));
     const tooLong = lengthMessage('Name', name, NAME_MAX);
     if (tooLong) messages.push(tooLong);
-    if (await database.row(ClusterAgent, ofProject(projectId).where('name', name))) messages.push(NAME_TAKEN);
+    if (await database.legacy.row(ClusterAgent, ofProject(projectId).where('name', name))) messages.push(NAME_TAKEN);
     if (!NAME_FORMAT.test(name)) messages.push(NAME_FORMAT_MESSAGE);
     return messages;
   }
@@ -38,12 +38,12 @@ export function createAgentService(database: Database) {
     find,
 
     list: (projectId: number, page: PageRequest) =>
-      database.rows(
+      database.legacy.rows(
         ClusterAgent,
         agents().where('a.project_id', projectId).orderBy('a.name', 'asc').orderBy('a.id', 'asc').limit(page.perPage).offset(page.offset),
       ) as Promise<AgentWithReceptive[]>,
 
-    count: (projectId: number) => database.count(ofProject(projectId)),
+    count: (projectId: number) => database.legacy.count(ofProject(projectId)),
 
     /** Registers an agent; invalid or taken names fail as GitLab's service reports them. */
     async create(projectId: number, name: string, userId: number): Promise<AgentWithReceptive> {
@@ -52,16 +52,16 @@ export function createAgentService(database: Database) {
       const now = new Date();
       const row = { projectId, name, createdByUserId: userId, createdAt: now, updatedAt: now };
       // A concurrent request may register the same name between the check and the insert.
-      const id = await unlessTaken(database.em().insert<ClusterAgentRow>(ClusterAgent, row), () => {
+      const id = await unlessTaken(database.legacy.em().insert<ClusterAgentRow>(ClusterAgent, row), () => {
         throw serviceError([NAME_TAKEN]);
       });
       return { id: Number(id), ...row, url_configuration_id: null };
     },
 
     /** Deletes the agent; its tokens and URL configuration go with it. */
-    remove: (agentId: number) => database.em().nativeDelete(ClusterAgent, { id: agentId }),
+    remove: (agentId: number) => database.legacy.em().nativeDelete(ClusterAgent, { id: agentId }),
 
-    removeForProject: (projectId: number) => database.em().nativeDelete(ClusterAgent, { projectId }),
+    removeForProject: (projectId: number) => database.legacy.em().nativeDelete(ClusterAgent, { projectId }),
   };
 }
 

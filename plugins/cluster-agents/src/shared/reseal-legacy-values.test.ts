@@ -17,14 +17,14 @@ const clientKey = Buffer.from('-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIE
 async function insertLegacyRow(app: TestApp, agentName: string, values: { private_key?: string; client_key?: string }): Promise<number> {
   const agentId = await registerAgent(app, agentName);
   const now = new Date();
-  const [row] = await app.kernel.database
+  const [row] = await app.kernel.database.legacy
     .knex('cluster_agent_url_configurations')
     .insert({ agent_id: agentId, project_id: app.project.id, url: 'grpcs://agent.example.com', created_at: now, updated_at: now, ...values })
     .returning('id');
   return row.id;
 }
 
-const readRow = (app: TestApp, id: number) => app.kernel.database.knex('cluster_agent_url_configurations').where('id', id).first();
+const readRow = (app: TestApp, id: number) => app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('id', id).first();
 
 describe('re-sealing keys written by earlier versions', () => {
   let app: TestApp;

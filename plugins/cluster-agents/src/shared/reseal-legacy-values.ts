@@ -17,9 +17,9 @@ export interface ResealOutcome {
 
 export async function resealLegacyValues(database: Database, box: SecretBox): Promise<ResealOutcome> {
   const isLegacy = (value: string | null | undefined): value is string => !!value && LEGACY_PREFIXES.some((prefix) => value.startsWith(prefix));
-  const rows = await database.rows(
+  const rows = await database.legacy.rows(
     ClusterAgentUrlConfiguration,
-    database.from(ClusterAgentUrlConfiguration).where((query) => {
+    database.legacy.from(ClusterAgentUrlConfiguration).where((query) => {
       for (const column of Object.values(SEALED)) for (const prefix of LEGACY_PREFIXES) query.orWhere(column, 'like', `${prefix}%`);
     }),
   );
@@ -35,7 +35,9 @@ export async function resealLegacyValues(database: Database, box: SecretBox): Pr
         outcome.unopened++;
         continue;
       }
-      outcome.resealed += await database.em().nativeUpdate(ClusterAgentUrlConfiguration, { id: row.id, [property]: value }, { [property]: box.seal(bytes) });
+      outcome.resealed += await database.legacy
+        .em()
+        .nativeUpdate(ClusterAgentUrlConfiguration, { id: row.id, [property]: value }, { [property]: box.seal(bytes) });
     }
   }
   return outcome;

@@ -30,7 +30,7 @@ describe('cluster agent tokens', () => {
         last_used_at: null,
         token: expect.stringMatching(/^fkagent-[A-Za-z0-9]{50}$/),
       });
-      const row = await app.kernel.database.knex('cluster_agent_tokens').where('id', res.body.id).first();
+      const row = await app.kernel.database.legacy.knex('cluster_agent_tokens').where('id', res.body.id).first();
       expect(row.token_digest).toBe(createHash('sha256').update(res.body.token).digest('hex'));
       expect(Object.values(row)).not.toContain(res.body.token);
       const shown = await app.get(`${tokensPath(agentId)}/${res.body.id}`, { token: 'maintainer' });
@@ -158,7 +158,7 @@ describe('cluster agent tokens', () => {
       const token = await createAgentToken(app, agentId, 'short-lived');
       const res = await app.delete(`${tokensPath(agentId)}/${token.id}`, { token: 'maintainer' });
       expect(res.status).toBe(204);
-      const row = await app.kernel.database.knex('cluster_agent_tokens').where('id', token.id).first();
+      const row = await app.kernel.database.legacy.knex('cluster_agent_tokens').where('id', token.id).first();
       expect(row.status).toBe('revoked');
       expect((await app.delete(`${tokensPath(agentId)}/${token.id}`, { token: 'maintainer' })).status).toBe(204);
     });

@@ -26,27 +26,27 @@ function tokenErrors(input: NewAgentToken) {
 }
 
 export function createTokenService(database: Database) {
-  const activeOf = (agentId: number) => database.from(ClusterAgentToken).where({ agent_id: agentId, status: 'active' });
+  const activeOf = (agentId: number) => database.legacy.from(ClusterAgentToken).where({ agent_id: agentId, status: 'active' });
 
   return {
     /** Active tokens, most recently used first and never-used ones last. */
     listActive: (agentId: number, page: PageRequest): Promise<ClusterAgentTokenRow[]> =>
-      database.rows(
+      database.legacy.rows(
         ClusterAgentToken,
         activeOf(agentId).orderByRaw('last_used_at is null').orderBy('last_used_at', 'desc').orderBy('id', 'asc').limit(page.perPage).offset(page.offset),
       ),
 
-    countActive: (agentId: number) => database.count(activeOf(agentId)),
+    countActive: (agentId: number) => database.legacy.count(activeOf(agentId)),
 
     findActive: (agentId: number, tokenId: number): Promise<ClusterAgentTokenRow | undefined> =>
-      database.row(ClusterAgentToken, activeOf(agentId).where('id', tokenId)),
+      database.legacy.row(ClusterAgentToken, activeOf(agentId).where('id', tokenId)),
 
     find: (agentId: number, tokenId: number): Promise<ClusterAgentTokenRow | undefined> =>
-      database.row(ClusterAgentToken, database.from(ClusterAgentToken).where({ agent_id: agentId, id: tokenId })),
+      database.legacy.row(ClusterAgentToken, database.legacy.from(ClusterAgentToken).where({ agent_id: agentId, id: tokenId })),
 
     /** Creates an active token and returns its secret, which is not kept. */
     async create(agent: ClusterAgentRow, input: NewAgentToken, userId: number): Promise<{ token: ClusterAgentTokenRow; secret: string }> {
-      if ((await database.count(activeOf(agent.id))) >= ACTIVE_TOKENS_LIMIT) throw serviceError(LIMIT_MESSAGE);
+      if ((await database.legacy.count(activeOf(agent.id))) >= ACTIVE_TOKENS_LIMIT) throw serviceError(LIMIT_MESSAGE);
       const messages = tokenErrors(input);
       if (messages.length > 0) throw serviceError(messages);
       const secret = generateToken(AGENT_TOKEN_PREFIX, SECRET_LENGTH);
@@ -64,7 +64,7 @@ export function createTokenService(database: Database) {
         updatedAt: now,
       };
       // The count and the insert are one step, so concurrent requests cannot pass the limit together.
-      const id = await database.insertGuarded(ClusterAgentToken, row, {
+      const id = await database.legacy.insertGuarded(ClusterAgentToken, row, {
         count: { of: activeOf(agent.id), below: ACTIVE_TOKENS_LIMIT },
         lockKey: `cluster-agents:tokens:${agent.id}`,
       });
@@ -73,18 +73,18 @@ export function createTokenService(database: Database) {
     },
 
     /** Revoking keeps the row; a revoked token stays revoked. */
-    revoke: (tokenId: number) => database.em().nativeUpdate(ClusterAgentToken, { id: tokenId }, { status: 'revoked', updatedAt: new Date() }),
+    revoke: (tokenId: number) => database.legacy.em().nativeUpdate(ClusterAgentToken, { id: tokenId }, { status: 'revoked', updatedAt: new Date() }),
 
     async authenticate(secret: string): Promise<AuthenticatedAgent | null> {
-      const query = database
+      const query = database.legacy
         .from(ClusterAgentToken, 't')
         .join(`${ClusterAgent.meta.tableName} as a`, 'a.id', 't.agent_id')
-        .select(database.columns(ClusterAgent, 'a', 'a_'))
+        .select(database.legacy.columns(ClusterAgent, 'a', 'a_'))
         .where('t.token_digest', tokenDigest(secret))
         .where('t.status', 'active');
-      const token = await database.row(ClusterAgentToken, query, { joined: { agent: { entity: ClusterAgent, prefix: 'a_' } } });
+      const token = await database.legacy.row(ClusterAgentToken, query, { joined: { agent: { entity: ClusterAgent, prefix: 'a_' } } });
       if (!token) return null;
-      await database.em().nativeUpdate(ClusterAgentToken, { id: token.id }, { lastUsedAt: new Date() });
+      await database.legacy.em().nativeUpdate(ClusterAgentToken, { id: token.id }, { lastUsedAt: new Date() });
       return { tokenId: token.id, agentId: token.agentId, agentName: token.agent.name, projectId: token.projectId };
     },
   };

@@ -61,7 +61,7 @@ describe('agent URL configurations', () => {
         tls_host: null,
       });
       expect(Buffer.from(res.body.public_key, 'base64')).toHaveLength(32);
-      const row = await app.kernel.database.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
+      const row = await app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
       const privateKey = app.kernel.resolve(kernelServices.secrets).open(row.private_key);
       expect(ed25519PublicOf(privateKey).toString('base64')).toBe(res.body.public_key);
       for (const form of ['base64', 'base64url', 'hex', 'latin1'] as const) expect(row.private_key).not.toContain(privateKey.toString(form));
@@ -93,7 +93,7 @@ describe('agent URL configurations', () => {
         tls_host: 'agent.example.com',
       });
       expect(res.text).not.toContain(b64(TEST_KEY_PEM));
-      const row = await app.kernel.database.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
+      const row = await app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
       expect(row.client_key).not.toContain('PRIVATE KEY');
       expect(row.client_key).not.toContain(b64(TEST_KEY_PEM).slice(0, 40));
       expect(app.kernel.resolve(kernelServices.secrets).open(row.client_key).toString()).toBe(TEST_KEY_PEM);
@@ -212,7 +212,7 @@ describe('agent URL configurations', () => {
       const agentId = await registerAgent(app, 'cascade');
       await app.post(configsPath(agentId), { url: 'grpc://cascade.example.com' }, { token: 'maintainer' });
       expect((await app.delete(`${agentsPath(app)}/${agentId}`, { token: 'maintainer' })).status).toBe(204);
-      expect(await app.kernel.database.knex('cluster_agent_url_configurations').where('agent_id', agentId)).toEqual([]);
+      expect(await app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('agent_id', agentId)).toEqual([]);
     });
   });
 });

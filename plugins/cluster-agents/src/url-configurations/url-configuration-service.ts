@@ -56,7 +56,7 @@ function configurationErrors(
 export function createUrlConfigurationService(database: Database, box: SecretBox) {
   return {
     find: (agentId: number): Promise<UrlConfigurationRow | undefined> =>
-      database.row(ClusterAgentUrlConfiguration, database.from(ClusterAgentUrlConfiguration).where('agent_id', agentId)),
+      database.legacy.row(ClusterAgentUrlConfiguration, database.legacy.from(ClusterAgentUrlConfiguration).where('agent_id', agentId)),
 
     async create(agent: AgentWithReceptive, input: NewUrlConfiguration, userId: number): Promise<UrlConfigurationRow> {
       if (present(agent.url_configuration_id)) throw serviceError(ALREADY_EXISTS);
@@ -88,13 +88,13 @@ export function createUrlConfigurationService(database: Database, box: SecretBox
         createdAt: now,
         updatedAt: now,
       };
-      const id = await unlessTaken(database.em().insert<UrlConfigurationRow>(ClusterAgentUrlConfiguration, row), () => {
+      const id = await unlessTaken(database.legacy.em().insert<UrlConfigurationRow>(ClusterAgentUrlConfiguration, row), () => {
         throw serviceError(ALREADY_EXISTS);
       });
       return { id: Number(id), ...row };
     },
 
-    remove: (id: number) => database.em().nativeDelete(ClusterAgentUrlConfiguration, { id }),
+    remove: (id: number) => database.legacy.em().nativeDelete(ClusterAgentUrlConfiguration, { id }),
   };
 }
 

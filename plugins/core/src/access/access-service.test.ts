@@ -22,7 +22,7 @@ describe('project access by id and by path', () => {
     return byId;
   };
   const addMember = (source: string, userId: number, level: number, expiresAt: string | null = null) =>
-    app.kernel.database.knex('members').insert({
+    app.kernel.database.legacy.knex('members').insert({
       source_type: source.startsWith('Project') ? 'Project' : 'Namespace',
       source_id: Number(source.split(':')[1]),
       user_id: userId,

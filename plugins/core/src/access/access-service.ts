@@ -79,10 +79,13 @@ function visibleByLevel(visibility: number, user: Principal | null) {
 
 /** Core's own lookups, which other plugins reach only through the AccessService. */
 export function createProjectLookup(database: Database) {
-  const byId = database.prepareRows(Project, (p) => projectsWithNamespace(database).where('p.id', p.id)) as unknown as PreparedRead<ProjectWithNamespace, 'id'>;
-  const groups = () => database.from(Namespace).where('kind', 'group');
+  const byId = database.legacy.prepareRows(Project, (p) => projectsWithNamespace(database).where('p.id', p.id)) as unknown as PreparedRead<
+    ProjectWithNamespace,
+    'id'
+  >;
+  const groups = () => database.legacy.from(Namespace).where('kind', 'group');
   // Every group route starts here: compiled once rather than built with knex per request.
-  const groupById = database.prepareRows(Namespace, (p) => groups().where('id', p.id).limit(1));
+  const groupById = database.legacy.prepareRows(Namespace, (p) => groups().where('id', p.id).limit(1));
   return {
     byId,
     async findProject(idOrPath: string): Promise<ProjectWithNamespace | undefined> {
@@ -92,11 +95,11 @@ export function createProjectLookup(database: Database) {
       const query = projectsWithNamespace(database)
         .whereRaw('lower(n.full_path) = ?', [idOrPath.slice(0, slash).toLowerCase()])
         .whereRaw('lower(p.path) = ?', [idOrPath.slice(slash + 1).toLowerCase()]);
-      return (await database.row(Project, query)) as ProjectWithNamespace | undefined;
+      return (await database.legacy.row(Project, query)) as ProjectWithNamespace | undefined;
     },
     async findGroup(idOrPath: string): Promise<NamespaceRow | undefined> {
       if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => groupById.first({ id }));
-      return database.row(Namespace, groups().whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]));
+      return database.legacy.row(Namespace, groups().whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]));
     },
   };
 }
@@ -107,7 +110,7 @@ export type ProjectLookup = ReturnType<typeof createProjectLookup>;
 export function createVisibility(database: Database) {
   /** A membership of the user, at `minLevel` or above, in the group `n` or one of its ancestors. */
   const groupMembership = (userId: number, minLevel: number) =>
-    database
+    database.legacy
       .table(Member, 'm')
       .select('m.id')
       .join('namespaces as g', 'g.id', 'm.source_id')
@@ -128,7 +131,7 @@ export function createVisibility(database: Database) {
         }
         if (!user) return;
         q.orWhereExists(
-          database
+          database.legacy
             .table(Member, 'm')
             .select('m.id')
             .where('m.user_id', user.id)
@@ -166,8 +169,8 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     let read = membershipReads.get(key);
     if (!read) {
       const names = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
-      read = database.prepareRows(Member, (p) =>
-        database
+      read = database.legacy.prepareRows(Member, (p) =>
+        database.legacy
           .table(Member, 'm')
           .select('m.source_type', 'm.source_id', 'm.access_level')
           .where('m.user_id', p.user)
@@ -208,10 +211,10 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
   }
 
   /** The project by id with the user's direct and group levels, in one statement (most requests name a project by id). */
-  const projectByIdWithLevels = database.prepareRows(Project, (p) =>
+  const projectByIdWithLevels = database.legacy.prepareRows(Project, (p) =>
     projectsWithNamespace(database)
       .select(
-        database
+        database.legacy
           .table(Member, 'm')
           .max('m.access_level')
           .where('m.user_id', p.user)
@@ -221,7 +224,7 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
           .as('member_project_level'),
       )
       .select(
-        database
+        database.legacy
           .table(Member, 'm')
           .max('m.access_level')
           .join('namespaces as g', 'g.id', 'm.source_id')
@@ -308,21 +311,21 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
   /** Members of a subgroup or project may see the groups above it. */
   async function memberOfDescendant(userId: number, group: NamespaceRow) {
     const like = `${group.traversal_path}%`;
-    const viaGroup = database
+    const viaGroup = database.legacy
       .table(Member, 'm')
       .join('namespaces as g', 'g.id', 'm.source_id')
       .where('m.user_id', userId)
       .where('m.source_type', 'Namespace')
       .where('g.traversal_path', 'like', like);
-    if ((await database.count(viaGroup.limit(1))) > 0) return true;
-    const viaProject = database
+    if ((await database.legacy.count(viaGroup.limit(1))) > 0) return true;
+    const viaProject = database.legacy
       .table(Member, 'm')
       .join('projects as p', 'p.id', 'm.source_id')
       .join('namespaces as n', 'n.id', 'p.namespace_id')
       .where('m.user_id', userId)
       .where('m.source_type', 'Project')
       .where('n.traversal_path', 'like', like);
-    return (await database.count(viaProject.limit(1))) > 0;
+    return (await database.legacy.count(viaProject.limit(1))) > 0;
   }
 
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
@@ -378,11 +381,11 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
       options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number } = {},
     ): Promise<number[]> {
       if (options.ids?.length === 0) return [];
-      const query = database.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id').orderBy('p.id');
+      const query = database.legacy.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id').orderBy('p.id');
       if (options.ids) query.whereIn('p.id', options.ids);
       if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
       if (options.limit) query.limit(options.limit);
-      const rows = await database.rows(Project, visibility.projects(query, user, options));
+      const rows = await database.legacy.rows(Project, visibility.projects(query, user, options));
       return rows.map((row) => row.id);
     },
     /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
@@ -391,10 +394,10 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
       options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string } = {},
     ): Promise<number[]> {
       if (options.ids?.length === 0) return [];
-      const query = database.table(Namespace, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');
+      const query = database.legacy.table(Namespace, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');
       if (options.ids) query.whereIn('n.id', options.ids);
       if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
-      const rows = await database.rows(Namespace, visibility.groups(query, user, options));
+      const rows = await database.legacy.rows(Namespace, visibility.groups(query, user, options));
       return rows.map((row) => row.id);
     },
   };

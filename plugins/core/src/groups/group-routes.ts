@@ -61,7 +61,7 @@ export function groupRoutes(
   }
 
   const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
-    const query = database
+    const query = database.legacy
       .from(Namespace, 'n')
       .where('n.kind', 'group')
       .where((q) => base(q));
@@ -77,11 +77,11 @@ export function groupRoutes(
     if (input.visibility) query.where('n.visibility_level', Visibility[input.visibility as keyof typeof Visibility]);
     if (input.skip_groups?.length) query.whereNotIn('n.id', input.skip_groups);
     const order = input.order_by === 'path' ? 'n.path' : input.order_by === 'id' ? 'n.id' : input.order_by === 'similarity' ? 'n.name' : 'n.name';
-    const rows = await database.rows(
+    const rows = await database.legacy.rows(
       Namespace,
       query.clone().orderBy(order, input.sort).orderBy('n.id', input.sort).limit(ctx.page.perPage).offset(ctx.page.offset),
     );
-    const total = await totalFor(ctx.page, rows.length, () => database.count(query));
+    const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
     return page(
       rows.map((row) => presentGroup(row, ctx.externalUrl)),
       total,
@@ -141,7 +141,7 @@ export function groupRoutes(
         const body: Record<string, unknown> = { ...presentGroup(group, ctx.externalUrl), shared_with_groups: [] };
         if (input.with_projects) {
           const query = visibility.projects(projectsWithNamespace(database).where('p.namespace_id', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
-          const rows = (await database.rows(Project, query)) as ProjectWithNamespace[];
+          const rows = (await database.legacy.rows(Project, query)) as ProjectWithNamespace[];
           body.projects = rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
           body.shared_projects = [];
         }
@@ -174,7 +174,7 @@ export function groupRoutes(
           if (parent.level < needed) throw forbidden();
           parentGroup = parent.group;
         } else if (!user.isAdmin) {
-          const row = await database.row(User, database.from(User).where('id', user.id));
+          const row = await database.legacy.row(User, database.legacy.from(User).where('id', user.id));
           if (!row?.can_create_group) throw forbidden();
         }
         const group = await groups.create(

@@ -27,8 +27,8 @@ function rubyInspect(errors: Record<string, string[]>) {
 
 export function createGroupService(database: Database) {
   const findById = (id: number, em?: EntityManager): Promise<NamespaceRow | undefined> =>
-    database.row(Namespace, database.from(Namespace).where({ id, kind: 'group' }), { em });
-  const exists = async (query: ReturnType<Database['table']>) => (await database.count(query.limit(1))) > 0;
+    database.legacy.row(Namespace, database.legacy.from(Namespace).where({ id, kind: 'group' }), { em });
+  const exists = async (query: ReturnType<Database['legacy']['table']>) => (await database.legacy.count(query.limit(1))) > 0;
 
   /** A failed create reads `Failed to save group {...}`; a failed update is a plain validation error. */
   async function validate(input: GroupInput, parent: NamespaceRow | null, exceptId: number | null) {
@@ -42,7 +42,7 @@ export function createGroupService(database: Database) {
       if (problem) errors.path = [problem];
       else {
         if (!parent && RESERVED_TOP_LEVEL.has(input.path.toLowerCase())) errors.path = [`${input.path} is a reserved name`];
-        const sibling = database.table(Namespace).whereRaw('lower(path) = ?', [input.path.toLowerCase()]);
+        const sibling = database.legacy.table(Namespace).whereRaw('lower(path) = ?', [input.path.toLowerCase()]);
         if (parent) sibling.where('parent_id', parent.id);
         else sibling.whereNull('parent_id');
         if (exceptId) sibling.whereNot('id', exceptId);
@@ -67,9 +67,9 @@ export function createGroupService(database: Database) {
   async function contentsMoreVisibleThan(groupId: number, level: number): Promise<string[]> {
     const text = visibilityText(level);
     const problems: string[] = [];
-    const project = await exists(database.table(Project).where('namespace_id', groupId).where('visibility_level', '>', level));
+    const project = await exists(database.legacy.table(Project).where('namespace_id', groupId).where('visibility_level', '>', level));
     if (project) problems.push(`${text} is not allowed since this group contains projects with higher visibility.`);
-    const subgroup = await exists(database.table(Namespace).where('parent_id', groupId).where('visibility_level', '>', level));
+    const subgroup = await exists(database.legacy.table(Namespace).where('parent_id', groupId).where('visibility_level', '>', level));
     if (subgroup) problems.push(`${text} is not allowed since there are sub-groups with higher visibility.`);
     return problems;
   }
@@ -84,7 +84,7 @@ export function createGroupService(database: Database) {
     const fullName = parent ? `${parent.full_name} / ${group.name}` : group.name;
     const traversal = `${parent ? parent.traversal_path : '/'}${group.id}/`;
     await em.nativeUpdate(Namespace, { id: groupId }, { full_path: fullPath, full_name: fullName, traversal_path: traversal });
-    const children = await database.rows(Namespace, database.table(Namespace).where('parent_id', groupId).select('id'), { em });
+    const children = await database.legacy.rows(Namespace, database.legacy.table(Namespace).where('parent_id', groupId).select('id'), { em });
     for (const child of children) await recomputeSubtree(em, child.id);
   }
 
@@ -94,7 +94,7 @@ export function createGroupService(database: Database) {
       const parent = input.parentId ? ((await findById(input.parentId)) ?? null) : null;
       await validate(input, parent, null);
       const now = new Date();
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         const settings = { ...GROUP_SETTING_DEFAULTS, ...(input.settings ?? {}) };
         const id = await em.insert(Namespace, {
           name: input.name,
@@ -127,7 +127,7 @@ export function createGroupService(database: Database) {
       const parentId = input.parentId !== undefined ? input.parentId : group.parent_id;
       const parent = parentId ? ((await findById(parentId)) ?? null) : null;
       await validate({ ...input, path: input.path !== undefined && input.path !== group.path ? input.path : undefined }, parent, group.id);
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         const changes: Partial<NamespaceRow> = { updated_at: new Date() };
         if (input.name !== undefined) changes.name = input.name;
         if (input.path !== undefined) changes.path = input.path;
@@ -142,16 +142,16 @@ export function createGroupService(database: Database) {
     },
     /** Removes the group, its subgroups and projects (rows cascade) and memberships in them. */
     async remove(group: NamespaceRow): Promise<{ projectIds: number[]; groupIds: number[] }> {
-      return database.transaction(async (em) => {
-        const groups = await database.rows(
+      return database.legacy.transaction(async (em) => {
+        const groups = await database.legacy.rows(
           Namespace,
-          database.table(Namespace).where('traversal_path', 'like', `${group.traversal_path}%`).select('id', 'traversal_path'),
+          database.legacy.table(Namespace).where('traversal_path', 'like', `${group.traversal_path}%`).select('id', 'traversal_path'),
           { em },
         );
         // Deepest first, so no row outlives its parent.
         groups.sort((a, b) => b.traversal_path.length - a.traversal_path.length);
         const groupIds = groups.map((g) => g.id);
-        const projects = await database.rows(Project, database.table(Project).whereIn('namespace_id', groupIds).select('id'), { em });
+        const projects = await database.legacy.rows(Project, database.legacy.table(Project).whereIn('namespace_id', groupIds).select('id'), { em });
         const projectIds = projects.map((p) => p.id);
         await em.nativeDelete(Member, { source_type: 'Namespace', source_id: { $in: groupIds } });
         if (projectIds.length > 0) await em.nativeDelete(Member, { source_type: 'Project', source_id: { $in: projectIds } });

@@ -46,7 +46,7 @@ export function instanceRoutes(database: Database, version: string, revision: st
       async handler(ctx, input) {
         localOnly(ctx);
         // The database is checked on every call; `?all=1` also reports it.
-        const check = await database.count(database.table(ApplicationSetting)).then(
+        const check = await database.legacy.count(database.legacy.table(ApplicationSetting)).then(
           () => ({ status: 'ok' }),
           (error) => ({ status: 'failed', message: String(error) }),
         );

@@ -62,9 +62,9 @@ function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<n
 }
 
 export function memberRoutes(database: Database, access: AccessService): Route[] {
-  const membersOf = (query: Knex.QueryBuilder) => database.rows(Member, query, WITH_USER);
-  const memberOf = (query: Knex.QueryBuilder) => database.row(Member, query, WITH_USER);
-  const userWhere = (query: Knex.QueryBuilder) => database.row(User, query);
+  const membersOf = (query: Knex.QueryBuilder) => database.legacy.rows(Member, query, WITH_USER);
+  const memberOf = (query: Knex.QueryBuilder) => database.legacy.row(Member, query, WITH_USER);
+  const userWhere = (query: Knex.QueryBuilder) => database.legacy.row(User, query);
   async function resolveSource(ctx: RequestContext, kind: SourceKind, minLevel = 0): Promise<Source> {
     if (kind === 'projects') {
       const found = await access.requireProject(ctx.user, ctx.params.id!, minLevel);
@@ -80,10 +80,10 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
   const directMember = async (source: Source, userId: number): Promise<MemberRow | undefined> =>
     recordId(userId) === null
       ? undefined
-      : database.row(Member, database.from(Member).where({ source_type: source.type, source_id: source.id, user_id: userId }));
+      : database.legacy.row(Member, database.legacy.from(Member).where({ source_type: source.type, source_id: source.id, user_id: userId }));
 
   const membersQuery = (source: Source, inherited: boolean) =>
-    database
+    database.legacy
       .from(Member, 'm')
       .join('users as u', 'u.id', 'm.user_id')
       .select(USER_COLUMNS)
@@ -95,7 +95,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
 
   async function creatorsOf(rows: MemberRow[]) {
     const ids = [...new Set(rows.map((row) => row.created_by_id).filter((id): id is number => !!id))];
-    const users = ids.length > 0 ? await database.rows(User, database.from(User).whereIn('id', ids)) : [];
+    const users = ids.length > 0 ? await database.legacy.rows(User, database.legacy.from(User).whereIn('id', ids)) : [];
     return new Map(users.map((user) => [user.id, user]));
   }
 
@@ -123,7 +123,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         if (input.query) whereUserMatches(query, input.query);
         if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
         const rows = await membersOf(query.clone().orderBy('m.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
-        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
+        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
         const creators = await creatorsOf(rows);
         return page(
           rows.map((row) => presentMember(row, ctx.externalUrl, creators)),
@@ -192,9 +192,9 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         let createdId = 0;
         for (const identifier of identifiers) {
           const user: UserRow | undefined = byUsername
-            ? await userWhere(database.from(User).whereRaw('lower(username) = ?', [identifier.toLowerCase()]))
+            ? await userWhere(database.legacy.from(User).whereRaw('lower(username) = ?', [identifier.toLowerCase()]))
             : /^\d+$/.test(identifier) && recordId(identifier) !== null
-              ? await userWhere(database.from(User).where('id', Number(identifier)))
+              ? await userWhere(database.legacy.from(User).where('id', Number(identifier)))
               : undefined;
           if (!user) {
             if (!bulk) throw notFound('User');
@@ -203,7 +203,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
           }
           const now = new Date();
           const id = await unlessTaken(
-            database.em().insert(Member, {
+            database.legacy.em().insert(Member, {
               source_type: source.type,
               source_id: source.id,
               user_id: user.id,
@@ -245,7 +245,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         await assertNotLastOwner(source, member, input.access_level);
         const changes: Partial<MemberRow> = { access_level: input.access_level, updated_at: new Date() };
         if (input.expires_at !== undefined) changes.expires_at = input.expires_at;
-        await database.em().nativeUpdate(Member, { id: member.id }, changes);
+        await database.legacy.em().nativeUpdate(Member, { id: member.id }, changes);
         const row = await memberOf(membersQuery(source, false).where('m.id', member.id));
         if (!row) throw recordNotFound();
         return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
@@ -263,7 +263,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         if (!member) throw recordNotFound();
         if (!self) assertMayGrant(source, member.access_level);
         await assertNotLastOwner(source, member, null);
-        await database.em().nativeDelete(Member, { id: member.id });
+        await database.legacy.em().nativeDelete(Member, { id: member.id });
         return noContent();
       },
     }),
@@ -285,8 +285,11 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
 
   async function assertNotLastOwner(source: Source, member: MemberRow, newLevel: number | null) {
     if (source.type !== 'Namespace' || member.access_level !== AccessLevel.OWNER || newLevel === AccessLevel.OWNER) return;
-    const others = database.table(Member).where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER }).whereNot('id', member.id);
-    if ((await database.count(others.limit(1))) === 0) throw forbidden();
+    const others = database.legacy
+      .table(Member)
+      .where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER })
+      .whereNot('id', member.id);
+    if ((await database.legacy.count(others.limit(1))) === 0) throw forbidden();
   }
 
   return [...routesFor('projects'), ...routesFor('groups')];

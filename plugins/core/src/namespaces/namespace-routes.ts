@@ -11,7 +11,7 @@ const notFoundNamespace = (): never => {
 };
 
 export function namespaceRoutes(database: Database, visibility: VisibilityFilter): Route[] {
-  const taken = async (query: Knex.QueryBuilder) => (await database.count(query.limit(1))) > 0;
+  const taken = async (query: Knex.QueryBuilder) => (await database.legacy.count(query.limit(1))) > 0;
   const visible = (query: Knex.QueryBuilder, user: { id: number; isAdmin: boolean } & Record<string, any>) => {
     if (user.isAdmin) return query;
     return query.where((q) => {
@@ -25,21 +25,21 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
     const groups = rows.filter((row) => row.kind === 'group');
     const owned = new Set<number>();
     if (groups.length > 0 && !user.isAdmin) {
-      const ofGroups = database
+      const ofGroups = database.legacy
         .table(Namespace, 'n')
         .select('n.id')
         .whereIn(
           'n.id',
           groups.map((g) => g.id),
         );
-      const owners = await database.rows(Namespace, visibility.groups(ofGroups, user, { membershipOnly: true, minLevel: AccessLevel.OWNER }));
+      const owners = await database.legacy.rows(Namespace, visibility.groups(ofGroups, user, { membershipOnly: true, minLevel: AccessLevel.OWNER }));
       for (const { id } of owners) owned.add(id);
     }
     const counts = new Map<number, number>();
     for (const group of groups) {
       if (!user.isAdmin && !owned.has(group.id)) continue;
-      const { n } = await database.totals<'n'>(
-        database
+      const { n } = await database.legacy.totals<'n'>(
+        database.legacy
           .table(Member, 'm')
           .join('namespaces as g', 'g.id', 'm.source_id')
           .where('m.source_type', 'Namespace')
@@ -62,7 +62,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
       paginated: true,
       input: params({ search: f.optional(f.string()), owned_only: f.optional(f.boolean()) }),
       async handler(ctx, input) {
-        const query = database.from(Namespace, 'n');
+        const query = database.legacy.from(Namespace, 'n');
         visible(query, ctx.user!);
         if (input.search) query.where(containsText(query, 'n.path', input.search));
         if (input.owned_only && !ctx.user!.isAdmin) {
@@ -72,8 +72,8 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
               .orWhere((g) => visibility.groups(g as Knex.QueryBuilder, ctx.user, { membershipOnly: true, minLevel: AccessLevel.OWNER })),
           );
         }
-        const rows = await database.rows(Namespace, query.clone().orderBy('n.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
-        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
+        const rows = await database.legacy.rows(Namespace, query.clone().orderBy('n.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
+        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
         return page(await present(rows, ctx.user!, ctx.externalUrl), total);
       },
     }),
@@ -86,7 +86,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
         const parentId = input.parent_id ? recordId(input.parent_id) : undefined;
         // No namespace sits under a parent id that no record can have.
         if (parentId === null) return { exists: false, suggests: [] };
-        const query = database.table(Namespace).whereRaw('lower(path) = ?', [path.toLowerCase()]);
+        const query = database.legacy.table(Namespace).whereRaw('lower(path) = ?', [path.toLowerCase()]);
         if (parentId) query.where('parent_id', parentId);
         else query.whereNull('parent_id');
         const exists = await taken(query);
@@ -94,7 +94,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
         if (exists) {
           for (let n = 1; suggests.length === 0 && n < 100; n++) {
             const candidate = `${path}${n}`;
-            if (!(await taken(database.table(Namespace).whereRaw('lower(path) = ?', [candidate.toLowerCase()])))) suggests.push(candidate);
+            if (!(await taken(database.legacy.table(Namespace).whereRaw('lower(path) = ?', [candidate.toLowerCase()])))) suggests.push(candidate);
           }
         }
         return { exists, suggests };
@@ -105,11 +105,11 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
       path: '/namespaces/:id',
       async handler(ctx) {
         const id = ctx.params.id!;
-        const query = database.from(Namespace, 'n');
+        const query = database.legacy.from(Namespace, 'n');
         if (/^\d+$/.test(id)) query.where('n.id', recordId(id) ?? notFoundNamespace());
         else query.whereRaw('lower(n.full_path) = ?', [id.toLowerCase()]);
         visible(query, ctx.user!);
-        const row = await database.row(Namespace, query);
+        const row = await database.legacy.row(Namespace, query);
         if (!row) throw notFound('Namespace');
         return (await present([row], ctx.user!, ctx.externalUrl))[0];
       },

@@ -111,14 +111,14 @@ export function projectListRoute(
         if (input.last_activity_before) query.where('p.last_activity_at', '<', input.last_activity_before);
       };
 
-      const matching = () => database.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter);
+      const matching = () => database.legacy.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').modify(filter);
 
       const simple = input.simple || !user;
       const keyset = input.pagination === 'keyset';
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
       const query = projectsWithNamespace(database)
         .leftJoin('users as o', 'o.id', 'n.owner_id')
-        .select(database.quotedColumns(OWNER_COLUMNS))
+        .select(database.legacy.quotedColumns(OWNER_COLUMNS))
         .modify(filter)
         .orderBy(ORDER_COLUMNS[input.order_by!]!, input.sort!)
         .orderBy('p.id', input.sort!);
@@ -127,7 +127,7 @@ export function projectListRoute(
       // a window count, does not make it build every matching row before the limit.
       if (keyset) query.limit(ctx.page.perPage + 1);
       else query.select(matching().count('*').as(TOTAL_COLUMN)).limit(ctx.page.perPage).offset(ctx.page.offset);
-      const fetched = (await database.rows(Project, query)) as (ProjectWithNamespace & OwnerColumns)[];
+      const fetched = (await database.legacy.rows(Project, query)) as (ProjectWithNamespace & OwnerColumns)[];
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
         if (simple) return rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
@@ -147,7 +147,7 @@ export function projectListRoute(
         const next = fetched.length > rows.length && last ? { [input.sort === 'asc' ? 'id_after' : 'id_before']: last.id } : null;
         return keysetPage(await present(), next);
       }
-      const total = await totalFromRows(ctx.page, rows, () => database.count(matching()));
+      const total = await totalFromRows(ctx.page, rows, () => database.legacy.count(matching()));
       return page(await present(), total);
     },
   });

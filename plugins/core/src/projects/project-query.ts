@@ -22,4 +22,4 @@ const NAMESPACE_COLUMNS = NAMESPACE_FIELDS.map((field) => `n.${field} as ns_${fi
 
 /** `projects as p` joined with `namespaces as n`, selecting a ProjectWithNamespace: a query to narrow. */
 export const projectsWithNamespace = (database: Database): Knex.QueryBuilder =>
-  database.from(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select(database.quotedColumns(NAMESPACE_COLUMNS));
+  database.legacy.from(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select(database.legacy.quotedColumns(NAMESPACE_COLUMNS));

@@ -99,7 +99,7 @@ export function projectRoutes(
   settings: SettingsService,
   events: EventBus,
 ): Route[] {
-  const userById = database.prepareRows(User, (p) => database.from(User).where('id', p.id));
+  const userById = database.legacy.prepareRows(User, (p) => database.legacy.from(User).where('id', p.id));
   /** GitLab's Project entity; reads by signed-in callers add `permissions`. */
   async function present(ctx: RequestContext, project: ProjectWithNamespace, permissions?: ProjectPermissions) {
     const owner = project.ns_kind === 'user' && project.ns_owner_id ? ((await userById.first({ id: project.ns_owner_id })) ?? null) : null;
@@ -109,8 +109,10 @@ export function projectRoutes(
   /** Where a new project goes; GitLab answers any namespace the caller may not use with one validation error. */
   async function targetNamespace(ctx: RequestContext, namespaceId: number | null | undefined): Promise<NamespaceRow> {
     const user = ctx.user!;
-    const query = namespaceId ? database.from(Namespace).where('id', namespaceId) : database.from(Namespace).where({ kind: 'user', owner_id: user.id });
-    const namespace = await database.row(Namespace, query);
+    const query = namespaceId
+      ? database.legacy.from(Namespace).where('id', namespaceId)
+      : database.legacy.from(Namespace).where({ kind: 'user', owner_id: user.id });
+    const namespace = await database.legacy.row(Namespace, query);
     if (namespace && (await mayCreateIn(user, namespace))) return namespace;
     throw validationFailed({ namespace: ['is not valid'] });
   }
@@ -126,7 +128,7 @@ export function projectRoutes(
   async function checkProjectLimit(ctx: RequestContext, namespace: NamespaceRow) {
     if (namespace.kind !== 'user' || ctx.user!.isAdmin) return;
     const user = (await userById.first({ id: ctx.user!.id }))!;
-    const owned = await database.count(database.table(Project).where('namespace_id', namespace.id));
+    const owned = await database.legacy.count(database.legacy.table(Project).where('namespace_id', namespace.id));
     if (user.projects_limit === 0) {
       throw structuredError(403, { error: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
     }

@@ -30,9 +30,9 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
   async function validate(namespace: NamespaceRow, input: ProjectInput, exceptId: number | null) {
     const errors: Record<string, string[]> = {};
     const taken = (column: 'name' | 'path', value: string) => {
-      const query = database.table(Project).where('namespace_id', namespace.id).whereRaw(`lower(${column}) = ?`, [value.toLowerCase()]);
+      const query = database.legacy.table(Project).where('namespace_id', namespace.id).whereRaw(`lower(${column}) = ?`, [value.toLowerCase()]);
       if (exceptId) query.whereNot('id', exceptId);
-      return database.count(query.limit(1));
+      return database.legacy.count(query.limit(1));
     };
     if (input.name !== undefined) {
       const problem = input.name.trim() === '' ? "can't be blank" : nameError(input.name);
@@ -76,7 +76,7 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
         throw validationFailed({ path: ['has already been taken'] });
       };
       const id = await unlessTaken(
-        database.transaction(async (em) => {
+        database.legacy.transaction(async (em) => {
           const projectId = await em.insert(Project, {
             name: input.name,
             path: input.path,
@@ -112,7 +112,7 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
     },
 
     async update(project: ProjectWithNamespace, input: ProjectInput): Promise<ProjectWithNamespace> {
-      const namespace = (await database.row(Namespace, database.from(Namespace).where('id', project.namespace_id)))!;
+      const namespace = (await database.legacy.row(Namespace, database.legacy.from(Namespace).where('id', project.namespace_id)))!;
       await validate(
         namespace,
         {
@@ -135,12 +135,12 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
       if (input.settings && Object.keys(input.settings).length > 0) {
         changes.settings = JSON.stringify({ ...JSON.parse(project.settings || '{}'), ...input.settings });
       }
-      await database.em().nativeUpdate(Project, { id: project.id }, changes);
+      await database.legacy.em().nativeUpdate(Project, { id: project.id }, changes);
       return (await lookup.byId.first({ id: project.id }))!;
     },
 
     async remove(projectId: number) {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(Member, { source_type: 'Project', source_id: projectId });
         await em.nativeDelete(Project, { id: projectId });
       });

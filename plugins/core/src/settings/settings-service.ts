@@ -21,12 +21,12 @@ export interface SettingDefinition<T = unknown> {
 }
 
 export function createSettingsService(database: Database) {
-  const byKey = database.prepareRows(ApplicationSetting, (p) => database.from(ApplicationSetting).where('key', p.key));
+  const byKey = database.legacy.prepareRows(ApplicationSetting, (p) => database.legacy.from(ApplicationSetting).where('key', p.key));
   const definitions = new Map<string, SettingDefinition>();
 
   // Read on every use: several server processes may share the table.
   async function load() {
-    const rows = await database.rows(ApplicationSetting, database.from(ApplicationSetting));
+    const rows = await database.legacy.rows(ApplicationSetting, database.legacy.from(ApplicationSetting));
     return new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
   }
 
@@ -53,7 +53,7 @@ export function createSettingsService(database: Database) {
       const values = { ...derived, ...given };
       const rows = Object.entries(values).map(([key, value]) => ({ key, value: JSON.stringify(value) }));
       // One statement: every setting of the request lands, or none.
-      if (rows.length > 0) await database.em().upsertMany(ApplicationSetting, rows);
+      if (rows.length > 0) await database.legacy.em().upsertMany(ApplicationSetting, rows);
     },
   };
 }

@@ -17,9 +17,9 @@ const OWNER_COLUMNS = ['u.id as u_id', 'u.username as u_username', 'u.name as u_
 
 export function createIdentityProvider(database: Database, tokens: TokenService, externalUrl: string): IdentityProvider {
   // Runs on every authenticated request.
-  const byDigest = database.prepareRows(
+  const byDigest = database.legacy.prepareRows(
     PersonalAccessToken,
-    (p) => database.from(PersonalAccessToken, 't').join('users as u', 'u.id', 't.user_id').select(OWNER_COLUMNS).where('t.token_digest', p.digest),
+    (p) => database.legacy.from(PersonalAccessToken, 't').join('users as u', 'u.id', 't.user_id').select(OWNER_COLUMNS).where('t.token_digest', p.digest),
     { joined: { user: { entity: User, prefix: 'u_' } } },
   );
   return {
@@ -42,10 +42,10 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
       return credential;
     },
     async findUser(idOrUsername) {
-      const query = database.from(User);
+      const query = database.legacy.from(User);
       const id = /^\d+$/.test(idOrUsername) ? recordId(idOrUsername) : undefined;
       if (id === null) return null;
-      const user = await database.row(User, id ? query.where('id', id) : query.whereRaw('lower(username) = ?', [idOrUsername.toLowerCase()]));
+      const user = await database.legacy.row(User, id ? query.where('id', id) : query.whereRaw('lower(username) = ?', [idOrUsername.toLowerCase()]));
       return user ? toPrincipal(user) : null;
     },
     denialReason(principal) {

@@ -119,7 +119,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
         const isAdmin = ctx.user!.isAdmin;
         if (!isAdmin && input.user_id && input.user_id !== ctx.user!.id) throw unauthorized();
         const today = new Date().toISOString().slice(0, 10);
-        const query = database.from(PersonalAccessToken).where((q) => {
+        const query = database.legacy.from(PersonalAccessToken).where((q) => {
           if (!isAdmin) q.where('user_id', ctx.user!.id);
           else if (input.user_id) q.where('user_id', input.user_id);
           if (input.state === 'active') q.where('revoked', false).where((e) => e.whereNull('expires_at').orWhere('expires_at', '>', today));
@@ -139,11 +139,11 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
           const key = sort.replace(/_(asc|desc)$/, '');
           return [key === 'created' ? 'created_at' : key === 'expires' ? 'expires_at' : key === 'last_used' ? 'last_used_at' : 'name', dir] as const;
         })();
-        const rows = await database.rows(
+        const rows = await database.legacy.rows(
           PersonalAccessToken,
           query.clone().orderBy(column, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset),
         );
-        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
+        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
         return page(
           rows.map((row) => presentToken(row)),
           total,

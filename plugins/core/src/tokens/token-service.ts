@@ -38,10 +38,10 @@ export function presentToken(row: TokenRow, secret?: string) {
 }
 
 export function createTokenService(database: Database) {
-  const tokens = () => database.from(PersonalAccessToken);
-  const byId = (id: number, em?: EntityManager): Promise<TokenRow | undefined> => database.row(PersonalAccessToken, tokens().where('id', id), { em });
+  const tokens = () => database.legacy.from(PersonalAccessToken);
+  const byId = (id: number, em?: EntityManager): Promise<TokenRow | undefined> => database.legacy.row(PersonalAccessToken, tokens().where('id', id), { em });
 
-  async function create(input: NewToken, em: EntityManager = database.em()): Promise<{ row: TokenRow; secret: string }> {
+  async function create(input: NewToken, em: EntityManager = database.legacy.em()): Promise<{ row: TokenRow; secret: string }> {
     const secret = input.secret ?? generateToken(TOKEN_PREFIX);
     const now = new Date();
     const id = await em.insert(PersonalAccessToken, {
@@ -56,24 +56,24 @@ export function createTokenService(database: Database) {
       created_at: now,
       updated_at: now,
     });
-    const row = (await byId(id, em === database.em() ? undefined : em))!;
+    const row = (await byId(id, em === database.legacy.em() ? undefined : em))!;
     return { row, secret };
   }
 
   return {
     create,
     findById: async (id: number) => (recordId(id) === null ? undefined : byId(id)),
-    findByDigest: (digest: string): Promise<TokenRow | undefined> => database.row(PersonalAccessToken, tokens().where('token_digest', digest)),
+    findByDigest: (digest: string): Promise<TokenRow | undefined> => database.legacy.row(PersonalAccessToken, tokens().where('token_digest', digest)),
     async revoke(id: number) {
-      await database.em().nativeUpdate(PersonalAccessToken, { id }, { revoked: true, updated_at: new Date() });
+      await database.legacy.em().nativeUpdate(PersonalAccessToken, { id }, { revoked: true, updated_at: new Date() });
     },
     /** Records a use of the token. */
     async touch(id: number) {
-      await database.em().nativeUpdate(PersonalAccessToken, { id }, { last_used_at: new Date() });
+      await database.legacy.em().nativeUpdate(PersonalAccessToken, { id }, { last_used_at: new Date() });
     },
     /** Revokes the token and issues a successor with the same name and scopes. */
     async rotate(row: TokenRow, expiresAt: string | null) {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await em.nativeUpdate(PersonalAccessToken, { id: row.id }, { revoked: true, updated_at: new Date() });
         return create({ userId: row.user_id, name: row.name, description: row.description, scopes: row.scopes, expiresAt, previousTokenId: row.id }, em);
       });
@@ -83,11 +83,14 @@ export function createTokenService(database: Database) {
       const family = new Set<number>([row.id]);
       let frontier = [row.id];
       while (frontier.length > 0) {
-        const next = await database.rows(PersonalAccessToken, database.table(PersonalAccessToken).whereIn('previous_token_id', frontier).select('id'));
+        const next = await database.legacy.rows(
+          PersonalAccessToken,
+          database.legacy.table(PersonalAccessToken).whereIn('previous_token_id', frontier).select('id'),
+        );
         frontier = next.map((r) => r.id).filter((id) => !family.has(id));
         for (const id of frontier) family.add(id);
       }
-      await database.em().nativeUpdate(PersonalAccessToken, { id: { $in: [...family] } }, { revoked: true, updated_at: new Date() });
+      await database.legacy.em().nativeUpdate(PersonalAccessToken, { id: { $in: [...family] } }, { revoked: true, updated_at: new Date() });
     },
   };
 }

@@ -101,7 +101,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
         if (!ctx.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
         const order = input.pagination === 'keyset' ? keysetOrder(input.order_by!) : null;
         const isAdmin = !!ctx.user?.isAdmin;
-        const query = database.from(User).where((q) => {
+        const query = database.legacy.from(User).where((q) => {
           if (input.username) q.whereRaw('lower(username) = ?', [input.username.toLowerCase()]);
           if (input.search) {
             const search = input.search;
@@ -123,13 +123,13 @@ export function userRoutes(database: Database, users: UserService, groups: Group
         if (order) {
           // One row more than the page tells whether a next page exists.
           if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
-          const fetched = await database.rows(User, ordered.limit(ctx.page.perPage + 1));
+          const fetched = await database.legacy.rows(User, ordered.limit(ctx.page.perPage + 1));
           const rows = fetched.slice(0, ctx.page.perPage);
           const next = fetched.length > rows.length ? { cursor: encodeCursor(rows[rows.length - 1]!, order) } : null;
           return keysetPage(await present(rows), next);
         }
-        const rows = await database.rows(User, ordered.limit(ctx.page.perPage).offset(ctx.page.offset));
-        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
+        const rows = await database.legacy.rows(User, ordered.limit(ctx.page.perPage).offset(ctx.page.offset));
+        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
         return page(await present(rows), total);
       },
     }),

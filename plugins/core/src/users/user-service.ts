@@ -32,17 +32,17 @@ const MIN_PASSWORD = 8;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 export function createUserService(database: Database) {
-  const byId = database.prepareRows(User, (p) => database.from(User).where('id', p.id));
+  const byId = database.legacy.prepareRows(User, (p) => database.legacy.from(User).where('id', p.id));
   const findById = async (id: number): Promise<UserRow | undefined> => (recordId(id) === null ? undefined : byId.first({ id }));
   const findByUsername = (username: string): Promise<UserRow | undefined> =>
-    database.row(User, database.from(User).whereRaw('lower(username) = ?', [username.toLowerCase()]));
+    database.legacy.row(User, database.legacy.from(User).whereRaw('lower(username) = ?', [username.toLowerCase()]));
   /** Whether a row matches, in one `count(*)` over at most one row. */
-  const exists = async (query: ReturnType<Database['table']>) => (await database.count(query.limit(1))) > 0;
+  const exists = async (query: ReturnType<Database['legacy']['table']>) => (await database.legacy.count(query.limit(1))) > 0;
 
   async function assertAvailable(username: string | undefined, email: string | undefined, exceptId?: number) {
     if (email !== undefined) {
       const taken = await exists(
-        database
+        database.legacy
           .table(User)
           .whereRaw('lower(email) = ?', [email.toLowerCase()])
           .whereNot('id', exceptId ?? 0),
@@ -51,13 +51,13 @@ export function createUserService(database: Database) {
     }
     if (username !== undefined) {
       const taken = await exists(
-        database
+        database.legacy
           .table(User)
           .whereRaw('lower(username) = ?', [username.toLowerCase()])
           .whereNot('id', exceptId ?? 0),
       );
       const namespaceTaken = await exists(
-        database
+        database.legacy
           .table(Namespace)
           .whereNull('parent_id')
           .whereRaw('lower(path) = ?', [username.toLowerCase()])
@@ -95,7 +95,7 @@ export function createUserService(database: Database) {
       await assertAvailable(input.username, input.email);
       const passwordHash = input.password ? await hashPassword(input.password) : null;
       const now = new Date();
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         const id = await em.insert(User, {
           username: input.username,
           name: input.name,
@@ -134,7 +134,7 @@ export function createUserService(database: Database) {
         });
         await em.nativeUpdate(Namespace, { id: namespaceId }, { traversal_path: `/${namespaceId}/` });
         await em.nativeUpdate(User, { id }, { namespace_id: namespaceId });
-        return (await database.row(User, database.from(User).where('id', id), { em }))!;
+        return (await database.legacy.row(User, database.legacy.from(User).where('id', id), { em }))!;
       });
     },
 
@@ -154,7 +154,7 @@ export function createUserService(database: Database) {
       if (patch.state !== undefined) changes.state = patch.state;
       if (patch.privateProfile !== undefined) changes.private_profile = patch.privateProfile;
       for (const [key, value] of Object.entries(patch.profile ?? {})) if (value !== undefined) Object.assign(changes, { [key]: value });
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeUpdate(User, { id }, changes);
         if (patch.username !== undefined || patch.name !== undefined) {
           const ns: Record<string, unknown> = { updated_at: new Date() };
@@ -171,10 +171,10 @@ export function createUserService(database: Database) {
      * tokens; returns the ids of the projects that went with the namespace.
      */
     async remove(id: number): Promise<{ projectIds: number[] }> {
-      return database.transaction(async (em) => {
-        const projects = await database.rows(
+      return database.legacy.transaction(async (em) => {
+        const projects = await database.legacy.rows(
           Project,
-          database.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').where('n.kind', 'user').where('n.owner_id', id).select('p.id'),
+          database.legacy.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').where('n.kind', 'user').where('n.owner_id', id).select('p.id'),
           { em },
         );
         const projectIds = projects.map((project) => project.id);
@@ -190,10 +190,10 @@ export function createUserService(database: Database) {
 
     /** Groups in which this user is the only owner. */
     async soleOwnedGroups(id: number): Promise<number[]> {
-      const owned = await database.rows(Member, database.from(Member).where({ user_id: id, source_type: 'Namespace', access_level: 50 }));
+      const owned = await database.legacy.rows(Member, database.legacy.from(Member).where({ user_id: id, source_type: 'Namespace', access_level: 50 }));
       const sole: number[] = [];
       for (const { source_id } of owned) {
-        const others = database.table(Member).where({ source_type: 'Namespace', source_id, access_level: 50 }).whereNot('user_id', id);
+        const others = database.legacy.table(Member).where({ source_type: 'Namespace', source_id, access_level: 50 }).whereNot('user_id', id);
         if (!(await exists(others))) sole.push(source_id);
       }
       return sole;

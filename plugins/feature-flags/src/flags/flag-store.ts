@@ -34,9 +34,12 @@ function groupBy<K, V>(values: readonly V[], key: (value: V) => K): Map<K, V[]> 
 }
 
 export function createFlagStore(database: Database) {
-  const ofProject = (projectId: number) => database.from(FeatureFlag).where('project_id', projectId);
+  const ofProject = (projectId: number) => database.legacy.from(FeatureFlag).where('project_id', projectId);
   const strategiesOfProject = (projectId: number) =>
-    database.table(FeatureFlagStrategy).select('id').whereIn('feature_flag_id', database.table(FeatureFlag).select('id').where('project_id', projectId));
+    database.legacy
+      .table(FeatureFlagStrategy)
+      .select('id')
+      .whereIn('feature_flag_id', database.legacy.table(FeatureFlag).select('id').where('project_id', projectId));
 
   /**
    * Attaches strategies, their scopes and user lists to flags. With `wholeProject` the
@@ -46,10 +49,10 @@ export function createFlagStore(database: Database) {
   async function load(flags: FeatureFlagRow[], wholeProject?: number): Promise<LoadedFlag[]> {
     if (flags.length === 0) return [];
     const flagIds = flags.map((flag) => flag.id);
-    const flagsOfProject = wholeProject === undefined ? null : database.table(FeatureFlag).select('id').where('project_id', wholeProject);
-    const strategies = await database.rows(
+    const flagsOfProject = wholeProject === undefined ? null : database.legacy.table(FeatureFlag).select('id').where('project_id', wholeProject);
+    const strategies = await database.legacy.rows(
       FeatureFlagStrategy,
-      database
+      database.legacy
         .from(FeatureFlagStrategy)
         .whereIn('feature_flag_id', flagsOfProject ?? flagIds)
         .orderBy('id'),
@@ -59,9 +62,9 @@ export function createFlagStore(database: Database) {
     const scopes =
       strategies.length === 0
         ? []
-        : await database.rows(
+        : await database.legacy.rows(
             FeatureFlagScope,
-            database
+            database.legacy
               .from(FeatureFlagScope)
               .whereIn('strategy_id', strategiesOf ?? strategyIds)
               .orderBy('id'),
@@ -70,11 +73,11 @@ export function createFlagStore(database: Database) {
     const lists =
       listIds.length === 0
         ? []
-        : await database.rows(
+        : await database.legacy.rows(
             FeatureFlagUserList,
             wholeProject === undefined
-              ? database.from(FeatureFlagUserList).whereIn('id', listIds)
-              : database.from(FeatureFlagUserList).where('project_id', wholeProject),
+              ? database.legacy.from(FeatureFlagUserList).whereIn('id', listIds)
+              : database.legacy.from(FeatureFlagUserList).where('project_id', wholeProject),
           );
     const listsById = new Map(lists.map((list) => [list.id, list]));
     const scopesByStrategy = groupBy(scopes, (scope) => scope.strategyId);
@@ -133,7 +136,7 @@ export function createFlagStore(database: Database) {
     page: (projectId: number, active: boolean | undefined, limit: number, offset: number): Promise<FeatureFlagRow[]> => {
       const query = ofProject(projectId);
       if (active !== undefined) query.where('active', active);
-      return database.rows(
+      return database.legacy.rows(
         FeatureFlag,
         query
           .orderBy([{ column: 'name' }, { column: 'id' }])
@@ -145,25 +148,27 @@ export function createFlagStore(database: Database) {
     count: (projectId: number, active: boolean | undefined) => {
       const query = ofProject(projectId);
       if (active !== undefined) query.where('active', active);
-      return database.count(query);
+      return database.legacy.count(query);
     },
 
     /** Every flag of a project, by id. */
-    allOf: (projectId: number): Promise<FeatureFlagRow[]> => database.rows(FeatureFlag, ofProject(projectId).orderBy('id')),
+    allOf: (projectId: number): Promise<FeatureFlagRow[]> => database.legacy.rows(FeatureFlag, ofProject(projectId).orderBy('id')),
 
-    findByName: (projectId: number, name: string): Promise<FeatureFlagRow | undefined> => database.row(FeatureFlag, ofProject(projectId).where('name', name)),
-    findById: (id: number): Promise<FeatureFlagRow | undefined> => database.row(FeatureFlag, database.from(FeatureFlag).where('id', id)),
+    findByName: (projectId: number, name: string): Promise<FeatureFlagRow | undefined> =>
+      database.legacy.row(FeatureFlag, ofProject(projectId).where('name', name)),
+    findById: (id: number): Promise<FeatureFlagRow | undefined> => database.legacy.row(FeatureFlag, database.legacy.from(FeatureFlag).where('id', id)),
 
     /** Whether another flag of the project has this name (names compare case-sensitively). */
     async nameTaken(projectId: number, name: string | null, exceptId: number | null): Promise<boolean> {
       if (!name) return false;
       const query = ofProject(projectId).where('name', name);
       if (exceptId !== null) query.whereNot('id', exceptId);
-      return (await database.count(query)) > 0;
+      return (await database.legacy.count(query)) > 0;
     },
 
     /** User lists by id, from any project. */
-    userLists: (ids: number[]): Promise<FeatureFlagUserListRow[]> => database.rows(FeatureFlagUserList, database.from(FeatureFlagUserList).whereIn('id', ids)),
+    userLists: (ids: number[]): Promise<FeatureFlagUserListRow[]> =>
+      database.legacy.rows(FeatureFlagUserList, database.legacy.from(FeatureFlagUserList).whereIn('id', ids)),
 
     /**
      * Inserts the flag unless its name is taken or the project already has `limit` flags
@@ -172,21 +177,21 @@ export function createFlagStore(database: Database) {
      */
     async insert(projectId: number, flag: { name: string; description: string | null; active: boolean }, strategies: readonly StrategyDraft[], limit: number) {
       const now = new Date();
-      const id = await database.insertGuarded(
+      const id = await database.legacy.insertGuarded(
         FeatureFlag,
         { projectId, ...flag, version: NEW_VERSION_FLAG, createdAt: now, updatedAt: now },
         {
-          unlessExists: database.table(FeatureFlag).select('id').where({ project_id: projectId, name: flag.name }),
-          count: { of: database.table(FeatureFlag).select('id').where('project_id', projectId), below: limit },
+          unlessExists: database.legacy.table(FeatureFlag).select('id').where({ project_id: projectId, name: flag.name }),
+          count: { of: database.legacy.table(FeatureFlag).select('id').where('project_id', projectId), below: limit },
           lockKey: `feature-flags:flags:${projectId}`,
         },
       );
       if (id === null || strategies.length === 0) return id;
       try {
-        await database.transaction((em) => saveStrategies(em, id, strategies, now));
+        await database.legacy.transaction((em) => saveStrategies(em, id, strategies, now));
       } catch (error) {
         // The flag goes with its strategies, or not at all.
-        await database.em().nativeDelete(FeatureFlag, { id });
+        await database.legacy.em().nativeDelete(FeatureFlag, { id });
         throw error;
       }
       return id;
@@ -194,7 +199,7 @@ export function createFlagStore(database: Database) {
 
     /** Saves the flag's attributes (when `attributes`) and its strategy changes in one transaction. */
     update(flagId: number, attributes: { name: string; description: string | null; active: boolean } | null, strategies: readonly StrategyDraft[]) {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         const now = new Date();
         if (attributes) await em.nativeUpdate(FeatureFlag, { id: flagId }, { ...attributes, updatedAt: now });
         await saveStrategies(em, flagId, strategies, now);
@@ -202,7 +207,7 @@ export function createFlagStore(database: Database) {
     },
 
     remove(loaded: LoadedFlag) {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await removeStrategies(
           em,
           loaded.strategies.map(({ row }) => row.id),
@@ -212,12 +217,12 @@ export function createFlagStore(database: Database) {
     },
 
     /** Whether a strategy uses the user list. */
-    listInUse: async (userListId: number) => (await database.count(database.table(FeatureFlagStrategy).where('user_list_id', userListId))) > 0,
+    listInUse: async (userListId: number) => (await database.legacy.count(database.legacy.table(FeatureFlagStrategy).where('user_list_id', userListId))) > 0,
 
     /** Drops a project's flags with their strategies and scopes, inside `em`'s transaction. */
     async removeAllOf(em: EntityManager, projectId: number) {
       const strategyIds = (
-        await database.rows(FeatureFlagStrategy, database.from(FeatureFlagStrategy).whereIn('id', strategiesOfProject(projectId)), { em })
+        await database.legacy.rows(FeatureFlagStrategy, database.legacy.from(FeatureFlagStrategy).whereIn('id', strategiesOfProject(projectId)), { em })
       ).map((strategy) => strategy.id);
       await removeStrategies(em, strategyIds);
       await em.nativeDelete(FeatureFlag, { projectId });

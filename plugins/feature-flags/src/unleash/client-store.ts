@@ -5,7 +5,7 @@ import { FeatureFlagsClient, type FeatureFlagsClientRow } from '../entities/feat
 
 export function createClientStore(database: Database) {
   const find = (projectId: number): Promise<FeatureFlagsClientRow | undefined> =>
-    database.row(FeatureFlagsClient, database.from(FeatureFlagsClient).where('project_id', projectId));
+    database.legacy.row(FeatureFlagsClient, database.legacy.from(FeatureFlagsClient).where('project_id', projectId));
 
   return {
     find,
@@ -13,14 +13,14 @@ export function createClientStore(database: Database) {
     /** The project's token: `token` when it had none, else the one a concurrent first use stored. */
     async insertUnlessExists(projectId: number, token: string): Promise<string> {
       const now = new Date();
-      await unlessTaken(database.em().insert(FeatureFlagsClient, { projectId, token, createdAt: now, updatedAt: now }), () => null);
+      await unlessTaken(database.legacy.em().insert(FeatureFlagsClient, { projectId, token, createdAt: now, updatedAt: now }), () => null);
       return (await find(projectId))!.token;
     },
 
     /** Stores `token` as the project's, replacing any other. */
     async replace(projectId: number, token: string) {
       const now = new Date();
-      await database.em().upsert(
+      await database.legacy.em().upsert(
         FeatureFlagsClient,
         { projectId, token, createdAt: now, updatedAt: now },
         {

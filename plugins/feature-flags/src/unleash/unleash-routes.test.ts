@@ -207,7 +207,7 @@ describe('Unleash client API', () => {
         strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id, scopes: [{ environment_scope: '*' }] }],
       });
       expect((await app.delete(`/api/v4/projects/${project.id}`, { token: 'owner' })).status).toBe(202);
-      const db = app.kernel.database.knex;
+      const db = app.kernel.database.legacy.knex;
       for (const table of ['feature_flags', 'feature_flag_user_lists', 'feature_flags_clients', 'feature_flag_internal_ids']) {
         expect(await db(table).where('project_id', project.id)).toEqual([]);
       }

@@ -47,7 +47,7 @@ const NOTHING = [-1];
 const orNothing = (ids: readonly number[]) => (ids.length > 0 ? [...ids] : NOTHING);
 
 export function applyIssueFilter(database: Database, query: Knex.QueryBuilder, filter: IssueFilter): Knex.QueryBuilder {
-  const knex = database.knex;
+  const knex = database.legacy.knex;
   const assigned = (userId: number) => knex('issue_assignees as a').select(knex.raw('1')).whereRaw('a.issue_id = i.id').where('a.user_id', userId);
   const labelled = (labelIds?: readonly number[]) => {
     const sub = knex('issue_labels as l').select(knex.raw('1')).whereRaw('l.issue_id = i.id');

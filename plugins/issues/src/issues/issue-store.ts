@@ -26,10 +26,10 @@ const groupIds = (rows: { issueId: number }[], value: (row: never) => number) =>
 };
 
 export function createIssueStore(database: Database) {
-  const byIid = database.prepareRows(IssueEntity, (p) => database.from(IssueEntity).where({ project_id: p.projectId, iid: p.iid }).limit(1));
-  const knex = database.knex;
+  const byIid = database.legacy.prepareRows(IssueEntity, (p) => database.legacy.from(IssueEntity).where({ project_id: p.projectId, iid: p.iid }).limit(1));
+  const knex = database.legacy.knex;
   const relationRows = idListReads((ids) =>
-    database.prepareValues(
+    database.legacy.prepareValues(
       (p: Record<string, never>) => {
         const issueIds = ids(p);
         return knex
@@ -62,9 +62,11 @@ export function createIssueStore(database: Database) {
     also: AlsoInTransaction,
     chosenIid?: number,
   ): Promise<IssueRow> {
-    return database.transaction(async (em) => {
-      await database.lock(em, `issues:iid:${issue.projectId}`);
-      const { last } = await database.totals<'last'>(database.table(IssueEntity).where({ project_id: issue.projectId }).max({ last: 'iid' }), { em });
+    return database.legacy.transaction(async (em) => {
+      await database.legacy.lock(em, `issues:iid:${issue.projectId}`);
+      const { last } = await database.legacy.totals<'last'>(database.legacy.table(IssueEntity).where({ project_id: issue.projectId }).max({ last: 'iid' }), {
+        em,
+      });
       const iid = chosenIid ?? nextInternalId(last, 'Issue');
       const id = Number(await em.insert<IssueRow>(IssueEntity, { ...issue, iid }));
       await replaceAssignees(em, id, assigneeIds);
@@ -96,7 +98,7 @@ export function createIssueStore(database: Database) {
       relations: { assigneeIds?: readonly number[]; addLabelIds?: readonly number[]; removeLabelIds?: readonly number[] },
       also: AlsoInTransaction,
     ): Promise<IssueRow> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await em.nativeUpdate(IssueEntity, { id: issue.id }, changes);
         if (relations.assigneeIds) await replaceAssignees(em, issue.id, relations.assigneeIds);
         if (relations.removeLabelIds?.length) await em.nativeDelete(IssueLabel, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } });
@@ -112,9 +114,9 @@ export function createIssueStore(database: Database) {
     byIds: (ids: readonly number[]): Promise<IssueRow[]> =>
       ids.length === 0
         ? Promise.resolve([])
-        : database.rows(
+        : database.legacy.rows(
             IssueEntity,
-            database
+            database.legacy
               .from(IssueEntity)
               .whereIn('id', [...ids])
               .orderBy('id'),
@@ -122,18 +124,18 @@ export function createIssueStore(database: Database) {
 
     /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
     async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<(IssueRow & { [TOTAL_COLUMN]?: unknown })[]> {
-      const total = applyIssueFilter(database, database.table(IssueEntity, 'i').count('*'), filter).as(TOTAL_COLUMN);
-      const query = applyIssueFilter(database, database.from(IssueEntity, 'i'), filter).select(total);
+      const total = applyIssueFilter(database, database.legacy.table(IssueEntity, 'i').count('*'), filter).as(TOTAL_COLUMN);
+      const query = applyIssueFilter(database, database.legacy.from(IssueEntity, 'i'), filter).select(total);
       if (order.sql !== '') query.orderByRaw(order.sql, [...(order.bindings ?? [])]);
       query.orderBy('i.id', order.direction);
-      return database.rows(IssueEntity, query.limit(limit).offset(offset));
+      return database.legacy.rows(IssueEntity, query.limit(limit).offset(offset));
     },
 
     /** The distinct iterations the issues of these projects carry. */
     async iterationIdsIn(projectIds: readonly number[]): Promise<number[]> {
       if (projectIds.length === 0) return [];
-      const rows = await database.values(
-        database
+      const rows = await database.legacy.values(
+        database.legacy
           .table(IssueEntity)
           .distinct({ iterationId: 'iteration_id' })
           .whereIn('project_id', [...projectIds])
@@ -145,8 +147,8 @@ export function createIssueStore(database: Database) {
 
     /** The distinct milestones of the issues a filter matches. */
     async milestoneIdsOf(filter: IssueFilter): Promise<number[]> {
-      const rows = await database.values(
-        applyIssueFilter(database, database.table(IssueEntity, 'i').distinct({ milestoneId: 'i.milestone_id' }), filter).whereNotNull('i.milestone_id'),
+      const rows = await database.legacy.values(
+        applyIssueFilter(database, database.legacy.table(IssueEntity, 'i').distinct({ milestoneId: 'i.milestone_id' }), filter).whereNotNull('i.milestone_id'),
         { milestoneId: 'number' },
       );
       return rows.map((row) => row.milestoneId);
@@ -154,22 +156,25 @@ export function createIssueStore(database: Database) {
 
     /** The distinct (project, label) pairs on the issues a filter matches. */
     projectLabelsOf: (filter: IssueFilter): Promise<{ projectId: number; labelId: number }[]> =>
-      database.values(
+      database.legacy.values(
         applyIssueFilter(
           database,
-          database.table(IssueEntity, 'i').join('issue_labels as pl', 'pl.issue_id', 'i.id').distinct({ projectId: 'i.project_id', labelId: 'pl.label_id' }),
+          database.legacy
+            .table(IssueEntity, 'i')
+            .join('issue_labels as pl', 'pl.issue_id', 'i.id')
+            .distinct({ projectId: 'i.project_id', labelId: 'pl.label_id' }),
           filter,
         ),
         { projectId: 'number', labelId: 'number' },
       ),
 
-    count: (filter: IssueFilter) => database.count(applyIssueFilter(database, database.table(IssueEntity, 'i').select('i.id'), filter)),
+    count: (filter: IssueFilter) => database.legacy.count(applyIssueFilter(database, database.legacy.table(IssueEntity, 'i').select('i.id'), filter)),
 
     async assigneesOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
       if (issueIds.length === 0) return new Map();
-      const rows = await database.rows(
+      const rows = await database.legacy.rows(
         IssueAssignee,
-        database
+        database.legacy
           .from(IssueAssignee)
           .whereIn('issue_id', [...issueIds])
           .orderBy('id'),
@@ -194,9 +199,9 @@ export function createIssueStore(database: Database) {
 
     async labelsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
       if (issueIds.length === 0) return new Map();
-      const rows = await database.rows(
+      const rows = await database.legacy.rows(
         IssueLabel,
-        database
+        database.legacy
           .from(IssueLabel)
           .whereIn('issue_id', [...issueIds])
           .orderBy('id'),
@@ -207,14 +212,14 @@ export function createIssueStore(database: Database) {
     /** Opened and closed issues per label, among those `filter` keeps (the caller's visible ones). */
     async countsPerLabel(labelIds: readonly number[], filter: IssueFilter): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
-      const query = database
+      const query = database.legacy
         .table(IssueLabel, 'l')
         .join('issues as i', 'i.id', 'l.issue_id')
         .select({ labelId: 'l.label_id', state: 'i.state' })
         .count({ count: '*' })
         .whereIn('l.label_id', [...labelIds])
         .groupBy('l.label_id', 'i.state');
-      const rows = await database.values(applyIssueFilter(database, query, filter), { labelId: 'number', state: 'string', count: 'number' });
+      const rows = await database.legacy.values(applyIssueFilter(database, query, filter), { labelId: 'number', state: 'string', count: 'number' });
       const counts = new Map<number, { opened: number; closed: number }>();
       for (const row of rows) {
         const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };
@@ -226,7 +231,7 @@ export function createIssueStore(database: Database) {
 
     /** Removes one issue (its assignees and labels go with it). */
     async remove(id: number): Promise<void> {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(IssueAssignee, { issueId: id });
         await em.nativeDelete(IssueLabel, { issueId: id });
         await em.nativeDelete(IssueEntity, { id });
@@ -235,9 +240,9 @@ export function createIssueStore(database: Database) {
 
     /** Removes a project's issues; answers their ids. */
     async removeAllOfProject(projectId: number): Promise<number[]> {
-      const ids = (await database.rows(IssueEntity, database.from(IssueEntity).where({ project_id: projectId }))).map((issue) => issue.id);
+      const ids = (await database.legacy.rows(IssueEntity, database.legacy.from(IssueEntity).where({ project_id: projectId }))).map((issue) => issue.id);
       if (ids.length === 0) return [];
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(IssueAssignee, { issueId: { $in: ids } });
         await em.nativeDelete(IssueLabel, { issueId: { $in: ids } });
         await em.nativeDelete(IssueEntity, { projectId });
@@ -246,22 +251,22 @@ export function createIssueStore(database: Database) {
     },
 
     /** Takes a label off every issue (the label was deleted). */
-    removeLabel: (labelId: number) => database.em().nativeDelete(IssueLabel, { labelId }),
+    removeLabel: (labelId: number) => database.legacy.em().nativeDelete(IssueLabel, { labelId }),
     /** Whether a user authored any issue. */
-    authoredAny: async (userId: number) => (await database.count(database.table(IssueEntity).where('author_id', userId).limit(1))) > 0,
+    authoredAny: async (userId: number) => (await database.legacy.count(database.legacy.table(IssueEntity).where('author_id', userId).limit(1))) > 0,
     /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
     async handOver(userId: number, ghostId: number): Promise<void> {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeUpdate(IssueEntity, { authorId: userId }, { authorId: ghostId });
         await em.nativeUpdate(IssueEntity, { closedById: userId }, { closedById: null });
         await em.nativeUpdate(IssueEntity, { updatedById: userId }, { updatedById: null });
       });
     },
     /** Unassigns a deleted user. */
-    removeAssignee: (userId: number) => database.em().nativeDelete(IssueAssignee, { userId }),
+    removeAssignee: (userId: number) => database.legacy.em().nativeDelete(IssueAssignee, { userId }),
     /** Clears a deleted milestone or iteration. */
-    clearMilestone: (milestoneId: number) => database.em().nativeUpdate(IssueEntity, { milestoneId }, { milestoneId: null }),
-    clearIteration: (iterationId: number) => database.em().nativeUpdate(IssueEntity, { iterationId }, { iterationId: null }),
+    clearMilestone: (milestoneId: number) => database.legacy.em().nativeUpdate(IssueEntity, { milestoneId }, { milestoneId: null }),
+    clearIteration: (iterationId: number) => database.legacy.em().nativeUpdate(IssueEntity, { iterationId }, { iterationId: null }),
   };
 }
 

@@ -13,10 +13,10 @@ export function createPromotionMerges(database: Database) {
     /** Each issue keeps one link to `to`: its first link to a merged label moves, the others go. */
     async relinkLabels(from: readonly number[], to: number): Promise<void> {
       if (from.length === 0) return;
-      await database.transaction(async (em) => {
-        const links = await database.rows(
+      await database.legacy.transaction(async (em) => {
+        const links = await database.legacy.rows(
           IssueLabel,
-          database
+          database.legacy
             .from(IssueLabel)
             .whereIn('label_id', [...from, to])
             .orderBy('id'),
@@ -33,7 +33,7 @@ export function createPromotionMerges(database: Database) {
     },
 
     async moveMilestone(from: readonly number[], to: number): Promise<void> {
-      if (from.length > 0) await database.em().nativeUpdate(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
+      if (from.length > 0) await database.legacy.em().nativeUpdate(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
     },
   };
 }

@@ -12,28 +12,34 @@ const stored = (rows: object[]) => rows as StoredCadence[];
 export function createCadenceStore(database: Database) {
   return {
     pageOfGroup: async (groupId: number, limit: number, offset: number) =>
-      stored(await database.rows(IterationCadence, database.from(IterationCadence).where({ group_id: groupId }).orderBy('id').limit(limit).offset(offset))),
-    countOfGroup: (groupId: number) => database.count(database.from(IterationCadence).where({ group_id: groupId })),
+      stored(
+        await database.legacy.rows(
+          IterationCadence,
+          database.legacy.from(IterationCadence).where({ group_id: groupId }).orderBy('id').limit(limit).offset(offset),
+        ),
+      ),
+    countOfGroup: (groupId: number) => database.legacy.count(database.legacy.from(IterationCadence).where({ group_id: groupId })),
     ofGroup: async (groupId: number) =>
-      stored(await database.rows(IterationCadence, database.from(IterationCadence).where({ group_id: groupId }).orderBy('id'))),
-    byId: async (id: number) => (await database.row(IterationCadence, database.from(IterationCadence).where({ id }))) as StoredCadence | undefined,
+      stored(await database.legacy.rows(IterationCadence, database.legacy.from(IterationCadence).where({ group_id: groupId }).orderBy('id'))),
+    byId: async (id: number) =>
+      (await database.legacy.row(IterationCadence, database.legacy.from(IterationCadence).where({ id }))) as StoredCadence | undefined,
     /** Active automatic cadences, the ones the periodic run keeps scheduled. */
     scheduled: async () =>
-      stored(await database.rows(IterationCadence, database.from(IterationCadence).where({ automatic: true, active: true }).orderBy('id'))),
+      stored(await database.legacy.rows(IterationCadence, database.legacy.from(IterationCadence).where({ automatic: true, active: true }).orderBy('id'))),
     async insert(groupId: number, fields: CadenceFields): Promise<StoredCadence> {
       const now = new Date();
       const row = { groupId, ...fields, createdAt: now, updatedAt: now };
-      const id = await database.em().insert(IterationCadence, row);
+      const id = await database.legacy.em().insert(IterationCadence, row);
       return { id, ...row };
     },
-    async update(previous: StoredCadence, fields: CadenceFields, em: EntityManager = database.em()): Promise<StoredCadence> {
+    async update(previous: StoredCadence, fields: CadenceFields, em: EntityManager = database.legacy.em()): Promise<StoredCadence> {
       const changes = { ...fields, updatedAt: new Date() };
       await em.nativeUpdate(IterationCadence, { id: previous.id }, changes);
       return { ...previous, ...changes };
     },
     remove: (id: number, em: EntityManager) => em.nativeDelete(IterationCadence, { id }),
-    removeOfGroup: (groupId: number) => database.em().nativeDelete(IterationCadence, { groupId }),
-    transaction: <T>(work: (em: EntityManager) => Promise<T>) => database.transaction(work),
+    removeOfGroup: (groupId: number) => database.legacy.em().nativeDelete(IterationCadence, { groupId }),
+    transaction: <T>(work: (em: EntityManager) => Promise<T>) => database.legacy.transaction(work),
   };
 }
 

@@ -24,10 +24,10 @@ export interface IterationQuery {
 }
 
 export function createIterationStore(database: Database) {
-  const { knex } = database;
+  const { knex } = database.legacy;
 
   function filtered(query: IterationQuery): Knex.QueryBuilder {
-    const q = database.from(Iteration, 'i').whereIn('i.group_id', [...query.groupIds]);
+    const q = database.legacy.from(Iteration, 'i').whereIn('i.group_id', [...query.groupIds]);
     const today = todayDate();
     switch (query.state) {
       case 'upcoming':
@@ -50,7 +50,7 @@ export function createIterationStore(database: Database) {
       q.where((w) => {
         if (fields.includes('title')) w.orWhere((title) => whereFuzzy(title, 'i.title', search));
         if (fields.includes('cadence_title')) {
-          const cadences = database.table(IterationCadence).select(knex.raw('1')).whereRaw('iteration_cadences.id = i.cadence_id');
+          const cadences = database.legacy.table(IterationCadence).select(knex.raw('1')).whereRaw('iteration_cadences.id = i.cadence_id');
           w.orWhereExists(whereFuzzy(cadences, 'iteration_cadences.title', search));
         }
       });
@@ -62,7 +62,7 @@ export function createIterationStore(database: Database) {
 
   /** Recomputes `sequence` (1, 2, … by start date) of a cadence's iterations. */
   async function resequence(em: EntityManager, cadenceId: number) {
-    const rows = await database.rows(Iteration, database.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em });
+    const rows = await database.legacy.rows(Iteration, database.legacy.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em });
     for (const [index, row] of rows.entries()) {
       if (row.sequence !== index + 1) await em.nativeUpdate(Iteration, { id: row.id }, { sequence: index + 1 });
     }
@@ -70,11 +70,11 @@ export function createIterationStore(database: Database) {
 
   /** The next iid of a group, under the group's lock (taken by the caller's transaction). */
   async function nextIid(em: EntityManager, groupId: number) {
-    const { max } = await database.totals<'max'>(database.table(Iteration).where({ group_id: groupId }).max({ max: 'iid' }), { em });
+    const { max } = await database.legacy.totals<'max'>(database.legacy.table(Iteration).where({ group_id: groupId }).max({ max: 'iid' }), { em });
     return nextInternalId(max, 'Iteration');
   }
 
-  const lockGroup = (em: EntityManager, groupId: number) => database.lock(em, `iterations:group:${groupId}`);
+  const lockGroup = (em: EntityManager, groupId: number) => database.legacy.lock(em, `iterations:group:${groupId}`);
 
   return {
     list(query: IterationQuery, limit: number, offset: number): Promise<StoredIteration[]> {
@@ -86,35 +86,35 @@ export function createIterationStore(database: Database) {
         .orderBy('i.id', 'asc')
         .limit(limit)
         .offset(offset);
-      return database.rows(Iteration, q).then(stored);
+      return database.legacy.rows(Iteration, q).then(stored);
     },
-    count: (query: IterationQuery) => database.count(filtered(query)),
+    count: (query: IterationQuery) => database.legacy.count(filtered(query)),
 
-    byId: async (id: number) => (await database.row(Iteration, database.from(Iteration).where({ id }))) as StoredIteration | undefined,
+    byId: async (id: number) => (await database.legacy.row(Iteration, database.legacy.from(Iteration).where({ id }))) as StoredIteration | undefined,
     byIds: async (ids: readonly number[]) =>
       ids.length === 0
         ? []
         : stored(
-            await database.rows(
+            await database.legacy.rows(
               Iteration,
-              database
+              database.legacy
                 .from(Iteration)
                 .whereIn('id', [...ids])
                 .orderBy('id'),
             ),
           ),
     ofCadence: async (cadenceId: number, em?: EntityManager) =>
-      stored(await database.rows(Iteration, database.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em })),
+      stored(await database.legacy.rows(Iteration, database.legacy.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em })),
     /** Ids of the groups that have iterations (one row read per group). */
     async groupsWithIterations(): Promise<number[]> {
-      const firstOfEach = database.table(Iteration).min('id').groupBy('group_id');
-      return (await database.rows(Iteration, database.from(Iteration).whereIn('id', firstOfEach))).map((row) => row.groupId);
+      const firstOfEach = database.legacy.table(Iteration).min('id').groupBy('group_id');
+      return (await database.legacy.rows(Iteration, database.legacy.from(Iteration).whereIn('id', firstOfEach))).map((row) => row.groupId);
     },
 
     /** An iteration of the cadence whose dates overlap [start, due], other than `exceptId`. */
     overlaps: async (cadenceId: number, startDate: string, dueDate: string, exceptId = 0, em?: EntityManager): Promise<boolean> =>
-      (await database.count(
-        database
+      (await database.legacy.count(
+        database.legacy
           .from(Iteration)
           .where({ cadence_id: cadenceId })
           .whereNot('id', exceptId)
@@ -123,14 +123,14 @@ export function createIterationStore(database: Database) {
         { em },
       )) > 0,
     titleTaken: async (cadenceId: number, title: string, exceptId = 0, em?: EntityManager) =>
-      (await database.count(database.from(Iteration).where({ cadence_id: cadenceId, title }).whereNot('id', exceptId), { em })) > 0,
+      (await database.legacy.count(database.legacy.from(Iteration).where({ cadence_id: cadenceId, title }).whereNot('id', exceptId), { em })) > 0,
 
     /**
      * Inserts iterations into a cadence in one transaction, under the group's lock, with
      * the next iids; `check` runs inside and may refuse (throw). Sequences are recomputed.
      */
     async insert(groupId: number, cadenceId: number, build: (em: EntityManager) => Promise<NewIteration[]>): Promise<StoredIteration[]> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await lockGroup(em, groupId);
         const wanted = await build(em);
         if (wanted.length === 0) return [];
@@ -145,25 +145,25 @@ export function createIterationStore(database: Database) {
           ids.push(await em.insert(Iteration, row));
         }
         await resequence(em, cadenceId);
-        return stored(await database.rows(Iteration, database.from(Iteration).whereIn('id', ids).orderBy('start_date'), { em }));
+        return stored(await database.legacy.rows(Iteration, database.legacy.from(Iteration).whereIn('id', ids).orderBy('start_date'), { em }));
       });
     },
 
     /** Updates an iteration; `check` runs inside the transaction first. */
     async update(previous: StoredIteration, changes: Partial<NewIteration>, check: (em: EntityManager) => Promise<void>): Promise<StoredIteration> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await lockGroup(em, previous.groupId);
         await check(em);
         const updatedAt = new Date();
         const closing = changes.dueDate === undefined ? {} : { closedAt: changes.dueDate < todayDate(updatedAt) ? (previous.closedAt ?? updatedAt) : null };
         await em.nativeUpdate(Iteration, { id: previous.id }, { ...changes, ...closing, updatedAt });
         if (changes.startDate !== undefined) await resequence(em, previous.cadenceId);
-        return (await database.row(Iteration, database.from(Iteration).where({ id: previous.id }), { em })) as StoredIteration;
+        return (await database.legacy.row(Iteration, database.legacy.from(Iteration).where({ id: previous.id }), { em })) as StoredIteration;
       });
     },
 
     async remove(iteration: StoredIteration) {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await lockGroup(em, iteration.groupId);
         await em.nativeDelete(Iteration, { id: iteration.id });
         await resequence(em, iteration.cadenceId);
@@ -179,19 +179,22 @@ export function createIterationStore(database: Database) {
 
     /** Iterations whose due date has passed and that the background job has not closed yet, oldest first. */
     dueToClose: async (today: string) =>
-      stored(await database.rows(Iteration, database.from(Iteration).whereNull('closed_at').where('due_date', '<', today).orderBy(['due_date', 'id']))),
+      stored(
+        await database.legacy.rows(Iteration, database.legacy.from(Iteration).whereNull('closed_at').where('due_date', '<', today).orderBy(['due_date', 'id'])),
+      ),
     /** Stamps an iteration closed; false when another run did it first. */
-    markClosed: async (id: number) => (await database.em().nativeUpdate(Iteration, { id, closedAt: null }, { closedAt: new Date() })) > 0,
+    markClosed: async (id: number) => (await database.legacy.em().nativeUpdate(Iteration, { id, closedAt: null }, { closedAt: new Date() })) > 0,
     /** GitLab's `next_open_iteration`: the cadence's first iteration starting after `date` that is not closed. */
     nextOpen: async (cadenceId: number, date: string, today: string) =>
-      (await database.row(
+      (await database.legacy.row(
         Iteration,
-        database.from(Iteration).where({ cadence_id: cadenceId }).where('start_date', '>', date).where('due_date', '>=', today).orderBy('start_date'),
+        database.legacy.from(Iteration).where({ cadence_id: cadenceId }).where('start_date', '>', date).where('due_date', '>=', today).orderBy('start_date'),
       )) as StoredIteration | undefined,
 
     removeOfCadence: (cadenceId: number, em: EntityManager) => em.nativeDelete(Iteration, { cadenceId }),
-    removeOfGroup: (groupId: number) => database.em().nativeDelete(Iteration, { groupId }),
-    idsOfGroup: async (groupId: number) => (await database.rows(Iteration, database.from(Iteration).where({ group_id: groupId }))).map((row) => row.id),
+    removeOfGroup: (groupId: number) => database.legacy.em().nativeDelete(Iteration, { groupId }),
+    idsOfGroup: async (groupId: number) =>
+      (await database.legacy.rows(Iteration, database.legacy.from(Iteration).where({ group_id: groupId }))).map((row) => row.id),
     lockGroup,
   };
 }

@@ -219,9 +219,11 @@ describe('group labels', () => {
     expect(user.status).toBe(201);
     await app.post(`/api/v4/groups/${app.group.id}/members`, { user_id: user.body.id, access_level: 10 }, { token: 'owner' });
     const label = await app.get(`${base}/bug`, { token: 'owner' });
-    await app.kernel.database.knex('label_subscriptions').insert({ label_id: label.body.id, user_id: user.body.id, project_id: 0, created_at: new Date() });
+    await app.kernel.database.legacy
+      .knex('label_subscriptions')
+      .insert({ label_id: label.body.id, user_id: user.body.id, project_id: 0, created_at: new Date() });
     expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBeLessThan(300);
-    expect(await app.kernel.database.knex('label_subscriptions').where('user_id', user.body.id)).toEqual([]);
+    expect(await app.kernel.database.legacy.knex('label_subscriptions').where('user_id', user.body.id)).toEqual([]);
   });
 
   it('removes the labels of a deleted group', async () => {
@@ -229,8 +231,8 @@ describe('group labels', () => {
     const label = await app.post(labelsOf(group.body.id), { name: 'doomed-label', color: '#123456' }, { token: 'owner' });
     await app.post(`${labelsOf(group.body.id)}/doomed-label/subscribe`, undefined, { token: 'owner' });
     expect((await app.delete(`/api/v4/groups/${group.body.id}`, { token: 'owner' })).status).toBeLessThan(300);
-    const rows = await app.kernel.database.knex('labels').where('id', label.body.id);
+    const rows = await app.kernel.database.legacy.knex('labels').where('id', label.body.id);
     expect(rows).toEqual([]);
-    expect(await app.kernel.database.knex('label_subscriptions').where('label_id', label.body.id)).toEqual([]);
+    expect(await app.kernel.database.legacy.knex('label_subscriptions').where('label_id', label.body.id)).toEqual([]);
   });
 });

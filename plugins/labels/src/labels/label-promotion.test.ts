@@ -55,7 +55,7 @@ describe('promoting a project label over labels of the same title', () => {
     expect(merged).toEqual({ from: [inA.id, inB.id], to: group.id, groupId: app.group.id, userId: app.users.reporter.id });
     expect(seen).toEqual(['merged', `deleted ${inA.id}`, `deleted ${inB.id}`]);
 
-    const knex = app.kernel.database.knex;
+    const knex = app.kernel.database.legacy.knex;
     expect((await knex('labels').where('title', 'dup').orderBy('id')).map((row) => row.id)).toEqual([group.id, outside.id]);
     const priorities = await knex('label_priorities').where('label_id', group.id).orderBy('project_id');
     expect(priorities.map((row) => [row.project_id, row.priority])).toEqual([

@@ -27,7 +27,7 @@ export type ListedLabel = LabelRow & { subscribed: number };
 export type LabelFields = Pick<LabelRow, 'title' | 'color' | 'description' | 'archived'>;
 
 export function createLabelStore(database: Database) {
-  const knex = database.knex;
+  const knex = database.legacy.knex;
 
   function inScope(query: Knex.QueryBuilder, scope: LabelScope) {
     return query.where((owners) => {
@@ -38,7 +38,7 @@ export function createLabelStore(database: Database) {
   }
 
   function filtered(scope: LabelScope, filter: LabelFilter) {
-    const query = inScope(database.from(LabelEntity), scope);
+    const query = inScope(database.legacy.from(LabelEntity), scope);
     if (filter.search) {
       const search = filter.search;
       query.where((q) => q.where(containsText(knex, 'title', search)).orWhere(containsText(knex, 'description', search)));
@@ -67,16 +67,18 @@ export function createLabelStore(database: Database) {
     const key = `${projects}:${groups}`;
     let read = preparedPages.get(key);
     if (!read) {
-      read = database.prepareRows(LabelEntity, (p: Record<string, never>) => {
+      read = database.legacy.prepareRows(LabelEntity, (p: Record<string, never>) => {
         const scope = { projectIds: Array.from({ length: projects }, (_, i) => p[`p${i}`]!), groupIds: Array.from({ length: groups }, (_, i) => p[`g${i}`]!) };
-        return pageOf(inScope(database.from(LabelEntity), scope), { user: p.user, project: p.project, limit: p.limit, offset: p.offset });
+        return pageOf(inScope(database.legacy.from(LabelEntity), scope), { user: p.user, project: p.project, limit: p.limit, offset: p.offset });
       }) as unknown as PreparedRead<ListedLabel, string>;
       preparedPages.set(key, read);
     }
     return read;
   }
 
-  const labelsById = idListReads((ids) => database.prepareRows(LabelEntity, (p: Record<string, never>) => database.from(LabelEntity).whereIn('id', ids(p))));
+  const labelsById = idListReads((ids) =>
+    database.legacy.prepareRows(LabelEntity, (p: Record<string, never>) => database.legacy.from(LabelEntity).whereIn('id', ids(p))),
+  );
 
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 
@@ -88,24 +90,27 @@ export function createLabelStore(database: Database) {
         const ids = Object.fromEntries([...scope.projectIds.map((id, i) => [`p${i}`, id]), ...scope.groupIds.map((id, i) => [`g${i}`, id])]);
         return preparedPage(scope.projectIds.length, scope.groupIds.length).all({ ...values, ...ids });
       }
-      return database.rows(LabelEntity, pageOf(filtered(scope, filter), values)) as Promise<ListedLabel[]>;
+      return database.legacy.rows(LabelEntity, pageOf(filtered(scope, filter), values)) as Promise<ListedLabel[]>;
     },
 
-    count: (scope: LabelScope, filter: LabelFilter) => database.count(filtered(scope, filter)),
+    count: (scope: LabelScope, filter: LabelFilter) => database.legacy.count(filtered(scope, filter)),
 
     /** The label `idOrTitle` names among the scope's: by id first, then by title (the nearest owner's first). */
     async find(scope: LabelScope, idOrTitle: string): Promise<LabelRow | undefined> {
       if (isId(idOrTitle)) {
-        const byId = await database.row(LabelEntity, inScope(database.from(LabelEntity), scope).where('id', Number(idOrTitle)));
+        const byId = await database.legacy.row(LabelEntity, inScope(database.legacy.from(LabelEntity), scope).where('id', Number(idOrTitle)));
         if (byId) return byId;
       }
-      const byTitle = await database.rows(LabelEntity, inScope(database.from(LabelEntity), scope).where('title', idOrTitle));
+      const byTitle = await database.legacy.rows(LabelEntity, inScope(database.legacy.from(LabelEntity), scope).where('title', idOrTitle));
       return nearestFirst(byTitle, scope)[0];
     },
 
     async titled(scope: LabelScope, titles: readonly string[]): Promise<LabelRow[]> {
       if (titles.length === 0) return [];
-      return nearestFirst(await database.rows(LabelEntity, inScope(database.from(LabelEntity), scope).whereIn('title', [...new Set(titles)])), scope);
+      return nearestFirst(
+        await database.legacy.rows(LabelEntity, inScope(database.legacy.from(LabelEntity), scope).whereIn('title', [...new Set(titles)])),
+        scope,
+      );
     },
 
     byIds: (ids: readonly number[]): Promise<LabelRow[]> => (ids.length === 0 ? Promise.resolve([]) : labelsById.all([...new Set(ids)])),
@@ -118,8 +123,8 @@ export function createLabelStore(database: Database) {
       const now = new Date();
       const row: Omit<LabelRow, 'id'> = { ownerType: owner.type, ownerId: owner.id, ...fields, createdAt: now, updatedAt: now };
       try {
-        const id = await database.insertGuarded(LabelEntity, row, {
-          unlessExists: inScope(database.table(LabelEntity).select('id'), conflictScope).where('title', fields.title),
+        const id = await database.legacy.insertGuarded(LabelEntity, row, {
+          unlessExists: inScope(database.legacy.table(LabelEntity).select('id'), conflictScope).where('title', fields.title),
           lockKey: `labels:title:${fields.title}`,
         });
         return id === null ? undefined : { id, ...row };
@@ -133,7 +138,7 @@ export function createLabelStore(database: Database) {
     async update(previous: LabelRow, fields: Partial<LabelFields>): Promise<LabelRow | null> {
       const changes = { ...fields, updatedAt: new Date() };
       try {
-        await database.em().nativeUpdate(LabelEntity, { id: previous.id }, changes);
+        await database.legacy.em().nativeUpdate(LabelEntity, { id: previous.id }, changes);
       } catch (error) {
         if (isUniqueViolation(error)) return null;
         throw error;
@@ -143,10 +148,11 @@ export function createLabelStore(database: Database) {
 
     /** The group's own label with this exact title, if any. */
     groupLabelTitled: (groupId: number, title: string): Promise<LabelRow | undefined> =>
-      database.row(LabelEntity, database.from(LabelEntity).where({ owner_type: 'group', owner_id: groupId, title })),
+      database.legacy.row(LabelEntity, database.legacy.from(LabelEntity).where({ owner_type: 'group', owner_id: groupId, title })),
 
     /** Every project label with this exact title, whichever project owns it. */
-    projectLabelsTitled: (title: string): Promise<LabelRow[]> => database.rows(LabelEntity, database.from(LabelEntity).where({ owner_type: 'project', title })),
+    projectLabelsTitled: (title: string): Promise<LabelRow[]> =>
+      database.legacy.rows(LabelEntity, database.legacy.from(LabelEntity).where({ owner_type: 'project', title })),
 
     /**
      * One transaction: the `from` labels go, their priorities and subscriptions move to
@@ -154,15 +160,19 @@ export function createLabelStore(database: Database) {
      */
     async merge(survivor: LabelRow, groupId: number, fields: LabelFields, from: readonly number[]): Promise<LabelRow> {
       const changes = { ownerType: 'group' as const, ownerId: groupId, ...fields, updatedAt: new Date() };
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         if (from.length > 0) {
           const ids = [survivor.id, ...from];
           const toSurvivor = (row: { labelId: number }) => row.labelId === survivor.id;
-          const priorities = await database.rows(LabelPriority, database.from(LabelPriority).whereIn('label_id', ids).orderBy('id'), { em });
+          const priorities = await database.legacy.rows(LabelPriority, database.legacy.from(LabelPriority).whereIn('label_id', ids).orderBy('id'), { em });
           const { moved: movedPriorities } = mergeLinks(priorities, toSurvivor, (row) => row.projectId);
           if (movedPriorities.length > 0) await em.nativeUpdate(LabelPriority, { id: { $in: movedPriorities } }, { labelId: survivor.id });
           // The newest subscription of each user not yet subscribed to the survivor moves to it.
-          const subscriptions = await database.rows(LabelSubscription, database.from(LabelSubscription).whereIn('label_id', ids).orderBy('id', 'desc'), { em });
+          const subscriptions = await database.legacy.rows(
+            LabelSubscription,
+            database.legacy.from(LabelSubscription).whereIn('label_id', ids).orderBy('id', 'desc'),
+            { em },
+          );
           const { moved: movedSubscriptions } = mergeLinks(subscriptions, toSurvivor, (row) => row.userId);
           if (movedSubscriptions.length > 0) await em.nativeUpdate(LabelSubscription, { id: { $in: movedSubscriptions } }, { labelId: survivor.id });
           await em.nativeDelete(LabelPriority, { labelId: { $in: [...from] } });
@@ -175,10 +185,12 @@ export function createLabelStore(database: Database) {
     },
 
     titleTaken: async (label: LabelRow, title: string) =>
-      (await database.count(database.from(LabelEntity).where({ owner_type: label.ownerType, owner_id: label.ownerId, title }).whereNot('id', label.id))) > 0,
+      (await database.legacy.count(
+        database.legacy.from(LabelEntity).where({ owner_type: label.ownerType, owner_id: label.ownerId, title }).whereNot('id', label.id),
+      )) > 0,
 
     remove: (id: number) =>
-      database.transaction(async (em) => {
+      database.legacy.transaction(async (em) => {
         await em.nativeDelete(LabelPriority, { labelId: id });
         await em.nativeDelete(LabelSubscription, { labelId: id });
         await em.nativeDelete(LabelEntity, { id });
@@ -186,9 +198,9 @@ export function createLabelStore(database: Database) {
 
     /** Every label of a project or group, with what hangs off them; for a project also its priorities and subscriptions of others' labels. */
     async removeOwner(type: LabelOwnerType, ownerId: number): Promise<LabelRow[]> {
-      const labels = await database.rows(LabelEntity, database.from(LabelEntity).where({ owner_type: type, owner_id: ownerId }));
+      const labels = await database.legacy.rows(LabelEntity, database.legacy.from(LabelEntity).where({ owner_type: type, owner_id: ownerId }));
       const ids = labels.map((label) => label.id);
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         if (ids.length > 0) {
           await em.nativeDelete(LabelPriority, { labelId: { $in: ids } });
           await em.nativeDelete(LabelSubscription, { labelId: { $in: ids } });
@@ -202,13 +214,13 @@ export function createLabelStore(database: Database) {
       return labels;
     },
 
-    removeSubscriber: (userId: number) => database.em().nativeDelete(LabelSubscription, { userId }),
+    removeSubscriber: (userId: number) => database.legacy.em().nativeDelete(LabelSubscription, { userId }),
 
     async priorities(projectId: number, labelIds: readonly number[]): Promise<Map<number, number>> {
       if (labelIds.length === 0) return new Map();
-      const rows = await database.rows(
+      const rows = await database.legacy.rows(
         LabelPriority,
-        database
+        database.legacy
           .from(LabelPriority)
           .where('project_id', projectId)
           .whereIn('label_id', [...labelIds]),
@@ -217,25 +229,25 @@ export function createLabelStore(database: Database) {
     },
 
     setPriority: (projectId: number, labelId: number, priority: number) =>
-      database.em().upsert(LabelPriority, { projectId, labelId, priority }, { onConflictFields: ['projectId', 'labelId'] }),
+      database.legacy.em().upsert(LabelPriority, { projectId, labelId, priority }, { onConflictFields: ['projectId', 'labelId'] }),
 
-    unsetPriority: (projectId: number, labelId: number) => database.em().nativeDelete(LabelPriority, { projectId, labelId }),
+    unsetPriority: (projectId: number, labelId: number) => database.legacy.em().nativeDelete(LabelPriority, { projectId, labelId }),
 
     /** Which of the labels the user is subscribed to, everywhere or (with `projectId`) within that project. */
     async subscribed(userId: number, labelIds: readonly number[], projectId = 0): Promise<Set<number>> {
       if (labelIds.length === 0) return new Set();
-      const query = database
+      const query = database.legacy
         .from(LabelSubscription)
         .where('user_id', userId)
         .whereIn('label_id', [...labelIds])
         .whereIn('project_id', projectId === 0 ? [0] : [0, projectId]);
-      return new Set((await database.rows(LabelSubscription, query)).map((row) => row.labelId));
+      return new Set((await database.legacy.rows(LabelSubscription, query)).map((row) => row.labelId));
     },
 
     /** False when the subscription already existed. */
     async subscribe(userId: number, labelId: number, projectId: number): Promise<boolean> {
       try {
-        await database.em().insert(LabelSubscription, { userId, labelId, projectId, createdAt: new Date() });
+        await database.legacy.em().insert(LabelSubscription, { userId, labelId, projectId, createdAt: new Date() });
         return true;
       } catch (error) {
         if (isUniqueViolation(error)) return false;
@@ -245,7 +257,7 @@ export function createLabelStore(database: Database) {
 
     /** Removes the user's subscriptions to the label that apply here; false when there were none. */
     unsubscribe: async (userId: number, labelId: number, projectId: number) =>
-      (await database.em().nativeDelete(LabelSubscription, { userId, labelId, projectId: { $in: projectId === 0 ? [0] : [0, projectId] } })) > 0,
+      (await database.legacy.em().nativeDelete(LabelSubscription, { userId, labelId, projectId: { $in: projectId === 0 ? [0] : [0, projectId] } })) > 0,
   };
 }
 

@@ -149,7 +149,7 @@ describe('project labels', () => {
     await app.put(`${projectBase}/group-label`, { priority: 4 }, { token: 'owner' });
     await app.post(`${projectBase}/group-label/subscribe`, undefined, { token: 'owner' });
     expect((await app.delete(`/api/v4/projects/${project.body.id}`, { token: 'owner' })).status).toBeLessThan(300);
-    const knex = app.kernel.database.knex;
+    const knex = app.kernel.database.legacy.knex;
     expect(await knex('labels').where('id', label.body.id)).toEqual([]);
     expect(await knex('label_priorities').where('project_id', project.body.id)).toEqual([]);
     expect(await knex('label_subscriptions').where('project_id', project.body.id)).toEqual([]);

@@ -12,8 +12,8 @@ export interface Resource {
 }
 
 export function createEventStore(database: Database) {
-  const ofResource = (resource: Resource) => database.from(ResourceMilestoneEvent).where({ resource_type: resource.type, resource_id: resource.id });
-  const rows = async (query: ReturnType<typeof ofResource>) => (await database.rows(ResourceMilestoneEvent, query)) as StoredEvent[];
+  const ofResource = (resource: Resource) => database.legacy.from(ResourceMilestoneEvent).where({ resource_type: resource.type, resource_id: resource.id });
+  const rows = async (query: ReturnType<typeof ofResource>) => (await database.legacy.rows(ResourceMilestoneEvent, query)) as StoredEvent[];
 
   return {
     async insert(events: Omit<StoredEvent, 'id'>[], em?: EntityManager) {
@@ -21,15 +21,18 @@ export function createEventStore(database: Database) {
         for (const event of events) await em.insert(ResourceMilestoneEvent, event as StoredEvent);
         return;
       }
-      await database.transaction(async (tx) => {
+      await database.legacy.transaction(async (tx) => {
         for (const event of events) await tx.insert(ResourceMilestoneEvent, event as StoredEvent);
       });
     },
 
     /** The milestones a resource's events name. */
     async milestoneIds(resource: Resource): Promise<number[]> {
-      const found = await database.values(
-        database.table(ResourceMilestoneEvent).distinct({ milestoneId: 'milestone_id' }).where({ resource_type: resource.type, resource_id: resource.id }),
+      const found = await database.legacy.values(
+        database.legacy
+          .table(ResourceMilestoneEvent)
+          .distinct({ milestoneId: 'milestone_id' })
+          .where({ resource_type: resource.type, resource_id: resource.id }),
         { milestoneId: 'number' },
       );
       return found.map((row) => row.milestoneId);
@@ -49,7 +52,7 @@ export function createEventStore(database: Database) {
 
     count(resource: Resource, milestoneIds: readonly number[]): Promise<number> {
       if (milestoneIds.length === 0) return Promise.resolve(0);
-      return database.count(ofResource(resource).whereIn('milestone_id', [...milestoneIds]));
+      return database.legacy.count(ofResource(resource).whereIn('milestone_id', [...milestoneIds]));
     },
 
     async find(resource: Resource, id: string): Promise<StoredEvent | undefined> {
@@ -57,9 +60,9 @@ export function createEventStore(database: Database) {
       return (await rows(ofResource(resource).where('id', Number(id))))[0];
     },
 
-    removeAllFor: (resource: Resource) => database.em().nativeDelete(ResourceMilestoneEvent, { resourceType: resource.type, resourceId: resource.id }),
-    removeOfMilestone: (milestoneId: number) => database.em().nativeDelete(ResourceMilestoneEvent, { milestoneId }),
-    removeOfProject: (projectId: number) => database.em().nativeDelete(ResourceMilestoneEvent, { projectId }),
+    removeAllFor: (resource: Resource) => database.legacy.em().nativeDelete(ResourceMilestoneEvent, { resourceType: resource.type, resourceId: resource.id }),
+    removeOfMilestone: (milestoneId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEvent, { milestoneId }),
+    removeOfProject: (projectId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEvent, { projectId }),
   };
 }
 

@@ -179,7 +179,7 @@ describe('resource milestone events', () => {
     const database = app.kernel.resolve(kernelServices.database);
     const before = (await app.get(base, { token: 'admin' })).body.length;
     await expect(
-      database.transaction(async (em) => {
+      database.legacy.transaction(async (em) => {
         await app.kernel.resolve(milestoneEventsServiceRef).record({
           resourceType: 'Issue',
           resourceId: 500 + app.project.id,

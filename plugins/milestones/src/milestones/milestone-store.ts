@@ -39,7 +39,7 @@ const MIN_PARTIAL = 3;
 const column = (parent: Parent) => (parent.kind === 'project' ? 'project_id' : 'group_id');
 
 export function createMilestoneStore(database: Database) {
-  const knex = database.knex;
+  const knex = database.legacy.knex;
 
   function search(query: Knex.QueryBuilder, text: string) {
     const words = text.split(/\s+/).filter((word) => word.length >= MIN_PARTIAL);
@@ -54,7 +54,7 @@ export function createMilestoneStore(database: Database) {
   }
 
   function filtered(filter: MilestoneQuery) {
-    const query = database.from(MilestoneEntity).where((scope) => {
+    const query = database.legacy.from(MilestoneEntity).where((scope) => {
       if (filter.projectIds.length > 0) scope.orWhereIn('project_id', [...filter.projectIds]);
       if (filter.groupIds.length > 0) scope.orWhereIn('group_id', [...filter.groupIds]);
       if (filter.projectIds.length === 0 && filter.groupIds.length === 0) scope.whereRaw('1 = 0');
@@ -69,14 +69,14 @@ export function createMilestoneStore(database: Database) {
   }
 
   const milestonesById = idListReads((ids) =>
-    database.prepareRows(MilestoneEntity, (p: Record<string, never>) => database.from(MilestoneEntity).whereIn('id', ids(p)).orderBy('id')),
+    database.legacy.prepareRows(MilestoneEntity, (p: Record<string, never>) => database.legacy.from(MilestoneEntity).whereIn('id', ids(p)).orderBy('id')),
   );
-  const rows = async (query: Knex.QueryBuilder, em?: EntityManager) => (await database.rows(MilestoneEntity, query, { em })) as StoredMilestone[];
+  const rows = async (query: Knex.QueryBuilder, em?: EntityManager) => (await database.legacy.rows(MilestoneEntity, query, { em })) as StoredMilestone[];
 
   /** Inside a write: an active milestone with the parent's next iid, taken under a lock so concurrent creates differ. */
   async function insertNext(em: EntityManager, parent: Parent, fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>) {
-    await database.lock(em, `milestones:${parent.kind}:${parent.id}`);
-    const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
+    await database.legacy.lock(em, `milestones:${parent.kind}:${parent.id}`);
+    const { max } = await database.legacy.totals<'max'>(database.legacy.table(MilestoneEntity).where(column(parent), parent.id).max({ max: 'iid' }), { em });
     const now = new Date();
     const row: Omit<StoredMilestone, 'id'> = {
       iid: nextInternalId(max, 'Milestone'),
@@ -93,7 +93,7 @@ export function createMilestoneStore(database: Database) {
 
   /** Inside a write: takes the title's lock and tells whether another milestone in scope holds it. */
   async function titleHeld(em: EntityManager, scope: TitleScope, exceptId: number) {
-    await database.lock(em, `milestones:title:${scope.title}`);
+    await database.legacy.lock(em, `milestones:title:${scope.title}`);
     const held = await rows(filtered({ projectIds: scope.projectIds, groupIds: scope.groupIds, title: scope.title }).whereNot('id', exceptId).limit(1), em);
     return held.length > 0;
   }
@@ -110,12 +110,12 @@ export function createMilestoneStore(database: Database) {
       return rows(query);
     },
 
-    count: (filter: MilestoneQuery) => database.count(filtered(filter)),
+    count: (filter: MilestoneQuery) => database.legacy.count(filtered(filter)),
 
     /** The milestone of this project or group, by global id. */
     async findIn(parent: Parent, id: number): Promise<StoredMilestone | undefined> {
       if (recordId(id) === null) return undefined;
-      return (await rows(database.from(MilestoneEntity).where({ id, [column(parent)]: parent.id })))[0];
+      return (await rows(database.legacy.from(MilestoneEntity).where({ id, [column(parent)]: parent.id })))[0];
     },
 
     async byIds(ids: readonly number[]): Promise<StoredMilestone[]> {
@@ -131,7 +131,7 @@ export function createMilestoneStore(database: Database) {
 
     /** Project milestones with this title, whichever project (a group checks its own projects among them). */
     projectMilestonesTitled(title: string, exceptId = 0): Promise<StoredMilestone[]> {
-      const query = database.from(MilestoneEntity).whereNotNull('project_id').where('title', title).whereNot('id', exceptId);
+      const query = database.legacy.from(MilestoneEntity).whereNotNull('project_id').where('title', title).whereNot('id', exceptId);
       return rows(query);
     },
 
@@ -141,7 +141,7 @@ export function createMilestoneStore(database: Database) {
       fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>,
       scope: TitleScope,
     ): Promise<StoredMilestone | null> {
-      return database.transaction(async (em) => ((await titleHeld(em, scope, 0)) ? null : insertNext(em, parent, fields)));
+      return database.legacy.transaction(async (em) => ((await titleHeld(em, scope, 0)) ? null : insertNext(em, parent, fields)));
     },
 
     /**
@@ -153,7 +153,7 @@ export function createMilestoneStore(database: Database) {
       fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>,
       from: readonly number[],
     ): Promise<StoredMilestone | null> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         if (await titleHeld(em, { title: fields.title, projectIds: [], groupIds: [groupId] }, 0)) return null;
         if (from.length > 0) await em.nativeDelete(MilestoneEntity, { id: { $in: [...from] } });
         return insertNext(em, { kind: 'group', id: groupId }, fields);
@@ -162,7 +162,7 @@ export function createMilestoneStore(database: Database) {
 
     /** Null when a new title was taken meanwhile. */
     update(previous: StoredMilestone, changes: Partial<Omit<StoredMilestone, 'id'>>, scope: TitleScope | null): Promise<StoredMilestone | null> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         if (scope && (await titleHeld(em, scope, previous.id))) return null;
         const next = { ...changes, updatedAt: new Date() };
         await em.nativeUpdate(MilestoneEntity, { id: previous.id }, next);
@@ -172,16 +172,18 @@ export function createMilestoneStore(database: Database) {
 
     /** Groups that have milestones (the candidates of a descendants list). */
     async groupIdsWithMilestones(): Promise<number[]> {
-      const found = await database.values(database.table(MilestoneEntity).distinct({ groupId: 'group_id' }).whereNotNull('group_id'), { groupId: 'number' });
+      const found = await database.legacy.values(database.legacy.table(MilestoneEntity).distinct({ groupId: 'group_id' }).whereNotNull('group_id'), {
+        groupId: 'number',
+      });
       return found.map((row) => row.groupId);
     },
 
-    remove: (id: number) => database.em().nativeDelete(MilestoneEntity, { id }),
+    remove: (id: number) => database.legacy.em().nativeDelete(MilestoneEntity, { id }),
 
     /** Removes a project's or group's milestones; answers their ids. */
     async removeAllOf(parent: Parent): Promise<number[]> {
-      const found = await rows(database.from(MilestoneEntity).where(column(parent), parent.id));
-      if (found.length > 0) await database.em().nativeDelete(MilestoneEntity, { id: { $in: found.map((row) => row.id) } });
+      const found = await rows(database.legacy.from(MilestoneEntity).where(column(parent), parent.id));
+      if (found.length > 0) await database.legacy.em().nativeDelete(MilestoneEntity, { id: { $in: found.map((row) => row.id) } });
       return found.map((row) => row.id);
     },
 

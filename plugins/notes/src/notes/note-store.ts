@@ -18,9 +18,9 @@ export interface NoteListQuery {
 
 export function createNoteStore(database: Database) {
   const userNoteCountRows = idListReads((ids) =>
-    database.prepareValues(
+    database.legacy.prepareValues(
       (p: Record<string, never>) =>
-        database
+        database.legacy
           .table(Note)
           .select({ noteableId: 'noteable_id' })
           .count({ count: '*' })
@@ -31,7 +31,7 @@ export function createNoteStore(database: Database) {
     ),
   );
   const ofNoteable = (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => {
-    const builder = database.from(Note).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
+    const builder = database.legacy.from(Note).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
     if (query.activity === 'only_comments') builder.where('system', false);
     if (query.activity === 'only_activity') builder.where('system', true);
     return builder;
@@ -39,16 +39,16 @@ export function createNoteStore(database: Database) {
 
   return {
     async insert(row: Omit<NoteRow, 'id'>, em?: EntityManager): Promise<number> {
-      return Number(await (em ?? database.em()).insert<NoteRow>(Note, row));
+      return Number(await (em ?? database.legacy.em()).insert<NoteRow>(Note, row));
     },
     list(query: NoteListQuery): Promise<NoteRow[]> {
       const builder = ofNoteable(query).orderBy([
         { column: query.orderBy, order: query.sort },
         { column: 'id', order: query.sort },
       ]);
-      return database.rows(Note, builder.limit(query.limit).offset(query.offset));
+      return database.legacy.rows(Note, builder.limit(query.limit).offset(query.offset));
     },
-    count: (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => database.count(ofNoteable(query).clearSelect().select('id')),
+    count: (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => database.legacy.count(ofNoteable(query).clearSelect().select('id')),
     /** Counts of non-system notes per noteable (`user_notes_count`). */
     async userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<Map<number, number>> {
       if (noteableIds.length === 0) return new Map();
@@ -56,8 +56,8 @@ export function createNoteStore(database: Database) {
       return new Map(rows.map((row) => [row.noteableId, row.count]));
     },
     removeAllFor: (noteableType: NoteableType, noteableId: number, em?: EntityManager) =>
-      (em ?? database.em()).nativeDelete(Note, { noteableType, noteableId }),
-    removeAllOfProject: (projectId: number) => database.em().nativeDelete(Note, { projectId }),
+      (em ?? database.legacy.em()).nativeDelete(Note, { noteableType, noteableId }),
+    removeAllOfProject: (projectId: number) => database.legacy.em().nativeDelete(Note, { projectId }),
   };
 }
 

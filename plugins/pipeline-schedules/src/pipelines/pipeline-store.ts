@@ -51,12 +51,12 @@ const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
 export function createPipelineStore(database: Database) {
   /** A schedule's pipelines with the list filters applied (unordered, unpaged). */
   function ofSchedule(scheduleId: number, filters: PipelineFilters) {
-    const query = database.from(Pipeline).where('pipeline_schedule_id', scheduleId);
+    const query = database.legacy.from(Pipeline).where('pipeline_schedule_id', scheduleId);
     if (filters.scope === 'running' || filters.scope === 'pending') query.where('status', filters.scope);
     if (filters.scope === 'finished') query.whereIn('status', FINISHED);
     if (filters.scope === 'branches' || filters.scope === 'tags') {
       // The latest pipeline of each branch (or tag).
-      const latest = database
+      const latest = database.legacy
         .table(Pipeline)
         .max('id')
         .where('pipeline_schedule_id', scheduleId)
@@ -74,8 +74,8 @@ export function createPipelineStore(database: Database) {
 
   /** The project's next pipeline iid, under a lock on the project's counter, so concurrent writers never share one. */
   async function nextIid(em: EntityManager, projectId: number): Promise<number> {
-    await database.lock(em, `pipeline-schedules:pipeline-iid:${projectId}`);
-    const counter = await database.row(PipelineIid, database.from(PipelineIid).where('project_id', projectId), { em });
+    await database.legacy.lock(em, `pipeline-schedules:pipeline-iid:${projectId}`);
+    const counter = await database.legacy.row(PipelineIid, database.legacy.from(PipelineIid).where('project_id', projectId), { em });
     const next = nextInternalId(counter?.lastIid, 'Pipeline');
     if (counter) await em.nativeUpdate(PipelineIid, { projectId }, { lastIid: next });
     else await em.insert(PipelineIid, { projectId, lastIid: next });
@@ -105,12 +105,12 @@ export function createPipelineStore(database: Database) {
 
     /** A schedule's newest pipeline, by id. */
     latestForSchedule: (scheduleId: number): Promise<PipelineRow | undefined> =>
-      database.row(Pipeline, database.from(Pipeline).where('pipeline_schedule_id', scheduleId).orderBy('id', 'desc')),
+      database.legacy.row(Pipeline, database.legacy.from(Pipeline).where('pipeline_schedule_id', scheduleId).orderBy('id', 'desc')),
 
     page: (scheduleId: number, filters: PipelineFilters, sort: 'asc' | 'desc', limit: number, offset: number): Promise<PipelineRow[]> =>
-      database.rows(Pipeline, ofSchedule(scheduleId, filters).orderBy('id', sort).limit(limit).offset(offset)),
+      database.legacy.rows(Pipeline, ofSchedule(scheduleId, filters).orderBy('id', sort).limit(limit).offset(offset)),
 
-    count: (scheduleId: number, filters: PipelineFilters) => database.count(ofSchedule(scheduleId, filters)),
+    count: (scheduleId: number, filters: PipelineFilters) => database.legacy.count(ofSchedule(scheduleId, filters)),
 
     /** Drops a project's pipelines and its iid counter, inside `em`'s transaction. */
     async removeAllOf(em: EntityManager, projectId: number) {

@@ -50,7 +50,7 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server
     for (let round = 1; round <= ROUNDS; round++) {
       for (const id of ids) await makeDue({ kernel: first }, id);
       await Promise.all([first.jobs.run(TICK_JOB), second.jobs.run(TICK_JOB), first.jobs.run(TICK_JOB), second.jobs.run(TICK_JOB)]);
-      const counts: { pipeline_schedule_id: number; n: string | number }[] = await first.database
+      const counts: { pipeline_schedule_id: number; n: string | number }[] = await first.database.legacy
         .knex('ci_pipelines')
         .select('pipeline_schedule_id')
         .count({ n: '*' })
@@ -58,9 +58,9 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server
       expect(Object.fromEntries(counts.map((row) => [row.pipeline_schedule_id, Number(row.n)]))).toEqual(Object.fromEntries(ids.map((id) => [id, round])));
     }
 
-    const iids: { iid: number }[] = await first.database.knex('ci_pipelines').select('iid').orderBy('iid');
+    const iids: { iid: number }[] = await first.database.legacy.knex('ci_pipelines').select('iid').orderBy('iid');
     expect(iids.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));
-    const nextRuns: { next_run_at: Date }[] = await first.database.knex('ci_pipeline_schedules').select('next_run_at');
+    const nextRuns: { next_run_at: Date }[] = await first.database.legacy.knex('ci_pipeline_schedules').select('next_run_at');
     for (const row of nextRuns) expect(new Date(row.next_run_at).getTime()).toBeGreaterThan(Date.now() - 1000);
   });
 });

@@ -79,7 +79,7 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server
     const ids: number[] = [];
     // A yearly cron: no run comes due on its own while the test runs, only the rounds below.
     for (let index = 0; index < SCHEDULES; index++) ids.push((await createSchedule(app, 'developer', { cron: '0 0 1 1 *' })).id);
-    const knex = kernel.database.knex;
+    const knex = kernel.database.legacy.knex;
 
     tickers.push(startTicker('first', database.url, signalDir), startTicker('second', database.url, signalDir));
     await waitUntil('both processes to boot', async () => (await readdir(signalDir)).filter((name) => name.startsWith('ready-')).length === 2, 180_000);

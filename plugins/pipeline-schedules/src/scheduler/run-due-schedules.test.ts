@@ -10,8 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const pipelinesOf = (scheduleId: number) => app.kernel.database.knex('ci_pipelines').where('pipeline_schedule_id', scheduleId).orderBy('id');
-const scheduleRow = (scheduleId: number) => app.kernel.database.knex('ci_pipeline_schedules').where('id', scheduleId).first();
+const pipelinesOf = (scheduleId: number) => app.kernel.database.legacy.knex('ci_pipelines').where('pipeline_schedule_id', scheduleId).orderBy('id');
+const scheduleRow = (scheduleId: number) => app.kernel.database.legacy.knex('ci_pipeline_schedules').where('id', scheduleId).first();
 const tick = () => app.kernel.jobs.run(TICK_JOB);
 
 describe('the pipeline-schedules:tick job', () => {
@@ -93,7 +93,10 @@ describe('the pipeline-schedules:tick job', () => {
     await tick();
     const [pipeline] = await pipelinesOf(schedule.id);
     expect((await app.delete(`/api/v4/projects/${app.project.id}/pipeline_schedules/${schedule.id}`, { token: 'developer' })).status).toBe(200);
-    expect(await app.kernel.database.knex('ci_pipelines').where('id', pipeline.id).first()).toMatchObject({ id: pipeline.id, pipeline_schedule_id: null });
+    expect(await app.kernel.database.legacy.knex('ci_pipelines').where('id', pipeline.id).first()).toMatchObject({
+      id: pipeline.id,
+      pipeline_schedule_id: null,
+    });
   });
 });
 
@@ -106,7 +109,7 @@ describe('deleting a project', () => {
     const kept = await createSchedule(app, 'developer');
 
     expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
-    const db = app.kernel.database.knex;
+    const db = app.kernel.database.legacy.knex;
     expect(await db('ci_pipeline_schedules').where('project_id', projectId)).toEqual([]);
     expect(await db('ci_pipeline_schedule_variables').where('pipeline_schedule_id', schedule.id)).toEqual([]);
     expect(await db('ci_pipeline_schedule_inputs').where('pipeline_schedule_id', schedule.id)).toEqual([]);

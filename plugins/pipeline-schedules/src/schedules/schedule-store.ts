@@ -26,7 +26,7 @@ export type ScheduleScope = 'active' | 'inactive' | null | undefined;
 
 export function createScheduleStore(database: Database) {
   const ofProject = (projectId: number, scope?: ScheduleScope) => {
-    const query = database.from(PipelineSchedule).where('project_id', projectId);
+    const query = database.legacy.from(PipelineSchedule).where('project_id', projectId);
     if (scope) query.where('active', scope === 'active');
     return query;
   };
@@ -46,29 +46,32 @@ export function createScheduleStore(database: Database) {
   return {
     async find(projectId: number, id: number): Promise<PipelineScheduleRow | undefined> {
       if (recordId(id) === null) return undefined;
-      return database.row(PipelineSchedule, ofProject(projectId).where('id', id));
+      return database.legacy.row(PipelineSchedule, ofProject(projectId).where('id', id));
     },
 
     /** A page of a project's schedules, newest first. */
     page: (projectId: number, scope: ScheduleScope, limit: number, offset: number): Promise<PipelineScheduleRow[]> =>
-      database.rows(PipelineSchedule, ofProject(projectId, scope).orderBy('id', 'desc').limit(limit).offset(offset)),
+      database.legacy.rows(PipelineSchedule, ofProject(projectId, scope).orderBy('id', 'desc').limit(limit).offset(offset)),
 
-    count: (projectId: number, scope?: ScheduleScope) => database.count(ofProject(projectId, scope)),
+    count: (projectId: number, scope?: ScheduleScope) => database.legacy.count(ofProject(projectId, scope)),
 
     /** Inputs per schedule id, oldest first. */
     async inputsOf(scheduleIds: number[]): Promise<Map<number, PipelineScheduleInputRow[]>> {
       const byId = new Map<number, PipelineScheduleInputRow[]>(scheduleIds.map((id) => [id, []]));
       if (scheduleIds.length === 0) return byId;
-      const rows = await database.rows(PipelineScheduleInput, database.from(PipelineScheduleInput).whereIn('pipeline_schedule_id', scheduleIds).orderBy('id'));
+      const rows = await database.legacy.rows(
+        PipelineScheduleInput,
+        database.legacy.from(PipelineScheduleInput).whereIn('pipeline_schedule_id', scheduleIds).orderBy('id'),
+      );
       for (const row of rows) byId.get(row.pipelineScheduleId)?.push(row);
       return byId;
     },
 
     /** Active schedules due at `now`, by id, after `afterId`. */
     due: (now: Date, afterId: number, limit: number): Promise<PipelineScheduleRow[]> =>
-      database.rows(
+      database.legacy.rows(
         PipelineSchedule,
-        database.from(PipelineSchedule).where('active', true).where('next_run_at', '<=', now).where('id', '>', afterId).orderBy('id').limit(limit),
+        database.legacy.from(PipelineSchedule).where('active', true).where('next_run_at', '<=', now).where('id', '>', afterId).orderBy('id').limit(limit),
       ),
 
     /**
@@ -90,9 +93,9 @@ export function createScheduleStore(database: Database) {
      * when they race. Null when the limit held the schedule back.
      */
     insert(projectId: number, values: ScheduleValues, inputs: InputChanges, limit: number): Promise<PipelineScheduleRow | null> {
-      return database.transaction(async (em) => {
-        await database.lock(em, `pipeline-schedules:schedules:${projectId}`);
-        if (limit > 0 && (await database.count(ofProject(projectId), { em })) >= limit) return null;
+      return database.legacy.transaction(async (em) => {
+        await database.legacy.lock(em, `pipeline-schedules:schedules:${projectId}`);
+        if (limit > 0 && (await database.legacy.count(ofProject(projectId), { em })) >= limit) return null;
         const now = new Date();
         const row = { projectId, ...values, createdAt: now, updatedAt: now };
         const id = Number(await em.insert<PipelineScheduleRow>(PipelineSchedule, row));
@@ -102,7 +105,7 @@ export function createScheduleStore(database: Database) {
     },
 
     update(schedule: PipelineScheduleRow, values: Partial<ScheduleValues>, inputs?: InputChanges): Promise<PipelineScheduleRow> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         const changes = { ...values, updatedAt: new Date() };
         await em.nativeUpdate(PipelineSchedule, { id: schedule.id }, changes);
         if (inputs) await writeInputs(em, schedule.id, inputs);
@@ -112,7 +115,7 @@ export function createScheduleStore(database: Database) {
 
     /** Deletes the schedule with its variables and inputs; its pipelines stay, without the link, as in GitLab. */
     remove(id: number) {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await em.nativeUpdate(Pipeline, { pipelineScheduleId: id }, { pipelineScheduleId: null });
         await em.nativeDelete(PipelineScheduleVariable, { pipelineScheduleId: id });
         await em.nativeDelete(PipelineScheduleInput, { pipelineScheduleId: id });
@@ -122,7 +125,9 @@ export function createScheduleStore(database: Database) {
 
     /** Drops a project's schedules with their variables and inputs, inside `em`'s transaction. */
     async removeAllOf(em: EntityManager, projectId: number) {
-      const ids = (await database.rows(PipelineSchedule, database.from(PipelineSchedule).where('project_id', projectId), { em })).map((row) => row.id);
+      const ids = (await database.legacy.rows(PipelineSchedule, database.legacy.from(PipelineSchedule).where('project_id', projectId), { em })).map(
+        (row) => row.id,
+      );
       if (ids.length === 0) return;
       await em.nativeDelete(PipelineScheduleVariable, { pipelineScheduleId: { $in: ids } });
       await em.nativeDelete(PipelineScheduleInput, { pipelineScheduleId: { $in: ids } });

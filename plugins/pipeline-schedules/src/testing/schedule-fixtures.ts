@@ -19,7 +19,7 @@ export async function createSchedule(app: TestApp, token = 'developer', body: Re
 
 /** Moves a schedule's next run into the past, so the next tick finds it due. */
 export async function makeDue(app: Pick<TestApp, 'kernel'>, scheduleId: number, secondsAgo = 60) {
-  await app.kernel.database.em().nativeUpdate(PipelineSchedule, { id: scheduleId }, { nextRunAt: new Date(Date.now() - secondsAgo * 1000) });
+  await app.kernel.database.legacy.em().nativeUpdate(PipelineSchedule, { id: scheduleId }, { nextRunAt: new Date(Date.now() - secondsAgo * 1000) });
 }
 
 /** A fresh private project in the seeded group, so every role keeps its level there. */

@@ -145,6 +145,6 @@ describe('DELETE .../variables/:key', () => {
     const schedule = await createSchedule(app, 'developer');
     await app.post(`${schedulesPath(app)}/${schedule.id}/variables`, { key: 'GONE', value: 'soon' }, { token: 'developer' });
     expect((await app.delete(`${schedulesPath(app)}/${schedule.id}`, { token: 'developer' })).status).toBe(200);
-    expect(await app.kernel.database.knex('ci_pipeline_schedule_variables').where('pipeline_schedule_id', schedule.id)).toEqual([]);
+    expect(await app.kernel.database.legacy.knex('ci_pipeline_schedule_variables').where('pipeline_schedule_id', schedule.id)).toEqual([]);
   });
 });

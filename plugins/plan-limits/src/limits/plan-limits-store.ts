@@ -3,7 +3,7 @@ import type { Database } from '@forgekit/kernel';
 import { PlanLimitOverride } from '../entities/plan-limit-override.js';
 
 export function createPlanLimitsStore(database: Database) {
-  const ofPlan = database.prepareRows(PlanLimitOverride, (p) => database.from(PlanLimitOverride).where('plan_name', p.plan));
+  const ofPlan = database.legacy.prepareRows(PlanLimitOverride, (p) => database.legacy.from(PlanLimitOverride).where('plan_name', p.plan));
   return {
     async overrides(plan: string): Promise<Map<string, number>> {
       return new Map((await ofPlan.all({ plan })).map((row) => [row.name, row.value]));
@@ -12,7 +12,7 @@ export function createPlanLimitsStore(database: Database) {
     async write(plan: string, values: Record<string, number>) {
       const updatedAt = new Date();
       const rows = Object.entries(values).map(([name, value]) => ({ planName: plan, name, value, updatedAt }));
-      if (rows.length > 0) await database.em().upsertMany(PlanLimitOverride, rows);
+      if (rows.length > 0) await database.legacy.em().upsertMany(PlanLimitOverride, rows);
     },
   };
 }

@@ -30,17 +30,17 @@ export interface ProtectedBranchChange {
 }
 
 export function createProtectedBranchStore(database: Database) {
-  const branches = () => database.from(ProtectedBranchRecord);
+  const branches = () => database.legacy.from(ProtectedBranchRecord);
   // Read on every push and branch list: compiled once.
-  const ofProject = database.prepareRows(ProtectedBranchRecord, (p) => branches().where({ project_id: p.projectId }).orderBy('id'));
-  const byId = database.prepareRows(ProtectedBranchRecord, (p) => branches().where({ id: p.id }));
+  const ofProject = database.legacy.prepareRows(ProtectedBranchRecord, (p) => branches().where({ project_id: p.projectId }).orderBy('id'));
+  const byId = database.legacy.prepareRows(ProtectedBranchRecord, (p) => branches().where({ id: p.id }));
 
   async function withRules(rows: ProtectedBranchRow[]): Promise<ProtectedBranch[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
-    const levels = await database.rows(
+    const levels = await database.legacy.rows(
       ProtectedBranchAccessLevelRecord,
-      database.from(ProtectedBranchAccessLevelRecord).whereIn('protected_branch_id', ids).orderBy('id'),
+      database.legacy.from(ProtectedBranchAccessLevelRecord).whereIn('protected_branch_id', ids).orderBy('id'),
     );
     return rows.map(({ createdAt: _, ...row }) => {
       const rules: Record<ProtectionAction, AccessRule[]> = { push: [], merge: [], unprotect: [] };
@@ -72,14 +72,14 @@ export function createProtectedBranchStore(database: Database) {
     /** Every protected branch of a project (for checks), oldest first. */
     forProject: async (projectId: number): Promise<ProtectedBranch[]> => withRules(await ofProject.all({ projectId })),
     page: async (projectId: number, search: string | null | undefined, limit: number, offset: number) =>
-      withRules(await database.rows(ProtectedBranchRecord, searched(projectId, search).orderBy('id').limit(limit).offset(offset))),
-    count: (projectId: number, search: string | null | undefined): Promise<number> => database.count(searched(projectId, search)),
+      withRules(await database.legacy.rows(ProtectedBranchRecord, searched(projectId, search).orderBy('id').limit(limit).offset(offset))),
+    count: (projectId: number, search: string | null | undefined): Promise<number> => database.legacy.count(searched(projectId, search)),
     async find(projectId: number, name: string): Promise<ProtectedBranch | null> {
-      return (await withRules(await database.rows(ProtectedBranchRecord, branches().where({ project_id: projectId, name }))))[0] ?? null;
+      return (await withRules(await database.legacy.rows(ProtectedBranchRecord, branches().where({ project_id: projectId, name }))))[0] ?? null;
     },
     /** Creates the protected branch; null when the project already has one of that name. */
     async create(projectId: number, input: NewProtectedBranch): Promise<ProtectedBranch | null> {
-      const write = database.transaction(async (em) => {
+      const write = database.legacy.transaction(async (em) => {
         const now = new Date();
         const branchId = await em.insert(ProtectedBranchRecord, {
           projectId,
@@ -100,7 +100,7 @@ export function createProtectedBranchStore(database: Database) {
       return id === null ? null : reload(id);
     },
     async update(branch: ProtectedBranch, change: ProtectedBranchChange): Promise<ProtectedBranch> {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         const columns: Partial<ProtectedBranchRow> = { updatedAt: new Date() };
         if (change.allowForcePush !== undefined) columns.allowForcePush = change.allowForcePush;
         if (change.codeOwnerApprovalRequired !== undefined) columns.codeOwnerApprovalRequired = change.codeOwnerApprovalRequired;
@@ -114,7 +114,7 @@ export function createProtectedBranchStore(database: Database) {
       return reload(branch.id);
     },
     async remove(id: number): Promise<void> {
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: id });
         await em.nativeDelete(ProtectedBranchRecord, { id });
       });
@@ -122,7 +122,7 @@ export function createProtectedBranchStore(database: Database) {
     async removeProject(projectId: number): Promise<void> {
       const ids = (await ofProject.all({ projectId })).map((row) => row.id);
       if (ids.length === 0) return;
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: { $in: ids } });
         await em.nativeDelete(ProtectedBranchRecord, { id: { $in: ids } });
       });

@@ -25,10 +25,10 @@ const LIMITS = {
 export function createRunnerLimits(database: Database, limits: PlanLimitsService) {
   function recentCount(scope: LimitScope, id: number, em?: EntityManager): Promise<number> {
     const deadline = staleDeadline();
-    const query = database.table(CiRunner, 'r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
-    if (scope === 'project') query.whereIn('r.id', database.table(CiRunnerProject).select('runner_id').where('project_id', id));
+    const query = database.legacy.table(CiRunner, 'r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
+    if (scope === 'project') query.whereIn('r.id', database.legacy.table(CiRunnerProject).select('runner_id').where('project_id', id));
     else query.where('r.group_id', id);
-    return database.count(query, { em });
+    return database.legacy.count(query, { em });
   }
 
   return {
@@ -38,7 +38,7 @@ export function createRunnerLimits(database: Database, limits: PlanLimitsService
      */
     async check(scope: LimitScope, id: number, em?: EntityManager): Promise<LimitError | null> {
       const { name, key } = LIMITS[scope];
-      if (em) await database.lock(em, `runners:${scope}:${id}`);
+      if (em) await database.legacy.lock(em, `runners:${scope}:${id}`);
       if (!(await limits.exceeded(name, await recentCount(scope, id, em)))) return null;
       const limit = await limits.get(name);
       return { key, message: `Maximum number of ${name.replace(/_/g, ' ')} (${limit}) exceeded` };

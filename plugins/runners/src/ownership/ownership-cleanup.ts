@@ -10,16 +10,16 @@ import type { RegistrationTokens } from '../registration/registration-tokens.js'
 import type { RunnerStore } from '../runners/runner-store.js';
 
 export function createOwnershipCleanup(database: Database, store: RunnerStore, registrationTokens: RegistrationTokens) {
-  const idsOf = async (query: ReturnType<Database['from']>) => (await database.rows(CiRunner, query)).map((runner) => runner.id);
+  const idsOf = async (query: ReturnType<Database['legacy']['from']>) => (await database.legacy.rows(CiRunner, query)).map((runner) => runner.id);
 
   return {
     async projectDeleted(projectId: number) {
-      const owned = await idsOf(database.from(CiRunner).where('owner_project_id', projectId));
-      const orphans = await database.transaction(async (em) => {
+      const owned = await idsOf(database.legacy.from(CiRunner).where('owner_project_id', projectId));
+      const orphans = await database.legacy.transaction(async (em) => {
         await em.nativeDelete(CiRunnerProject, { projectId });
         const left: number[] = [];
         for (const id of owned) {
-          const next = await database.row(CiRunnerProject, database.from(CiRunnerProject).where('runner_id', id).orderBy('id'), { em });
+          const next = await database.legacy.row(CiRunnerProject, database.legacy.from(CiRunnerProject).where('runner_id', id).orderBy('id'), { em });
           if (next) await em.nativeUpdate(CiRunner, { id }, { ownerProjectId: next.projectId });
           else left.push(id);
         }
@@ -29,7 +29,7 @@ export function createOwnershipCleanup(database: Database, store: RunnerStore, r
       await registrationTokens.remove({ scope: 'project', scopeId: projectId });
     },
     async groupDeleted(groupId: number) {
-      await store.remove(await idsOf(database.from(CiRunner).where('group_id', groupId)));
+      await store.remove(await idsOf(database.legacy.from(CiRunner).where('group_id', groupId)));
       await registrationTokens.remove({ scope: 'group', scopeId: groupId });
     },
   };

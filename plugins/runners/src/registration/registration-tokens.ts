@@ -20,7 +20,7 @@ export function createRegistrationTokens(database: Database) {
     /** Replaces the scope's token; the previous one stops working. */
     async reset(target: RegistrationTarget): Promise<string> {
       const secret = generateToken(REGISTRATION_TOKEN_PREFIX, 24);
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(CiRunnerRegistrationToken, target);
         await em.insert(CiRunnerRegistrationToken, { ...target, tokenDigest: tokenDigest(secret), createdAt: new Date() });
       });
@@ -28,10 +28,13 @@ export function createRegistrationTokens(database: Database) {
     },
     async resolve(secret: string): Promise<RegistrationTarget | undefined> {
       if (!secret) return undefined;
-      const row = await database.row(CiRunnerRegistrationToken, database.from(CiRunnerRegistrationToken).where('token_digest', tokenDigest(secret)));
+      const row = await database.legacy.row(
+        CiRunnerRegistrationToken,
+        database.legacy.from(CiRunnerRegistrationToken).where('token_digest', tokenDigest(secret)),
+      );
       return row ? { scope: row.scope, scopeId: row.scopeId } : undefined;
     },
-    remove: (target: RegistrationTarget) => database.em().nativeDelete(CiRunnerRegistrationToken, target),
+    remove: (target: RegistrationTarget) => database.legacy.em().nativeDelete(CiRunnerRegistrationToken, target),
   };
 }
 

@@ -35,7 +35,7 @@ describe('POST /runners (registration)', () => {
       online: false,
       contacted_at: null,
     });
-    const stored = await app.kernel.database.knex('ci_runners').where('id', res.body.id).first();
+    const stored = await app.kernel.database.legacy.knex('ci_runners').where('id', res.body.id).first();
     expect(stored.token_digest).not.toContain(res.body.token);
   });
 
@@ -209,7 +209,7 @@ describe('runner authentication token endpoints', () => {
     expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200]);
     expect((await verify('2.0.0')).status).toBe(200);
     expect((await details(runner.id)).body.version).toBe('2.0.0');
-    const managers = await app.kernel.database.em().count(CiRunnerManager, { runnerId: runner.id });
+    const managers = await app.kernel.database.legacy.em().count(CiRunnerManager, { runnerId: runner.id });
     expect(managers).toBe(1);
   });
 

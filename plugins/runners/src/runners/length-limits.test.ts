@@ -14,7 +14,7 @@ const rails = (max: number) => `is too long (maximum is ${max} characters)`;
 /** Characters outside the Basic Multilingual Plane: each counts once, as GitLab counts them. */
 const filler = (length: number) => '😀'.repeat(length);
 const details = (id: number) => app.get(`/api/v4/runners/${id}`, { token: 'admin' });
-const runnerCount = async () => Number((await app.kernel.database.knex('ci_runners').count({ n: '*' }))[0]!.n);
+const runnerCount = async () => Number((await app.kernel.database.legacy.knex('ci_runners').count({ n: '*' }))[0]!.n);
 
 /** Runner settings, checked on registration and on PUT /runners/:id. */
 const SETTING_LIMITS = [
@@ -83,7 +83,7 @@ const MANAGER_LIMITS = [
 ];
 
 describe.each(MANAGER_LIMITS)('runner manager $key (at most $max characters)', ({ key, max, body }) => {
-  const managers = (runnerId: number) => app.kernel.database.knex('ci_runner_managers').where('runner_id', runnerId).select();
+  const managers = (runnerId: number) => app.kernel.database.legacy.knex('ci_runner_managers').where('runner_id', runnerId).select();
 
   it('keeps a value at the limit whole', async () => {
     const runner = await registerRunner(app, instanceToken);

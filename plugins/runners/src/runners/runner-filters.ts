@@ -79,7 +79,7 @@ export function filterByScope(query: Knex.QueryBuilder, scope: string | null | u
 
 export function applyFilters(database: Database, query: Knex.QueryBuilder, filters: RunnerFilters) {
   const ofRunner = (entity: typeof CiRunnerManager | typeof CiRunnerTag, alias: string) =>
-    database.table(entity, alias).where(`${alias}.runner_id`, database.knex.ref('r.id')).select(`${alias}.id`);
+    database.legacy.table(entity, alias).where(`${alias}.runner_id`, database.legacy.knex.ref('r.id')).select(`${alias}.id`);
   filterByScope(query, filters.type, RUNNER_TYPES);
   filterByScope(query, filters.status, STATUSES_INCL_DEPRECATED);
   // As in GitLab, a `paused` sent without a value selects active runners.

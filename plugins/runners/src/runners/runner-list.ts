@@ -6,8 +6,8 @@ import type { RunnerPresenter } from './runner-presenter.js';
 
 export function createRunnerList(database: Database, presenter: RunnerPresenter) {
   return async function runnerPage(ctx: RequestContext, query: Knex.QueryBuilder) {
-    const rows = await database.rows(CiRunner, query.clone().orderBy('r.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
-    const total = await totalFor(ctx.page, rows.length, () => database.count(query));
+    const rows = await database.legacy.rows(CiRunner, query.clone().orderBy('r.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
+    const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
     return page(await presenter.list(rows, ctx.externalUrl), total);
   };
 }

@@ -58,8 +58,8 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
 
   /** Runners assigned to projects the user maintains, and group runners of groups they own. */
   function ownedRunners(maintainedProjectIds: number[], ownedGroupIds: number[]) {
-    const assigned = database.table(CiRunnerProject).select('runner_id').whereIn('project_id', maintainedProjectIds);
-    return database.from(CiRunner, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.group_id', ownedGroupIds));
+    const assigned = database.legacy.table(CiRunnerProject).select('runner_id').whereIn('project_id', maintainedProjectIds);
+    return database.legacy.from(CiRunner, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.group_id', ownedGroupIds));
   }
 
   return [
@@ -82,7 +82,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
-        return runnerPage(ctx, applyFilters(database, filterByScope(database.from(CiRunner, 'r'), input.scope), input));
+        return runnerPage(ctx, applyFilters(database, filterByScope(database.legacy.from(CiRunner, 'r'), input.scope), input));
       },
     }),
     defineRoute({

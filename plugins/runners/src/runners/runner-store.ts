@@ -56,8 +56,9 @@ function newSecret(type: RunnerType, registrationType: RegistrationType) {
 export type Admission = (em: EntityManager) => Promise<boolean>;
 
 export function createRunnerStore(database: Database) {
-  const findById = (id: number, em?: EntityManager): Promise<RunnerRow | undefined> => database.row(CiRunner, database.from(CiRunner).where('id', id), { em });
-  const byToken = database.prepareRows(CiRunner, (p) => database.from(CiRunner).where('token_digest', p.digest).limit(1));
+  const findById = (id: number, em?: EntityManager): Promise<RunnerRow | undefined> =>
+    database.legacy.row(CiRunner, database.legacy.from(CiRunner).where('id', id), { em });
+  const byToken = database.legacy.prepareRows(CiRunner, (p) => database.legacy.from(CiRunner).where('token_digest', p.digest).limit(1));
 
   async function replaceTags(em: EntityManager, runnerId: number, tags: readonly string[]) {
     await em.nativeDelete(CiRunnerTag, { runnerId });
@@ -71,21 +72,21 @@ export function createRunnerStore(database: Database) {
       return secret ? byToken.first({ digest: tokenDigest(secret) }) : undefined;
     },
     async tagsOf(runnerId: number): Promise<string[]> {
-      const rows = await database.rows(CiRunnerTag, database.from(CiRunnerTag).where('runner_id', runnerId).orderBy('id'));
+      const rows = await database.legacy.rows(CiRunnerTag, database.legacy.from(CiRunnerTag).where('runner_id', runnerId).orderBy('id'));
       return rows.map((row) => row.name);
     },
     /** Assigned projects, in the order they were assigned. */
     async projectIdsOf(runnerId: number): Promise<number[]> {
-      const rows = await database.rows(CiRunnerProject, database.from(CiRunnerProject).where('runner_id', runnerId).orderBy('id'));
+      const rows = await database.legacy.rows(CiRunnerProject, database.legacy.from(CiRunnerProject).where('runner_id', runnerId).orderBy('id'));
       return rows.map((row) => row.projectId);
     },
     runnerProject: (runnerId: number, projectId: number): Promise<RunnerProjectRow | undefined> =>
-      database.row(CiRunnerProject, database.from(CiRunnerProject).where({ runner_id: runnerId, project_id: projectId })),
+      database.legacy.row(CiRunnerProject, database.legacy.from(CiRunnerProject).where({ runner_id: runnerId, project_id: projectId })),
     /** The manager that contacted the server last. */
     latestManager: (runnerId: number): Promise<RunnerManagerRow | undefined> =>
-      database.row(
+      database.legacy.row(
         CiRunnerManager,
-        database
+        database.legacy
           .from(CiRunnerManager)
           .where('runner_id', runnerId)
           .orderBy([
@@ -98,7 +99,7 @@ export function createRunnerStore(database: Database) {
     async create(input: NewRunner, admit: Admission = async () => true): Promise<{ row: RunnerRow; secret: string } | null> {
       const secret = newSecret(input.runnerType, input.registrationType);
       const now = new Date();
-      const row = await database.transaction(async (em) => {
+      const row = await database.legacy.transaction(async (em) => {
         if (!(await admit(em))) return null;
         const id = Number(
           await em.insert(CiRunner, {
@@ -121,7 +122,7 @@ export function createRunnerStore(database: Database) {
     },
 
     async update(runnerId: number, changes: RunnerSettings): Promise<RunnerRow> {
-      return database.transaction(async (em) => {
+      return database.legacy.transaction(async (em) => {
         await em.nativeUpdate(CiRunner, { id: runnerId }, { ...settingValues(changes), updatedAt: new Date() });
         if (changes.tag_list !== undefined) await replaceTags(em, runnerId, changes.tag_list);
         return (await findById(runnerId, em))!;
@@ -131,7 +132,7 @@ export function createRunnerStore(database: Database) {
     async remove(runnerIds: readonly number[]) {
       if (runnerIds.length === 0) return;
       const runnerId = { $in: [...runnerIds] };
-      await database.transaction(async (em) => {
+      await database.legacy.transaction(async (em) => {
         await em.nativeDelete(CiRunnerTag, { runnerId });
         await em.nativeDelete(CiRunnerManager, { runnerId });
         await em.nativeDelete(CiRunnerProject, { runnerId });
@@ -142,7 +143,7 @@ export function createRunnerStore(database: Database) {
     /** A new authentication token; the old one stops working at once. */
     async resetToken(runner: RunnerRow): Promise<string> {
       const secret = newSecret(runner.runnerType, runner.registrationType);
-      await database.em().nativeUpdate(CiRunner, { id: runner.id }, { tokenDigest: tokenDigest(secret), tokenExpiresAt: null, updatedAt: new Date() });
+      await database.legacy.em().nativeUpdate(CiRunner, { id: runner.id }, { tokenDigest: tokenDigest(secret), tokenExpiresAt: null, updatedAt: new Date() });
       return secret;
     },
 
@@ -154,7 +155,7 @@ export function createRunnerStore(database: Database) {
       if (manager.ipAddress) details.ipAddress = manager.ipAddress;
       const where = { runnerId, systemXid: manager.systemXid };
       const write = () =>
-        database.transaction(async (em) => {
+        database.legacy.transaction(async (em) => {
           await em.nativeUpdate(CiRunner, { id: runnerId }, { contactedAt: now });
           const updated = await em.nativeUpdate(CiRunnerManager, where, details);
           if (updated === 0) await em.insert<RunnerManagerRow>(CiRunnerManager, { ...where, createdAt: now, updatedAt: now, ...details });
@@ -166,14 +167,14 @@ export function createRunnerStore(database: Database) {
     /** Assigns the runner unless `admit` (run first, in the transaction) says no; `taken` when it already is assigned. */
     async assign(runnerId: number, projectId: number, admit: Admission): Promise<'assigned' | 'refused' | 'taken'> {
       const now = new Date();
-      const write = database.transaction(async (em) => {
+      const write = database.legacy.transaction(async (em) => {
         if (!(await admit(em))) return 'refused' as const;
         await em.insert(CiRunnerProject, { runnerId, projectId, createdAt: now, updatedAt: now });
         return 'assigned' as const;
       });
       return unlessTaken(write, () => 'taken' as const);
     },
-    unassign: (runnerId: number, projectId: number) => database.em().nativeDelete(CiRunnerProject, { runnerId, projectId }),
+    unassign: (runnerId: number, projectId: number) => database.legacy.em().nativeDelete(CiRunnerProject, { runnerId, projectId }),
   };
 }
 

@@ -31,8 +31,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   function projectRunners(project: ProjectWithNamespace) {
     const groupIds = project.ns_kind === 'group' ? ancestorIds(project.ns_traversal_path) : [];
     const sharedEnabled = settingsOf(project.settings).shared_runners_enabled !== false;
-    return database.from(CiRunner, 'r').where((q) => {
-      q.whereIn('r.id', database.table(CiRunnerProject).select('runner_id').where('project_id', project.id));
+    return database.legacy.from(CiRunner, 'r').where((q) => {
+      q.whereIn('r.id', database.legacy.table(CiRunnerProject).select('runner_id').where('project_id', project.id));
       if (groupIds.length > 0) q.orWhereIn('r.group_id', groupIds);
       if (sharedEnabled) instanceRunners(q);
     });
@@ -41,7 +41,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   /** The group's and its ancestors' runners, and instance runners if it allows them. */
   function groupRunners(group: NamespaceRow) {
     const sharedEnabled = (settingsOf(group.settings).shared_runners_setting ?? 'enabled') === 'enabled';
-    return database.from(CiRunner, 'r').where((q) => {
+    return database.legacy.from(CiRunner, 'r').where((q) => {
       q.whereIn('r.group_id', ancestorIds(group.traversal_path));
       if (sharedEnabled) instanceRunners(q);
     });

@@ -45,7 +45,7 @@ export async function setTimes(app: TestApp, runnerId: number, times: { createdH
   if (times.contactedHoursAgo !== undefined) {
     changes.contactedAt = times.contactedHoursAgo === null ? null : new Date(Date.now() - times.contactedHoursAgo * HOUR);
   }
-  await app.kernel.database.em().nativeUpdate(CiRunner, { id: runnerId }, changes);
+  await app.kernel.database.legacy.em().nativeUpdate(CiRunner, { id: runnerId }, changes);
 }
 
 /** A project in the seeded group (or another namespace), created by the group's owner. */

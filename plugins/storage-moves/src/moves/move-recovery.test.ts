@@ -67,7 +67,7 @@ describe('recovering storage moves whose process stopped', () => {
 
   /** Makes a move look silent for two hours, then runs the recovery job. */
   async function recoverAfterSilence(moveId: number) {
-    await app.kernel.database
+    await app.kernel.database.legacy
       .knex('repository_storage_moves')
       .where('id', moveId)
       .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
@@ -141,7 +141,7 @@ describe('recovering storage moves whose process stopped', () => {
     const { move, run } = await runByHand(projectId, { afterSwitch: stalled.wait });
     await stalled.arrived;
     // As if the process died right after the move became `replicated`.
-    await app.kernel.database.knex('repository_storage_moves').where('id', move.id).update({ state: MoveState.replicated });
+    await app.kernel.database.legacy.knex('repository_storage_moves').where('id', move.id).update({ state: MoveState.replicated });
 
     expect(await recoverAfterSilence(move.id)).toMatchObject({ state: 'cleanup failed', error_message: SOURCE_LEFT_MESSAGE });
     expect((await repos.find({ kind: 'project', containerId: projectId }))!).toMatchObject({ storage: 'second', readOnly: false });

@@ -171,7 +171,7 @@ describe('a storage move that goes wrong', () => {
     };
     const scheduled = await schedule(projectId);
     await copied;
-    await app.kernel.database
+    await app.kernel.database.legacy
       .knex('repository_storage_moves')
       .where('id', scheduled.body.id)
       .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
