@@ -1,7 +1,7 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents } from '@forgekit/plugin-core/contracts';
 import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits/contracts';
-import { CiVariable } from './entities/ci-variable.js';
+import { CiVariableEntity } from './entities/ci-variable.js';
 import { init } from './migrations/202611221210-init.js';
 import { INSTANCE_OWNER } from './variables/owner-kinds.js';
 import { variableRoutes } from './variables/variable-routes.js';
@@ -12,7 +12,7 @@ import { createVariableStore } from './variables/variable-store.js';
 export const ciVariablesPlugin = definePlugin({
   id: 'ci-variables',
   compatibility: '^0.1.0',
-  entities: [CiVariable],
+  entities: [CiVariableEntity],
   migrations: [init],
   requires: [coreAccessRef, planLimitsServiceRef],
   register(ctx) {

@@ -1,6 +1,6 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { planLimitsServiceRef } from './contracts.js';
-import { PlanLimitOverride } from './entities/plan-limit-override.js';
+import { PlanLimitOverrideEntity } from './entities/plan-limit-override.js';
 import { planLimitsRoutes } from './limits/plan-limits-routes.js';
 import { createPlanLimitsService } from './limits/plan-limits-service.js';
 import { createPlanLimitsStore } from './limits/plan-limits-store.js';
@@ -10,7 +10,7 @@ import { init } from './migrations/202611221200-init.js';
 export const planLimitsPlugin = definePlugin({
   id: 'plan-limits',
   compatibility: '^0.1.0',
-  entities: [PlanLimitOverride],
+  entities: [PlanLimitOverrideEntity],
   migrations: [init],
   provides: [planLimitsServiceRef],
   register(ctx) {

@@ -72,8 +72,12 @@ export function createWrites(writes: EntityWrites): Writes {
     async insertMany(entity, rows, options) {
       if (rows.length > 0) await em(options).insertMany(entity, [...rows] as never);
     },
-    update: (entity, where, changes, options) => em(options).nativeUpdate(entity, where as never, changes as never),
-    delete: (entity, where, options) => em(options).nativeDelete(entity, where as never),
+    async update(entity, where, changes, options) {
+      return em(options).nativeUpdate(entity, where as never, changes as never);
+    },
+    async delete(entity, where, options) {
+      return em(options).nativeDelete(entity, where as never);
+    },
     async upsert(entity, row, options) {
       await em(options).upsert(entity, row as never);
     },
@@ -81,7 +85,9 @@ export function createWrites(writes: EntityWrites): Writes {
       if (rows.length > 0) await em(options).upsertMany(entity, [...rows] as never);
     },
     transaction: (work) => writes.transaction((manager) => work(transactionOf(manager))),
-    lock: (tx, key) => writes.lock(emOf(tx)!, key),
+    async lock(tx, key) {
+      await writes.lock(emOf(tx)!, key);
+    },
     insertGuarded: (entity, row, guard) =>
       writes.insertGuarded(entity, row as never, {
         unlessExists: guard.unlessExists?.toKnex(),

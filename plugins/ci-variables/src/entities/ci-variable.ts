@@ -4,7 +4,7 @@ export type VariableType = 'env_var' | 'file';
 export type OwnerType = 'project' | 'group' | 'instance';
 
 /** A CI/CD variable of a project, a group or the instance (`owner_type`, `owner_id` 0 for the instance). */
-export const CiVariable = defineEntity({
+export const CiVariableEntity = defineEntity({
   name: 'CiVariable',
   tableName: 'ci_variables',
   // One row per key and scope; this index also serves listing and lookups by key.
@@ -27,4 +27,4 @@ export const CiVariable = defineEntity({
   }),
 });
 
-export type CiVariableRow = InferEntity<typeof CiVariable>;
+export type CiVariableRow = InferEntity<typeof CiVariableEntity>;

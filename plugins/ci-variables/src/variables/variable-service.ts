@@ -2,7 +2,7 @@
  * One service for project, group and instance variables: lookups with GitLab's
  * ambiguity rule, and create/update with its validations and the plan limit.
  */
-import { checkUnmodifiedSince, conflict, notFound, validationFailed } from '@forgekit/kernel';
+import { checkUnmodifiedSince, conflict, notFound, patchFrom, validationFailed } from '@forgekit/kernel';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
 import { KIND_RULES, type Owner } from './owner-kinds.js';
 import { validateVariable, type Variable, type VariableType } from './variable-rules.js';
@@ -35,15 +35,16 @@ const DEFAULTS: Omit<Variable, 'key' | 'value'> = {
 
 /** The request's changes over `base`: keys and scopes are stripped, as GitLab's setters do. */
 function applyInput(base: Variable, input: VariableInput): Variable {
-  const next = { ...base };
-  if (typeof input.value === 'string') next.value = input.value;
-  if (input.variable_type) next.variableType = input.variable_type;
-  if (input.protected !== undefined) next.protected = input.protected ?? false;
-  if (input.masked !== undefined) next.masked = input.masked;
-  if (input.raw !== undefined) next.raw = input.raw ?? false;
-  if (input.environment_scope !== undefined) next.environmentScope = (input.environment_scope ?? '').trim();
-  if (input.description !== undefined) next.description = input.description;
-  return next;
+  const changes = patchFrom<Variable, VariableInput>(input, {
+    value: { to: 'value', as: (value) => value ?? base.value },
+    variable_type: { to: 'variableType', as: (type) => type || base.variableType },
+    protected: { to: 'protected', as: (value) => value ?? false },
+    masked: 'masked',
+    raw: { to: 'raw', as: (value) => value ?? false },
+    environment_scope: { to: 'environmentScope', as: (scope) => (scope ?? '').trim() },
+    description: 'description',
+  });
+  return { ...base, ...changes };
 }
 
 export function createVariableService(store: VariableStore, limits: PlanLimitsService) {

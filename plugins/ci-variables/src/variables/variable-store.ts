@@ -1,7 +1,7 @@
 /** Variables in the database: reads through the entity, writes through the EntityManager. */
-import type { Database } from '@forgekit/kernel';
-import { unlessTaken, type EntityManager } from '@forgekit/kernel/orm';
-import { CiVariable, type CiVariableRow } from '../entities/ci-variable.js';
+import type { Database, Transaction } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
+import { CiVariableEntity, type CiVariableRow } from '../entities/ci-variable.js';
 import type { Owner } from './owner-kinds.js';
 import type { Variable } from './variable-rules.js';
 
@@ -26,37 +26,40 @@ const fields = (variable: Variable) => ({
 });
 
 export function createVariableStore(database: Database) {
-  const ofOwner = (owner: Owner) => database.legacy.from(CiVariable).where({ owner_type: owner.kind, owner_id: owner.id });
+  const ofOwner = (owner: Owner) => database.from(CiVariableEntity).where({ ownerType: owner.kind, ownerId: owner.id });
   // The list is the hot path: compiled once.
-  const page = database.legacy.prepareRows(CiVariable, (p) =>
-    database.legacy.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }).orderBy('id').limit(p.limit).offset(p.offset),
+  const page = database.prepareRows((p) =>
+    database.from(CiVariableEntity).where({ ownerType: p.kind, ownerId: p.id }).orderBy('id').limit(p.limit).offset(p.offset),
   );
 
   // Creates are the hot write: the guard compiles once.
-  const guardedInsert = database.legacy.prepareInsertGuarded(CiVariable, (p) => ({
-    unlessExists: database.legacy.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id, key: p.key, environment_scope: p.scope }),
-    countOf: database.legacy.from(CiVariable).where({ owner_type: p.kind, owner_id: p.id }),
+  const guardedInsert = database.prepareInsertGuarded(CiVariableEntity, (p) => ({
+    unlessExists: database.from(CiVariableEntity).where({ ownerType: p.kind, ownerId: p.id, key: p.key, environmentScope: p.scope }),
+    countOf: database.from(CiVariableEntity).where({ ownerType: p.kind, ownerId: p.id }),
     lockKey: `ci-variables:${p.kind}:${p.id}`,
   }));
 
   /** One statement: the owner's count, and how many others hold `key` in `scope`. */
-  async function occupancy(owner: Owner, key: string, scope: string, exceptId = 0, em?: EntityManager): Promise<Occupancy> {
-    const holders = database.legacy.knex.raw('case when "key" = ? and environment_scope = ? and id <> ? then 1 end', [key, scope, exceptId]);
-    const query = database.legacy.table(CiVariable).where({ owner_type: owner.kind, owner_id: owner.id }).count({ count: '*' }).count({ taken: holders });
-    const totals = await database.legacy.totals<'count' | 'taken'>(query, { em });
+  async function occupancy(owner: Owner, key: string, scope: string, exceptId = 0, tx?: Transaction): Promise<Occupancy> {
+    const query = database
+      .table(CiVariableEntity)
+      .where({ ownerType: owner.kind, ownerId: owner.id })
+      .count({ count: '*' })
+      .countWhere('taken', (holder) => holder.where({ key, environmentScope: scope }).whereNot('id', exceptId));
+    const totals = await database.totals<'count' | 'taken'>(query, { tx });
     return { count: totals.count ?? 0, taken: (totals.taken ?? 0) > 0 };
   }
 
   return {
     list: (owner: Owner, limit: number, offset: number): Promise<StoredVariable[]> => page.all({ kind: owner.kind, id: owner.id, limit, offset }),
 
-    count: (owner: Owner) => database.legacy.count(ofOwner(owner)),
+    count: (owner: Owner) => database.count(ofOwner(owner)),
 
     /** Up to two variables with `key` (and `scope`, if given), oldest first: two means ambiguous. */
     findByKey(owner: Owner, key: string, scope?: string): Promise<StoredVariable[]> {
       const query = ofOwner(owner).where('key', key);
-      if (scope !== undefined) query.where('environment_scope', scope);
-      return database.legacy.rows(CiVariable, query.orderBy('id').limit(2));
+      if (scope !== undefined) query.where('environmentScope', scope);
+      return database.rows(query.orderBy('id').limit(2));
     },
 
     occupancy,
@@ -76,12 +79,12 @@ export function createVariableStore(database: Database) {
     /** The stored variable, or null when another variable already has the new key and scope. */
     async update(previous: StoredVariable, variable: Variable): Promise<StoredVariable | null> {
       const changes = { ...fields(variable), updatedAt: new Date() };
-      const updated = await unlessTaken(database.legacy.em().nativeUpdate(CiVariable, { id: previous.id }, changes), () => null);
+      const updated = await unlessTaken(database.update(CiVariableEntity, { id: previous.id }, changes), () => null);
       return updated === null ? null : { ...previous, ...changes };
     },
 
-    remove: (id: number) => database.legacy.em().nativeDelete(CiVariable, { id }),
-    removeAllOf: (owner: Owner) => database.legacy.em().nativeDelete(CiVariable, { ownerType: owner.kind, ownerId: owner.id }),
+    remove: (id: number) => database.delete(CiVariableEntity, { id }),
+    removeAllOf: (owner: Owner) => database.delete(CiVariableEntity, { ownerType: owner.kind, ownerId: owner.id }),
   };
 }
 

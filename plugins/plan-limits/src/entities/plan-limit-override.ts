@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** One limit an administrator changed for one plan; limits without a row keep their default. */
-export const PlanLimitOverride = defineEntity({
+export const PlanLimitOverrideEntity = defineEntity({
   name: 'PlanLimitOverride',
   tableName: 'plan_limit_overrides',
   properties: (p) => ({
@@ -12,4 +12,4 @@ export const PlanLimitOverride = defineEntity({
   }),
 });
 
-export type PlanLimitOverrideRow = InferEntity<typeof PlanLimitOverride>;
+export type PlanLimitOverrideRow = InferEntity<typeof PlanLimitOverrideEntity>;
