@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iterationsPlugin } from '@forgekit/plugin-iterations';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { iterationCadencesCommand } from './iteration-cadences-cli.js';
 
 describe('forgekit iteration-cadences', () => {

@@ -1,13 +1,12 @@
 /**
  * The real kernel on in-memory SQLite (or a fresh PostgreSQL database), the real
- * migrations, one seeded user and token per role, and requests with no port.
+ * migrations, the fixtures a seed function makes, and requests with no port. Plugins' tests
+ * take it with core and its seeded users from `@forgekit/plugin-core/testing`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKernel, type ForgePlugin, type Kernel, type KernelConfigInput } from '@forgekit/kernel';
-import { corePlugin } from '@forgekit/plugin-core';
-import { seedFixtures, type Fixtures } from './seed.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface TestResponse<T = any> {
@@ -18,7 +17,7 @@ export interface TestResponse<T = any> {
 }
 
 export interface RequestOptions {
-  /** A token secret, or a seeded role name. */
+  /** A token secret, or the name of one of the fixtures' `tokens`. */
   token?: string | null;
   query?: Record<string, string | number | boolean | (string | number)[]>;
   body?: unknown;
@@ -27,7 +26,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export interface TestApp extends Fixtures {
+/** What a seed function may give: tokens by name let requests name them. */
+export interface BaseFixtures {
+  readonly tokens?: Readonly<Record<string, string>>;
+}
+
+export interface TestKernelApp {
   readonly kernel: Kernel;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   get<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
@@ -37,12 +41,12 @@ export interface TestApp extends Fixtures {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
-  plugins?: readonly ForgePlugin<any>[];
+export interface TestKernelOptions<F extends BaseFixtures> {
+  plugins: readonly ForgePlugin<any>[];
   /** Extra kernel config (plugin sections under `plugins`). */
   config?: Partial<KernelConfigInput>;
-  /** Skip the per-role users, group and project. */
-  seed?: boolean;
+  /** Makes the fixtures once the kernel started; none without it. */
+  seed?: (kernel: Kernel) => Promise<F>;
 }
 
 function encodeForm(value: unknown, prefix: string, out: URLSearchParams) {
@@ -51,10 +55,11 @@ function encodeForm(value: unknown, prefix: string, out: URLSearchParams) {
   else if (value !== undefined) out.append(prefix, value === null ? '' : String(value));
 }
 
-export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+/** Boots `plugins` on a fresh database, seeds the fixtures, and answers requests in process. */
+export async function createTestKernelApp<F extends BaseFixtures = BaseFixtures>(options: TestKernelOptions<F>): Promise<TestKernelApp & F> {
   const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-test-'));
   const database = await createTestDatabase();
-  const plugins = [corePlugin, ...(options.plugins ?? []).filter((plugin) => plugin.id !== 'core')];
+  const { plugins } = options;
   let kernel: Kernel;
   try {
     kernel = await createKernel({
@@ -67,7 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const fixtures = options.seed === false ? ({} as Fixtures) : await seedFixtures(kernel);
+  const fixtures = options.seed ? await options.seed(kernel) : ({} as F);
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
     const url = new URL(path.startsWith('/') ? `http://localhost${path}` : path);
@@ -76,7 +81,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       else url.searchParams.append(key, String(value));
     }
     const headers = new Headers(opts.headers);
-    const token = opts.token === undefined ? undefined : opts.token === null ? null : (fixtures.tokens?.[opts.token as keyof Fixtures['tokens']] ?? opts.token);
+    const token = opts.token === undefined ? undefined : opts.token === null ? null : (fixtures.tokens?.[opts.token] ?? opts.token);
     if (token) headers.set('PRIVATE-TOKEN', token);
     let body: RequestInit['body'];
     if (opts.body instanceof FormData) body = opts.body;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@forgekit/kernel';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { ensureRootToken } from './bootstrap.js';
 import { corePlugin } from './plugin.js';
 import { coreTokensRef, coreUsersRef } from './refs.js';

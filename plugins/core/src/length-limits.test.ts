@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 
 const rails = (max: number) => `is too long (maximum is ${max} characters)`;
 const letters = (length: number) => 'a'.repeat(length);

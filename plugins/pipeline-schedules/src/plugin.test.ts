@@ -1,5 +1,5 @@
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
-import { createTestApp } from '@forgekit/testing';
+import { createTestApp } from '@forgekit/plugin-core/testing';
 import { describe, expect, it } from 'vitest';
 import { pipelineSchedulesPlugin } from './plugin.js';
 import { NIGHTLY } from './testing/schedule-fixtures.js';

@@ -2,7 +2,7 @@
  * Real resources of every plugin, made through the API before fuzzing, so that path
  * params such as `:variable_id` or `:schedule_id` name something and requests reach handlers.
  */
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 
 export interface FuzzFixtures {
   /** Encoded path segments that name a real record, by placeholder (and, for `:id`, the segment before it). */

@@ -6,7 +6,7 @@
  * FORGEKIT_FUZZ_RUNS (cases per route) and FORGEKIT_FUZZ_SEED make a larger or different run.
  */
 import type { RouteInfo } from '@forgekit/kernel';
-import { createTestApp } from '@forgekit/testing';
+import { createTestApp } from '@forgekit/plugin-core/testing';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allPlugins } from '../plugins.js';

@@ -4,7 +4,7 @@
  * administer the project itself, which name core's guard in `exemptFrom`.
  */
 import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPlugins } from '../plugins.js';
 

@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { coreTokensRef } from '@forgekit/plugin-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPlugins } from '../plugins.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_LIMIT } from '@forgekit/kernel';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements, type StatementLog } from '@forgekit/testing';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
 

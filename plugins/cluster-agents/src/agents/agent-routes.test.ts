@@ -1,4 +1,4 @@
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
 

@@ -1,5 +1,5 @@
 /** Shared steps of this plugin's tests (not part of the build). */
-import { createTestApp, type TestApp, type TestAppOptions } from '@forgekit/testing';
+import { createTestApp, type TestApp, type TestAppOptions } from '@forgekit/plugin-core/testing';
 import { clusterAgentsPlugin } from '../plugin.js';
 
 export const startApp = (options: Omit<TestAppOptions, 'plugins'> = {}) => createTestApp({ ...options, plugins: [clusterAgentsPlugin] });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAgentsServiceRef } from '../refs.js';
 import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';

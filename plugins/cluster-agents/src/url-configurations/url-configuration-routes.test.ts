@@ -1,6 +1,6 @@
 import { createPublicKey, createPrivateKey } from 'node:crypto';
 import { kernelServices } from '@forgekit/kernel';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentsPath, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
 import { TEST_CERT_PEM, TEST_KEY_PEM } from '../test-support/pem-fixtures.js';

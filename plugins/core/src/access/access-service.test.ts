@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@forgekit/kernel';
 import { coreAccessRef } from '../refs.js';
 import type { AccessService } from './access-service.js';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 
 /**
  * A project named by id is read with the caller's levels in one statement; by path, the

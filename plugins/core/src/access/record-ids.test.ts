@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Ids past what an id column holds (PostgreSQL's `integer`), and past what a JavaScript number holds exactly. */

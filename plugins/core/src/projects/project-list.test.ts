@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestResponse } from '@forgekit/testing';
+import { createTestApp, type TestApp, type TestResponse } from '@forgekit/plugin-core/testing';
 import { coreTokensRef, coreUsersRef } from '../refs.js';
 
 const PROJECT_BASIC = [

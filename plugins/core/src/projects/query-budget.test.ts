@@ -1,4 +1,5 @@
-import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements, type StatementLog } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The hot reads: the token (1), the project with the caller's levels (1), and the data. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestResponse } from '@forgekit/testing';
+import { createTestApp, type TestApp, type TestResponse } from '@forgekit/plugin-core/testing';
 import { coreGroupsRef, coreProjectsRef, coreUsersRef } from '../refs.js';
 
 const USER_BASIC = ['id', 'username', 'public_email', 'name', 'state', 'locked', 'avatar_url', 'web_url'];

@@ -2,7 +2,7 @@
  * Every documented error and role of the issue endpoints, with GitLab's exact status and body
  * (lib/api/issues.rb and spec/requests/api/issues/*; the shared error conventions of the fact sheet).
  */
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';

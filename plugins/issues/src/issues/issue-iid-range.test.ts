@@ -2,7 +2,7 @@
  * A chosen iid stays within what the iid column holds, with room for the iids counted after
  * it, so no create can leave a project unable to take new issues.
  */
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';

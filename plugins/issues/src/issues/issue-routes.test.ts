@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';

@@ -1,4 +1,5 @@
-import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements, type StatementLog } from '@forgekit/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';

@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IterationClosed, iterationEvents } from '../contracts.js';
 import { iterationsPlugin, SCHEDULE_JOB } from '../plugin.js';

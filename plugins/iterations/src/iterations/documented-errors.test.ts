@@ -1,5 +1,5 @@
 /** Every documented error of the iteration list and the cadence extension, with its exact status and body. */
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iterationsPlugin } from '../plugin.js';
 import { day, manualCadence, manualIteration } from '../testing/fixtures.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, schemaDriftOf, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { schemaDriftOf } from '@forgekit/testing';
 import { iterationsServiceRef } from '../contracts.js';
 import { iterationsPlugin } from '../plugin.js';
 import { day, manualCadence, manualIteration } from '../testing/fixtures.js';

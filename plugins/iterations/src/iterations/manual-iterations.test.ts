@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { iterationEvents } from '../contracts.js';
 import { iterationsPlugin } from '../plugin.js';
 import { day, manualCadence, manualIteration } from '../testing/fixtures.js';

@@ -1,5 +1,5 @@
 /** Helpers the iterations tests share: dates around today and a manual cadence with iterations. */
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { addDays, todayDate } from '../iterations/iteration-dates.js';
 
 /** A date `days` from today (negative: in the past). */

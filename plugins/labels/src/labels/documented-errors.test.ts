@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelsPlugin } from '../plugin.js';
 
 /** Every documented answer of the group and project label endpoints, with its exact body. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, recordStatements, type StatementLog, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements, type StatementLog } from '@forgekit/testing';
 import { labelsPlugin } from '../plugin.js';
 
 /** Lists stay within auth, the group or project with the caller's levels, and the labels with the caller's subscriptions (and a project's priorities). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, kernelServices, notFound } from '@forgekit/kernel';
 import { coreAccessRef } from '@forgekit/plugin-core/contracts';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { milestoneEventsServiceRef } from '../contracts.js';
 import { milestoneEventsPlugin } from '../plugin.js';
 

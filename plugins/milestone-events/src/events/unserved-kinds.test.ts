@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { milestoneEventsPlugin } from '../plugin.js';
 
 describe('milestone events of an item kind no plugin serves', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { milestonesPlugin } from '../plugin.js';
 
 /** Every documented answer of the project and group milestone endpoints, with its exact body. */

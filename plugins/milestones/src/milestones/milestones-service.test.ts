@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, type EventDescriptor } from '@forgekit/kernel';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { milestoneLifecycle, milestonesServiceRef, type MilestoneItemsQuery, type MilestonesService } from '../contracts.js';
 import { milestonesPlugin } from '../plugin.js';
 

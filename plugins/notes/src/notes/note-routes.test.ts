@@ -1,5 +1,5 @@
 import { definePlugin, recordNotFound } from '@forgekit/kernel';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { coreAccessRef } from '@forgekit/plugin-core/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { notesServiceRef, type NotesService } from '../contracts.js';

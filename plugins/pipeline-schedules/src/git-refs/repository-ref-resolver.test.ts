@@ -1,5 +1,5 @@
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NIGHTLY, newProject, projectSchedulesPath, schedulePlugins } from '../testing/schedule-fixtures.js';
 

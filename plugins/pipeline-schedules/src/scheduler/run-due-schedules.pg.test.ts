@@ -5,7 +5,8 @@
  * with two operating-system processes.
  */
 import type { Kernel } from '@forgekit/kernel';
-import { createTestDatabase, seedFixtures, type Fixtures, type TestDatabase } from '@forgekit/testing';
+import { seedFixtures, type Fixtures } from '@forgekit/plugin-core/testing';
+import { createTestDatabase, type TestDatabase } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootScheduleKernel, kernelClient } from '../testing/pg-kernels.js';
 import { createSchedule, makeDue, setScheduleLimit } from '../testing/schedule-fixtures.js';

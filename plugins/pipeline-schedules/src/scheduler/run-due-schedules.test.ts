@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchedule, makeDue, newProject, projectSchedulesPath, schedulePlugins, setScheduleLimit } from '../testing/schedule-fixtures.js';
 import { TICK_JOB } from './run-due-schedules.js';

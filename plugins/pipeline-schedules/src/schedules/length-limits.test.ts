@@ -1,5 +1,5 @@
 import { TEXT_LIMIT } from '@forgekit/kernel';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchedule, NIGHTLY, schedulePlugins, schedulesPath, setScheduleLimit } from '../testing/schedule-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { definePlugin } from '@forgekit/kernel';
 import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefReader } from '../git-refs/repository-ref-resolver.js';
 import { NIGHTLY, schedulePlugins, schedulesPath } from '../testing/schedule-fixtures.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createKernel, type Kernel } from '@forgekit/kernel';
 import { corePlugin } from '@forgekit/plugin-core';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
-import type { Fixtures } from '@forgekit/testing';
+import type { Fixtures } from '@forgekit/plugin-core/testing';
 import { pipelineSchedulesPlugin } from '../plugin.js';
 
 /** What tick-process.pg.test.ts is started with: the database, a directory for signals, and its own name. */

@@ -1,6 +1,6 @@
 /** Shared by this plugin's tests: the plugin list and small request helpers. */
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { PipelineSchedule } from '../entities/pipeline-schedule.js';
 import { pipelineSchedulesPlugin } from '../plugin.js';
 

@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchedule, schedulePlugins, schedulesPath, setScheduleLimit } from '../testing/schedule-fixtures.js';
 

@@ -5,7 +5,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { coreTokensRef } from '@forgekit/plugin-core/contracts';
 import { repositoriesServiceRef } from '../contracts.js';
 import { createGitClient } from '../testing/git-client.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kernelServices } from '@forgekit/kernel';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { repositoriesServiceRef } from '../contracts.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';
 

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { createGitClient } from '../testing/git-client.js';
 import { listen } from '../testing/listen.js';
 import { commitFiles, createRepoTestApp } from '../testing/repo-test-app.js';

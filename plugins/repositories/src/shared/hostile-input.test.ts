@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { commitFiles, createRepoTestApp } from '../testing/repo-test-app.js';
 
 /** Longer than the system lets one argument of a process be (128 KiB). */

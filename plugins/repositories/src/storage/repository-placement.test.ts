@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { repositoriesServiceRef, repositoryPlacementRef, type RepositoryPlacement, type RepositoryService } from '../contracts.js';
 import { git } from '../git/git-runner.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';

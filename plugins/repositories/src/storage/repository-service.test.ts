@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { git } from '../git/git-runner.js';
 import { HOUSEKEEPING_JOB } from '../projects/housekeeping.js';
 import { repositoriesServiceRef } from '../contracts.js';

@@ -1,7 +1,7 @@
 /** Serves a test app on a loopback port, for clients that need real HTTP (git). */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 
 export async function listen(app: TestApp): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(app.kernel.nodeListener);

@@ -1,5 +1,5 @@
 /** Test helpers: an app with the repositories plugin and quick ways to put commits in a project. */
-import { createTestApp, type TestApp, type TestAppOptions } from '@forgekit/testing';
+import { createTestApp, type TestApp, type TestAppOptions } from '@forgekit/plugin-core/testing';
 import { repositoriesPlugin } from '../plugin.js';
 
 export async function createRepoTestApp(options: TestAppOptions = {}): Promise<TestApp> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { CiRunnerManager } from '../entities/runner-manager.js';
 import { createProject, registrationToken, registerRunner, setTimes, startRunnersApp } from '../testing/runner-fixtures.js';
 

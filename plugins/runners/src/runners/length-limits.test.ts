@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { registrationToken, registerRunner, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;

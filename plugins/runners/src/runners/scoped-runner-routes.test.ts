@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { createProject, registrationToken, registerRunner, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
 import { buildRunnerWorld, descriptions, type RunnerWorld } from '../testing/runner-world.js';
 

@@ -1,7 +1,7 @@
 /** Test helpers: an app with the runners plugin, tokens, runners and contact times. */
 import { coreTokensRef } from '@forgekit/plugin-core';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
-import { createTestApp, type Role, type TestApp } from '@forgekit/testing';
+import { createTestApp, type Role, type TestApp } from '@forgekit/plugin-core/testing';
 import { CiRunner, type RunnerRow } from '../entities/runner.js';
 import { runnersPlugin } from '../plugin.js';
 

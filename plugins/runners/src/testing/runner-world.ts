@@ -2,7 +2,7 @@
  * A set of runners of every kind over the seeded group and project, mirroring the
  * situations GitLab's own API tests use.
  */
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { createProject, registrationToken, registerRunner } from './runner-fixtures.js';
 
 export interface RunnerWorld {

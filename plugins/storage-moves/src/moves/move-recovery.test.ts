@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { coreAccessRef, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core';
 import { git, repositoriesServiceRef, repositoryPlacementRef, type RepositoryService } from '@forgekit/plugin-repositories';
 import { RECOVER_JOB } from '../plugin.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { git, repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import { createMoveTestApp, projectWithCommits, waitForMove } from '../testing/move-test-app.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '@forgekit/testing';
+import type { TestApp } from '@forgekit/plugin-core/testing';
 import { git, repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import { RECOVER_JOB } from '../plugin.js';
 import { MOVE_JOB } from './move-scheduler.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Kernel } from '@forgekit/kernel';
 import { corePlugin } from '@forgekit/plugin-core';
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { createStorageMovesPlugin } from '../plugin.js';
 import { MOVE_JOB } from './move-scheduler.js';

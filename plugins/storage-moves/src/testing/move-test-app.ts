@@ -1,5 +1,5 @@
 /** Test helpers: an app with two storages, the repositories and storage-moves plugins, and a wait for moves. */
-import { createTestApp, type TestApp } from '@forgekit/testing';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { createStorageMovesPlugin } from '../plugin.js';
 import type { MoveHooks } from '../moves/move-runner.js';

@@ -1,3 +1,4 @@
+/** The users (one per role), tokens, group and project every plugin's tests start from. */
 import type { Kernel } from '@forgekit/kernel';
 import {
   ALL_SCOPES,
@@ -8,7 +9,8 @@ import {
   type NamespaceRow,
   type ProjectWithNamespace,
   type UserRow,
-} from '@forgekit/plugin-core';
+} from '../contracts.js';
+import { Member } from '../entities/member.js';
 
 export const ROLES = ['admin', 'owner', 'maintainer', 'developer', 'reporter', 'guest', 'nonMember'] as const;
 export type Role = (typeof ROLES)[number];
@@ -30,7 +32,6 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   const tokensService = kernel.resolve(coreTokensRef);
   const groupsService = kernel.resolve(coreGroupsRef);
   const projectsService = kernel.resolve(coreProjectsRef);
-  const em = kernel.database.legacy.em();
 
   const users = {} as Record<Role, UserRow>;
   const tokens = {} as Record<Role, string>;
@@ -50,9 +51,8 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   }
   const group = await groupsService.create({ name: 'Test Group', path: 'test-group' }, users.owner.id);
   const now = new Date();
-  // Through the core plugin's `Member` entity, by name: the testing package does not import core's internals.
   for (const [role, level] of Object.entries(LEVELS)) {
-    await em.insert('Member', {
+    await kernel.database.legacy.em().insert(Member, {
       source_type: 'Namespace',
       source_id: group.id,
       user_id: users[role as Role].id,
