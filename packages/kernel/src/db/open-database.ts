@@ -7,7 +7,7 @@ import { createCodecs } from './entity-rows.js';
 import { createEntityReads, type EntityReads } from './entity-reads.js';
 import { createEntityWrites, type EntityWrites } from './entity-writes.js';
 import type { Dialect } from './dialect.js';
-import { createPreparedQueries, type SqliteReader } from './prepared-queries.js';
+import { createPreparedQueries, type SqliteReader, type StatementTimer } from './prepared-queries.js';
 
 export type { Dialect } from './dialect.js';
 
@@ -22,6 +22,8 @@ export interface Database extends EntityReads, EntityWrites {
   readonly dialect: Dialect;
   /** Sees the SQL of every prepared read, which knex's `query` event does not; returns the unsubscribe. */
   observeReads(listener: (sql: string) => void): () => void;
+  /** Sees the SQL and duration of every prepared statement once it finished (knex's events see the rest); returns the unsubscribe. */
+  timeReads(listener: StatementTimer): () => void;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
     knex,
     dialect,
     observeReads: (listener) => prepared.observe(listener),
+    timeReads: (listener) => prepared.time(listener),
     async close() {
       await prepared.finalize();
       reader?.close();
