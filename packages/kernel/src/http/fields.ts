@@ -4,7 +4,7 @@
  * the kernel prefixes the parameter name when it renders the error.
  */
 import * as v from 'valibot';
-import type { UploadedFile } from './read-input.js';
+import type { UploadedFile } from './uploaded-file.js';
 
 const INVALID = Symbol('invalid');
 type Coerced<T> = T | typeof INVALID;
