@@ -6,7 +6,7 @@ export { createServiceRef, type ServiceRef, type ServiceRefOptions } from './plu
 export { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 export { BootError } from './plugin/boot-order.js';
 export { defineRoute, type Route, type RouteContext, type AuthMode, type HttpMethod } from './http/route.js';
-export type { RequestContext } from './http/context.js';
+export { relinkWebUrl, type RequestContext } from './http/context.js';
 export * from './http/errors.js';
 export { reply, created, noContent, accepted, raw, stream, page, Page, keysetPage, KeysetPage, Reply } from './http/responses.js';
 export { params, rules, validateParams, type ParamsSchema } from './http/params.js';

@@ -224,6 +224,14 @@ export function createHttpApp(options: HttpAppOptions): App {
     return `${scheme}://${host.toLowerCase()}${basePath}`;
   }
 
+  /** `link` (built from the instance's URL) on `base` instead. */
+  function relink(link: string, base: string): string {
+    const instance = options.fallbackUrl;
+    if (base === instance || !link.startsWith(instance)) return link;
+    const rest = link.slice(instance.length);
+    return rest === '' || rest.startsWith('/') || rest.startsWith('?') ? base + rest : link;
+  }
+
   /** One access-log line and one metrics observation per request, whatever answered it. */
   function logRequest(event: H3Event, aborted: boolean) {
     const facts = factsOf(event);
@@ -287,6 +295,7 @@ export function createHttpApp(options: HttpAppOptions): App {
     const params = decodeParams(event.context.params as Record<string, string> | undefined);
     const query = queryIndex === -1 ? {} : parseQuery(url.slice(queryIndex + 1));
     const headers = event.node.req.headers;
+    const externalUrl = externalUrlOf(event);
     const header = (name: string) => {
       const value = headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
@@ -320,7 +329,8 @@ export function createHttpApp(options: HttpAppOptions): App {
       page: pageRequest,
       bodyStream: route.streamBody ? bodyStream(event, maxBodySize) : null,
       ip: callerIp(event),
-      externalUrl: externalUrlOf(event),
+      externalUrl,
+      relink: (link) => relink(link, externalUrl),
       log,
       header,
       setHeader: (name, value) => event.node.res.setHeader(name, value),

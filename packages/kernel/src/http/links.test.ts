@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Kernel } from '../kernel.js';
 import { definePlugin } from '../plugin/define-plugin.js';
+import { kernelServices } from '../plugin/kernel-services.js';
+import { relinkWebUrl } from './context.js';
 import { page } from './responses.js';
 import { defineRoute } from './route.js';
 
@@ -15,7 +17,15 @@ const linker = definePlugin({
   id: 'linker',
   compatibility: '*',
   register(ctx) {
+    // Built once, outside any request, as services build web_url from the instance's URL.
+    const milestoneUrl = `${ctx.resolve(kernelServices.instance).externalUrl}/groups/g/-/milestones/1`;
     ctx.routes(
+      defineRoute({
+        method: 'GET',
+        path: '/milestone',
+        auth: 'none',
+        handler: (req) => ({ ...relinkWebUrl(req, { web_url: milestoneUrl }), elsewhere: req.relink('https://elsewhere.example/forge/x') }),
+      }),
       defineRoute({
         method: 'GET',
         path: '/items',
@@ -85,6 +95,11 @@ describe('links without a configured external URL', () => {
     expect(res.body).toEqual([{ web_url: 'http://forge.lan/forge/items/1' }]);
   });
 
+  it("move links built from the instance's URL onto the request's, and leave other text alone", async () => {
+    const res = await get('/forge/api/v4/milestone', { Host: '127.0.0.1:9999' });
+    expect(res.body).toEqual({ web_url: 'http://127.0.0.1:9999/forge/groups/g/-/milestones/1', elsewhere: 'https://elsewhere.example/forge/x' });
+  });
+
   it("fall back to the server's own URL when the Host header is not a host name", async () => {
     const res = await get('/forge/api/v4/items', { Host: 'bad host/<script>' });
     expect(res.body).toEqual([{ web_url: 'http://server.internal:8080/forge/items/1' }]);
@@ -101,7 +116,7 @@ describe('a base path', () => {
   });
 
   it('is part of every listed route path', () => {
-    expect(kernel.routes.map((route) => route.path)).toEqual(['/forge/api/v4/items', '/forge/-/ping', '/forge/-/metrics']);
+    expect(kernel.routes.map((route) => route.path)).toEqual(['/forge/api/v4/milestone', '/forge/api/v4/items', '/forge/-/ping', '/forge/-/metrics']);
   });
 
   it('must be a path', async () => {
