@@ -5,11 +5,29 @@ import { defineConfig } from 'vitest/config';
 // safe for Node's own resolution go here: vitest passes them on to Node.
 const conditions = ['@forgekit/source', 'node', 'default'];
 
+/** Packs, installs and boots the published packages. */
+const PACKAGING = 'test/packed-packages.test.ts';
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'plugins/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'forgekit',
+          include: ['packages/*/src/**/*.test.ts', 'plugins/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [PACKAGING, '**/node_modules/**'],
+        },
+      },
+      {
+        // `npm pack` rewrites a package's package.json while it packs (see scripts/pack-manifest.mjs),
+        // which other test files resolve the workspace packages from: it runs once they are done.
+        extends: true,
+        test: { name: 'packaging', include: [PACKAGING], sequence: { groupOrder: 1 } },
+      },
+    ],
     pool: 'forks',
     // Each worker imports the kernel, MikroORM and the plugins once for all the files it runs,
     // instead of once per file: that import was half of the suite's time. Test files keep no

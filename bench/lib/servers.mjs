@@ -28,10 +28,16 @@ function tail(file, lines = 20) {
 
 /**
  * The reference server as production runs it: `node apps/server/dist/main.js`, SQLite in a
- * fresh data dir (or the one given, to restart on the same data), the default log level
+ * fresh data dir (or the one given, to restart on the same data) unless `databaseUrl` names
+ * a PostgreSQL database, `--workers` when `workers` is above 1, the default log level
  * (`info`, one line per request) written to a file.
  */
-export async function startForgekit({ dataDir = tempDir('forgekit-bench-'), rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}` } = {}) {
+export async function startForgekit({
+  dataDir = tempDir('forgekit-bench-'),
+  rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}`,
+  databaseUrl,
+  workers = 1,
+} = {}) {
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: run \`npm run build\` first`);
   const logFile = join(dataDir, 'server.log');
   const port = await freePort();
@@ -39,12 +45,37 @@ export async function startForgekit({ dataDir = tempDir('forgekit-bench-'), root
   const env = { ...process.env };
   for (const name of SCRUBBED_ENV) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', FORGEKIT_DATA_DIR: dataDir, FORGEKIT_ROOT_TOKEN: rootToken, FORGEKIT_EXTERNAL_URL: url });
+  if (databaseUrl) env.FORGEKIT_DATABASE_URL = databaseUrl;
   const log = openSync(logFile, 'a');
   // Extra node flags for the server alone, e.g. `BENCH_SERVER_NODE_ARGS=--cpu-prof` to profile it under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawnOwned(process.execPath, [...nodeArgs, serverMain], { cwd: repoRoot, env, stdio: ['ignore', log, log] });
+  const args = [...nodeArgs, serverMain, ...(workers > 1 ? ['--workers', String(workers)] : [])];
+  const child = spawnOwned(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', log, log] });
+  // With workers, the primary answers nothing itself: wait for its line saying every worker serves.
+  if (workers > 1) await waitForLogLine(logFile, child, (entry) => entry.msg === 'listening' && entry.workers === workers);
   await waitUntilReady(`${url}/-/readiness`, child, { describe: () => tail(logFile) });
-  return { url, rootToken, dataDir, logFile, child };
+  return { url, rootToken, dataDir, logFile, child, stop: () => stopChild(child) };
+}
+
+/** Polls the log file until a JSON line matches; fails early if `child` exits first. */
+async function waitForLogLine(file, child, match, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited before it was ready${tail(file)}`);
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+    if (lines.some((line) => line.startsWith('{') && match(JSON.parse(line)))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server was not ready after ${timeoutMs} ms${tail(file)}`);
+}
+
+/** SIGTERM, and the child's exit. */
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 /** A bare `node:http` server answering every request with `body`. */
@@ -59,11 +90,6 @@ export async function startBaseline(body) {
   return {
     url,
     child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }

@@ -19,7 +19,16 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-export async function startListeningServer(plugins: readonly ForgePlugin<any>[] = allPlugins): Promise<ListeningServer> {
+export interface ListeningServerOptions {
+  /**
+   * Configure `externalUrl` as the URL the server listens at (default). Without it, links follow
+   * each request's host, and links built outside a request use `http://localhost:<port>`, as a
+   * server on every interface does.
+   */
+  externalUrl?: boolean;
+}
+
+export async function startListeningServer(plugins: readonly ForgePlugin<any>[] = allPlugins, options: ListeningServerOptions = {}): Promise<ListeningServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-blackbox-'));
   const database = await createTestDatabase();
   const rootToken = `fkpat-blackbox-${Math.random().toString(36).slice(2)}${Date.now()}`;
@@ -28,10 +37,11 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kernel = await createKernel({
     plugins,
+    serverUrl: `http://localhost:${(server.address() as AddressInfo).port}`,
     config: {
       dataDir,
       databaseUrl: database.url === ':memory:' ? undefined : database.url,
-      externalUrl: url,
+      externalUrl: options.externalUrl === false ? undefined : url,
       logLevel: 'silent',
       plugins: { core: { rootToken } },
     },

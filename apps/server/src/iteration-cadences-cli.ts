@@ -14,7 +14,8 @@ export const ITERATION_CADENCES_USAGE = `  forgekit iteration-cadences list --gr
   forgekit iteration-cadences delete --group PATH --id ID
   forgekit iteration-cadences schedule --group PATH --id ID`;
 
-const OPTIONS = {
+/** The options every iteration-cadences subcommand accepts. */
+export const ITERATION_CADENCE_OPTIONS = {
   group: { type: 'string' },
   id: { type: 'string' },
   title: { type: 'string' },
@@ -29,7 +30,7 @@ const OPTIONS = {
   'iterations-in-advance': { type: 'string' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+type Values = ReturnType<typeof parseArgs<{ options: typeof ITERATION_CADENCE_OPTIONS }>>['values'];
 
 const integer = (name: string, text: string | undefined) => {
   if (text === undefined) return undefined;
@@ -54,7 +55,7 @@ function cadenceInput(values: Values): CadenceInput {
 
 /** Runs a subcommand on a booted kernel; the lines it prints (JSON). */
 export async function iterationCadencesCommand(kernel: Kernel, sub: string | undefined, args: string[]): Promise<string> {
-  const { values } = parseArgs({ args, options: OPTIONS });
+  const { values } = parseArgs({ args, options: ITERATION_CADENCE_OPTIONS });
   if (!values.group) throw new Error('--group is required');
   const root = await ensureRootUser(kernel.resolve(coreUsersRef));
   const admin: Principal = { id: root.id, username: root.username, name: root.name, isAdmin: true, external: false, state: root.state };

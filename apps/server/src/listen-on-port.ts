@@ -38,13 +38,43 @@ async function cannotListen(port: number, host: string, cause: unknown): Promise
   return new Error(`Cannot listen on ${where}: ${reason}.`, { cause });
 }
 
-export async function listenOnPort(handler: RequestListener, port: number, host: string): Promise<Listener> {
+/** A URL a client on this machine can use: `localhost` for a server on every interface (`0.0.0.0`, `::`). */
+export function serverUrlOf(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host;
+  return `http://${hostAndPort(reachable, port)}`;
+}
+
+function checkHostAndPort(port: number, host: string) {
   if (!HOST_NAME.test(host))
     throw new Error(`Cannot listen on ${hostAndPort(host, port)}: '${host}' is not a valid host name or address. Check HOST (config key \`host\`).`);
   if (port !== 0 && isUnsafePort(port))
     throw new Error(
       `Cannot listen on ${hostAndPort(host, port)}: listhen does not serve on port ${port}, which browsers block as unsafe. Set PORT (config key \`port\`) to another port.`,
     );
+}
+
+/**
+ * Binds `host`:`port` and lets it go: the port the workers of a cluster will share (a free
+ * one for port 0), or the same error `listenOnPort` gives when it cannot be bound.
+ */
+export async function reservePort(port: number, host: string): Promise<number> {
+  checkHostAndPort(port, host);
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ port, host }, resolve);
+    });
+  } catch (error) {
+    throw await cannotListen(port, host, error);
+  }
+  const bound = (probe.address() as { port: number }).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return bound;
+}
+
+export async function listenOnPort(handler: RequestListener, port: number, host: string): Promise<Listener> {
+  checkHostAndPort(port, host);
   let listener: Listener;
   try {
     listener = await listen(handler, {

@@ -1,20 +1,22 @@
 #!/usr/bin/env node
-import { startServer } from './server.js';
+/** `node dist/main.js [--workers N]`: the built server, as `forgekit serve` runs it. */
+import { parseArgs } from 'node:util';
+import { SERVE_USAGE, serve, workerCount } from './serve.js';
 
-const server = await startServer().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    server.kernel.log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        server.kernel.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
+let values: { workers?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({ options: { workers: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${SERVE_USAGE}\n`);
+  process.exit(2);
 }
+if (values.help) {
+  process.stdout.write(`${SERVE_USAGE}\n`);
+  process.exit(0);
+}
+const workers = workerCount(values.workers);
+if (typeof workers === 'string') {
+  process.stderr.write(`${workers}\n${SERVE_USAGE}\n`);
+  process.exit(2);
+}
+await serve(workers);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +30,9 @@ afterAll(async () => {
 });
 
 describe('startServer', () => {
-  it('rejects with an error naming the host and port when the port is taken, and serves nowhere else', async () => {
-    const env = { PORT: String(takenPort), HOST, FORGEKIT_DATA_DIR: await dataDir(), FORGEKIT_LOG_LEVEL: 'silent' };
+  it('rejects with an error naming the host and port when the port is taken, serves nowhere else and writes nothing', async () => {
+    const dir = await dataDir();
+    const env = { PORT: String(takenPort), HOST, FORGEKIT_DATA_DIR: dir, FORGEKIT_LOG_LEVEL: 'silent' };
     let started: StartedServer | undefined;
     let failure: unknown;
     try {
@@ -44,6 +45,8 @@ describe('startServer', () => {
     expect(started?.url).toBeUndefined();
     expect(String(failure)).toContain(`${HOST}:${takenPort}`);
     expect(String(failure)).toContain('already in use');
+    // No migration ran and no secrets key was generated: the port is bound before the data dir is touched.
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 
@@ -121,12 +124,24 @@ describe('the server process (node dist/main.js)', () => {
     expect(messages).toContain('shutting down');
   });
 
-  it('exits non-zero with an error naming the host and port when the port is taken, serving nowhere else', async () => {
-    const server = start({ PORT: String(takenPort), HOST, FORGEKIT_DATA_DIR: await dataDir() });
+  it('exits non-zero with an error naming the host and port when the port is taken, serving nowhere else and writing nothing', async () => {
+    const dir = await dataDir();
+    const server = start({ PORT: String(takenPort), HOST, FORGEKIT_DATA_DIR: dir });
     expect(await server.waitForLine(servingLine)).toBeNull();
     expect(await server.exited).not.toBe(0);
     expect(server.stderr()).toContain(`${HOST}:${takenPort}`);
     expect(server.stderr()).toContain('already in use');
     expectOnlyJson(server);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('gives a URL clients can use in its listening line when it listens on every interface', async () => {
+    const server = start({ PORT: '0', HOST: '0.0.0.0', FORGEKIT_DATA_DIR: await dataDir() });
+    const line = await server.waitForLine(servingLine);
+    expect(line, server.stderr()).not.toBeNull();
+    const { url, host, port } = JSON.parse(line!);
+    expect(host).toBe('0.0.0.0');
+    expect(url).toBe(`http://localhost:${port}`);
+    expect((await fetch(`${url}/-/liveness`)).status).toBe(200);
   });
 });

@@ -181,7 +181,8 @@ describe('routing', () => {
     });
     expect(kernel.routes.find((route) => route.path === '/api/v4/uploads')?.inputs).toEqual(['title', 'labels', 'file']);
     expect(kernel.routes.find((route) => route.path === '/api/v4/user')).toMatchObject({ auth: 'required', inputs: [] });
-    expect(kernel.routes).toHaveLength(11);
+    expect(kernel.routes.find((route) => route.path === '/-/metrics')).toMatchObject({ pluginId: 'kernel', auth: 'none' });
+    expect(kernel.routes).toHaveLength(12);
     expect(Object.isFrozen(kernel.routes)).toBe(true);
   });
 

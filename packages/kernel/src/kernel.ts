@@ -1,25 +1,32 @@
 /** Boots plugins in two phases: collect and initialise the ORM once, then register in dependency order. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { toNodeListener, toWebHandler } from 'h3';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from './plugin/registry.js';
-import * as v from 'valibot';
-import { KernelConfigSchema, type KernelConfig, type KernelConfigInput } from './config/kernel-config.js';
+import { checkConfig } from './config/check-config.js';
+import type { KernelConfig, KernelConfigInput } from './config/kernel-config.js';
 import { runMigrations, type OwnedMigration } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
-import { API_PREFIX, createHttpApp } from './http/create-http-app.js';
+import { API_PREFIX } from './http/api-prefix.js';
+import { createHttpApp } from './http/create-http-app.js';
 import { describeField, type DescribedField } from './http/fields.js';
-import type { AuthMode, HttpMethod, Route, RouteGuard } from './http/route.js';
+import { defineRoute, type AuthMode, type HttpMethod, type Route, type RouteGuard } from './http/route.js';
+import { isLocalCaller } from './http/local-callers.js';
+import { raw } from './http/responses.js';
+import { notFound } from './http/errors.js';
 import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './plugin/boot-order.js';
 import { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 import type { ForgePlugin, PluginContext } from './plugin/define-plugin.js';
-import type { ServiceRef } from './plugin/service-ref.js';
+import { packageHint, type ServiceRef } from './plugin/service-ref.js';
 import { kernelTokens } from './plugin/kernel-tokens.js';
 import { InProcessEventBus, type EventBus } from './services/events.js';
 import { createFileStorage, type FileStorage } from './services/file-storage.js';
 import { InProcessJobService, type JobService } from './services/jobs.js';
 import { createLogger, type Logger } from './services/logger.js';
+import { createMetrics, timeStatements, type Metrics, type MetricsExposition } from './services/metrics.js';
+import { requireOptionalPeers } from './services/optional-peers.js';
 import { PgBossJobService } from './services/pg-boss-jobs.js';
 import { memoryRateLimits, postgresRateLimits } from './services/rate-limit.js';
 import type { Secrets } from './services/secrets.js';
@@ -32,10 +39,31 @@ export const KERNEL_VERSION: string = createRequire(import.meta.url)('../package
 
 export interface KernelOptions {
   plugins: readonly ForgePlugin<any>[];
-  /** Raw config (see `loadConfig`); validated here. */
+  /** Raw config (see `loadConfig`); validated here, before anything is opened or written. */
   config?: KernelConfigInput;
   logger?: Logger;
+  /**
+   * Serve everything under this path (`/forge`: the API at `/forge/api/v4`, health checks at
+   * `/forge/-/health`). Requests must arrive with the prefix on their URL. Default: none.
+   */
+  basePath?: string;
+  /**
+   * The URL this server is reached at when no `externalUrl` is configured, for links built
+   * outside a request (jobs, events). Requests link to the scheme and host they were sent
+   * to. Default: `http://localhost:<port>`.
+   */
+  serverUrl?: string;
+  /** Told what a long step is doing (each migration as it is applied). */
+  progress?: (message: string) => void;
+  /**
+   * Answers `/-/metrics` in place of this kernel's own registry (a host running several
+   * processes aggregates them here).
+   */
+  metricsExposition?: () => Promise<MetricsExposition>;
 }
+
+/** Node's request listener: `(req, res) => void`. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A mounted route, as tools (fuzzers, route listings) see it. */
 export interface RouteInfo {
@@ -64,10 +92,12 @@ export interface Kernel {
   readonly plugins: readonly ForgePlugin<any>[];
   /** Every mounted route, in registration order (read-only). */
   readonly routes: readonly RouteInfo[];
+  /** Prometheus metrics of this kernel; plugins resolve `kernelServices.metrics`. */
+  readonly metrics: Metrics;
   /** Fetch-style handler for in-process requests (tests). */
   readonly fetch: (request: Request) => Promise<Response>;
   /** Node `http` listener. */
-  readonly nodeListener: ReturnType<typeof toNodeListener>;
+  readonly nodeListener: NodeListener;
   resolve<T>(ref: ServiceRef<T>): T;
   /** Runs plugin start hooks and starts background jobs. */
   start(): Promise<void>;
@@ -75,23 +105,28 @@ export interface Kernel {
   stop(): Promise<void>;
 }
 
-function validateConfig(input: KernelConfigInput | undefined): KernelConfig {
-  const result = v.safeParse(KernelConfigSchema, input ?? {});
-  if (!result.success) {
-    const issue = result.issues[0]!;
-    throw new BootError(`Invalid server config at '${v.getDotPath(issue) ?? '(root)'}': ${issue.message}`);
-  }
-  return result.output;
+/** `/forge/` → `/forge`; '' for none. */
+function normalizeBasePath(basePath: string | undefined): string {
+  const trimmed = (basePath ?? '').replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed))
+    throw new BootError(`basePath '${basePath}' must look like '/forge' (path segments of letters, digits, '.', '_', '~', '-')`);
+  return trimmed;
 }
 
-function validatePluginConfig(plugin: ForgePlugin<any>, raw: unknown): unknown {
-  if (!plugin.config) return raw;
-  const result = v.safeParse(plugin.config, raw ?? {});
-  if (!result.success) {
-    const issue = result.issues[0]!;
-    throw new BootError(`Plugin '${plugin.id}' config is invalid at '${v.getDotPath(issue) ?? '(root)'}': ${issue.message}`);
-  }
-  return result.output;
+/** `/-/metrics`, for local callers only, like the health checks. */
+function metricsRoute(exposition: () => Promise<MetricsExposition>): Route<any> {
+  return defineRoute({
+    method: 'GET',
+    path: '/-/metrics',
+    raw: true,
+    auth: 'none',
+    async handler(ctx) {
+      if (!isLocalCaller(ctx.ip)) throw notFound();
+      const { contentType, text } = await exposition();
+      return raw(200, text, contentType);
+    },
+  });
 }
 
 function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo {
@@ -109,22 +144,38 @@ function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo
 }
 
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
-  const config = validateConfig(options.config);
-  const log = options.logger ?? createLogger(config.logLevel);
-  const externalUrl = (config.externalUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
-
-  // Phase one: everything static, then the ORM once and every migration.
+  // Phase one: everything static, checked before anything is opened or written.
   checkPlugins(options.plugins, KERNEL_VERSION);
+  const { config, pluginConfigs } = checkConfig(options.config, options.plugins);
+  const basePath = normalizeBasePath(options.basePath);
+  const configuredUrl = config.externalUrl?.replace(/\/+$/, '');
+  const externalUrl = configuredUrl ?? (options.serverUrl ?? `http://localhost:${config.port}${basePath}`).replace(/\/+$/, '');
   const plugins = orderPlugins(options.plugins);
-  const pluginConfigs = new Map(plugins.map((plugin) => [plugin.id, validatePluginConfig(plugin, config.plugins[plugin.id])]));
   const entities = collectEntities(plugins);
+  const postgres = isPostgresUrl(config.databaseUrl);
+  if (postgres) await requireOptionalPeers();
+  const log = options.logger ?? createLogger(config.logLevel);
+  const metrics = createMetrics();
+
+  // Then the ORM once, and every migration.
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, entities });
+  const stopTiming = timeStatements(database, metrics.observeStatement);
   let secrets: Secrets;
   try {
     const migrations: OwnedMigration[] = [
       ...kernelMigrations.map((migration) => ({ pluginId: 'kernel', migration })),
       ...plugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration }))),
-    ];
+    ].map(({ pluginId, migration }) => ({
+      pluginId,
+      // Each migration says what it applies, so a long first start is not silent.
+      migration: {
+        ...migration,
+        up: (knex) => {
+          options.progress?.(`applying migration ${pluginId}:${migration.name}`);
+          return migration.up(knex);
+        },
+      },
+    }));
     const applied = await runMigrations(database.legacy.knex, migrations);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
     secrets = await openSecrets({
@@ -135,11 +186,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       log,
     });
   } catch (error) {
+    stopTiming();
     await database.close();
     throw error;
   }
 
-  const postgres = isPostgresUrl(config.databaseUrl);
   const instance: InstanceInfo = { externalUrl, dataDir: resolve(config.dataDir), kernelVersion: KERNEL_VERSION };
 
   // One registry: the kernel's services and every plugin's, by their refs' ids.
@@ -161,10 +212,25 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   let maxFileSize = async () => DEFAULT_MAX_FILE_SIZE;
   const uploads: UploadLimits = { limitFileSize: (read) => void (maxFileSize = read) };
   container.register(kernelServices.uploads.id, { useValue: uploads });
+  container.register(kernelServices.metrics.id, { useValue: metrics });
   const provided = (id: string) => container.isRegistered(id);
   const provideValue = <T>(ref: ServiceRef<T>, value: T) => container.register(ref.id, { useValue: value });
   const events = container.resolve<EventBus>(kernelServices.events.id);
   const jobs = container.resolve<JobService>(kernelServices.jobs.id);
+  // Every job a plugin defines is counted, wherever it runs (in-process, pg-boss, `jobs.run`).
+  const pluginJobs: PluginContext<unknown>['jobs'] = {
+    define: (name, handler) =>
+      jobs.define(name, async (data: Parameters<typeof handler>[0]) => {
+        try {
+          await handler(data);
+          metrics.countJob(name, false);
+        } catch (error) {
+          metrics.countJob(name, true);
+          throw error;
+        }
+      }),
+    enqueue: (name, data, enqueueOptions) => jobs.enqueue(name, data, enqueueOptions),
+  };
   const files = container.resolve<FileStorage>(kernelServices.files.id);
 
   // Phase two: register in dependency order.
@@ -187,7 +253,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       log: log.child({ plugin: plugin.id }),
       resolve: (ref) => {
         if (!allowed.has(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves service '${ref.id}' without listing it in 'requires'`);
-        if (!provided(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves service '${ref.id}', which is not provided yet`);
+        if (!provided(ref.id)) throw new BootError(`Plugin '${plugin.id}' resolves service '${ref.id}', which is not provided yet${packageHint(ref)}`);
         return container.resolve(ref.id);
       },
       resolveOptional: (ref) => {
@@ -202,7 +268,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       },
       routes: (...added) => {
         for (const route of added) {
-          const path = (route.raw ? '' : API_PREFIX) + route.path;
+          const path = basePath + (route.raw ? '' : API_PREFIX) + route.path;
           const mounted = routeInfo(plugin.id, path, route);
           routes.push({ route, mounted });
           routeOwners.push({ pluginId: plugin.id, path });
@@ -215,7 +281,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         guards.push(guard);
       },
       events,
-      jobs,
+      jobs: pluginJobs,
       lifecycle: { onStart: (fn) => startHooks.push(fn), onStop: (fn) => stopHooks.unshift(fn) },
     };
     await plugin.register(ctx);
@@ -223,6 +289,12 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       if (!provided(ref.id)) throw new BootError(`Plugin '${plugin.id}' lists service '${ref.id}' in 'provides' but did not provide it`);
     }
   }
+  const metricsExposition = options.metricsExposition ?? (() => metrics.exposition());
+  const scrape = metricsRoute(metricsExposition);
+  const metricsMounted = routeInfo('kernel', `${basePath}/-/metrics`, scrape);
+  routes.push({ route: scrape, mounted: metricsMounted });
+  routeOwners.push({ pluginId: 'kernel', path: `${basePath}/-/metrics` });
+  routeInfos.push(metricsMounted);
   checkRouteParams(routeOwners);
   const needsIdentity = routes.some(({ route }) => (route.auth ?? 'required') !== 'none');
   if (needsIdentity && !provided(kernelServices.identity.id)) {
@@ -235,8 +307,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     guards,
     database,
     log,
-    externalUrl,
+    externalUrl: configuredUrl,
+    fallbackUrl: externalUrl,
+    basePath,
     trustProxy: config.trustProxy,
+    metrics,
     identity: () => container.resolve(kernelServices.identity.id),
     inflight,
     limits: { maxBodySize: config.maxBodySize, uploadDir: join(instance.dataDir, 'tmp', 'uploads'), maxFileSize: () => maxFileSize() },
@@ -251,12 +326,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     jobs,
     files,
     log,
+    metrics,
     plugins,
     routes: Object.freeze(routeInfos),
     fetch,
-    nodeListener: toNodeListener(app),
+    nodeListener: toNodeListener(app) as NodeListener,
     resolve: <T>(ref: ServiceRef<T>) => {
-      if (!provided(ref.id)) throw new BootError(`No plugin provides service '${ref.id}'`);
+      if (!provided(ref.id)) throw new BootError(`No plugin provides service '${ref.id}'${packageHint(ref)}`);
       return container.resolve<T>(ref.id);
     },
     async start() {
@@ -270,6 +346,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       while (inflight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       await jobs.stop();
       for (const hook of stopHooks) await hook();
+      stopTiming();
       await database.close();
     },
   };

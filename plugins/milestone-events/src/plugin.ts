@@ -21,7 +21,7 @@ export const milestoneEventsPlugin = definePlugin({
     const access = ctx.resolve(coreAccessRef);
     const service = createEventService(createEventStore(ctx.resolve(kernelServices.database)), milestones, (user, id) => access.requireProject(user, id));
     ctx.provide(milestoneEventsServiceRef, service.recorder);
-    ctx.routes(...eventRoutes(service, milestones, ctx.resolve(coreUsersRef), ctx.resolve(kernelServices.instance).externalUrl));
+    ctx.routes(...eventRoutes(service, milestones, ctx.resolve(coreUsersRef)));
 
     ctx.events.on(milestoneLifecycle.deleted, async ({ milestoneId }) => {
       await service.removeOfMilestone(milestoneId);

@@ -63,6 +63,37 @@ describe('access log', () => {
     throw new Error(`no access log line for ${path}`);
   };
 
+  it('logs the user, the caller address, the route template and the bytes sent', async () => {
+    lines.length = 0;
+    const reply = await raw(`GET /api/v4/users/1 HTTP/1.1\r\nHost: x\r\nPRIVATE-TOKEN: ${rootToken}\r\nConnection: close\r\n\r\n`);
+    const body = reply.slice(reply.indexOf('\r\n\r\n') + 4);
+    const line = await requestLine('/api/v4/users/1');
+    const root = (await kernel.fetch(new Request('http://localhost/api/v4/user', { headers: { 'PRIVATE-TOKEN': rootToken } })).then((res) => res.json())) as {
+      id: number;
+    };
+    expect(line).toMatchObject({
+      method: 'GET',
+      route: '/api/v4/users/:id',
+      status: 200,
+      user_id: root.id,
+      remote_ip: '127.0.0.1',
+      response_bytes: Buffer.byteLength(body),
+    });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(0);
+  });
+
+  it('logs a request no route matches, and an anonymous one, with a null user', async () => {
+    lines.length = 0;
+    await raw('GET /api/v4/nonexistent?x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(await requestLine('/api/v4/nonexistent')).toMatchObject({
+      route: '(unmatched)',
+      status: 404,
+      user_id: null,
+      remote_ip: '127.0.0.1',
+      response_bytes: Buffer.byteLength(JSON.stringify({ error: '404 Not Found' })),
+    });
+  });
+
   it('marks a request whose client went away mid-body as aborted, not as a 500', async () => {
     await raw(
       `POST /api/v4/projects?aborted=1 HTTP/1.1\r\nHost: x\r\nPRIVATE-TOKEN: ${rootToken}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,

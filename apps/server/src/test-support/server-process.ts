@@ -3,6 +3,19 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const SERVER_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const SERVER_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+/** The repository's root, where `npm start` runs. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Whether the process `pid` still exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** Settings of the test run the child must not inherit (vitest's NODE_ENV=test quiets libraries). */
 const NOT_INHERITED = /^(FORGEKIT_|PORT$|HOST$|NODE_ENV$|VITEST|TINYPOOL)/;
@@ -16,19 +29,38 @@ export const isJsonLine = (line: string) => {
 };
 
 export interface ServerProcess {
+  readonly pid: number;
   /** Complete stdout lines so far. */
   readonly stdout: string[];
   readonly stderr: () => string;
   readonly exited: Promise<number | null>;
+  /** Resolves true once `holds(stdout lines)` does, false when the process exits first. */
+  waitUntil(holds: (lines: readonly string[]) => boolean): Promise<boolean>;
   /** The first stdout line that matches, or null when the process exits first. */
   waitForLine(match: (line: string) => boolean): Promise<string | null>;
   /** Sends `signal` (unless the process has exited) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !NOT_INHERITED.test(name)));
-  const child = spawn(process.execPath, [SERVER_MAIN], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The environment of a child server: this one's, without the test run's own settings. */
+export const childEnv = (env: Record<string, string>) => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !NOT_INHERITED.test(name))),
+  ...env,
+});
+
+export interface ProcessOptions {
+  /** Default: `node dist/main.js`. */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+}
+
+export function startServerProcess(env: Record<string, string>, options: ProcessOptions = {}): ServerProcess {
+  const child = spawn(options.command ?? process.execPath, options.args ?? [SERVER_MAIN], {
+    env: childEnv(env),
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stdout: string[] = [];
   const watchers = new Set<() => void>();
   let partial = '';
@@ -49,21 +81,24 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
       resolve(code);
     }),
   );
+  const waitUntil = (holds: (lines: readonly string[]) => boolean) =>
+    new Promise<boolean>((resolve) => {
+      const check = () => {
+        const held = holds(stdout);
+        if (!held && !done) return;
+        watchers.delete(check);
+        resolve(held);
+      };
+      watchers.add(check);
+      check();
+    });
   return {
+    pid: child.pid!,
     stdout,
     stderr: () => stderr,
     exited,
-    waitForLine: (match) =>
-      new Promise((resolve) => {
-        const check = () => {
-          const line = stdout.find(match);
-          if (line === undefined && !done) return;
-          watchers.delete(check);
-          resolve(line ?? null);
-        };
-        watchers.add(check);
-        check();
-      }),
+    waitUntil,
+    waitForLine: async (match) => ((await waitUntil((lines) => lines.some(match))) ? stdout.find(match)! : null),
     stop(signal = 'SIGTERM') {
       if (!done) child.kill(signal);
       return exited;

@@ -1,6 +1,7 @@
 /** The kernel's own settings and the loader that reads them from env and an optional JSON file. */
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
+import { BootError } from '../plugin/boot-order.js';
 import type { ForgePlugin } from '../plugin/define-plugin.js';
 import { MIN_SECRETS_KEY_LENGTH } from '../services/secrets.js';
 
@@ -69,11 +70,24 @@ export interface LoadConfigOptions {
   plugins?: readonly Pick<ForgePlugin<unknown>, 'id' | 'env'>[];
 }
 
-/** Reads env and the optional file into one raw config object (validated at boot). */
+/** The JSON object in `file`; a BootError naming the file when it cannot be read or is not one. */
+function readConfigFile(file: string): Record<string, any> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new BootError(`Cannot read the config file ${file} (FORGEKIT_CONFIG): ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new BootError(`The config file ${file} (FORGEKIT_CONFIG) must hold a JSON object`);
+  return parsed as Record<string, any>;
+}
+
+/** Reads env and the optional file into one raw config object (validated by `checkConfig`). */
 export function loadConfig(options: LoadConfigOptions = {}): KernelConfigInput {
   const env = options.env ?? process.env;
   const file = options.file ?? env.FORGEKIT_CONFIG;
-  const fromFile: Record<string, any> = file ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const fromFile: Record<string, any> = file ? readConfigFile(file) : {};
   const config: Record<string, any> = { ...fromFile, plugins: { ...(fromFile.plugins ?? {}) } };
   for (const [name, key] of Object.entries(KERNEL_ENV)) {
     const value = env[name];

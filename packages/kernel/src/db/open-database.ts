@@ -10,7 +10,7 @@ import { createQueryFactory, type QueryFactory } from './query.js';
 import { createReads, type Reads } from './reads.js';
 import { createWrites, type Writes } from './writes.js';
 import type { Dialect } from './dialect.js';
-import { createPreparedQueries, type SqliteReader } from './prepared-queries.js';
+import { createPreparedQueries, type SqliteReader, type StatementTimer } from './prepared-queries.js';
 
 export type { Dialect } from './dialect.js';
 
@@ -24,6 +24,8 @@ export interface Database extends QueryFactory, Reads, Writes {
   readonly dialect: Dialect;
   /** Sees the SQL of every prepared read, which knex's `query` event does not; returns the unsubscribe. */
   observeReads(listener: (sql: string) => void): () => void;
+  /** Sees the SQL and duration of every prepared statement once it finished (knex's events see the rest); returns the unsubscribe. */
+  timeReads(listener: StatementTimer): () => void;
   close(): Promise<void>;
   /**
    * The column-named API plugins are moving off: knex builders over column names and
@@ -104,6 +106,7 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
     ...createWrites(entityWrites),
     dialect,
     observeReads: (listener) => prepared.observe(listener),
+    timeReads: (listener) => prepared.time(listener),
     legacy: { ...createEntityReads(engine), ...entityWrites, orm, knex },
     async close() {
       await prepared.finalize();

@@ -4,6 +4,7 @@
  * `$1, $2, …` on PostgreSQL.
  */
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
 
@@ -83,6 +84,8 @@ export function toNumberedPlaceholders(sql: string): string {
   return out;
 }
 
+export type StatementTimer = (sql: string, seconds: number) => void;
+
 export interface PreparedQueries {
   /** A statement prepared once per SQL text, answering column names and arrays of values. */
   statement(sql: string): PreparedStatement;
@@ -90,6 +93,8 @@ export interface PreparedQueries {
   writeStatement(sql: string): PreparedStatement;
   /** Calls `listener` with the SQL of every prepared read (they bypass knex's `query` event); returns the unsubscribe. */
   observe(listener: (sql: string) => void): () => void;
+  /** Calls `listener` with the SQL and duration (seconds) of every prepared statement once it finished; returns the unsubscribe. */
+  time(listener: StatementTimer): () => void;
   /** Releases SQLite statements; call before the connection closes. */
   finalize(): Promise<void>;
 }
@@ -122,6 +127,7 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
   }
 
   const observers = new Set<(sql: string) => void>();
+  const timers = new Set<StatementTimer>();
 
   // Queries built at request time come in a bounded number of shapes; the cap only guards against surprises.
   const MAX_CACHED = 500;
@@ -172,7 +178,12 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
       sql,
       raw(params = []) {
         for (const observer of observers) observer(sql);
-        return run(params);
+        if (timers.size === 0) return run(params);
+        const started = performance.now();
+        return run(params).finally(() => {
+          const seconds = (performance.now() - started) / 1000;
+          for (const timer of timers) timer(sql, seconds);
+        });
       },
     };
     if (cache.size >= MAX_CACHED) cache.clear();
@@ -186,6 +197,10 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
     observe(listener) {
       observers.add(listener);
       return () => observers.delete(listener);
+    },
+    time(listener) {
+      timers.add(listener);
+      return () => timers.delete(listener);
     },
     async finalize() {
       for (const statements of sqliteStatements.values()) {

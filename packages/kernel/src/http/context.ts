@@ -31,9 +31,22 @@ export interface RequestContext<User extends Principal | null = Principal | null
   /** The request body as it arrives, on routes with `streamBody` (413 once past the route's limit). */
   readonly bodyStream: Readable | null;
   readonly ip: string;
-  /** The server's external URL, without a trailing slash. */
+  /**
+   * The URL links in this answer start with, without a trailing slash: the configured
+   * external URL, or the scheme and host this request was sent to.
+   */
   readonly externalUrl: string;
+  /**
+   * A link built outside the request from the instance's URL (`kernelServices.instance`),
+   * moved onto `externalUrl`; any other text is answered unchanged.
+   */
+  relink(url: string): string;
   readonly log: Logger;
   header(name: string): string | undefined;
   setHeader(name: string, value: string): void;
+}
+
+/** `entity` with its `web_url` (built outside the request from the instance's URL) moved onto the request's URL. */
+export function relinkWebUrl<T extends { web_url?: unknown }>(ctx: Pick<RequestContext, 'relink'>, entity: T): T {
+  return typeof entity.web_url === 'string' ? { ...entity, web_url: ctx.relink(entity.web_url) } : entity;
 }

@@ -8,6 +8,7 @@ import { authenticate, type AuthResult } from '../auth/authenticate.js';
 import type { IdentityProvider } from '../auth/identity.js';
 import type { Database } from '../db/open-database.js';
 import type { Logger } from '../services/logger.js';
+import { PREFLIGHT_ROUTE, UNMATCHED_ROUTE, type KernelMetrics } from '../services/metrics.js';
 import type { RequestContext } from './context.js';
 import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
 import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
@@ -18,16 +19,22 @@ import { KeysetPage, Page, Reply } from './responses.js';
 import { assertWellFormedPath } from './well-formed.js';
 import type { GuardedRoute, HttpMethod, Route, RouteGuard } from './route.js';
 
-export const API_PREFIX = '/api/v4';
+export { API_PREFIX } from './api-prefix.js';
 
 export interface HttpAppOptions {
   routes: readonly { route: Route<any>; mounted: GuardedRoute }[];
   guards: readonly RouteGuard[];
   database: Database;
   log: Logger;
-  externalUrl: string;
-  /** Take the caller's address from `X-Forwarded-For`. */
+  /** The configured external URL, without a trailing slash; without one, links follow each request's scheme and host. */
+  externalUrl: string | undefined;
+  /** Links of a request that names no usable host (in-process requests): the server's own URL. */
+  fallbackUrl: string;
+  /** The path the whole app is served under (`/forge`), or ''; the API is at `<basePath>/api/v4`. */
+  basePath: string;
+  /** Take the caller's address from `X-Forwarded-For`, and the scheme and host of links from `X-Forwarded-Proto` and `X-Forwarded-Host`. */
   trustProxy: boolean;
+  metrics: Pick<KernelMetrics, 'observeRequest'>;
   /** Resolved on the first authenticated request. */
   identity: () => IdentityProvider;
   /** Counts requests in flight, for graceful shutdown. */
@@ -76,10 +83,42 @@ function closeIfBodyUnread(event: H3Event) {
   if (res.socket && !res.headersSent && !req.complete) res.setHeader('Connection', 'close');
 }
 
+/** Per-request facts the access log and metrics need, kept on the event. */
+interface RequestFacts {
+  started: number;
+  route: string;
+  userId: number | null;
+  /** Bytes of the body sent, counted as it is written. */
+  bytes: number;
+  logged: boolean;
+}
+
+function factsOf(event: H3Event): RequestFacts {
+  let facts = event.context.forgekit as RequestFacts | undefined;
+  if (!facts) event.context.forgekit = facts = { started: performance.now(), route: UNMATCHED_ROUTE, userId: null, bytes: 0, logged: false };
+  return facts;
+}
+
+/** Sends a text body (none for HEAD), counting its bytes for the access log. */
+function sendText(event: H3Event, text: string, type?: string) {
+  const body = event.method === 'HEAD' ? '' : text;
+  factsOf(event).bytes += Buffer.byteLength(body);
+  return send(event, body, type);
+}
+
 function sendJson(event: H3Event, status: number, body: unknown) {
   event.node.res.statusCode = status;
   if (status === 204 || status === 304 || event.method === 'HEAD') return send(event, '');
-  return send(event, JSON.stringify(body), 'application/json');
+  return sendText(event, JSON.stringify(body), 'application/json');
+}
+
+/** A host name or address with an optional port, as a `Host` header may carry it; anything else is not put in links. */
+const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The first value of a header a proxy may have appended to (`a, b`). */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text?.split(',')[0]?.trim() || undefined;
 }
 
 function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
@@ -113,6 +152,8 @@ async function sendStream(event: H3Event, body: Readable) {
     body.destroy();
     return send(event, '');
   }
+  const facts = factsOf(event);
+  body.on('data', (chunk: Buffer | string) => void (facts.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length));
   if (!res.socket) {
     (res as unknown as { _data: unknown })._data = Readable.toWeb(body);
     markHandled(event);
@@ -122,29 +163,35 @@ async function sendStream(event: H3Event, body: Readable) {
 }
 
 export function createHttpApp(options: HttpAppOptions): App {
-  const { log, externalUrl } = options;
+  const { log, basePath, trustProxy } = options;
   const app = createApp({
     onError: (error, event) => {
       log.error({ err: error }, 'unhandled router error');
-      return sendJson(event, 500, { message: '500 Internal Server Error' }) as unknown as undefined;
+      const sent = sendJson(event, 500, { message: '500 Internal Server Error' });
+      logRequest(event, false);
+      return sent as unknown as undefined;
     },
   });
   const router = createRouter();
 
   for (const { route, mounted } of options.routes) {
     const guards = options.guards.filter((guard) => !route.exemptFrom?.includes(guard.name) && guard.applies(mounted));
-    const handler = eventHandler((event) => dispatch(route, guards, event));
+    const handler = eventHandler((event) => dispatch(route, mounted.path, guards, event));
     router.add(mounted.path, handler, route.method.toLowerCase() as 'get');
     if (route.method === 'GET') router.add(mounted.path, handler, 'head');
   }
 
   app.use(
     eventHandler((event) => {
+      factsOf(event);
       setHeaders(event, STANDARD_HEADERS);
       event.node.res.setHeader('X-Request-Id', requestIdOf(event));
       if (event.method === 'OPTIONS') {
+        factsOf(event).route = PREFLIGHT_ROUTE;
         event.node.res.statusCode = 204;
-        return send(event, '');
+        const sent = send(event, '');
+        logRequest(event, false);
+        return sent;
       }
     }),
   );
@@ -152,17 +199,74 @@ export function createHttpApp(options: HttpAppOptions): App {
   // error whose status message quotes the (hostile) path, on every unmatched request.
   router.add(
     '/**',
-    eventHandler((event) => {
-      if (event.path.startsWith('/api/v3/')) {
-        return sendJson(event, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' });
-      }
-      return sendJson(event, 404, unknownRoute().body);
+    eventHandler(async (event) => {
+      const gone = event.path.startsWith(`${basePath}/api/v3/`);
+      await (gone ? sendJson(event, 410, { error: 'API V3 is no longer supported. Use API V4 instead.' }) : sendJson(event, 404, unknownRoute().body));
+      logRequest(event, false);
     }),
   );
   app.use(router);
 
-  async function dispatch(route: Route<any>, guards: readonly RouteGuard[], event: H3Event) {
-    const started = performance.now();
+  /** The caller's address: the socket's, or `X-Forwarded-For`'s when the proxy is trusted. */
+  const callerIp = (event: H3Event) => getRequestIP(event, { xForwardedFor: trustProxy }) ?? '';
+
+  /**
+   * The base of links in this request's answer: the configured external URL, or the scheme
+   * and host the client used (from `X-Forwarded-Proto` and `X-Forwarded-Host` when the proxy
+   * is trusted), so clients see the address they called.
+   */
+  function externalUrlOf(event: H3Event): string {
+    if (options.externalUrl !== undefined) return options.externalUrl;
+    const { headers, socket } = event.node.req;
+    let scheme = (socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http';
+    let host = firstValue(headers.host);
+    if (trustProxy) {
+      const proto = firstValue(headers['x-forwarded-proto'])?.toLowerCase();
+      if (proto === 'http' || proto === 'https') scheme = proto;
+      host = firstValue(headers['x-forwarded-host']) ?? host;
+    }
+    if (!host || !HOST_HEADER.test(host)) return options.fallbackUrl;
+    return `${scheme}://${host.toLowerCase()}${basePath}`;
+  }
+
+  /** `link` (built from the instance's URL) on `base` instead. */
+  function relink(link: string, base: string): string {
+    const instance = options.fallbackUrl;
+    if (base === instance || !link.startsWith(instance)) return link;
+    const rest = link.slice(instance.length);
+    return rest === '' || rest.startsWith('/') || rest.startsWith('?') ? base + rest : link;
+  }
+
+  /** One access-log line and one metrics observation per request, whatever answered it. */
+  function logRequest(event: H3Event, aborted: boolean) {
+    const facts = factsOf(event);
+    if (facts.logged) return;
+    facts.logged = true;
+    const res = event.node.res;
+    // What the client was sent: nothing, when it went away or the HTTP parser answered it.
+    const status = res.headersSent || !aborted ? res.statusCode : null;
+    const seconds = (performance.now() - facts.started) / 1000;
+    options.metrics.observeRequest(event.method, facts.route, status, seconds);
+    log.info(
+      {
+        request_id: requestIdOf(event),
+        method: event.method,
+        path: event.path.split('?')[0],
+        route: facts.route,
+        status,
+        ...(aborted ? { aborted: true } : {}),
+        duration_ms: Math.round(seconds * 100_000) / 100,
+        user_id: facts.userId,
+        remote_ip: callerIp(event) || null,
+        response_bytes: aborted ? null : facts.bytes,
+      },
+      'request',
+    );
+  }
+
+  async function dispatch(route: Route<any>, template: string, guards: readonly RouteGuard[], event: H3Event) {
+    const facts = factsOf(event);
+    facts.route = template;
     const requestId = requestIdOf(event);
     options.inflight.count++;
     const uploads: string[] = [];
@@ -178,20 +282,7 @@ export function createHttpApp(options: HttpAppOptions): App {
     } finally {
       options.inflight.count--;
       if (uploads.length > 0) await removeFiles(uploads);
-      const res = event.node.res;
-      // What the client was sent: nothing, when it went away or the HTTP parser answered it.
-      const status = res.headersSent || !aborted ? res.statusCode : null;
-      log.info(
-        {
-          request_id: requestId,
-          method: event.method,
-          path: event.path.split('?')[0],
-          status,
-          ...(aborted ? { aborted: true } : {}),
-          duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        },
-        'request',
-      );
+      logRequest(event, aborted);
     }
   }
 
@@ -205,11 +296,13 @@ export function createHttpApp(options: HttpAppOptions): App {
     const method = event.method as HttpMethod;
     const url = event.path;
     const queryIndex = url.indexOf('?');
-    const path = queryIndex === -1 ? url : url.slice(0, queryIndex);
+    // Below the base path: what the route table and links see.
+    const path = (queryIndex === -1 ? url : url.slice(0, queryIndex)).slice(basePath.length);
     assertWellFormedPath(path);
     const params = decodeParams(event.context.params as Record<string, string> | undefined);
     const query = queryIndex === -1 ? {} : parseQuery(url.slice(queryIndex + 1));
     const headers = event.node.req.headers;
+    const externalUrl = externalUrlOf(event);
     const header = (name: string) => {
       const value = headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
@@ -221,6 +314,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       { method, basic: route.basicAuth, header, param: (name) => query[name] },
       options.identity,
     );
+    factsOf(event).userId = auth.user?.id ?? null;
     const maxBodySize = route.maxBodySize ?? options.limits.maxBodySize;
     let bodyParams: Record<string, unknown> = {};
     if (!route.streamBody) {
@@ -241,8 +335,9 @@ export function createHttpApp(options: HttpAppOptions): App {
       sudoer: auth.sudoer,
       page: pageRequest,
       bodyStream: route.streamBody ? bodyStream(event, maxBodySize) : null,
-      ip: getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? '',
+      ip: callerIp(event),
       externalUrl,
+      relink: (link) => relink(link, externalUrl),
       log,
       header,
       setHeader: (name, value) => event.node.res.setHeader(name, value),
@@ -268,7 +363,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       setHeaders(event, result.headers);
       if (result.kind === 'raw') {
         event.node.res.statusCode = result.status;
-        await send(event, event.method === 'HEAD' ? '' : (result.body as string));
+        await sendText(event, result.body as string);
       } else if (result.kind === 'stream') {
         event.node.res.statusCode = result.status;
         await sendStream(event, result.body as Readable);
@@ -278,7 +373,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       return result.status;
     }
     if (result instanceof Page || result instanceof KeysetPage) {
-      const base = `${externalUrl}${prepared.ctx.path}`;
+      const base = `${prepared.ctx.externalUrl}${prepared.ctx.path}`;
       const headers =
         result instanceof Page
           ? paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams)
@@ -304,7 +399,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       setHeaders(event, error.headers);
       if (error.text !== undefined) {
         event.node.res.statusCode = error.status;
-        await send(event, error.text, 'text/plain');
+        await sendText(event, error.text, 'text/plain');
       } else {
         await sendJson(event, error.status, error.body);
       }

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { CHOSEN_IID, INTEGER_COLUMN, type IntegerRange } from '../db/values.js';
-import type { UploadedFile } from './read-input.js';
+import type { UploadedFile } from './uploaded-file.js';
 
 const INVALID = Symbol('invalid');
 /** A value of the right type that its field's range leaves out. */

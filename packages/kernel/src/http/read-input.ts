@@ -11,14 +11,9 @@ import { isForbiddenKey, nestPairs, parseNestedParams } from './nested-params.js
 import { BodyAborted, bodyStream, readBody } from './request-body.js';
 import { assertWellFormed, utf8 } from './well-formed.js';
 
-/** A file from a multipart body, written to a temporary file that lives as long as the request. */
-export interface UploadedFile {
-  filename: string;
-  type: string;
-  size: number;
-  /** The temporary file; move or copy it to keep it. */
-  path: string;
-}
+import type { UploadedFile } from './uploaded-file.js';
+
+export type { UploadedFile } from './uploaded-file.js';
 
 export interface BodyLimits {
   /** Bytes of a JSON, form or plain body, and of a multipart body's fields together. */

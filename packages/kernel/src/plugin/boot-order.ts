@@ -3,6 +3,7 @@ import semver from 'semver';
 import type { EntitySchema } from '@mikro-orm/core';
 import { PLUGIN_CONTRACT_VERSION, type ForgePlugin } from './define-plugin.js';
 import { kernelServices } from './kernel-services.js';
+import { packageHint } from './service-ref.js';
 
 export class BootError extends Error {
   override name = 'BootError';
@@ -68,7 +69,7 @@ export function orderPlugins(plugins: readonly ForgePlugin<any>[]): ForgePlugin<
     for (const ref of plugin.requires ?? []) {
       if (KERNEL_REFS.has(ref.id) || providerOf.has(ref.id)) continue;
       const known = [...providerOf.keys()].sort().join(', ') || 'none';
-      throw new BootError(`Plugin '${plugin.id}' requires service '${ref.id}', which no plugin provides (provided: ${known})`);
+      throw new BootError(`Plugin '${plugin.id}' requires service '${ref.id}', which no plugin provides${packageHint(ref)} (provided: ${known})`);
     }
   }
   const ordered: ForgePlugin<any>[] = [];

@@ -4,6 +4,7 @@ import type { EventBus } from '../services/events.js';
 import type { FileStorage } from '../services/file-storage.js';
 import type { JobService } from '../services/jobs.js';
 import type { Logger } from '../services/logger.js';
+import type { Metrics } from '../services/metrics.js';
 import type { RateLimitService } from '../services/rate-limit.js';
 import type { Secrets } from '../services/secrets.js';
 import { kernelTokens } from './kernel-tokens.js';
@@ -11,7 +12,11 @@ import { createServiceRef } from './service-ref.js';
 
 /** The kernel's own data a plugin may read (not its config sections). */
 export interface InstanceInfo {
-  /** The URL clients reach the server at, without a trailing slash. */
+  /**
+   * The URL clients reach the server at, without a trailing slash: the configured
+   * `externalUrl`, or the server's own URL. Inside a request, `ctx.externalUrl` is the one
+   * to link with: without a configured URL it follows the scheme and host the client used.
+   */
   readonly externalUrl: string;
   readonly dataDir: string;
   readonly kernelVersion: string;
@@ -35,6 +40,8 @@ export const kernelServices = {
   /** Seals values kept at rest (keys, credentials) with the instance's secrets key. */
   secrets: createServiceRef<Secrets>('kernel.secrets'),
   uploads: createServiceRef<UploadLimits>('kernel.uploads'),
+  /** Prometheus metrics: `countWebhookDelivery(outcome)`, and a registry for a plugin's own metrics. */
+  metrics: createServiceRef<Metrics>('kernel.metrics'),
   /** Provided by a plugin (the core plugin): token and user lookup for the kernel's auth. */
   identity: createServiceRef<IdentityProvider>('kernel.identity'),
 };

@@ -22,6 +22,8 @@ export interface JobService {
   /** Runs a defined job now, in this process, and waits for it (tests and the CLI). */
   run<D = unknown>(name: string, data?: D): Promise<void>;
   start(schedules: Record<string, readonly string[]>): Promise<void>;
+  /** Fails as `start` would for `schedules` (an unknown job, a bad cron expression), starting nothing. */
+  checkSchedules(schedules: Record<string, readonly string[]>): void;
   /** Stops taking jobs and waits for the running ones. */
   stop(): Promise<void>;
   readonly names: readonly string[];
@@ -51,7 +53,7 @@ export abstract class BaseJobService implements JobService {
     await this.handler(name)(data);
   }
 
-  protected checkSchedules(schedules: Record<string, readonly string[]>) {
+  checkSchedules(schedules: Record<string, readonly string[]>) {
     for (const [cron, names] of Object.entries(schedules)) {
       for (const name of names) this.handler(name);
       new Cron(cron, { paused: true }).stop();

@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { inject, injectable } from '../plugin/registry.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import { kernelTokens } from '../plugin/kernel-tokens.js';
@@ -11,18 +11,28 @@ const queueName = (name: string) => name.replace(':', '.');
 /** Jobs on PostgreSQL: each job runs once across every server process sharing the database. */
 @injectable()
 export class PgBossJobService extends BaseJobService {
-  private readonly boss: PgBoss;
+  private readonly config: KernelConfig;
+  private loaded: Promise<PgBoss> | undefined;
   private started = false;
 
   constructor(@inject(kernelTokens.config) config: KernelConfig, @inject(kernelTokens.logger) log: Logger) {
     super(log);
-    this.boss = new PgBoss({ connectionString: config.databaseUrl!, schema: 'forgekit_jobs', max: 4 });
-    this.boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+    this.config = config;
+  }
+
+  /** pg-boss is an optional peer dependency: imported when a PostgreSQL kernel first needs it. */
+  private get boss(): Promise<PgBoss> {
+    this.loaded ??= import('pg-boss').then(({ default: PgBossClass }) => {
+      const boss = new PgBossClass({ connectionString: this.config.databaseUrl!, schema: 'forgekit_jobs', max: 4 });
+      boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+      return boss;
+    });
+    return this.loaded;
   }
 
   async enqueue<D>(name: string, data?: D, options: EnqueueOptions = {}) {
     this.handler(name);
-    await this.boss.send(queueName(name), (data ?? {}) as object, {
+    await (await this.boss).send(queueName(name), (data ?? {}) as object, {
       singletonKey: options.singletonKey,
       startAfter: options.startAfter,
     });
@@ -30,21 +40,22 @@ export class PgBossJobService extends BaseJobService {
 
   async start(schedules: Record<string, readonly string[]>) {
     this.checkSchedules(schedules);
-    await this.boss.start();
+    const boss = await this.boss;
+    await boss.start();
     this.started = true;
     for (const [name, handler] of this.handlers) {
       const queue = queueName(name);
-      await this.boss.createQueue(queue);
-      await this.boss.work(queue, { pollingIntervalSeconds: 1 }, async (jobs) => {
+      await boss.createQueue(queue);
+      await boss.work(queue, { pollingIntervalSeconds: 1 }, async (jobs) => {
         for (const job of jobs) await handler(job.data);
       });
     }
     for (const [cron, names] of Object.entries(schedules)) {
-      for (const name of names) await this.boss.schedule(queueName(name), cron, {});
+      for (const name of names) await boss.schedule(queueName(name), cron, {});
     }
   }
 
   async stop() {
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    if (this.started) await (await this.boss).stop({ graceful: true, wait: true, timeout: 30_000 });
   }
 }

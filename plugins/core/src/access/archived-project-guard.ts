@@ -11,7 +11,8 @@ import type { AccessService } from './access-service.js';
 export const ARCHIVED_PROJECT_GUARD = 'core.archived-project';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const UNDER_A_PROJECT = /^\/api\/v4\/projects\/:id\//;
+// Unanchored: a host may mount the API under a base path.
+const UNDER_A_PROJECT = /\/api\/v4\/projects\/:id\//;
 
 export function archivedProjectGuard(access: Pick<AccessService, 'lookUpForRequest'>): RouteGuard {
   return {

@@ -1,8 +1,5 @@
-import { defineRoute, f, notFound, params, raw, reply, type Database, type RequestContext, type Route } from '@forgekit/kernel';
+import { defineRoute, f, isLocalCaller, notFound, params, raw, reply, type Database, type RequestContext, type Route } from '@forgekit/kernel';
 import { ApplicationSetting } from '../entities/application-setting.js';
-
-/** Health checks answer only local callers, as GitLab's IP allow-list does by default. */
-const isLocal = (ctx: RequestContext) => ctx.ip === '' || ctx.ip === '127.0.0.1' || ctx.ip === '::1' || ctx.ip === '::ffff:127.0.0.1';
 
 export function instanceRoutes(database: Database, version: string, revision: string): Route[] {
   const metadata = () => ({
@@ -12,7 +9,8 @@ export function instanceRoutes(database: Database, version: string, revision: st
     enterprise: false,
   });
   const localOnly = (ctx: RequestContext) => {
-    if (!isLocal(ctx)) throw notFound();
+    // Health checks answer only local callers, as GitLab's IP allow-list does by default.
+    if (!isLocalCaller(ctx.ip)) throw notFound();
   };
   return [
     defineRoute({ method: 'GET', path: '/version', scopes: ['read_user'], handler: metadata }),

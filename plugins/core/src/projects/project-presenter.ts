@@ -26,12 +26,17 @@ export interface PresentOptions {
 
 const fullPathOf = (project: ProjectWithNamespace) => `${project.ns_full_path}/${project.path}`;
 
-/** Parsing the external URL costs more than the rest of a project's fields; lists present many. */
+/**
+ * Parsing the external URL costs more than the rest of a project's fields; lists present many.
+ * Without a configured URL each request's Host names it, so the memo is bounded.
+ */
 const hostsByUrl = new Map<string, { hostname: string; host: string }>();
+const MAX_REMEMBERED_URLS = 64;
 function hostsOf(externalUrl: string) {
   let hosts = hostsByUrl.get(externalUrl);
   if (!hosts) {
     const url = new URL(externalUrl);
+    if (hostsByUrl.size >= MAX_REMEMBERED_URLS) hostsByUrl.clear();
     hostsByUrl.set(externalUrl, (hosts = { hostname: url.hostname, host: url.host }));
   }
   return hosts;

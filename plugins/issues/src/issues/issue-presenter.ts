@@ -2,6 +2,7 @@
  * GitLab's IssueBasic (lists) and Issue (single) entities, for a page of issues at once:
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
+import { relinkWebUrl } from '@forgekit/kernel';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -22,6 +23,8 @@ export interface PresenterDeps {
 
 export interface PresentOptions {
   externalUrl: string;
+  /** Moves links built from the instance's URL (nested milestones and iterations) onto `externalUrl` (a request's `ctx.relink`). */
+  relink?: (url: string) => string;
   /** The full `Issue` entity (single issue, create, update) rather than `IssueBasic`. */
   full: boolean;
   withLabelsDetails: boolean;
@@ -83,6 +86,7 @@ export function createIssuePresenter(deps: PresenterDeps) {
       return found ? userBasic(found, options.externalUrl) : null;
     };
 
+    const relinked = <T extends { web_url?: unknown }>(entity: T) => (options.relink ? relinkWebUrl({ relink: options.relink }, entity) : entity);
     return issues.map((issue) => {
       const projectPath = paths.get(issue.projectId) ?? '';
       const issueLabels = (labelLinks.get(issue.id) ?? []).flatMap((id) => labels.get(id) ?? []);
@@ -103,7 +107,7 @@ export function createIssuePresenter(deps: PresenterDeps) {
         closed_at: issue.closedAt?.toISOString() ?? null,
         closed_by: user(issue.closedById),
         labels: options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false),
-        milestone: milestone ? deps.milestones.entity(milestone) : null,
+        milestone: milestone ? relinked(deps.milestones.entity(milestone)) : null,
         assignees: assigned,
         author: user(issue.authorId),
         type: 'ISSUE',
@@ -121,7 +125,7 @@ export function createIssuePresenter(deps: PresenterDeps) {
         task_completion_status: tasks,
         weight: null,
         blocking_issues_count: 0,
-        iteration: iteration && deps.iterations ? deps.iterations.entity(iteration) : null,
+        iteration: iteration && deps.iterations ? relinked(deps.iterations.entity(iteration)) : null,
         health_status: null,
       };
       body.has_tasks = tasks.count > 0;

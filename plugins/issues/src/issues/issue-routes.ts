@@ -1,5 +1,17 @@
 /** The issue endpoints: lists at three levels, and a project's issues one by one. */
-import { created, defineRoute, forbidden, frameworkError, noContent, page, recordNotFound, totalFromRows, unauthorized, type Route } from '@forgekit/kernel';
+import {
+  created,
+  defineRoute,
+  forbidden,
+  frameworkError,
+  noContent,
+  page,
+  recordNotFound,
+  totalFromRows,
+  unauthorized,
+  type RequestContext,
+  type Route,
+} from '@forgekit/kernel';
 import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
 import type { IssueRow } from '../entities/issue.js';
 import type { IssueLister, ListScope } from './issue-list.js';
@@ -28,7 +40,7 @@ const pathsOf = (projectAccess: ProjectAccess) => new Map([[projectAccess.projec
 
 export function issueRoutes({ service, store, access, lister, orderFor, present }: IssueRouteDeps): Route[] {
   async function listPage(
-    ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string },
+    ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
     scope: ListScope,
     input: ListInput,
   ) {
@@ -36,12 +48,20 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
     const order = await orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
     const issues = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
     const projectPaths = scope.kind === 'project' ? pathsOf(scope.access) : undefined;
-    const items = await present(issues, { externalUrl: ctx.externalUrl, full: false, withLabelsDetails: input.with_labels_details ?? false, projectPaths });
+    const items = await present(issues, {
+      externalUrl: ctx.externalUrl,
+      relink: ctx.relink,
+      full: false,
+      withLabelsDetails: input.with_labels_details ?? false,
+      projectPaths,
+    });
     return page(items, await totalFromRows(ctx.page as never, issues, () => store.count(filter)));
   }
 
-  const presentOne = async (issue: IssueRow, projectAccess: ProjectAccess, externalUrl: string) =>
-    (await present([issue], { externalUrl, full: true, withLabelsDetails: false, projectPaths: pathsOf(projectAccess) }))[0]!;
+  const presentOne = async (issue: IssueRow, projectAccess: ProjectAccess, ctx: Pick<RequestContext, 'externalUrl' | 'relink'>) =>
+    (
+      await present([issue], { externalUrl: ctx.externalUrl, relink: ctx.relink, full: true, withLabelsDetails: false, projectPaths: pathsOf(projectAccess) })
+    )[0]!;
 
   return [
     defineRoute({
@@ -64,7 +84,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
         const id = /^\d+$/.test(ctx.params.id) ? Number(ctx.params.id) : Number.NaN;
         const [issue] = Number.isSafeInteger(id) ? await store.byIds([id]) : [];
         if (!issue) throw recordNotFound();
-        return (await present([issue], { externalUrl: ctx.externalUrl, full: true, withLabelsDetails: false }))[0]!;
+        return (await present([issue], { externalUrl: ctx.externalUrl, relink: ctx.relink, full: true, withLabelsDetails: false }))[0]!;
       },
     }),
     defineRoute({
@@ -92,7 +112,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
         const issue = await service.find(ctx.user, projectAccess, iidOf(ctx.params.issue_iid));
-        return presentOne(issue, projectAccess, ctx.externalUrl);
+        return presentOne(issue, projectAccess, ctx);
       },
     }),
     defineRoute({
@@ -102,7 +122,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
       async handler(ctx, input, projectAccess) {
         const issue = await service.create(ctx.user, projectAccess, input);
-        return created(await presentOne(issue, projectAccess, ctx.externalUrl));
+        return created(await presentOne(issue, projectAccess, ctx));
       },
     }),
     defineRoute({
@@ -119,7 +139,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       },
       async handler(ctx, input, { projectAccess, issue }) {
         const updated = await service.update(ctx.user, projectAccess, issue, input);
-        return presentOne(updated, projectAccess, ctx.externalUrl);
+        return presentOne(updated, projectAccess, ctx);
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@
  * The REST extension for iteration cadences (GitLab manages them through GraphQL):
  * /groups/:id/iteration_cadences, and the manual iterations of a cadence.
  */
-import { created, defineRoute, f, noContent, notFound, page, params, totalFor, type Principal, type Route } from '@forgekit/kernel';
+import { created, defineRoute, f, noContent, notFound, page, params, relinkWebUrl, totalFor, type Principal, type Route } from '@forgekit/kernel';
 import { recordId } from '@forgekit/kernel/orm';
 import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { GroupDirectory } from '../groups/group-directory.js';
@@ -116,7 +116,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
       before: (ctx) => manager(ctx.user, ctx.params.id),
       async handler(ctx, input, group) {
         const cadence = await cadenceOf(group.id, ctx.params.cadence_id);
-        return created(presentIteration(await iterations.create(group, cadence, input)));
+        return created(relinkWebUrl(ctx, presentIteration(await iterations.create(group, cadence, input))));
       },
     }),
     defineRoute({
@@ -128,7 +128,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
         const cadence = await cadenceOf(group.id, ctx.params.cadence_id);
         const iteration = await iterationOf(group, ctx.params.iteration_id);
         if (iteration.cadenceId !== cadence.id) throw notFound('Iteration');
-        return presentIteration(await iterations.update(group, cadence, iteration, withoutNulls(input, ['start_date', 'due_date'])));
+        return relinkWebUrl(ctx, presentIteration(await iterations.update(group, cadence, iteration, withoutNulls(input, ['start_date', 'due_date']))));
       },
     }),
     defineRoute({

@@ -1,5 +1,5 @@
 /** GET /groups/:id/iterations and GET /projects/:id/iterations (GitLab's list, anonymous on public groups). */
-import { defineRoute, f, page, params, totalFor, type ParamsSchema, type RouteContext, type Route } from '@forgekit/kernel';
+import { defineRoute, f, page, params, relinkWebUrl, totalFor, type ParamsSchema, type RouteContext, type Route } from '@forgekit/kernel';
 import type { GroupDirectory, IterationGroup } from '../groups/group-directory.js';
 import { presentIteration } from './iteration-presenter.js';
 import type { IterationService, ListOptions } from './iteration-service.js';
@@ -34,7 +34,7 @@ export function iterationListRoutes(service: IterationService, groups: GroupDire
     const { perPage, offset } = ctx.page;
     const { items, count } = await service.list(ctx.user, group, listOptions(input), perPage, offset);
     return page(
-      items.map((item) => presentIteration(item)),
+      items.map((item) => relinkWebUrl(ctx, presentIteration(item))),
       await totalFor(ctx.page, items.length, count),
     );
   }

@@ -13,9 +13,9 @@ const RESOURCES: { type: MilestoneEventResourceType; segment: string }[] = [
   { type: 'MergeRequest', segment: 'merge_requests/:merge_request_iid' },
 ];
 
-export function eventRoutes(service: EventService, milestones: MilestonesService, users: UserService, externalUrl: string): Route[] {
+export function eventRoutes(service: EventService, milestones: MilestonesService, users: UserService): Route[] {
   /** Each author looked up once per request. */
-  async function authors(events: readonly StoredEvent[]) {
+  async function authors(events: readonly StoredEvent[], externalUrl: string) {
     const found = new Map<number, ReturnType<typeof userBasic> | null>();
     for (const { userId } of events) {
       if (userId === null || found.has(userId)) continue;
@@ -41,8 +41,11 @@ export function eventRoutes(service: EventService, milestones: MilestonesService
         before: resourceOf,
         async handler(ctx, _input, resource) {
           const { events, count } = await service.list(ctx.user, resource, ctx.page);
-          const author = await authors(events.map(({ event }) => event));
-          const items = events.map(({ event, milestone }) => presentEvent(event, milestone, author(event.userId), milestones));
+          const author = await authors(
+            events.map(({ event }) => event),
+            ctx.externalUrl,
+          );
+          const items = events.map(({ event, milestone }) => presentEvent(ctx, event, milestone, author(event.userId), milestones));
           return page(items, await totalFor(ctx.page, items.length, count));
         },
       }),
@@ -52,7 +55,7 @@ export function eventRoutes(service: EventService, milestones: MilestonesService
         before: resourceOf,
         async handler(ctx, _input, resource) {
           const { event, milestone } = await service.find(ctx.user, resource, paramsOf(ctx.params).event_id!);
-          return presentEvent(event, milestone, (await authors([event]))(event.userId), milestones);
+          return presentEvent(ctx, event, milestone, (await authors([event], ctx.externalUrl))(event.userId), milestones);
         },
       }),
     ];

@@ -1,5 +1,5 @@
 /** The milestone endpoints, mounted once for projects and once for groups. */
-import { created, defineRoute, noContent, page, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { created, defineRoute, noContent, page, relinkWebUrl, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { MilestoneItemKind } from '../contracts.js';
 import type { ParentInfo } from './milestone-parents.js';
 import { createParams, groupListParams, oneParams, projectListParams, updateParams } from './milestone-params.js';
@@ -48,7 +48,10 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       async handler(ctx, input, parent) {
         const { perPage, offset } = ctx.page;
         const { milestones, count } = await service.list(parent, input, ctx.user, { perPage, offset });
-        return page(milestones.map(presentMilestone), await totalFor(ctx.page, milestones.length, count));
+        return page(
+          milestones.map((milestone) => relinkWebUrl(ctx, presentMilestone(milestone))),
+          await totalFor(ctx.page, milestones.length, count),
+        );
       },
     }),
     defineRoute({
@@ -56,8 +59,8 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       path: item,
       before: reader,
       input: oneParams,
-      async handler(_ctx, input, parent) {
-        return presentMilestone(await service.find(parent, input.milestone_id));
+      async handler(ctx, input, parent) {
+        return relinkWebUrl(ctx, presentMilestone(await service.find(parent, input.milestone_id)));
       },
     }),
     defineRoute({
@@ -66,7 +69,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       before: manager,
       input: createParams,
       async handler(ctx, input, parent) {
-        return created(presentMilestone(await service.create(parent, input, ctx.user.id)));
+        return created(relinkWebUrl(ctx, presentMilestone(await service.create(parent, input, ctx.user.id))));
       },
     }),
     defineRoute({
@@ -76,7 +79,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       input: updateParams,
       async handler(ctx, input, parent) {
         const milestone = await service.find(parent, input.milestone_id);
-        return presentMilestone(await service.update(parent, milestone, input, ctx.user.id));
+        return relinkWebUrl(ctx, presentMilestone(await service.update(parent, milestone, input, ctx.user.id)));
       },
     }),
     defineRoute({
