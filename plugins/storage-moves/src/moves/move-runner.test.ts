@@ -3,9 +3,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { git, repositoriesServiceRef } from '@forgekit/plugin-repositories';
+import { RepositoryStorageMoveEntity } from '../entities/repository-storage-move.js';
 import { RECOVER_JOB } from '../plugin.js';
 import { MOVE_JOB } from './move-scheduler.js';
-import type { MoveRow } from './move-store.js';
+import type { RepositoryStorageMoveRow } from './move-store.js';
 import { createMoveTestApp, projectWithCommits, waitForMove } from '../testing/move-test-app.js';
 
 const refsOf = async (gitDir: string) => (await git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
@@ -13,7 +14,7 @@ const refsOf = async (gitDir: string) => (await git(gitDir, ['for-each-ref', '--
 describe('a storage move that goes wrong', () => {
   let app: TestApp;
   /** What the next move does after its copy (before the switch). */
-  let afterCopy: (move: MoveRow) => void | Promise<void> = () => undefined;
+  let afterCopy: (move: RepositoryStorageMoveRow) => void | Promise<void> = () => undefined;
   let afterCopyCalls = 0;
 
   beforeAll(async () => {
@@ -171,10 +172,7 @@ describe('a storage move that goes wrong', () => {
     };
     const scheduled = await schedule(projectId);
     await copied;
-    await app.kernel.database.legacy
-      .knex('repository_storage_moves')
-      .where('id', scheduled.body.id)
-      .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
+    await app.kernel.database.update(RepositoryStorageMoveEntity, { id: scheduled.body.id }, { updatedAt: new Date(Date.now() - 2 * 3600_000) });
     await app.kernel.jobs.run(RECOVER_JOB, {});
     const move = (await app.get(`/api/v4/project_repository_storage_moves/${scheduled.body.id}`, { token: 'admin' })).body;
     expect(move).toMatchObject({ state: 'failed', error_message: 'The move stopped before it finished' });
