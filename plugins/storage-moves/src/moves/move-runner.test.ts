@@ -7,7 +7,7 @@ import { RepositoryStorageMoveEntity } from '../entities/repository-storage-move
 import { RECOVER_JOB } from '../plugin.js';
 import { MOVE_JOB } from './move-scheduler.js';
 import type { RepositoryStorageMoveRow } from './move-store.js';
-import { createMoveTestApp, projectWithCommits, waitForMove } from '../testing/move-test-app.js';
+import { createMoveTestApp, projectWithCommits, until, waitForMove } from '../testing/move-test-app.js';
 
 const refsOf = async (gitDir: string) => (await git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
 
@@ -145,17 +145,18 @@ describe('a storage move that goes wrong', () => {
     const repos = app.kernel.resolve(repositoriesServiceRef);
     const source = (await repos.find({ kind: 'project', containerId: projectId }))!;
     const destination = repos.gitDirOn('second', source.diskPath);
-    let ended!: () => void;
-    const done = new Promise<void>((resolve) => (ended = resolve));
+    let deleted!: () => void;
+    const projectDeleted = new Promise<void>((resolve) => (deleted = resolve));
     afterCopy = async () => {
       expect(existsSync(destination)).toBe(true);
       expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
-      setTimeout(ended, 200);
+      deleted();
     };
     const scheduled = await schedule(projectId);
     expect(scheduled.status).toBe(201);
-    await done;
-    for (let attempt = 0; attempt < 250 && existsSync(destination); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await projectDeleted;
+    // The move finds its row gone after the copy and removes what it copied.
+    await until(() => !existsSync(destination), 'the move removes its copy');
     expect(existsSync(destination)).toBe(false);
     expect(existsSync(source.gitDir)).toBe(false);
     expect(await app.get(`/api/v4/project_repository_storage_moves/${scheduled.body.id}`, { token: 'admin' })).toMatchObject({ status: 404 });
