@@ -3,8 +3,8 @@ import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUse
 import { branchRoutes } from './branches/branch-routes.js';
 import { commitRoutes } from './commits/commit-routes.js';
 import { compareRoutes } from './compare/compare-routes.js';
-import { ProtectedBranchAccessLevelRecord, ProtectedBranchRecord } from './entities/protected-branch.js';
-import { RepositoryRecord } from './entities/repository-record.js';
+import { ProtectedBranchAccessLevelEntity, ProtectedBranchEntity } from './entities/protected-branch.js';
+import { RepositoryEntity } from './entities/repository.js';
 import { fileRoutes } from './files/file-routes.js';
 import { checkGitInstalled } from './git/git-runner.js';
 import { gitHttpRoutes } from './git-http/git-http-routes.js';
@@ -32,7 +32,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
   id: 'repositories',
   compatibility: '^0.1.0',
   config: RepositoriesConfigSchema,
-  entities: [RepositoryRecord, ProtectedBranchRecord, ProtectedBranchAccessLevelRecord],
+  entities: [RepositoryEntity, ProtectedBranchEntity, ProtectedBranchAccessLevelEntity],
   migrations: [init, protectedBranches],
   requires: [coreAccessRef, coreProjectsRef, coreUsersRef, coreSettingsRef, coreGroupsRef],
   provides: [repositoryReadRef, repositoryWriteRef, repositoryPlacementRef, repositoriesServiceRef, branchProtectionRef],
@@ -59,21 +59,22 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
     ctx.provide(repositoryReadRef, { ...repos, forRead: projectRepos.forRead });
     ctx.provide(repositoryWriteRef, { ...repos, forWrite: projectRepos.forWrite, pusher: projectRepos.pusher });
     ctx.provide(repositoryPlacementRef, createRepositoryPlacement(repos));
-    const protection = createBranchProtection({ store: createProtectedBranchStore(database), access, projects, groups, settings, repos });
+    const protectedBranches = createProtectedBranchStore(database);
+    const protection = createBranchProtection({ store: protectedBranches, access, projects, groups, settings, repos });
     ctx.provide(branchProtectionRef, protection);
 
     const housekeeping = createHousekeeping(repos, ctx.jobs, ctx.log);
     ctx.jobs.define(HOUSEKEEPING_JOB, (data: { repositoryId?: number } | undefined) => housekeeping.run(data ?? {}));
     ctx.jobs.define(POST_RECEIVE_JOB, postReceive(ctx.events, projects, repos, externalUrl, protection));
     // First, so a new default branch is protected before its push event is built.
-    protectDefaultBranches({ events: ctx.events, projects, repos, protection });
+    protectDefaultBranches({ events: ctx.events, projects, repos, protection, store: protectedBranches });
     repos.onRefsUpdated(async ({ repository, updates, pusher }) => {
       if (repository.kind === 'project') await ctx.jobs.enqueue(POST_RECEIVE_JOB, { repositoryId: repository.id, updates, pusher });
       await housekeeping.noteWrite(repository.id);
     });
     registerProjectLifecycle({ events: ctx.events, projects, users, repos, log: ctx.log });
 
-    const deps: RouteDeps = { repos, projectRepos, projects, access, protection };
+    const deps: RouteDeps = { repos, projectRepos, projects, access, protection, protectedBranches };
     ctx.routes(
       ...commitRoutes(deps),
       ...branchRoutes(deps),
@@ -81,7 +82,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
       ...treeRoutes(deps),
       ...fileRoutes(deps),
       ...compareRoutes(deps),
-      ...protectedBranchRoutes({ store: protection.store, access, projectRepos }),
+      ...protectedBranchRoutes({ store: protectedBranches, access, projectRepos }),
       ...gitHttpRoutes({ access, projects, repos, projectRepos, protection }),
     );
   },

@@ -2,7 +2,7 @@ import { kernelServices, definePlugin, type ForgePlugin } from '@forgekit/kernel
 import { coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
 import { repositoryPlacementRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
-import { RepositoryStorageMove } from './entities/repository-storage-move.js';
+import { RepositoryStorageMoveEntity } from './entities/repository-storage-move.js';
 import { init } from './migrations/202611231100-init.js';
 import { containerAdapters } from './moves/containers.js';
 import { moveRoutes } from './moves/move-routes.js';
@@ -29,7 +29,7 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
     id: 'storage-moves',
     compatibility: '^0.1.0',
     config: StorageMovesConfigSchema,
-    entities: [RepositoryStorageMove],
+    entities: [RepositoryStorageMoveEntity],
     migrations: [init],
     requires: [repositoryPlacementRef, coreAccessRef, coreProjectsRef, coreGroupsRef],
     register(ctx) {

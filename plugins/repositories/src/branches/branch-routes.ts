@@ -15,7 +15,7 @@ import type { BranchPolicy } from '../protected-branches/branch-policy.js';
 import { branchEntity } from './branch-presenter.js';
 import { RE2JS } from 're2js';
 
-export function branchRoutes({ repos, projectRepos, projects, protection, access: accessService }: RouteDeps): Route[] {
+export function branchRoutes({ repos, projectRepos, projects, protection, protectedBranches: store, access: accessService }: RouteDeps): Route[] {
   /** Branch names merged into the default branch (not at its tip). */
   async function mergedNames(repository: RepositoryHandle, defaultHead: string | null): Promise<Set<string>> {
     if (!defaultHead) return new Set();
@@ -219,7 +219,6 @@ export function branchRoutes({ repos, projectRepos, projects, protection, access
           const { access, repository } = await projectRepos.forRead(ctx);
           const name = ctx.params.branch!;
           const commit = await findBranch(repository, name);
-          const { store } = protection;
           const existing = await store.find(access.project.id, name);
           const level = (developers: boolean | null | undefined) => (developers ? AccessLevel.DEVELOPER : AccessLevel.MAINTAINER);
           if (verb === 'unprotect') {

@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A protected branch or wildcard pattern of a project. */
-export const ProtectedBranchRecord = defineEntity({
-  name: 'ProtectedBranchRecord',
+export const ProtectedBranchEntity = defineEntity({
+  name: 'ProtectedBranch',
   tableName: 'protected_branches',
   uniques: [{ properties: ['projectId', 'name'] }],
   properties: (p) => ({
@@ -17,8 +17,8 @@ export const ProtectedBranchRecord = defineEntity({
 });
 
 /** Who may push, merge or unprotect: one role level for one action of a protected branch. */
-export const ProtectedBranchAccessLevelRecord = defineEntity({
-  name: 'ProtectedBranchAccessLevelRecord',
+export const ProtectedBranchAccessLevelEntity = defineEntity({
+  name: 'ProtectedBranchAccessLevel',
   tableName: 'protected_branch_access_levels',
   indexes: [{ properties: ['protectedBranchId'] }],
   properties: (p) => ({
@@ -30,5 +30,5 @@ export const ProtectedBranchAccessLevelRecord = defineEntity({
   }),
 });
 
-export type ProtectedBranchRow = InferEntity<typeof ProtectedBranchRecord>;
-export type ProtectedBranchAccessLevelRow = InferEntity<typeof ProtectedBranchAccessLevelRecord>;
+export type ProtectedBranchRow = InferEntity<typeof ProtectedBranchEntity>;
+export type ProtectedBranchAccessLevelRow = InferEntity<typeof ProtectedBranchAccessLevelEntity>;

@@ -67,7 +67,6 @@ export function createBranchProtection(deps: {
   }
 
   return {
-    store,
     defaultsFor,
     policyFor,
 

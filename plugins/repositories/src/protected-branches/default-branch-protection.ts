@@ -7,9 +7,16 @@ import type { EventBus } from '@forgekit/kernel';
 import { coreEvents, type ProjectService } from '@forgekit/plugin-core/contracts';
 import type { RepositoryService } from '../storage/repository-service.js';
 import type { BranchProtection } from './branch-protection.js';
+import type { ProtectedBranchStore } from './protected-branch-store.js';
 
-export function protectDefaultBranches(options: { events: EventBus; projects: ProjectService; repos: RepositoryService; protection: BranchProtection }) {
-  const { events, projects, repos, protection } = options;
+export function protectDefaultBranches(options: {
+  events: EventBus;
+  projects: ProjectService;
+  repos: RepositoryService;
+  protection: BranchProtection;
+  store: ProtectedBranchStore;
+}) {
+  const { events, projects, repos, protection, store } = options;
 
   repos.onRefsUpdated(async ({ repository, updates }) => {
     if (repository.kind !== 'project') return;
@@ -26,6 +33,6 @@ export function protectDefaultBranches(options: { events: EventBus; projects: Pr
   });
 
   events.on(coreEvents.projectDeleted, async ({ projectId }) => {
-    await protection.store.removeProject(projectId);
+    await store.removeProject(projectId);
   });
 }

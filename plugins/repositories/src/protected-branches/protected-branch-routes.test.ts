@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { branchProtectionRef } from '../contracts.js';
+import { createProtectedBranchStore } from './protected-branch-store.js';
 import { commitFiles, createRepoTestApp } from '../testing/repo-test-app.js';
 
 const MAINTAINERS = { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null };
@@ -179,7 +180,7 @@ describe('protected branches', () => {
 
   it('answers other plugins through branchProtectionRef', async () => {
     const protection = app.kernel.resolve(branchProtectionRef);
-    const project = (await app.kernel.resolve(branchProtectionRef).store.find(app.project.id, 'main'))!;
+    const project = (await createProtectedBranchStore(app.kernel.database).find(app.project.id, 'main'))!;
     expect(project.name).toBe('main');
     const { coreProjectsRef } = await import('@forgekit/plugin-core');
     const row = (await app.kernel.resolve(coreProjectsRef).findById(app.project.id))!;
@@ -263,7 +264,7 @@ describe('default branch protection settings', () => {
     const project = await app.post('/api/v4/projects', { name: 'Doomed', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
     expect(await protectedNames(project.body.id)).toEqual(['main']);
     expect((await app.delete(`/api/v4/projects/${project.body.id}`, { token: 'owner' })).status).toBe(202);
-    const left = await app.kernel.resolve(branchProtectionRef).store.forProject(project.body.id);
+    const left = await createProtectedBranchStore(app.kernel.database).forProject(project.body.id);
     expect(left).toEqual([]);
   });
 });

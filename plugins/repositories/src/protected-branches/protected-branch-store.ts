@@ -1,7 +1,7 @@
-/** Protected branches and their access levels: reads through the entities, writes through the EntityManager. */
-import type { Database } from '@forgekit/kernel';
-import { containsText, unlessTaken, type EntityManager } from '@forgekit/kernel/orm';
-import { ProtectedBranchAccessLevelRecord, ProtectedBranchRecord, type ProtectedBranchRow } from '../entities/protected-branch.js';
+/** Protected branches and their access levels, read and written by property. */
+import { patchFrom, type Database, type Transaction } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
+import { ProtectedBranchAccessLevelEntity, ProtectedBranchEntity, type ProtectedBranchRow } from '../entities/protected-branch.js';
 
 export const PROTECTION_ACTIONS = ['push', 'merge', 'unprotect'] as const;
 export type ProtectionAction = (typeof PROTECTION_ACTIONS)[number];
@@ -11,7 +11,16 @@ export interface AccessRule {
   accessLevel: number;
 }
 
-export type ProtectedBranch = Omit<ProtectedBranchRow, 'createdAt'> & { rules: Record<ProtectionAction, AccessRule[]> };
+/** A protected branch or `*` pattern of a project, with who may push, merge and unprotect. */
+export interface ProtectedBranch {
+  id: number;
+  projectId: number;
+  name: string;
+  allowForcePush: boolean;
+  codeOwnerApprovalRequired: boolean;
+  updatedAt: Date;
+  rules: Record<ProtectionAction, AccessRule[]>;
+}
 
 export interface NewProtectedBranch {
   name: string;
@@ -30,18 +39,15 @@ export interface ProtectedBranchChange {
 }
 
 export function createProtectedBranchStore(database: Database) {
-  const branches = () => database.legacy.from(ProtectedBranchRecord);
+  const branches = () => database.from(ProtectedBranchEntity);
   // Read on every push and branch list: compiled once.
-  const ofProject = database.legacy.prepareRows(ProtectedBranchRecord, (p) => branches().where({ project_id: p.projectId }).orderBy('id'));
-  const byId = database.legacy.prepareRows(ProtectedBranchRecord, (p) => branches().where({ id: p.id }));
+  const ofProject = database.prepareRows((p) => branches().where('projectId', p.projectId).orderBy('id'));
+  const byId = database.prepareRows((p) => branches().where('id', p.id));
+  const levelsOf = database.prepareRows((p) => database.from(ProtectedBranchAccessLevelEntity).whereIn('protectedBranchId', p.ids).orderBy('id'));
 
   async function withRules(rows: ProtectedBranchRow[]): Promise<ProtectedBranch[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
-    const levels = await database.legacy.rows(
-      ProtectedBranchAccessLevelRecord,
-      database.legacy.from(ProtectedBranchAccessLevelRecord).whereIn('protected_branch_id', ids).orderBy('id'),
-    );
+    const levels = await levelsOf.all({ ids: rows.map((row) => row.id) });
     return rows.map(({ createdAt: _, ...row }) => {
       const rules: Record<ProtectionAction, AccessRule[]> = { push: [], merge: [], unprotect: [] };
       for (const level of levels) {
@@ -52,19 +58,19 @@ export function createProtectedBranchStore(database: Database) {
   }
 
   const searched = (projectId: number, search: string | null | undefined) => {
-    const query = branches().where('project_id', projectId);
-    if (search) query.where(containsText(query, 'name', search));
+    const query = branches().where('projectId', projectId);
+    if (search) query.whereContains(['name'], search);
     return query;
   };
 
-  async function addLevels(em: EntityManager, branchId: number, levels: { action: ProtectionAction; accessLevel: number }[]) {
-    if (levels.length === 0) return;
+  const addLevels = (tx: Transaction, protectedBranchId: number, levels: { action: ProtectionAction; accessLevel: number }[]) => {
     const createdAt = new Date();
-    await em.insertMany(
-      ProtectedBranchAccessLevelRecord,
-      levels.map((level) => ({ protectedBranchId: branchId, action: level.action, accessLevel: level.accessLevel, createdAt })),
+    return database.insertMany(
+      ProtectedBranchAccessLevelEntity,
+      levels.map((level) => ({ protectedBranchId, ...level, createdAt })),
+      { tx },
     );
-  }
+  };
 
   const reload = async (id: number) => (await withRules(await byId.all({ id })))[0]!;
 
@@ -72,25 +78,23 @@ export function createProtectedBranchStore(database: Database) {
     /** Every protected branch of a project (for checks), oldest first. */
     forProject: async (projectId: number): Promise<ProtectedBranch[]> => withRules(await ofProject.all({ projectId })),
     page: async (projectId: number, search: string | null | undefined, limit: number, offset: number) =>
-      withRules(await database.legacy.rows(ProtectedBranchRecord, searched(projectId, search).orderBy('id').limit(limit).offset(offset))),
-    count: (projectId: number, search: string | null | undefined): Promise<number> => database.legacy.count(searched(projectId, search)),
+      withRules(await database.rows(searched(projectId, search).orderBy('id').limit(limit).offset(offset))),
+    count: (projectId: number, search: string | null | undefined): Promise<number> => database.count(searched(projectId, search)),
     async find(projectId: number, name: string): Promise<ProtectedBranch | null> {
-      return (await withRules(await database.legacy.rows(ProtectedBranchRecord, branches().where({ project_id: projectId, name }))))[0] ?? null;
+      return (await withRules(await database.rows(branches().where({ projectId, name }))))[0] ?? null;
     },
     /** Creates the protected branch; null when the project already has one of that name. */
     async create(projectId: number, input: NewProtectedBranch): Promise<ProtectedBranch | null> {
-      const write = database.legacy.transaction(async (em) => {
+      const write = database.transaction(async (tx) => {
+        const { name, allowForcePush, codeOwnerApprovalRequired } = input;
         const now = new Date();
-        const branchId = await em.insert(ProtectedBranchRecord, {
-          projectId,
-          name: input.name,
-          allowForcePush: input.allowForcePush,
-          codeOwnerApprovalRequired: input.codeOwnerApprovalRequired,
-          createdAt: now,
-          updatedAt: now,
-        });
+        const branchId = await database.insert(
+          ProtectedBranchEntity,
+          { projectId, name, allowForcePush, codeOwnerApprovalRequired, createdAt: now, updatedAt: now },
+          { tx },
+        );
         await addLevels(
-          em,
+          tx,
           branchId,
           PROTECTION_ACTIONS.flatMap((action) => input.levels[action].map((accessLevel) => ({ action, accessLevel }))),
         );
@@ -100,31 +104,33 @@ export function createProtectedBranchStore(database: Database) {
       return id === null ? null : reload(id);
     },
     async update(branch: ProtectedBranch, change: ProtectedBranchChange): Promise<ProtectedBranch> {
-      await database.legacy.transaction(async (em) => {
-        const columns: Partial<ProtectedBranchRow> = { updatedAt: new Date() };
-        if (change.allowForcePush !== undefined) columns.allowForcePush = change.allowForcePush;
-        if (change.codeOwnerApprovalRequired !== undefined) columns.codeOwnerApprovalRequired = change.codeOwnerApprovalRequired;
-        await em.nativeUpdate(ProtectedBranchRecord, { id: branch.id }, columns);
-        if (change.remove?.length) await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: branch.id, id: { $in: change.remove } });
+      await database.transaction(async (tx) => {
+        const flags = patchFrom<ProtectedBranchRow, ProtectedBranchChange>(change, {
+          allowForcePush: 'allowForcePush',
+          codeOwnerApprovalRequired: 'codeOwnerApprovalRequired',
+        });
+        await database.update(ProtectedBranchEntity, { id: branch.id }, { ...flags, updatedAt: new Date() }, { tx });
+        if (change.remove?.length)
+          await database.delete(ProtectedBranchAccessLevelEntity, { protectedBranchId: branch.id, id: { $in: change.remove } }, { tx });
         for (const { id, accessLevel } of change.change ?? []) {
-          await em.nativeUpdate(ProtectedBranchAccessLevelRecord, { protectedBranchId: branch.id, id }, { accessLevel });
+          await database.update(ProtectedBranchAccessLevelEntity, { protectedBranchId: branch.id, id }, { accessLevel }, { tx });
         }
-        await addLevels(em, branch.id, change.add ?? []);
+        await addLevels(tx, branch.id, change.add ?? []);
       });
       return reload(branch.id);
     },
     async remove(id: number): Promise<void> {
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: id });
-        await em.nativeDelete(ProtectedBranchRecord, { id });
+      await database.transaction(async (tx) => {
+        await database.delete(ProtectedBranchAccessLevelEntity, { protectedBranchId: id }, { tx });
+        await database.delete(ProtectedBranchEntity, { id }, { tx });
       });
     },
     async removeProject(projectId: number): Promise<void> {
       const ids = (await ofProject.all({ projectId })).map((row) => row.id);
       if (ids.length === 0) return;
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(ProtectedBranchAccessLevelRecord, { protectedBranchId: { $in: ids } });
-        await em.nativeDelete(ProtectedBranchRecord, { id: { $in: ids } });
+      await database.transaction(async (tx) => {
+        await database.delete(ProtectedBranchAccessLevelEntity, { protectedBranchId: { $in: ids } }, { tx });
+        await database.delete(ProtectedBranchEntity, { id: { $in: ids } }, { tx });
       });
     },
   };

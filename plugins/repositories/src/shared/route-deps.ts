@@ -2,6 +2,7 @@ import type { AccessService, ProjectService, ProjectWithNamespace } from '@forge
 import { apiError } from '@forgekit/kernel';
 import { RepositoryError } from '../git/repository-error.js';
 import type { BranchProtection } from '../protected-branches/branch-protection.js';
+import type { ProtectedBranchStore } from '../protected-branches/protected-branch-store.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import type { ProjectRepositories } from './project-repository.js';
 
@@ -12,6 +13,7 @@ export interface RouteDeps {
   projects: ProjectService;
   access: AccessService;
   protection: BranchProtection;
+  protectedBranches: ProtectedBranchStore;
 }
 
 /** A refused repository operation as GitLab answers it: `400 {"message": ...}` unless told otherwise. */

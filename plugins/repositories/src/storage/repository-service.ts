@@ -17,7 +17,7 @@ import { isValidRefName } from '../git/ref-names.js';
 import * as reader from '../git/repo-reader.js';
 import { READ_ONLY_MESSAGE, RepositoryError } from '../git/repository-error.js';
 import { buildEditsCommit, type TreeEdit } from '../git/tree-edits.js';
-import { RepositoryRecord, type RepositoryRow } from '../entities/repository-record.js';
+import { RepositoryEntity, type RepositoryRow } from '../entities/repository.js';
 import { diskPathFor, pickByWeight, type RepositoryKey, type RepositoryKind } from './storages.js';
 
 export interface RepositoryHandle {
@@ -104,10 +104,8 @@ export function createRepositoryService({ database, storages, weights }: Reposit
   });
 
   // Looked up on every repository request: compiled once.
-  const byKey = database.legacy.prepareRows(RepositoryRecord, (p) =>
-    database.legacy.from(RepositoryRecord).where({ container_type: p.kind, container_id: p.containerId }),
-  );
-  const byId = database.legacy.prepareRows(RepositoryRecord, (p) => database.legacy.from(RepositoryRecord).where({ id: p.id }));
+  const byKey = database.prepareRows((p) => database.from(RepositoryEntity).where({ containerType: p.kind, containerId: p.containerId }));
+  const byId = database.prepareRows((p) => database.from(RepositoryEntity).where('id', p.id));
 
   async function find(key: RepositoryKey): Promise<RepositoryHandle | null> {
     const row = await byKey.first({ kind: key.kind, containerId: key.containerId });
@@ -179,21 +177,15 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     },
     /** Repositories of some kinds for one container (a project and its wiki). */
     async findAll(kinds: readonly RepositoryKind[], containerId: number): Promise<RepositoryHandle[]> {
-      const rows = await database.legacy.rows(
-        RepositoryRecord,
-        database.legacy.from(RepositoryRecord).whereIn('container_type', kinds).where('container_id', containerId).orderBy('id'),
-      );
+      const rows = await database.rows(database.from(RepositoryEntity).whereIn('containerType', kinds).where('containerId', containerId).orderBy('id'));
       return rows.map(toHandle);
     },
     async allIds(): Promise<number[]> {
-      return (await database.legacy.rows(RepositoryRecord, database.legacy.from(RepositoryRecord).orderBy('id'))).map((row) => row.id);
+      return (await database.rows(database.from(RepositoryEntity).orderBy('id'))).map((row) => row.id);
     },
     /** Container ids of one kind with a repository on a storage. */
     async containersOnStorage(kind: RepositoryKind, storage: string): Promise<number[]> {
-      const rows = await database.legacy.rows(
-        RepositoryRecord,
-        database.legacy.from(RepositoryRecord).where({ container_type: kind, storage }).orderBy('container_id'),
-      );
+      const rows = await database.rows(database.from(RepositoryEntity).where({ containerType: kind, storage }).orderBy('containerId'));
       return rows.map((row) => row.containerId);
     },
 
@@ -213,7 +205,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
           updatedAt: now,
         };
         // Two first writes at once: the unique index keeps one row, and both use it.
-        await unlessTaken(database.legacy.em().insert<RepositoryRow>(RepositoryRecord, row), () => null);
+        await unlessTaken(database.insert(RepositoryEntity, row), () => null);
         existing = (await find(key))!;
       }
       await initBare(existing.gitDir, options.defaultBranch ?? 'main');
@@ -224,19 +216,19 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     async remove(key: RepositoryKey): Promise<void> {
       const existing = await find(key);
       if (!existing) return;
-      await database.legacy.em().nativeDelete(RepositoryRecord, { id: existing.id });
+      await database.delete(RepositoryEntity, { id: existing.id });
       await rm(existing.gitDir, { recursive: true, force: true });
     },
 
     /** Sets or clears the read-only flag; only rows not already in that state change. Returns how many changed. */
     async setReadOnly(ids: number[], readOnly: boolean): Promise<number> {
       if (ids.length === 0) return 0;
-      return database.legacy.em().nativeUpdate(RepositoryRecord, { id: { $in: ids }, readOnly: !readOnly }, { readOnly, updatedAt: new Date() });
+      return database.update(RepositoryEntity, { id: { $in: ids }, readOnly: !readOnly }, { readOnly, updatedAt: new Date() });
     },
     /** Points repositories at another storage (their data must already be there). */
     async relocate(ids: number[], storage: string): Promise<void> {
       storagePath(storage);
-      if (ids.length > 0) await database.legacy.em().nativeUpdate(RepositoryRecord, { id: { $in: ids } }, { storage, updatedAt: new Date() });
+      if (ids.length > 0) await database.update(RepositoryEntity, { id: { $in: ids } }, { storage, updatedAt: new Date() });
     },
     gitDirOn: (storage: string, diskPath: string) => join(storagePath(storage), diskPath),
 

@@ -3,7 +3,7 @@ import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 export type ContainerType = 'project' | 'snippet' | 'group';
 
 /** A move of a container's repositories (a project with its wiki, a snippet, a group wiki) to another storage. */
-export const RepositoryStorageMove = defineEntity({
+export const RepositoryStorageMoveEntity = defineEntity({
   name: 'RepositoryStorageMove',
   tableName: 'repository_storage_moves',
   indexes: [{ properties: ['containerType', 'containerId'] }, { properties: ['containerType', 'createdAt'] }, { properties: ['state'] }],
@@ -20,4 +20,4 @@ export const RepositoryStorageMove = defineEntity({
   }),
 });
 
-export type MoveRow = InferEntity<typeof RepositoryStorageMove>;
+export type RepositoryStorageMoveRow = InferEntity<typeof RepositoryStorageMoveEntity>;

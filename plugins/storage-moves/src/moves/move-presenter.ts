@@ -1,9 +1,9 @@
 /** GitLab's ProjectRepositoryStorageMove (and snippet, group) entities. */
 import type { ContainerAdapter } from './containers.js';
 import { stateName } from './move-states.js';
-import type { MoveRow } from './move-store.js';
+import type { RepositoryStorageMoveRow } from './move-store.js';
 
-export async function presentMoves(adapter: ContainerAdapter, moves: MoveRow[], externalUrl: string) {
+export async function presentMoves(adapter: ContainerAdapter, moves: RepositoryStorageMoveRow[], externalUrl: string) {
   const containers = await adapter.present(
     moves.map((move) => move.containerId),
     externalUrl,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { coreAccessRef, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core';
 import { git, repositoriesServiceRef, repositoryPlacementRef, type RepositoryService } from '@forgekit/plugin-repositories';
+import { RepositoryStorageMoveEntity } from '../entities/repository-storage-move.js';
 import { RECOVER_JOB } from '../plugin.js';
 import { containerAdapters } from './containers.js';
 import { SOURCE_LEFT_MESSAGE, STOPPED_MESSAGE } from './move-recovery.js';
@@ -67,10 +68,7 @@ describe('recovering storage moves whose process stopped', () => {
 
   /** Makes a move look silent for two hours, then runs the recovery job. */
   async function recoverAfterSilence(moveId: number) {
-    await app.kernel.database.legacy
-      .knex('repository_storage_moves')
-      .where('id', moveId)
-      .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
+    await app.kernel.database.update(RepositoryStorageMoveEntity, { id: moveId }, { updatedAt: new Date(Date.now() - 2 * 3600_000) });
     await app.kernel.jobs.run(RECOVER_JOB, {});
     return (await app.get(`/api/v4/project_repository_storage_moves/${moveId}`, { token: 'admin' })).body;
   }
@@ -141,7 +139,7 @@ describe('recovering storage moves whose process stopped', () => {
     const { move, run } = await runByHand(projectId, { afterSwitch: stalled.wait });
     await stalled.arrived;
     // As if the process died right after the move became `replicated`.
-    await app.kernel.database.legacy.knex('repository_storage_moves').where('id', move.id).update({ state: MoveState.replicated });
+    await app.kernel.database.update(RepositoryStorageMoveEntity, { id: move.id }, { state: MoveState.replicated });
 
     expect(await recoverAfterSilence(move.id)).toMatchObject({ state: 'cleanup failed', error_message: SOURCE_LEFT_MESSAGE });
     expect((await repos.find({ kind: 'project', containerId: projectId }))!).toMatchObject({ storage: 'second', readOnly: false });

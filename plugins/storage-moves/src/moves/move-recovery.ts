@@ -11,7 +11,7 @@ import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contract
 import type { ContainerAdapters } from './containers.js';
 import { MOVE_JOB } from './move-scheduler.js';
 import { MoveState } from './move-states.js';
-import type { MoveRow, MoveStore } from './move-store.js';
+import type { RepositoryStorageMoveRow, MoveStore } from './move-store.js';
 
 export const STOPPED_MESSAGE = 'The move stopped before it finished';
 export const SOURCE_LEFT_MESSAGE = 'The move stopped before the source repository was removed';
@@ -19,7 +19,7 @@ export const SOURCE_LEFT_MESSAGE = 'The move stopped before the source repositor
 export function createMoveRecovery(deps: { store: MoveStore; repos: RepositoryPlacement; adapters: ContainerAdapters; jobs: Pick<JobService, 'enqueue'> }) {
   const { store, repos, adapters, jobs } = deps;
 
-  async function recoverStarted(move: MoveRow) {
+  async function recoverStarted(move: RepositoryStorageMoveRow) {
     const adapter = adapters[move.containerType];
     const repositories = await repos.findAll(adapter.repositoryKinds, move.containerId);
     const ids = repositories.map((repository) => repository.id);

@@ -3,17 +3,18 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { git, repositoriesServiceRef } from '@forgekit/plugin-repositories';
+import { RepositoryStorageMoveEntity } from '../entities/repository-storage-move.js';
 import { RECOVER_JOB } from '../plugin.js';
 import { MOVE_JOB } from './move-scheduler.js';
-import type { MoveRow } from './move-store.js';
-import { createMoveTestApp, projectWithCommits, waitForMove } from '../testing/move-test-app.js';
+import type { RepositoryStorageMoveRow } from './move-store.js';
+import { createMoveTestApp, projectWithCommits, until, waitForMove } from '../testing/move-test-app.js';
 
 const refsOf = async (gitDir: string) => (await git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
 
 describe('a storage move that goes wrong', () => {
   let app: TestApp;
   /** What the next move does after its copy (before the switch). */
-  let afterCopy: (move: MoveRow) => void | Promise<void> = () => undefined;
+  let afterCopy: (move: RepositoryStorageMoveRow) => void | Promise<void> = () => undefined;
   let afterCopyCalls = 0;
 
   beforeAll(async () => {
@@ -144,17 +145,18 @@ describe('a storage move that goes wrong', () => {
     const repos = app.kernel.resolve(repositoriesServiceRef);
     const source = (await repos.find({ kind: 'project', containerId: projectId }))!;
     const destination = repos.gitDirOn('second', source.diskPath);
-    let ended!: () => void;
-    const done = new Promise<void>((resolve) => (ended = resolve));
+    let deleted!: () => void;
+    const projectDeleted = new Promise<void>((resolve) => (deleted = resolve));
     afterCopy = async () => {
       expect(existsSync(destination)).toBe(true);
       expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
-      setTimeout(ended, 200);
+      deleted();
     };
     const scheduled = await schedule(projectId);
     expect(scheduled.status).toBe(201);
-    await done;
-    for (let attempt = 0; attempt < 250 && existsSync(destination); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await projectDeleted;
+    // The move finds its row gone after the copy and removes what it copied.
+    await until(() => !existsSync(destination), 'the move removes its copy');
     expect(existsSync(destination)).toBe(false);
     expect(existsSync(source.gitDir)).toBe(false);
     expect(await app.get(`/api/v4/project_repository_storage_moves/${scheduled.body.id}`, { token: 'admin' })).toMatchObject({ status: 404 });
@@ -171,10 +173,7 @@ describe('a storage move that goes wrong', () => {
     };
     const scheduled = await schedule(projectId);
     await copied;
-    await app.kernel.database.legacy
-      .knex('repository_storage_moves')
-      .where('id', scheduled.body.id)
-      .update({ updated_at: new Date(Date.now() - 2 * 3600_000) });
+    await app.kernel.database.update(RepositoryStorageMoveEntity, { id: scheduled.body.id }, { updatedAt: new Date(Date.now() - 2 * 3600_000) });
     await app.kernel.jobs.run(RECOVER_JOB, {});
     const move = (await app.get(`/api/v4/project_repository_storage_moves/${scheduled.body.id}`, { token: 'admin' })).body;
     expect(move).toMatchObject({ state: 'failed', error_message: 'The move stopped before it finished' });

@@ -9,14 +9,14 @@ import type { Logger } from '@forgekit/kernel';
 import type { RepositoryHandle, RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerAdapters } from './containers.js';
 import { MoveState } from './move-states.js';
-import type { MoveRow, MoveStore } from './move-store.js';
+import type { RepositoryStorageMoveRow, MoveStore } from './move-store.js';
 
 /** Points where tests (or operators' tooling) can act in the middle of a move. */
 export interface MoveHooks {
   /** After every repository was copied and verified, before the records switch. */
-  afterCopy?: (move: MoveRow) => void | Promise<void>;
+  afterCopy?: (move: RepositoryStorageMoveRow) => void | Promise<void>;
   /** After the records switched to the destination, before the move is `replicated` and the repositories writable. */
-  afterSwitch?: (move: MoveRow) => void | Promise<void>;
+  afterSwitch?: (move: RepositoryStorageMoveRow) => void | Promise<void>;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -24,7 +24,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function createMoveRunner(deps: { store: MoveStore; repos: RepositoryPlacement; adapters: ContainerAdapters; log: Logger; hooks: MoveHooks }) {
   const { store, repos, adapters, log, hooks } = deps;
 
-  async function fail(move: MoveRow, repositories: RepositoryHandle[], placed: RepositoryHandle[], error: unknown) {
+  async function fail(move: RepositoryStorageMoveRow, repositories: RepositoryHandle[], placed: RepositoryHandle[], error: unknown) {
     log.warn({ err: error, moveId: move.id }, 'repository storage move failed');
     const destination = move.destinationStorageName;
     for (const repository of repositories) await repos.discardStaging(repository, destination, move.id);

@@ -6,7 +6,7 @@ import { validationFailed, type JobService, type Logger, type Principal } from '
 import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import type { ContainerAdapter } from './containers.js';
 import { MoveState } from './move-states.js';
-import type { ContainerType, MoveRow, MoveStore } from './move-store.js';
+import type { ContainerType, RepositoryStorageMoveRow, MoveStore } from './move-store.js';
 
 export const MOVE_JOB = 'storage-moves:move';
 export const BULK_JOB = 'storage-moves:schedule-bulk';
@@ -23,7 +23,7 @@ export function createMoveScheduler(deps: { store: MoveStore; repos: RepositoryP
   const { store, repos, jobs, log } = deps;
   const readOnly = (adapter: ContainerAdapter) => validationFailed({ [adapter.key]: ['is read-only'] });
 
-  async function schedule(adapter: ContainerAdapter, containerId: number, destinationName?: string | null): Promise<MoveRow> {
+  async function schedule(adapter: ContainerAdapter, containerId: number, destinationName?: string | null): Promise<RepositoryStorageMoveRow> {
     const source = await adapter.currentStorage(containerId);
     const destination = destinationName ?? (await repos.pickStorage(source));
     const errors: Record<string, string[]> = {};

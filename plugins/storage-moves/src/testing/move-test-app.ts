@@ -13,6 +13,15 @@ export async function createMoveTestApp(hooks: MoveHooks = {}): Promise<TestApp>
 
 const DONE = new Set(['finished', 'failed', 'cleanup failed']);
 
+/** Waits until `done` holds, checking every 20 ms; fails after `timeoutMs`. */
+export async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Polls a move until it ended (moves run as background jobs); returns its last state. */
 export async function waitForMove(app: TestApp, path: string): Promise<Record<string, any>> {
   for (let attempt = 0; attempt < 1500; attempt++) {

@@ -2,8 +2,8 @@ import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 import type { RepositoryKind } from '../storage/storages.js';
 
 /** A bare git repository: whose it is, the storage it lives on, and whether writes are paused. */
-export const RepositoryRecord = defineEntity({
-  name: 'RepositoryRecord',
+export const RepositoryEntity = defineEntity({
+  name: 'Repository',
   tableName: 'repositories',
   uniques: [{ properties: ['containerType', 'containerId'] }],
   indexes: [{ properties: ['storage'] }],
@@ -19,4 +19,4 @@ export const RepositoryRecord = defineEntity({
   }),
 });
 
-export type RepositoryRow = InferEntity<typeof RepositoryRecord>;
+export type RepositoryRow = InferEntity<typeof RepositoryEntity>;
