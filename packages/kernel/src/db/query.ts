@@ -441,7 +441,8 @@ class QueryImpl {
     return this;
   }
   unionAll(query: Impl) {
-    this.qb.unionAll(query.qb.clone(), true);
+    // PostgreSQL takes each query of a union in parentheses; SQLite refuses them.
+    this.qb.unionAll(query.qb.clone(), this.shared.knex.client.dialect === 'postgresql');
     return this;
   }
   modify(change: (query: this) => void) {
