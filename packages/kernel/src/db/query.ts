@@ -142,6 +142,11 @@ export interface Query<S extends Scope, M extends keyof S & string, J extends Re
   groupBy(...columns: Ref<S, M>[]): this;
   orderBy(column: Ref<S, M>, direction?: Direction, options?: { nulls: 'first' | 'last' }): this;
   orderBySql(expression: Sql): this;
+  /**
+   * A scalar subquery over `entity` (aliased `alias`) whose `build` may name this query's
+   * columns and selects one value, as `sql` for an order term or a computed column.
+   */
+  subquery<A extends string, E extends AnyEntity>(entity: E, alias: A, build: (sub: Query<S & Record<A, E>, A>) => void): Sql;
   limit(count: number): this;
   offset(count: number): this;
   /** Rows of another query with the same columns after these (`union all`). */
@@ -431,6 +436,13 @@ class QueryImpl {
     const compiled = this.raw(expression).toSQL();
     if (compiled.sql.trim() !== '') this.qb.orderByRaw(compiled.sql, compiled.bindings as Knex.RawBinding[]);
     return this;
+  }
+  subquery(entity: AnyEntity, alias: string, build: (sub: Impl) => void): Sql {
+    const scope = new Map(this.scope);
+    scope.set(alias, entity);
+    const query = new QueryImpl(this.shared, scope, alias, entity, this.shared.knex(`${this.shared.tableOf(entity)} as ${alias}`));
+    build(query);
+    return new Sql(['', ''], [query]);
   }
   limit(count: number) {
     this.qb.limit(count);
