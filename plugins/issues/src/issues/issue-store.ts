@@ -2,8 +2,8 @@
 import { TOTAL_COLUMN, type Database } from '@forgekit/kernel';
 import { idListReads, isUniqueViolation, nextInternalId, type EntityManager } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
-import { IssueAssignee } from '../entities/issue-assignee.js';
-import { IssueLabel, type IssueLabelRow } from '../entities/issue-label.js';
+import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
+import { IssueLabelEntity, type IssueLabelRow } from '../entities/issue-label.js';
 import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
 import type { IssueOrder } from './issue-order.js';
 
@@ -46,13 +46,13 @@ export function createIssueStore(database: Database) {
   );
 
   async function replaceAssignees(em: EntityManager, issueId: number, userIds: readonly number[]) {
-    await em.nativeDelete(IssueAssignee, { issueId });
-    for (const userId of userIds) await em.insert(IssueAssignee, { issueId, userId });
+    await em.nativeDelete(IssueAssigneeEntity, { issueId });
+    for (const userId of userIds) await em.insert(IssueAssigneeEntity, { issueId, userId });
   }
 
   async function addLabels(em: EntityManager, issueId: number, labelIds: readonly number[]) {
     const now = new Date();
-    for (const labelId of labelIds) await em.insert<IssueLabelRow>(IssueLabel, { issueId, labelId, createdAt: now });
+    for (const labelId of labelIds) await em.insert<IssueLabelRow>(IssueLabelEntity, { issueId, labelId, createdAt: now });
   }
 
   async function insertOnce(
@@ -101,7 +101,7 @@ export function createIssueStore(database: Database) {
       return database.legacy.transaction(async (em) => {
         await em.nativeUpdate(IssueEntity, { id: issue.id }, changes);
         if (relations.assigneeIds) await replaceAssignees(em, issue.id, relations.assigneeIds);
-        if (relations.removeLabelIds?.length) await em.nativeDelete(IssueLabel, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } });
+        if (relations.removeLabelIds?.length) await em.nativeDelete(IssueLabelEntity, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } });
         if (relations.addLabelIds?.length) await addLabels(em, issue.id, relations.addLabelIds);
         const stored = { ...issue, ...changes };
         await also(em, stored);
@@ -173,9 +173,9 @@ export function createIssueStore(database: Database) {
     async assigneesOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
       if (issueIds.length === 0) return new Map();
       const rows = await database.legacy.rows(
-        IssueAssignee,
+        IssueAssigneeEntity,
         database.legacy
-          .from(IssueAssignee)
+          .from(IssueAssigneeEntity)
           .whereIn('issue_id', [...issueIds])
           .orderBy('id'),
       );
@@ -200,9 +200,9 @@ export function createIssueStore(database: Database) {
     async labelsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
       if (issueIds.length === 0) return new Map();
       const rows = await database.legacy.rows(
-        IssueLabel,
+        IssueLabelEntity,
         database.legacy
-          .from(IssueLabel)
+          .from(IssueLabelEntity)
           .whereIn('issue_id', [...issueIds])
           .orderBy('id'),
       );
@@ -213,7 +213,7 @@ export function createIssueStore(database: Database) {
     async countsPerLabel(labelIds: readonly number[], filter: IssueFilter): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
       const query = database.legacy
-        .table(IssueLabel, 'l')
+        .table(IssueLabelEntity, 'l')
         .join('issues as i', 'i.id', 'l.issue_id')
         .select({ labelId: 'l.label_id', state: 'i.state' })
         .count({ count: '*' })
@@ -232,8 +232,8 @@ export function createIssueStore(database: Database) {
     /** Removes one issue (its assignees and labels go with it). */
     async remove(id: number): Promise<void> {
       await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(IssueAssignee, { issueId: id });
-        await em.nativeDelete(IssueLabel, { issueId: id });
+        await em.nativeDelete(IssueAssigneeEntity, { issueId: id });
+        await em.nativeDelete(IssueLabelEntity, { issueId: id });
         await em.nativeDelete(IssueEntity, { id });
       });
     },
@@ -243,15 +243,15 @@ export function createIssueStore(database: Database) {
       const ids = (await database.legacy.rows(IssueEntity, database.legacy.from(IssueEntity).where({ project_id: projectId }))).map((issue) => issue.id);
       if (ids.length === 0) return [];
       await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(IssueAssignee, { issueId: { $in: ids } });
-        await em.nativeDelete(IssueLabel, { issueId: { $in: ids } });
+        await em.nativeDelete(IssueAssigneeEntity, { issueId: { $in: ids } });
+        await em.nativeDelete(IssueLabelEntity, { issueId: { $in: ids } });
         await em.nativeDelete(IssueEntity, { projectId });
       });
       return ids;
     },
 
     /** Takes a label off every issue (the label was deleted). */
-    removeLabel: (labelId: number) => database.legacy.em().nativeDelete(IssueLabel, { labelId }),
+    removeLabel: (labelId: number) => database.legacy.em().nativeDelete(IssueLabelEntity, { labelId }),
     /** Whether a user authored any issue. */
     authoredAny: async (userId: number) => (await database.legacy.count(database.legacy.table(IssueEntity).where('author_id', userId).limit(1))) > 0,
     /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
@@ -263,7 +263,7 @@ export function createIssueStore(database: Database) {
       });
     },
     /** Unassigns a deleted user. */
-    removeAssignee: (userId: number) => database.legacy.em().nativeDelete(IssueAssignee, { userId }),
+    removeAssignee: (userId: number) => database.legacy.em().nativeDelete(IssueAssigneeEntity, { userId }),
     /** Clears a deleted milestone or iteration. */
     clearMilestone: (milestoneId: number) => database.legacy.em().nativeUpdate(IssueEntity, { milestoneId }, { milestoneId: null }),
     clearIteration: (iterationId: number) => database.legacy.em().nativeUpdate(IssueEntity, { iterationId }, { iterationId: null }),

@@ -6,7 +6,7 @@
 import type { Database } from '@forgekit/kernel';
 import { mergeLinks } from '@forgekit/kernel/orm';
 import { IssueEntity } from '../entities/issue.js';
-import { IssueLabel } from '../entities/issue-label.js';
+import { IssueLabelEntity } from '../entities/issue-label.js';
 
 export function createPromotionMerges(database: Database) {
   return {
@@ -15,9 +15,9 @@ export function createPromotionMerges(database: Database) {
       if (from.length === 0) return;
       await database.legacy.transaction(async (em) => {
         const links = await database.legacy.rows(
-          IssueLabel,
+          IssueLabelEntity,
           database.legacy
-            .from(IssueLabel)
+            .from(IssueLabelEntity)
             .whereIn('label_id', [...from, to])
             .orderBy('id'),
           { em },
@@ -27,8 +27,8 @@ export function createPromotionMerges(database: Database) {
           (link) => link.labelId === to,
           (link) => link.issueId,
         );
-        if (dropped.length > 0) await em.nativeDelete(IssueLabel, { id: { $in: dropped } });
-        if (moved.length > 0) await em.nativeUpdate(IssueLabel, { id: { $in: moved } }, { labelId: to });
+        if (dropped.length > 0) await em.nativeDelete(IssueLabelEntity, { id: { $in: dropped } });
+        if (moved.length > 0) await em.nativeUpdate(IssueLabelEntity, { id: { $in: moved } }, { labelId: to });
       });
     },
 

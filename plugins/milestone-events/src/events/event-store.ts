@@ -2,7 +2,7 @@
 import type { Database } from '@forgekit/kernel';
 import { recordId, type EntityManager } from '@forgekit/kernel/orm';
 import type { MilestoneEventResourceType } from '../contracts.js';
-import { ResourceMilestoneEvent, type ResourceMilestoneEventRow } from '../entities/resource-milestone-event.js';
+import { ResourceMilestoneEventEntity, type ResourceMilestoneEventRow } from '../entities/resource-milestone-event.js';
 
 export type StoredEvent = ResourceMilestoneEventRow & { userId: number | null };
 
@@ -12,17 +12,18 @@ export interface Resource {
 }
 
 export function createEventStore(database: Database) {
-  const ofResource = (resource: Resource) => database.legacy.from(ResourceMilestoneEvent).where({ resource_type: resource.type, resource_id: resource.id });
-  const rows = async (query: ReturnType<typeof ofResource>) => (await database.legacy.rows(ResourceMilestoneEvent, query)) as StoredEvent[];
+  const ofResource = (resource: Resource) =>
+    database.legacy.from(ResourceMilestoneEventEntity).where({ resource_type: resource.type, resource_id: resource.id });
+  const rows = async (query: ReturnType<typeof ofResource>) => (await database.legacy.rows(ResourceMilestoneEventEntity, query)) as StoredEvent[];
 
   return {
     async insert(events: Omit<StoredEvent, 'id'>[], em?: EntityManager) {
       if (em) {
-        for (const event of events) await em.insert(ResourceMilestoneEvent, event as StoredEvent);
+        for (const event of events) await em.insert(ResourceMilestoneEventEntity, event as StoredEvent);
         return;
       }
       await database.legacy.transaction(async (tx) => {
-        for (const event of events) await tx.insert(ResourceMilestoneEvent, event as StoredEvent);
+        for (const event of events) await tx.insert(ResourceMilestoneEventEntity, event as StoredEvent);
       });
     },
 
@@ -30,7 +31,7 @@ export function createEventStore(database: Database) {
     async milestoneIds(resource: Resource): Promise<number[]> {
       const found = await database.legacy.values(
         database.legacy
-          .table(ResourceMilestoneEvent)
+          .table(ResourceMilestoneEventEntity)
           .distinct({ milestoneId: 'milestone_id' })
           .where({ resource_type: resource.type, resource_id: resource.id }),
         { milestoneId: 'number' },
@@ -60,9 +61,10 @@ export function createEventStore(database: Database) {
       return (await rows(ofResource(resource).where('id', Number(id))))[0];
     },
 
-    removeAllFor: (resource: Resource) => database.legacy.em().nativeDelete(ResourceMilestoneEvent, { resourceType: resource.type, resourceId: resource.id }),
-    removeOfMilestone: (milestoneId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEvent, { milestoneId }),
-    removeOfProject: (projectId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEvent, { projectId }),
+    removeAllFor: (resource: Resource) =>
+      database.legacy.em().nativeDelete(ResourceMilestoneEventEntity, { resourceType: resource.type, resourceId: resource.id }),
+    removeOfMilestone: (milestoneId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEventEntity, { milestoneId }),
+    removeOfProject: (projectId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEventEntity, { projectId }),
   };
 }
 

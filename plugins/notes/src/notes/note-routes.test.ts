@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { coreAccessRef } from '@forgekit/plugin-core/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { notesServiceRef, type NotesService } from '../contracts.js';
-import { Note } from '../entities/note.js';
+import { NoteEntity } from '../entities/note.js';
 import { notesPlugin } from '../plugin.js';
 
 /** A stand-in noteable kind: issue iid 7 of any project the caller can read is noteable 700. */
@@ -102,10 +102,10 @@ it('counts each noteable’s comments, not its system notes, for lists of any le
     createdAt: now,
     updatedAt: now,
   });
-  await app.kernel.database.legacy.em().insert(Note, comment(701));
-  await app.kernel.database.legacy.em().insert(Note, comment(701));
-  await app.kernel.database.legacy.em().insert(Note, comment(702));
-  await app.kernel.database.legacy.em().insert(Note, { ...comment(702), noteableType: 'MergeRequest' as const });
+  await app.kernel.database.legacy.em().insert(NoteEntity, comment(701));
+  await app.kernel.database.legacy.em().insert(NoteEntity, comment(701));
+  await app.kernel.database.legacy.em().insert(NoteEntity, comment(702));
+  await app.kernel.database.legacy.em().insert(NoteEntity, { ...comment(702), noteableType: 'MergeRequest' as const });
   expect(Object.fromEntries(await notes.userNoteCounts('Issue', [700, 701, 702]))).toEqual({ 701: 2, 702: 1 });
   expect(Object.fromEntries(await notes.userNoteCounts('Issue', [701]))).toEqual({ 701: 2 });
   expect(Object.fromEntries(await notes.userNoteCounts('MergeRequest', [701, 702]))).toEqual({ 702: 1 });

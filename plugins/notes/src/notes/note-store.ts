@@ -2,7 +2,7 @@
 import type { Database } from '@forgekit/kernel';
 import { idListReads, type EntityManager } from '@forgekit/kernel/orm';
 import type { NoteableType } from '../contracts.js';
-import { Note, type NoteRow } from '../entities/note.js';
+import { NoteEntity, type NoteRow } from '../entities/note.js';
 
 export type ActivityFilter = 'all_notes' | 'only_comments' | 'only_activity';
 
@@ -21,7 +21,7 @@ export function createNoteStore(database: Database) {
     database.legacy.prepareValues(
       (p: Record<string, never>) =>
         database.legacy
-          .table(Note)
+          .table(NoteEntity)
           .select({ noteableId: 'noteable_id' })
           .count({ count: '*' })
           .where({ noteable_type: p.noteableType, system: false })
@@ -31,7 +31,7 @@ export function createNoteStore(database: Database) {
     ),
   );
   const ofNoteable = (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => {
-    const builder = database.legacy.from(Note).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
+    const builder = database.legacy.from(NoteEntity).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
     if (query.activity === 'only_comments') builder.where('system', false);
     if (query.activity === 'only_activity') builder.where('system', true);
     return builder;
@@ -39,14 +39,14 @@ export function createNoteStore(database: Database) {
 
   return {
     async insert(row: Omit<NoteRow, 'id'>, em?: EntityManager): Promise<number> {
-      return Number(await (em ?? database.legacy.em()).insert<NoteRow>(Note, row));
+      return Number(await (em ?? database.legacy.em()).insert<NoteRow>(NoteEntity, row));
     },
     list(query: NoteListQuery): Promise<NoteRow[]> {
       const builder = ofNoteable(query).orderBy([
         { column: query.orderBy, order: query.sort },
         { column: 'id', order: query.sort },
       ]);
-      return database.legacy.rows(Note, builder.limit(query.limit).offset(query.offset));
+      return database.legacy.rows(NoteEntity, builder.limit(query.limit).offset(query.offset));
     },
     count: (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => database.legacy.count(ofNoteable(query).clearSelect().select('id')),
     /** Counts of non-system notes per noteable (`user_notes_count`). */
@@ -56,8 +56,8 @@ export function createNoteStore(database: Database) {
       return new Map(rows.map((row) => [row.noteableId, row.count]));
     },
     removeAllFor: (noteableType: NoteableType, noteableId: number, em?: EntityManager) =>
-      (em ?? database.legacy.em()).nativeDelete(Note, { noteableType, noteableId }),
-    removeAllOfProject: (projectId: number) => database.legacy.em().nativeDelete(Note, { projectId }),
+      (em ?? database.legacy.em()).nativeDelete(NoteEntity, { noteableType, noteableId }),
+    removeAllOfProject: (projectId: number) => database.legacy.em().nativeDelete(NoteEntity, { projectId }),
   };
 }
 
