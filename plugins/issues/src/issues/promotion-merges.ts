@@ -13,27 +13,26 @@ export function createPromotionMerges(database: Database) {
     /** Each issue keeps one link to `to`: its first link to a merged label moves, the others go. */
     async relinkLabels(from: readonly number[], to: number): Promise<void> {
       if (from.length === 0) return;
-      await database.legacy.transaction(async (em) => {
-        const links = await database.legacy.rows(
-          IssueLabelEntity,
-          database.legacy
+      await database.transaction(async (tx) => {
+        const links = await database.rows(
+          database
             .from(IssueLabelEntity)
-            .whereIn('label_id', [...from, to])
+            .whereIn('labelId', [...from, to])
             .orderBy('id'),
-          { em },
+          { tx },
         );
         const { moved, dropped } = mergeLinks(
           links,
           (link) => link.labelId === to,
           (link) => link.issueId,
         );
-        if (dropped.length > 0) await em.nativeDelete(IssueLabelEntity, { id: { $in: dropped } });
-        if (moved.length > 0) await em.nativeUpdate(IssueLabelEntity, { id: { $in: moved } }, { labelId: to });
+        if (dropped.length > 0) await database.delete(IssueLabelEntity, { id: { $in: dropped } }, { tx });
+        if (moved.length > 0) await database.update(IssueLabelEntity, { id: { $in: moved } }, { labelId: to }, { tx });
       });
     },
 
     async moveMilestone(from: readonly number[], to: number): Promise<void> {
-      if (from.length > 0) await database.legacy.em().nativeUpdate(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
+      if (from.length > 0) await database.update(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
     },
   };
 }
