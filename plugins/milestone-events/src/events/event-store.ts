@@ -1,6 +1,6 @@
-/** Milestone events in the database: reads through the entity, writes through the EntityManager. */
-import type { Database } from '@forgekit/kernel';
-import { recordId, type EntityManager } from '@forgekit/kernel/orm';
+/** Milestone events in the database, read and written by property. */
+import type { Database, Transaction } from '@forgekit/kernel';
+import { recordId } from '@forgekit/kernel/orm';
 import type { MilestoneEventResourceType } from '../contracts.js';
 import { ResourceMilestoneEventEntity, type ResourceMilestoneEventRow } from '../entities/resource-milestone-event.js';
 
@@ -12,28 +12,22 @@ export interface Resource {
 }
 
 export function createEventStore(database: Database) {
-  const ofResource = (resource: Resource) =>
-    database.legacy.from(ResourceMilestoneEventEntity).where({ resource_type: resource.type, resource_id: resource.id });
-  const rows = async (query: ReturnType<typeof ofResource>) => (await database.legacy.rows(ResourceMilestoneEventEntity, query)) as StoredEvent[];
+  const ofResource = (resource: Resource) => database.from(ResourceMilestoneEventEntity).where({ resourceType: resource.type, resourceId: resource.id });
+  // Rows decode a null column as null, never undefined.
+  const rows = (query: ReturnType<typeof ofResource>) => database.rows(query) as Promise<StoredEvent[]>;
 
   return {
-    async insert(events: Omit<StoredEvent, 'id'>[], em?: EntityManager) {
-      if (em) {
-        for (const event of events) await em.insert(ResourceMilestoneEventEntity, event as StoredEvent);
-        return;
-      }
-      await database.legacy.transaction(async (tx) => {
-        for (const event of events) await tx.insert(ResourceMilestoneEventEntity, event as StoredEvent);
-      });
-    },
+    /** One statement: the events land together, in the caller's transaction when it names one. */
+    insert: (events: Omit<StoredEvent, 'id'>[], tx?: Transaction) => database.insertMany(ResourceMilestoneEventEntity, events, { tx }),
 
     /** The milestones a resource's events name. */
     async milestoneIds(resource: Resource): Promise<number[]> {
-      const found = await database.legacy.values(
-        database.legacy
+      const found = await database.values(
+        database
           .table(ResourceMilestoneEventEntity)
-          .distinct({ milestoneId: 'milestone_id' })
-          .where({ resource_type: resource.type, resource_id: resource.id }),
+          .distinct()
+          .select({ milestoneId: 'milestoneId' })
+          .where({ resourceType: resource.type, resourceId: resource.id }),
         { milestoneId: 'number' },
       );
       return found.map((row) => row.milestoneId);
@@ -42,29 +36,22 @@ export function createEventStore(database: Database) {
     /** Oldest first, only events of these milestones. */
     list(resource: Resource, milestoneIds: readonly number[], limit: number, offset: number): Promise<StoredEvent[]> {
       if (milestoneIds.length === 0) return Promise.resolve([]);
-      return rows(
-        ofResource(resource)
-          .whereIn('milestone_id', [...milestoneIds])
-          .orderBy('id')
-          .limit(limit)
-          .offset(offset),
-      );
+      return rows(ofResource(resource).whereIn('milestoneId', milestoneIds).orderBy('id').limit(limit).offset(offset));
     },
 
     count(resource: Resource, milestoneIds: readonly number[]): Promise<number> {
       if (milestoneIds.length === 0) return Promise.resolve(0);
-      return database.legacy.count(ofResource(resource).whereIn('milestone_id', [...milestoneIds]));
+      return database.count(ofResource(resource).whereIn('milestoneId', milestoneIds));
     },
 
     async find(resource: Resource, id: string): Promise<StoredEvent | undefined> {
       if (!/^\d+$/.test(id) || recordId(id) === null) return undefined;
-      return (await rows(ofResource(resource).where('id', Number(id))))[0];
+      return (await rows(ofResource(resource).where('id', Number(id)).limit(1)))[0];
     },
 
-    removeAllFor: (resource: Resource) =>
-      database.legacy.em().nativeDelete(ResourceMilestoneEventEntity, { resourceType: resource.type, resourceId: resource.id }),
-    removeOfMilestone: (milestoneId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEventEntity, { milestoneId }),
-    removeOfProject: (projectId: number) => database.legacy.em().nativeDelete(ResourceMilestoneEventEntity, { projectId }),
+    removeAllFor: (resource: Resource) => database.delete(ResourceMilestoneEventEntity, { resourceType: resource.type, resourceId: resource.id }),
+    removeOfMilestone: (milestoneId: number) => database.delete(ResourceMilestoneEventEntity, { milestoneId }),
+    removeOfProject: (projectId: number) => database.delete(ResourceMilestoneEventEntity, { projectId }),
   };
 }
 

@@ -85,9 +85,9 @@ it('removes the notes of a noteable and of a deleted project', async () => {
     body: 'x',
   });
   await notes.removeAllFor('Snippet', 5);
-  expect(await app.kernel.database.legacy.count(app.kernel.database.legacy.knex('notes'))).toBe(2);
+  expect(await app.kernel.database.count(app.kernel.database.table(NoteEntity))).toBe(2);
   expect((await app.delete(`/api/v4/projects/${app.project.id}`, { token: 'owner' })).status).toBe(202);
-  expect(await app.kernel.database.legacy.count(app.kernel.database.legacy.knex('notes'))).toBe(0);
+  expect(await app.kernel.database.count(app.kernel.database.table(NoteEntity))).toBe(0);
 });
 
 it('counts each noteable’s comments, not its system notes, for lists of any length', async () => {
@@ -102,10 +102,7 @@ it('counts each noteable’s comments, not its system notes, for lists of any le
     createdAt: now,
     updatedAt: now,
   });
-  await app.kernel.database.legacy.em().insert(NoteEntity, comment(701));
-  await app.kernel.database.legacy.em().insert(NoteEntity, comment(701));
-  await app.kernel.database.legacy.em().insert(NoteEntity, comment(702));
-  await app.kernel.database.legacy.em().insert(NoteEntity, { ...comment(702), noteableType: 'MergeRequest' as const });
+  await app.kernel.database.insertMany(NoteEntity, [comment(701), comment(701), comment(702), { ...comment(702), noteableType: 'MergeRequest' as const }]);
   expect(Object.fromEntries(await notes.userNoteCounts('Issue', [700, 701, 702]))).toEqual({ 701: 2, 702: 1 });
   expect(Object.fromEntries(await notes.userNoteCounts('Issue', [701]))).toEqual({ 701: 2 });
   expect(Object.fromEntries(await notes.userNoteCounts('MergeRequest', [701, 702]))).toEqual({ 702: 1 });
