@@ -7,8 +7,8 @@ import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-miles
 import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { issuesServiceRef, type IssuesService } from './contracts.js';
 import { IssueEntity } from './entities/issue.js';
-import { IssueAssignee } from './entities/issue-assignee.js';
-import { IssueLabel } from './entities/issue-label.js';
+import { IssueAssigneeEntity } from './entities/issue-assignee.js';
+import { IssueLabelEntity } from './entities/issue-label.js';
 import { ALL_ISSUES, createIssueLister } from './issues/issue-list.js';
 import { createIssueOrderer } from './issues/issue-order.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
@@ -25,7 +25,7 @@ import { projectOrderIndex } from './migrations/202611250300-project-order-index
 export const issuesPlugin = definePlugin({
   id: 'issues',
   compatibility: '^0.1.0',
-  entities: [IssueEntity, IssueAssignee, IssueLabel],
+  entities: [IssueEntity, IssueAssigneeEntity, IssueLabelEntity],
   migrations: [init, projectOrderIndex],
   requires: [coreAccessRef, coreUsersRef, coreProjectsRef, labelsServiceRef, milestonesServiceRef, milestoneEventsServiceRef, notesServiceRef],
   optional: [iterationsServiceRef],

@@ -1,6 +1,5 @@
 /** What other plugins may use of milestone events: the recorder, and the extension point for the resources events are served under. */
-import { createServiceRef, type Principal } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
 
 export type MilestoneEventResourceType = 'Issue' | 'MergeRequest';
 
@@ -16,7 +15,7 @@ export interface MilestoneChange {
   /** The resource's state when it changed (`opened`, `closed`, `merged`…). */
   state: string;
   /** Record in the caller's transaction. */
-  em?: EntityManager;
+  tx?: Transaction;
 }
 
 /** Finds the resource of an event route for the caller, or throws GitLab's 404s. */

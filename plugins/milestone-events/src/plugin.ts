@@ -2,7 +2,7 @@ import { definePlugin, kernelServices } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
 import { milestoneEventsServiceRef } from './contracts.js';
-import { ResourceMilestoneEvent } from './entities/resource-milestone-event.js';
+import { ResourceMilestoneEventEntity } from './entities/resource-milestone-event.js';
 import { eventRoutes } from './events/event-routes.js';
 import { createEventService } from './events/event-service.js';
 import { createEventStore } from './events/event-store.js';
@@ -12,7 +12,7 @@ import { init } from './migrations/202611242310-init.js';
 export const milestoneEventsPlugin = definePlugin({
   id: 'milestone-events',
   compatibility: '^0.1.0',
-  entities: [ResourceMilestoneEvent],
+  entities: [ResourceMilestoneEventEntity],
   migrations: [init],
   requires: [coreAccessRef, coreUsersRef, milestonesServiceRef],
   provides: [milestoneEventsServiceRef],

@@ -1,6 +1,5 @@
 /** What other plugins may use of notes: the recorder of system notes on any noteable, and the note routes of each noteable kind. */
-import { createServiceRef, type Principal } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet';
 
@@ -14,7 +13,7 @@ export interface SystemNote {
   /** GitLab's text for the change, e.g. `changed title from **a** to **b**`. */
   body: string;
   /** Record in the caller's transaction. */
-  em?: EntityManager;
+  tx?: Transaction;
 }
 
 /** The noteable a note route names, found for the caller; throws GitLab's 404s. */

@@ -1,7 +1,7 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { coreEvents, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { notesServiceRef } from './contracts.js';
-import { Note } from './entities/note.js';
+import { NoteEntity } from './entities/note.js';
 import { init } from './migrations/202611242300-init.js';
 import { noteRoutes } from './notes/note-routes.js';
 import { createNoteService } from './notes/note-service.js';
@@ -11,7 +11,7 @@ import { createNoteStore } from './notes/note-store.js';
 export const notesPlugin = definePlugin({
   id: 'notes',
   compatibility: '^0.1.0',
-  entities: [Note],
+  entities: [NoteEntity],
   migrations: [init],
   requires: [coreUsersRef],
   provides: [notesServiceRef],

@@ -142,6 +142,11 @@ export interface Query<S extends Scope, M extends keyof S & string, J extends Re
   groupBy(...columns: Ref<S, M>[]): this;
   orderBy(column: Ref<S, M>, direction?: Direction, options?: { nulls: 'first' | 'last' }): this;
   orderBySql(expression: Sql): this;
+  /**
+   * A scalar subquery over `entity` (aliased `alias`) whose `build` may name this query's
+   * columns and selects one value, as `sql` for an order term or a computed column.
+   */
+  subquery<A extends string, E extends AnyEntity>(entity: E, alias: A, build: (sub: Query<S & Record<A, E>, A>) => void): Sql;
   limit(count: number): this;
   offset(count: number): this;
   /** Rows of another query with the same columns after these (`union all`). */
@@ -432,6 +437,13 @@ class QueryImpl {
     if (compiled.sql.trim() !== '') this.qb.orderByRaw(compiled.sql, compiled.bindings as Knex.RawBinding[]);
     return this;
   }
+  subquery(entity: AnyEntity, alias: string, build: (sub: Impl) => void): Sql {
+    const scope = new Map(this.scope);
+    scope.set(alias, entity);
+    const query = new QueryImpl(this.shared, scope, alias, entity, this.shared.knex(`${this.shared.tableOf(entity)} as ${alias}`));
+    build(query);
+    return new Sql(['', ''], [query]);
+  }
   limit(count: number) {
     this.qb.limit(count);
     return this;
@@ -441,7 +453,8 @@ class QueryImpl {
     return this;
   }
   unionAll(query: Impl) {
-    this.qb.unionAll(query.qb.clone(), true);
+    // PostgreSQL takes each query of a union in parentheses; SQLite refuses them.
+    this.qb.unionAll(query.qb.clone(), this.shared.knex.client.dialect === 'postgresql');
     return this;
   }
   modify(change: (query: this) => void) {

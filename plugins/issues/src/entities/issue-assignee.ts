@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A user assigned to an issue. */
-export const IssueAssignee = defineEntity({
+export const IssueAssigneeEntity = defineEntity({
   name: 'IssueAssignee',
   tableName: 'issue_assignees',
   uniques: [{ properties: ['issueId', 'userId'] }],
@@ -13,4 +13,4 @@ export const IssueAssignee = defineEntity({
   }),
 });
 
-export type IssueAssigneeRow = InferEntity<typeof IssueAssignee>;
+export type IssueAssigneeRow = InferEntity<typeof IssueAssigneeEntity>;

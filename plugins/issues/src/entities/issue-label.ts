@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A label on an issue (the label belongs to the labels plugin). */
-export const IssueLabel = defineEntity({
+export const IssueLabelEntity = defineEntity({
   name: 'IssueLabel',
   tableName: 'issue_labels',
   uniques: [{ properties: ['issueId', 'labelId'] }],
@@ -14,4 +14,4 @@ export const IssueLabel = defineEntity({
   }),
 });
 
-export type IssueLabelRow = InferEntity<typeof IssueLabel>;
+export type IssueLabelRow = InferEntity<typeof IssueLabelEntity>;

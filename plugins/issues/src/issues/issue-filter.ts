@@ -1,6 +1,8 @@
 /** The issue list filters (GitLab's IssuesFinder) as conditions over `issues as i`. */
-import type { Database } from '@forgekit/kernel';
-import { containsText, type Knex } from '@forgekit/kernel/orm';
+import type { Conditions, Query } from '@forgekit/kernel/orm';
+import type { IssueEntity } from '../entities/issue.js';
+import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
+import { IssueLabelEntity } from '../entities/issue-label.js';
 import type { DueDateFilter } from './due-date-filter.js';
 
 /** Which confidential issues the caller sees: all, or those of some projects plus their own and assigned ones. */
@@ -46,66 +48,74 @@ export interface IssueFilter {
 const NOTHING = [-1];
 const orNothing = (ids: readonly number[]) => (ids.length > 0 ? [...ids] : NOTHING);
 
-export function applyIssueFilter(database: Database, query: Knex.QueryBuilder, filter: IssueFilter): Knex.QueryBuilder {
-  const knex = database.legacy.knex;
-  const assigned = (userId: number) => knex('issue_assignees as a').select(knex.raw('1')).whereRaw('a.issue_id = i.id').where('a.user_id', userId);
-  const labelled = (labelIds?: readonly number[]) => {
-    const sub = knex('issue_labels as l').select(knex.raw('1')).whereRaw('l.issue_id = i.id');
-    return labelIds ? sub.whereIn('l.label_id', orNothing(labelIds)) : sub;
-  };
+/** The entities a filter names: the issue, as `i`. */
+export type IssueScope = { i: typeof IssueEntity };
+type OverIssues = Conditions<IssueScope, 'i'>;
+type Assignees = Query<IssueScope & { a: typeof IssueAssigneeEntity }, 'a'>;
+type Labels = Query<IssueScope & { l: typeof IssueLabelEntity }, 'l'>;
 
-  if (filter.projectIds) query.whereIn('i.project_id', orNothing(filter.projectIds));
+const anyAssignee = (a: Assignees) => a.whereColumn('a.issueId', 'i.id');
+const assigned = (userId: number) => (a: Assignees) => anyAssignee(a).where('a.userId', userId);
+const labelled = (labelIds?: readonly number[]) => (l: Labels) => {
+  l.whereColumn('l.issueId', 'i.id');
+  if (labelIds) l.whereIn('l.labelId', orNothing(labelIds));
+};
+
+/** Narrows `query`, any query that names the issue as `i`, to the issues `filter` keeps. */
+export function applyIssueFilter<Q extends Query<any, any, any>>(query: Q, filter: IssueFilter): Q {
+  const q = query as unknown as OverIssues;
+  if (filter.projectIds) q.whereIn('i.projectId', orNothing(filter.projectIds));
   const visibility = filter.confidentialVisibility;
   if (!visibility.all) {
-    query.where((q) => {
-      q.where('i.confidential', false);
-      if (visibility.projectIds.length > 0) q.orWhereIn('i.project_id', [...visibility.projectIds]);
-      if (visibility.userId !== null) q.orWhere('i.author_id', visibility.userId).orWhereExists(assigned(visibility.userId));
+    q.where((w) => {
+      w.where('i.confidential', false);
+      if (visibility.projectIds.length > 0) w.orWhereIn('i.projectId', visibility.projectIds);
+      if (visibility.userId !== null) w.orWhere('i.authorId', visibility.userId).orWhereExists(IssueAssigneeEntity, 'a', assigned(visibility.userId));
     });
   }
-  if (filter.state) query.where('i.state', filter.state);
-  if (filter.iids) query.whereIn('i.iid', orNothing(filter.iids));
-  if (filter.authorIds) query.whereIn('i.author_id', orNothing(filter.authorIds));
-  if (filter.assignee === 'none') query.whereNotExists(knex('issue_assignees as a').select(knex.raw('1')).whereRaw('a.issue_id = i.id'));
-  else if (filter.assignee === 'any') query.whereExists(knex('issue_assignees as a').select(knex.raw('1')).whereRaw('a.issue_id = i.id'));
-  else if (filter.assignee) for (const userId of filter.assignee) query.whereExists(assigned(userId));
-  if (filter.labels === 'none') query.whereNotExists(labelled());
-  else if (filter.labels === 'any') query.whereExists(labelled());
-  else if (filter.labels) for (const ids of filter.labels) query.whereExists(labelled(ids));
-  applyNullable(query, 'i.milestone_id', filter.milestone);
-  applyNullable(query, 'i.iteration_id', filter.iteration);
+  if (filter.state) q.where('i.state', filter.state);
+  if (filter.iids) q.whereIn('i.iid', orNothing(filter.iids));
+  if (filter.authorIds) q.whereIn('i.authorId', orNothing(filter.authorIds));
+  if (filter.assignee === 'none') q.whereNotExists(IssueAssigneeEntity, 'a', anyAssignee);
+  else if (filter.assignee === 'any') q.whereExists(IssueAssigneeEntity, 'a', anyAssignee);
+  else if (filter.assignee) for (const userId of filter.assignee) q.whereExists(IssueAssigneeEntity, 'a', assigned(userId));
+  if (filter.labels === 'none') q.whereNotExists(IssueLabelEntity, 'l', labelled());
+  else if (filter.labels === 'any') q.whereExists(IssueLabelEntity, 'l', labelled());
+  else if (filter.labels) for (const ids of filter.labels) q.whereExists(IssueLabelEntity, 'l', labelled(ids));
+  applyNullable(q, 'i.milestoneId', filter.milestone);
+  applyNullable(q, 'i.iterationId', filter.iteration);
   if (filter.search) {
-    const { text } = filter.search;
     const columns = filter.search.in.length > 0 ? filter.search.in : (['title', 'description'] as const);
-    query.where((q) => {
-      for (const column of columns) q.orWhere(containsText(knex, `i.${column}`, text));
-    });
+    q.whereContains(
+      columns.map((column) => `i.${column}` as const),
+      filter.search.text,
+    );
   }
-  if (filter.createdAfter) query.where('i.created_at', '>=', filter.createdAfter);
-  if (filter.createdBefore) query.where('i.created_at', '<=', filter.createdBefore);
-  if (filter.updatedAfter) query.where('i.updated_at', '>=', filter.updatedAfter);
-  if (filter.updatedBefore) query.where('i.updated_at', '<=', filter.updatedBefore);
-  if (filter.confidential !== undefined) query.where('i.confidential', filter.confidential);
+  if (filter.createdAfter) q.where('i.createdAt', '>=', filter.createdAfter);
+  if (filter.createdBefore) q.where('i.createdAt', '<=', filter.createdBefore);
+  if (filter.updatedAfter) q.where('i.updatedAt', '>=', filter.updatedAfter);
+  if (filter.updatedBefore) q.where('i.updatedAt', '<=', filter.updatedBefore);
+  if (filter.confidential !== undefined) q.where('i.confidential', filter.confidential);
   const due = filter.dueDate;
-  if (due === 'none') query.whereNull('i.due_date');
-  else if (due === 'any') query.whereNotNull('i.due_date');
+  if (due === 'none') q.whereNull('i.dueDate');
+  else if (due === 'any') q.whereNotNull('i.dueDate');
   else if (due) {
-    if (due.from) query.where('i.due_date', '>=', due.from);
-    if (due.to) query.where('i.due_date', '<=', due.to);
+    if (due.from) q.where('i.dueDate', '>=', due.from);
+    if (due.to) q.where('i.dueDate', '<=', due.to);
   }
 
   const not = filter.not;
-  if (not?.iids) query.whereNotIn('i.iid', [...not.iids]);
-  if (not?.authorIds) query.whereNotIn('i.author_id', [...not.authorIds]);
-  if (not?.assigneeIds) for (const userId of not.assigneeIds) query.whereNotExists(assigned(userId));
-  if (not?.labels) for (const ids of not.labels) query.whereNotExists(labelled(ids));
-  if (not?.milestoneIds) query.where((q) => q.whereNull('i.milestone_id').orWhereNotIn('i.milestone_id', orNothing(not.milestoneIds ?? [])));
-  if (not?.iterationIds) query.where((q) => q.whereNull('i.iteration_id').orWhereNotIn('i.iteration_id', orNothing(not.iterationIds ?? [])));
+  if (not?.iids) q.whereNotIn('i.iid', not.iids);
+  if (not?.authorIds) q.whereNotIn('i.authorId', not.authorIds);
+  if (not?.assigneeIds) for (const userId of not.assigneeIds) q.whereNotExists(IssueAssigneeEntity, 'a', assigned(userId));
+  if (not?.labels) for (const ids of not.labels) q.whereNotExists(IssueLabelEntity, 'l', labelled(ids));
+  if (not?.milestoneIds) q.where((w) => w.whereNull('i.milestoneId').orWhereNotIn('i.milestoneId', orNothing(not.milestoneIds ?? [])));
+  if (not?.iterationIds) q.where((w) => w.whereNull('i.iterationId').orWhereNotIn('i.iterationId', orNothing(not.iterationIds ?? [])));
   return query;
 }
 
-function applyNullable(query: Knex.QueryBuilder, column: string, value: Wildcard | readonly number[] | undefined) {
-  if (value === 'none') query.whereNull(column);
-  else if (value === 'any') query.whereNotNull(column);
-  else if (value) query.whereIn(column, orNothing(value));
+function applyNullable(q: OverIssues, column: 'i.milestoneId' | 'i.iterationId', value: Wildcard | readonly number[] | undefined) {
+  if (value === 'none') q.whereNull(column);
+  else if (value === 'any') q.whereNotNull(column);
+  else if (value) q.whereIn(column, orNothing(value));
 }

@@ -3,15 +3,19 @@
  * Milestone due dates and label priorities live in other plugins: the orders that need them ask those
  * plugins' contracts for the values the matching issues use, and carry them into the statement as CASE terms.
  */
+import { type Query, ref, sql } from '@forgekit/kernel/orm';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
-import type { IssueFilter } from './issue-filter.js';
+import { IssueLabelEntity } from '../entities/issue-label.js';
+import type { IssueFilter, IssueScope } from './issue-filter.js';
 import type { IssueStore } from './issue-store.js';
 
+/** The list query: issues as `i`. */
+export type IssueQuery = Query<IssueScope, 'i'>;
+
 export interface IssueOrder {
-  /** The leading order terms (raw SQL over `i`, with `?` bindings); GitLab breaks ties with `i.id` descending. */
-  sql: string;
-  bindings?: readonly (string | number)[];
+  /** Adds the leading order terms to the list query; GitLab breaks ties with `i.id` in `direction`. */
+  terms(query: IssueQuery): void;
   direction: 'asc' | 'desc';
 }
 
@@ -21,35 +25,44 @@ export interface OrderDeps {
   labels: Pick<LabelsService, 'priorities'>;
 }
 
-interface Term {
-  sql: string;
-  bindings: (string | number)[];
-}
+type Sql = ReturnType<typeof sql>;
+/** A value per issue to order by, in the list query. */
+type Term = (query: IssueQuery) => Sql;
 
-const NULL_TERM: Term = { sql: 'null', bindings: [] };
+const NULL_TERM: Term = () => sql`null`;
+
+/** `sql` pieces one after another. */
+const joined = (pieces: readonly Sql[]) => pieces.reduce((all, piece) => sql`${all} ${piece}`);
+
+const sorted = (term: Sql, sort: 'asc' | 'desc') => (sort === 'asc' ? sql`${term} asc` : sql`${term} desc`);
 
 /** `term dir` with nulls last on both engines. */
-const nullsLast = (term: Term, sort: 'asc' | 'desc'): Term => ({
-  sql: `case when ${term.sql} is null then 1 else 0 end, ${term.sql} ${sort}`,
-  bindings: [...term.bindings, ...term.bindings],
+const nullsLast = (term: Sql, sort: 'asc' | 'desc') => sql`case when ${term} is null then 1 else 0 end, ${sorted(term, sort)}`;
+
+/** Nothing but GitLab's tie-break, `i.id` in `direction`. */
+export const idOrder = (direction: 'asc' | 'desc'): IssueOrder => ({ terms: () => {}, direction });
+
+const byColumn = (column: 'i.createdAt' | 'i.updatedAt' | 'i.title', sort: 'asc' | 'desc'): IssueOrder => ({
+  terms: (query) => query.orderBy(column, sort),
+  direction: 'desc',
 });
 
 /** Orders that need nothing besides the issue row. */
 export function plainOrder(orderBy: string, sort: 'asc' | 'desc'): IssueOrder | null {
   switch (orderBy) {
     case 'created_at':
-      return { sql: `i.created_at ${sort}`, direction: 'desc' };
+      return byColumn('i.createdAt', sort);
     case 'updated_at':
-      return { sql: `i.updated_at ${sort}`, direction: 'desc' };
+      return byColumn('i.updatedAt', sort);
     case 'title':
-      return { sql: `i.title ${sort}`, direction: 'desc' };
+      return byColumn('i.title', sort);
     case 'due_date':
-      return { sql: nullsLast({ sql: 'i.due_date', bindings: [] }, sort).sql, direction: 'desc' };
+      return { terms: (query) => query.orderBy('i.dueDate', sort, { nulls: 'last' }), direction: 'desc' };
     // No issue has a relative position here (GitLab sorts those without one last, then by id),
     // and there are no award emoji, so every issue has 0 upvotes: both come down to GitLab's tie-break.
     case 'relative_position':
     case 'popularity':
-      return { sql: '', direction: 'desc' };
+      return idOrder('desc');
     default:
       return null;
   }
@@ -61,10 +74,8 @@ export function createIssueOrderer(deps: OrderDeps) {
     const ids = await deps.store.milestoneIdsOf(filter);
     const due = ids.length === 0 ? [] : (await deps.milestones.byIds(ids)).filter((milestone) => milestone.dueDate !== null);
     if (due.length === 0) return NULL_TERM;
-    return {
-      sql: `(case i.milestone_id ${due.map(() => 'when ? then cast(? as varchar(10))').join(' ')} end)`,
-      bindings: due.flatMap((milestone) => [milestone.id, milestone.dueDate ?? '']),
-    };
+    const whens = joined(due.map((milestone) => sql`when ${milestone.id} then cast(${milestone.dueDate ?? ''} as varchar(10))`));
+    return () => sql`(case ${ref('i.milestoneId')} ${whens} end)`;
   }
 
   /** The highest (lowest-numbered) priority, in the issue's project, of its labels other than `excluded`. */
@@ -76,15 +87,18 @@ export function createIssueOrderer(deps: OrderDeps) {
     }
     const found = await Promise.all(
       [...perProject].map(async ([projectId, labelIds]) =>
-        [...(await deps.labels.priorities(projectId, labelIds))].map(([labelId, priority]) => [projectId, labelId, priority]),
+        [...(await deps.labels.priorities(projectId, labelIds))].map(([labelId, priority]) => [projectId, labelId, priority] as const),
       ),
     );
     const ranked = found.flat();
     if (ranked.length === 0) return NULL_TERM;
-    return {
-      sql: `(select min(case ${ranked.map(() => 'when i.project_id = ? and l.label_id = ? then cast(? as integer)').join(' ')} end) from issue_labels l where l.issue_id = i.id)`,
-      bindings: ranked.flat(),
-    };
+    const whens = joined(
+      ranked.map(
+        ([projectId, labelId, priority]) =>
+          sql`when ${ref('i.projectId')} = ${projectId} and ${ref('l.labelId')} = ${labelId} then cast(${priority} as integer)`,
+      ),
+    );
+    return (query) => query.subquery(IssueLabelEntity, 'l', (l) => l.selectSql('priority', sql`min(case ${whens} end)`).whereColumn('l.issueId', 'i.id'));
   }
 
   const excludedOf = (filter: IssueFilter) => new Set(Array.isArray(filter.labels) ? filter.labels.flat() : []);
@@ -96,20 +110,18 @@ export function createIssueOrderer(deps: OrderDeps) {
       // Issues whose milestone has a due date, then those whose milestone has none, then those without a milestone.
       const due = await milestoneDue(filter);
       return {
-        sql: `case when i.milestone_id is null then 2 when ${due.sql} is null then 1 else 0 end, ${due.sql} ${sort}`,
-        bindings: [...due.bindings, ...due.bindings],
+        terms: (query) =>
+          query.orderBySql(sql`case when ${ref('i.milestoneId')} is null then 2 when ${due(query)} is null then 1 else 0 end, ${sorted(due(query), sort)}`),
         direction: 'desc',
       };
     }
     if (orderBy === 'label_priority') {
-      const term = nullsLast(await labelPriority(filter, excludedOf(filter)), sort);
-      return { sql: term.sql, bindings: term.bindings, direction: 'desc' };
+      const priority = await labelPriority(filter, excludedOf(filter));
+      return { terms: (query) => query.orderBySql(nullsLast(priority(query), sort)), direction: 'desc' };
     }
     if (orderBy === 'priority') {
       const [due, priority] = await Promise.all([milestoneDue(filter), labelPriority(filter, excludedOf(filter))]);
-      const first = nullsLast(due, sort);
-      const second = nullsLast(priority, sort);
-      return { sql: `${first.sql}, ${second.sql}`, bindings: [...first.bindings, ...second.bindings], direction: 'desc' };
+      return { terms: (query) => query.orderBySql(nullsLast(due(query), sort)).orderBySql(nullsLast(priority(query), sort)), direction: 'desc' };
     }
     return plainOrder('created_at', sort)!;
   };

@@ -10,8 +10,9 @@ import {
   validationFailed,
   type EventBus,
   type Principal,
+  type Transaction,
 } from '@forgekit/kernel';
-import { isUniqueViolation, type EntityManager } from '@forgekit/kernel/orm';
+import { unlessTaken } from '@forgekit/kernel/orm';
 import { AccessLevel, type AccessService, type ProjectAccess, type UserRow, type UserService } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -122,8 +123,8 @@ export function createIssueService(deps: IssueServiceDeps) {
           : []
         : undefined;
 
-  const note = (em: EntityManager, issue: IssueRow, authorId: number, body: string) =>
-    deps.notes.recordSystemNote({ noteableType: 'Issue', noteableId: issue.id, noteableIid: issue.iid, projectId: issue.projectId, authorId, body, em });
+  const note = (tx: Transaction, issue: IssueRow, authorId: number, body: string) =>
+    deps.notes.recordSystemNote({ noteableType: 'Issue', noteableId: issue.id, noteableIid: issue.iid, projectId: issue.projectId, authorId, body, tx });
 
   return {
     canRead,
@@ -165,32 +166,30 @@ export function createIssueService(deps: IssueServiceDeps) {
         createdAt,
         updatedAt: createdAt,
       };
-      const issue = await store
-        .insert(
-          row,
-          assignees.map((a) => a.id),
-          labelIds,
-          async (em, stored) => {
-            if (milestone) {
-              await deps.milestoneEvents.record({
-                resourceType: 'Issue',
-                resourceId: stored.id,
-                projectId,
-                userId: user.id,
-                from: null,
-                to: milestone.id,
-                state: 'opened',
-                em,
-              });
-            }
-          },
-          owner ? (input.iid ?? undefined) : undefined,
-        )
-        .catch((error: unknown) => {
-          // GitLab has no uniqueness validation on iid: the database refuses the row and the API answers 409.
-          if (isUniqueViolation(error)) throw conflict('Duplicated issue');
-          throw error;
-        });
+      const inserted = store.insert(
+        row,
+        assignees.map((a) => a.id),
+        labelIds,
+        async (tx, stored) => {
+          if (milestone) {
+            await deps.milestoneEvents.record({
+              resourceType: 'Issue',
+              resourceId: stored.id,
+              projectId,
+              userId: user.id,
+              from: null,
+              to: milestone.id,
+              state: 'opened',
+              tx,
+            });
+          }
+        },
+        owner ? (input.iid ?? undefined) : undefined,
+      );
+      // GitLab has no uniqueness validation on iid: the database refuses the row and the API answers 409.
+      const issue = await unlessTaken(inserted, () => {
+        throw conflict('Duplicated issue');
+      });
       await deps.events.emit(issueEvents.created, { issueId: issue.id, projectId, userId: user.id });
       return issue;
     },
@@ -305,9 +304,9 @@ export function createIssueService(deps: IssueServiceDeps) {
       Object.assign(changes, { updatedAt, updatedById: user.id });
       if (Object.keys(changed).length > 0) changed.updated_at = { previous: issue.updatedAt.toISOString(), current: updatedAt.toISOString() };
 
-      const updated = await store.update(issue, changes, { assigneeIds, addLabelIds, removeLabelIds }, async (em, stored) => {
-        for (const body of notes) await note(em, stored, user.id, body);
-        if (stateChange) await note(em, stored, user.id, texts.stateChangeNote(stateChange));
+      const updated = await store.update(issue, changes, { assigneeIds, addLabelIds, removeLabelIds }, async (tx, stored) => {
+        for (const body of notes) await note(tx, stored, user.id, body);
+        if (stateChange) await note(tx, stored, user.id, texts.stateChangeNote(stateChange));
         if (changes.milestoneId !== undefined) {
           await deps.milestoneEvents.record({
             resourceType: 'Issue',
@@ -317,7 +316,7 @@ export function createIssueService(deps: IssueServiceDeps) {
             from: issue.milestoneId ?? null,
             to: changes.milestoneId ?? null,
             state: stored.state,
-            em,
+            tx,
           });
         }
       });

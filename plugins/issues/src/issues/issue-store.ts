@@ -1,16 +1,16 @@
-/** Issues, their assignees and their labels in the database. */
-import { TOTAL_COLUMN, type Database } from '@forgekit/kernel';
-import { idListReads, isUniqueViolation, nextInternalId, type EntityManager } from '@forgekit/kernel/orm';
+/** Issues, their assignees and their labels in the database, read and written by property. */
+import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
+import { nextInternalId, sql, unlessTaken } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
-import { IssueAssignee } from '../entities/issue-assignee.js';
-import { IssueLabel, type IssueLabelRow } from '../entities/issue-label.js';
+import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
+import { IssueLabelEntity } from '../entities/issue-label.js';
 import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
 import type { IssueOrder } from './issue-order.js';
 
 export type NewIssue = Omit<IssueRow, 'id' | 'iid'>;
 
 /** What a write does besides the issue row, in the same transaction (system notes, milestone events). */
-export type AlsoInTransaction = (em: EntityManager, issue: IssueRow) => Promise<void>;
+export type AlsoInTransaction = (tx: Transaction, issue: IssueRow) => Promise<void>;
 
 /** A next iid that lost a race to another process is retried this often. */
 const IID_ATTEMPTS = 5;
@@ -26,53 +26,52 @@ const groupIds = (rows: { issueId: number }[], value: (row: never) => number) =>
 };
 
 export function createIssueStore(database: Database) {
-  const byIid = database.legacy.prepareRows(IssueEntity, (p) => database.legacy.from(IssueEntity).where({ project_id: p.projectId, iid: p.iid }).limit(1));
-  const knex = database.legacy.knex;
-  const relationRows = idListReads((ids) =>
-    database.legacy.prepareValues(
-      (p: Record<string, never>) => {
-        const issueIds = ids(p);
-        return knex
-          .select({ issueId: 'issue_id' }, knex.raw('0 as kind'), { ref: 'user_id' }, 'id')
-          .from('issue_assignees')
-          .whereIn('issue_id', issueIds)
-          .unionAll((union) =>
-            union.select({ issueId: 'issue_id' }, knex.raw('1 as kind'), { ref: 'label_id' }, 'id').from('issue_labels').whereIn('issue_id', issueIds),
-          )
-          .orderBy([{ column: 'kind' }, { column: 'id' }]);
-      },
-      { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
-    ),
+  const byIid = database.prepareRows((p) => database.from(IssueEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
+  const byIds = database.prepareRows((p) => database.from(IssueEntity).whereIn('id', p.ids).orderBy('id'));
+  const assigneeRows = database.prepareRows((p) => database.from(IssueAssigneeEntity).whereIn('issueId', p.ids).orderBy('id'));
+  const labelRows = database.prepareRows((p) => database.from(IssueLabelEntity).whereIn('issueId', p.ids).orderBy('id'));
+  /** Assignees (kind 0) and label links (kind 1) of several issues, each kind in the order it was added. */
+  const relationRows = database.prepareValues(
+    (p) =>
+      database
+        .table(IssueAssigneeEntity)
+        .select({ issueId: 'issueId' })
+        .selectSql('kind', sql`0`)
+        .select({ ref: 'userId' }, 'id')
+        .whereIn('issueId', p.ids)
+        .unionAll(
+          database.table(IssueLabelEntity).select({ issueId: 'issueId' }).selectSql('kind', sql`1`).select({ ref: 'labelId' }, 'id').whereIn('issueId', p.ids),
+        )
+        .orderBy('id'),
+    { issueId: 'number', kind: 'number', ref: 'number', id: 'number' },
   );
 
-  async function replaceAssignees(em: EntityManager, issueId: number, userIds: readonly number[]) {
-    await em.nativeDelete(IssueAssignee, { issueId });
-    for (const userId of userIds) await em.insert(IssueAssignee, { issueId, userId });
+  const assign = (tx: Transaction, issueId: number, userIds: readonly number[]) =>
+    database.insertMany(
+      IssueAssigneeEntity,
+      userIds.map((userId) => ({ issueId, userId })),
+      { tx },
+    );
+
+  function addLabels(tx: Transaction, issueId: number, labelIds: readonly number[]) {
+    const createdAt = new Date();
+    return database.insertMany(
+      IssueLabelEntity,
+      labelIds.map((labelId) => ({ issueId, labelId, createdAt })),
+      { tx },
+    );
   }
 
-  async function addLabels(em: EntityManager, issueId: number, labelIds: readonly number[]) {
-    const now = new Date();
-    for (const labelId of labelIds) await em.insert<IssueLabelRow>(IssueLabel, { issueId, labelId, createdAt: now });
-  }
-
-  async function insertOnce(
-    issue: NewIssue,
-    assigneeIds: readonly number[],
-    labelIds: readonly number[],
-    also: AlsoInTransaction,
-    chosenIid?: number,
-  ): Promise<IssueRow> {
-    return database.legacy.transaction(async (em) => {
-      await database.legacy.lock(em, `issues:iid:${issue.projectId}`);
-      const { last } = await database.legacy.totals<'last'>(database.legacy.table(IssueEntity).where({ project_id: issue.projectId }).max({ last: 'iid' }), {
-        em,
-      });
+  function insertOnce(issue: NewIssue, assigneeIds: readonly number[], labelIds: readonly number[], also: AlsoInTransaction, chosenIid?: number) {
+    return database.transaction(async (tx) => {
+      await database.lock(tx, `issues:iid:${issue.projectId}`);
+      const { last } = await database.totals<'last'>(database.table(IssueEntity).where('projectId', issue.projectId).max({ last: 'iid' }), { tx });
       const iid = chosenIid ?? nextInternalId(last, 'Issue');
-      const id = Number(await em.insert<IssueRow>(IssueEntity, { ...issue, iid }));
-      await replaceAssignees(em, id, assigneeIds);
-      await addLabels(em, id, labelIds);
+      const id = await database.insert(IssueEntity, { ...issue, iid }, { tx });
+      await assign(tx, id, assigneeIds);
+      await addLabels(tx, id, labelIds);
       const stored = { ...issue, id, iid };
-      await also(em, stored);
+      await also(tx, stored);
       return stored;
     });
   }
@@ -84,11 +83,9 @@ export function createIssueStore(database: Database) {
      */
     async insert(issue: NewIssue, assigneeIds: readonly number[], labelIds: readonly number[], also: AlsoInTransaction, chosenIid?: number): Promise<IssueRow> {
       for (let attempt = 1; ; attempt++) {
-        try {
-          return await insertOnce(issue, assigneeIds, labelIds, also, chosenIid);
-        } catch (error) {
-          if (!isUniqueViolation(error) || chosenIid !== undefined || attempt >= IID_ATTEMPTS) throw error;
-        }
+        const attempted = insertOnce(issue, assigneeIds, labelIds, also, chosenIid);
+        const stored = chosenIid === undefined && attempt < IID_ATTEMPTS ? await unlessTaken(attempted, () => null) : await attempted;
+        if (stored) return stored;
       }
     },
 
@@ -98,48 +95,38 @@ export function createIssueStore(database: Database) {
       relations: { assigneeIds?: readonly number[]; addLabelIds?: readonly number[]; removeLabelIds?: readonly number[] },
       also: AlsoInTransaction,
     ): Promise<IssueRow> {
-      return database.legacy.transaction(async (em) => {
-        await em.nativeUpdate(IssueEntity, { id: issue.id }, changes);
-        if (relations.assigneeIds) await replaceAssignees(em, issue.id, relations.assigneeIds);
-        if (relations.removeLabelIds?.length) await em.nativeDelete(IssueLabel, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } });
-        if (relations.addLabelIds?.length) await addLabels(em, issue.id, relations.addLabelIds);
+      return database.transaction(async (tx) => {
+        await database.update(IssueEntity, { id: issue.id }, changes, { tx });
+        if (relations.assigneeIds) {
+          await database.delete(IssueAssigneeEntity, { issueId: issue.id }, { tx });
+          await assign(tx, issue.id, relations.assigneeIds);
+        }
+        if (relations.removeLabelIds?.length)
+          await database.delete(IssueLabelEntity, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } }, { tx });
+        if (relations.addLabelIds?.length) await addLabels(tx, issue.id, relations.addLabelIds);
         const stored = { ...issue, ...changes };
-        await also(em, stored);
+        await also(tx, stored);
         return stored;
       });
     },
 
     findByIid: (projectId: number, iid: number): Promise<IssueRow | undefined> => byIid.first({ projectId, iid }),
 
-    byIds: (ids: readonly number[]): Promise<IssueRow[]> =>
-      ids.length === 0
-        ? Promise.resolve([])
-        : database.legacy.rows(
-            IssueEntity,
-            database.legacy
-              .from(IssueEntity)
-              .whereIn('id', [...ids])
-              .orderBy('id'),
-          ),
+    byIds: (ids: readonly number[]): Promise<IssueRow[]> => (ids.length === 0 ? Promise.resolve([]) : byIds.all({ ids })),
 
     /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
     async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<(IssueRow & { [TOTAL_COLUMN]?: unknown })[]> {
-      const total = applyIssueFilter(database, database.legacy.table(IssueEntity, 'i').count('*'), filter).as(TOTAL_COLUMN);
-      const query = applyIssueFilter(database, database.legacy.from(IssueEntity, 'i'), filter).select(total);
-      if (order.sql !== '') query.orderByRaw(order.sql, [...(order.bindings ?? [])]);
-      query.orderBy('i.id', order.direction);
-      return database.legacy.rows(IssueEntity, query.limit(limit).offset(offset));
+      const total = applyIssueFilter(database.table(IssueEntity, 'i').count(), filter);
+      const query = applyIssueFilter(database.from(IssueEntity, 'i'), filter).selectQuery(TOTAL_COLUMN, total);
+      order.terms(query);
+      return database.rows(query.orderBy('i.id', order.direction).limit(limit).offset(offset));
     },
 
     /** The distinct iterations the issues of these projects carry. */
     async iterationIdsIn(projectIds: readonly number[]): Promise<number[]> {
       if (projectIds.length === 0) return [];
-      const rows = await database.legacy.values(
-        database.legacy
-          .table(IssueEntity)
-          .distinct({ iterationId: 'iteration_id' })
-          .whereIn('project_id', [...projectIds])
-          .whereNotNull('iteration_id'),
+      const rows = await database.values(
+        database.table(IssueEntity).distinct().select({ iterationId: 'iterationId' }).whereIn('projectId', projectIds).whereNotNull('iterationId'),
         { iterationId: 'number' },
       );
       return rows.map((row) => row.iterationId);
@@ -147,8 +134,8 @@ export function createIssueStore(database: Database) {
 
     /** The distinct milestones of the issues a filter matches. */
     async milestoneIdsOf(filter: IssueFilter): Promise<number[]> {
-      const rows = await database.legacy.values(
-        applyIssueFilter(database, database.legacy.table(IssueEntity, 'i').distinct({ milestoneId: 'i.milestone_id' }), filter).whereNotNull('i.milestone_id'),
+      const rows = await database.values(
+        applyIssueFilter(database.table(IssueEntity, 'i').distinct().select({ milestoneId: 'i.milestoneId' }), filter).whereNotNull('i.milestoneId'),
         { milestoneId: 'number' },
       );
       return rows.map((row) => row.milestoneId);
@@ -156,30 +143,23 @@ export function createIssueStore(database: Database) {
 
     /** The distinct (project, label) pairs on the issues a filter matches. */
     projectLabelsOf: (filter: IssueFilter): Promise<{ projectId: number; labelId: number }[]> =>
-      database.legacy.values(
+      database.values(
         applyIssueFilter(
-          database,
-          database.legacy
+          database
             .table(IssueEntity, 'i')
-            .join('issue_labels as pl', 'pl.issue_id', 'i.id')
-            .distinct({ projectId: 'i.project_id', labelId: 'pl.label_id' }),
+            .join(IssueLabelEntity, 'pl', 'pl.issueId', 'i.id')
+            .distinct()
+            .select({ projectId: 'i.projectId', labelId: 'pl.labelId' }),
           filter,
         ),
         { projectId: 'number', labelId: 'number' },
       ),
 
-    count: (filter: IssueFilter) => database.legacy.count(applyIssueFilter(database, database.legacy.table(IssueEntity, 'i').select('i.id'), filter)),
+    count: (filter: IssueFilter) => database.count(applyIssueFilter(database.table(IssueEntity, 'i'), filter)),
 
     async assigneesOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
       if (issueIds.length === 0) return new Map();
-      const rows = await database.legacy.rows(
-        IssueAssignee,
-        database.legacy
-          .from(IssueAssignee)
-          .whereIn('issue_id', [...issueIds])
-          .orderBy('id'),
-      );
-      return groupIds(rows, (row: { userId: number }) => row.userId);
+      return groupIds(await assigneeRows.all({ ids: issueIds }), (row: { userId: number }) => row.userId);
     },
 
     /** Assignees and label links of several issues in one statement. */
@@ -187,8 +167,7 @@ export function createIssueStore(database: Database) {
       const assignees = new Map<number, number[]>();
       const labels = new Map<number, number[]>();
       if (issueIds.length === 0) return { assignees, labels };
-      const rows = await relationRows.all(issueIds);
-      for (const row of rows) {
+      for (const row of await relationRows.all({ ids: issueIds })) {
         const target = row.kind === 0 ? assignees : labels;
         const list = target.get(row.issueId) ?? [];
         list.push(row.ref);
@@ -199,27 +178,20 @@ export function createIssueStore(database: Database) {
 
     async labelsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
       if (issueIds.length === 0) return new Map();
-      const rows = await database.legacy.rows(
-        IssueLabel,
-        database.legacy
-          .from(IssueLabel)
-          .whereIn('issue_id', [...issueIds])
-          .orderBy('id'),
-      );
-      return groupIds(rows, (row: { labelId: number }) => row.labelId);
+      return groupIds(await labelRows.all({ ids: issueIds }), (row: { labelId: number }) => row.labelId);
     },
 
     /** Opened and closed issues per label, among those `filter` keeps (the caller's visible ones). */
     async countsPerLabel(labelIds: readonly number[], filter: IssueFilter): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
-      const query = database.legacy
-        .table(IssueLabel, 'l')
-        .join('issues as i', 'i.id', 'l.issue_id')
-        .select({ labelId: 'l.label_id', state: 'i.state' })
+      const query = database
+        .table(IssueLabelEntity, 'link')
+        .join(IssueEntity, 'i', 'i.id', 'link.issueId')
+        .select({ labelId: 'link.labelId', state: 'i.state' })
         .count({ count: '*' })
-        .whereIn('l.label_id', [...labelIds])
-        .groupBy('l.label_id', 'i.state');
-      const rows = await database.legacy.values(applyIssueFilter(database, query, filter), { labelId: 'number', state: 'string', count: 'number' });
+        .whereIn('link.labelId', labelIds)
+        .groupBy('link.labelId', 'i.state');
+      const rows = await database.values(applyIssueFilter(query, filter), { labelId: 'number', state: 'string', count: 'number' });
       const counts = new Map<number, { opened: number; closed: number }>();
       for (const row of rows) {
         const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };
@@ -231,42 +203,42 @@ export function createIssueStore(database: Database) {
 
     /** Removes one issue (its assignees and labels go with it). */
     async remove(id: number): Promise<void> {
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(IssueAssignee, { issueId: id });
-        await em.nativeDelete(IssueLabel, { issueId: id });
-        await em.nativeDelete(IssueEntity, { id });
+      await database.transaction(async (tx) => {
+        await database.delete(IssueAssigneeEntity, { issueId: id }, { tx });
+        await database.delete(IssueLabelEntity, { issueId: id }, { tx });
+        await database.delete(IssueEntity, { id }, { tx });
       });
     },
 
     /** Removes a project's issues; answers their ids. */
     async removeAllOfProject(projectId: number): Promise<number[]> {
-      const ids = (await database.legacy.rows(IssueEntity, database.legacy.from(IssueEntity).where({ project_id: projectId }))).map((issue) => issue.id);
+      const ids = (await database.values(database.table(IssueEntity).select('id').where('projectId', projectId), { id: 'number' })).map((issue) => issue.id);
       if (ids.length === 0) return [];
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(IssueAssignee, { issueId: { $in: ids } });
-        await em.nativeDelete(IssueLabel, { issueId: { $in: ids } });
-        await em.nativeDelete(IssueEntity, { projectId });
+      await database.transaction(async (tx) => {
+        await database.delete(IssueAssigneeEntity, { issueId: { $in: ids } }, { tx });
+        await database.delete(IssueLabelEntity, { issueId: { $in: ids } }, { tx });
+        await database.delete(IssueEntity, { projectId }, { tx });
       });
       return ids;
     },
 
     /** Takes a label off every issue (the label was deleted). */
-    removeLabel: (labelId: number) => database.legacy.em().nativeDelete(IssueLabel, { labelId }),
+    removeLabel: (labelId: number) => database.delete(IssueLabelEntity, { labelId }),
     /** Whether a user authored any issue. */
-    authoredAny: async (userId: number) => (await database.legacy.count(database.legacy.table(IssueEntity).where('author_id', userId).limit(1))) > 0,
+    authoredAny: async (userId: number) => (await database.count(database.table(IssueEntity).where('authorId', userId).limit(1))) > 0,
     /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
     async handOver(userId: number, ghostId: number): Promise<void> {
-      await database.legacy.transaction(async (em) => {
-        await em.nativeUpdate(IssueEntity, { authorId: userId }, { authorId: ghostId });
-        await em.nativeUpdate(IssueEntity, { closedById: userId }, { closedById: null });
-        await em.nativeUpdate(IssueEntity, { updatedById: userId }, { updatedById: null });
+      await database.transaction(async (tx) => {
+        await database.update(IssueEntity, { authorId: userId }, { authorId: ghostId }, { tx });
+        await database.update(IssueEntity, { closedById: userId }, { closedById: null }, { tx });
+        await database.update(IssueEntity, { updatedById: userId }, { updatedById: null }, { tx });
       });
     },
     /** Unassigns a deleted user. */
-    removeAssignee: (userId: number) => database.legacy.em().nativeDelete(IssueAssignee, { userId }),
+    removeAssignee: (userId: number) => database.delete(IssueAssigneeEntity, { userId }),
     /** Clears a deleted milestone or iteration. */
-    clearMilestone: (milestoneId: number) => database.legacy.em().nativeUpdate(IssueEntity, { milestoneId }, { milestoneId: null }),
-    clearIteration: (iterationId: number) => database.legacy.em().nativeUpdate(IssueEntity, { iterationId }, { iterationId: null }),
+    clearMilestone: (milestoneId: number) => database.update(IssueEntity, { milestoneId }, { milestoneId: null }),
+    clearIteration: (iterationId: number) => database.update(IssueEntity, { iterationId }, { iterationId: null }),
   };
 }
 

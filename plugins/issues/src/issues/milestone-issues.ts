@@ -2,6 +2,7 @@
 import type { AccessService } from '@forgekit/plugin-core/contracts';
 import type { MilestoneItemsLister } from '@forgekit/plugin-milestones/contracts';
 import { ALL_ISSUES, type IssueLister, type ListScope } from './issue-list.js';
+import { idOrder } from './issue-order.js';
 import type { PresentIssues } from './issue-presenter.js';
 import type { IssueStore } from './issue-store.js';
 
@@ -18,7 +19,7 @@ export function milestoneIssues(deps: {
         ? { kind: 'project', access: await deps.access.requireProject(user, String(parent.id)) }
         : { kind: 'group', access: await deps.access.requireGroup(user, String(parent.id)) };
     const filter = { ...(await deps.lister(user, scope, ALL_ISSUES)), milestone: [milestone.id] };
-    const issues = await deps.store.list(filter, { sql: '', direction: 'asc' }, perPage, offset);
+    const issues = await deps.store.list(filter, idOrder('asc'), perPage, offset);
     const items = await deps.present(issues, { externalUrl: deps.externalUrl, full: false, withLabelsDetails: false });
     return { items, total: offset === 0 && issues.length < perPage ? issues.length : await deps.store.count(filter) };
   };

@@ -6,34 +6,33 @@
 import type { Database } from '@forgekit/kernel';
 import { mergeLinks } from '@forgekit/kernel/orm';
 import { IssueEntity } from '../entities/issue.js';
-import { IssueLabel } from '../entities/issue-label.js';
+import { IssueLabelEntity } from '../entities/issue-label.js';
 
 export function createPromotionMerges(database: Database) {
   return {
     /** Each issue keeps one link to `to`: its first link to a merged label moves, the others go. */
     async relinkLabels(from: readonly number[], to: number): Promise<void> {
       if (from.length === 0) return;
-      await database.legacy.transaction(async (em) => {
-        const links = await database.legacy.rows(
-          IssueLabel,
-          database.legacy
-            .from(IssueLabel)
-            .whereIn('label_id', [...from, to])
+      await database.transaction(async (tx) => {
+        const links = await database.rows(
+          database
+            .from(IssueLabelEntity)
+            .whereIn('labelId', [...from, to])
             .orderBy('id'),
-          { em },
+          { tx },
         );
         const { moved, dropped } = mergeLinks(
           links,
           (link) => link.labelId === to,
           (link) => link.issueId,
         );
-        if (dropped.length > 0) await em.nativeDelete(IssueLabel, { id: { $in: dropped } });
-        if (moved.length > 0) await em.nativeUpdate(IssueLabel, { id: { $in: moved } }, { labelId: to });
+        if (dropped.length > 0) await database.delete(IssueLabelEntity, { id: { $in: dropped } }, { tx });
+        if (moved.length > 0) await database.update(IssueLabelEntity, { id: { $in: moved } }, { labelId: to }, { tx });
       });
     },
 
     async moveMilestone(from: readonly number[], to: number): Promise<void> {
-      if (from.length > 0) await database.legacy.em().nativeUpdate(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
+      if (from.length > 0) await database.update(IssueEntity, { milestoneId: { $in: [...from] } }, { milestoneId: to });
     },
   };
 }

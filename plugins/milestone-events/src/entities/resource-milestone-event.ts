@@ -4,7 +4,7 @@ import type { MilestoneEventResourceType } from '../contracts.js';
 export type MilestoneEventAction = 'add' | 'remove';
 
 /** One milestone change of an issue or merge request (`resource_id` is the item's global id). */
-export const ResourceMilestoneEvent = defineEntity({
+export const ResourceMilestoneEventEntity = defineEntity({
   name: 'ResourceMilestoneEvent',
   tableName: 'resource_milestone_events',
   indexes: [{ properties: ['resourceType', 'resourceId'] }, { properties: ['milestoneId'] }, { properties: ['projectId'] }],
@@ -21,4 +21,4 @@ export const ResourceMilestoneEvent = defineEntity({
   }),
 });
 
-export type ResourceMilestoneEventRow = InferEntity<typeof ResourceMilestoneEvent>;
+export type ResourceMilestoneEventRow = InferEntity<typeof ResourceMilestoneEventEntity>;

@@ -36,7 +36,7 @@ export function createEventService(store: EventStore, milestones: MilestonesServ
       const events: Omit<StoredEvent, 'id'>[] = [];
       if (change.from !== null) events.push({ ...base, milestoneId: change.from, action: 'remove' });
       if (change.to !== null) events.push({ ...base, milestoneId: change.to, action: 'add' });
-      await store.insert(events, change.em);
+      await store.insert(events, change.tx);
     },
     registerResource(resourceType, resolver) {
       resolvers.set(resourceType, resolver);

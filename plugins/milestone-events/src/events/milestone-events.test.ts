@@ -179,7 +179,7 @@ describe('resource milestone events', () => {
     const database = app.kernel.resolve(kernelServices.database);
     const before = (await app.get(base, { token: 'admin' })).body.length;
     await expect(
-      database.legacy.transaction(async (em) => {
+      database.transaction(async (tx) => {
         await app.kernel.resolve(milestoneEventsServiceRef).record({
           resourceType: 'Issue',
           resourceId: 500 + app.project.id,
@@ -188,7 +188,7 @@ describe('resource milestone events', () => {
           from: null,
           to: first.id,
           state: 'opened',
-          em,
+          tx,
         });
         throw new Error('rolled back');
       }),

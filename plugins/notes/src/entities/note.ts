@@ -5,7 +5,7 @@ import type { NoteableType } from '../contracts.js';
  * A note on an issue, a merge request or a snippet: comments and system notes alike.
  * `type`, `position`, `line_code` and `commit_id` are for discussion and diff notes.
  */
-export const Note = defineEntity({
+export const NoteEntity = defineEntity({
   name: 'Note',
   tableName: 'notes',
   indexes: [{ properties: ['noteableType', 'noteableId'] }, { properties: ['projectId'] }],
@@ -32,4 +32,4 @@ export const Note = defineEntity({
   }),
 });
 
-export type NoteRow = InferEntity<typeof Note>;
+export type NoteRow = InferEntity<typeof NoteEntity>;

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { coreAccessRef } from '@forgekit/plugin-core/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { notesServiceRef, type NotesService } from '../contracts.js';
-import { Note } from '../entities/note.js';
+import { NoteEntity } from '../entities/note.js';
 import { notesPlugin } from '../plugin.js';
 
 /** A stand-in noteable kind: issue iid 7 of any project the caller can read is noteable 700. */
@@ -85,9 +85,9 @@ it('removes the notes of a noteable and of a deleted project', async () => {
     body: 'x',
   });
   await notes.removeAllFor('Snippet', 5);
-  expect(await app.kernel.database.legacy.count(app.kernel.database.legacy.knex('notes'))).toBe(2);
+  expect(await app.kernel.database.count(app.kernel.database.table(NoteEntity))).toBe(2);
   expect((await app.delete(`/api/v4/projects/${app.project.id}`, { token: 'owner' })).status).toBe(202);
-  expect(await app.kernel.database.legacy.count(app.kernel.database.legacy.knex('notes'))).toBe(0);
+  expect(await app.kernel.database.count(app.kernel.database.table(NoteEntity))).toBe(0);
 });
 
 it('counts each noteable’s comments, not its system notes, for lists of any length', async () => {
@@ -102,10 +102,7 @@ it('counts each noteable’s comments, not its system notes, for lists of any le
     createdAt: now,
     updatedAt: now,
   });
-  await app.kernel.database.legacy.em().insert(Note, comment(701));
-  await app.kernel.database.legacy.em().insert(Note, comment(701));
-  await app.kernel.database.legacy.em().insert(Note, comment(702));
-  await app.kernel.database.legacy.em().insert(Note, { ...comment(702), noteableType: 'MergeRequest' as const });
+  await app.kernel.database.insertMany(NoteEntity, [comment(701), comment(701), comment(702), { ...comment(702), noteableType: 'MergeRequest' as const }]);
   expect(Object.fromEntries(await notes.userNoteCounts('Issue', [700, 701, 702]))).toEqual({ 701: 2, 702: 1 });
   expect(Object.fromEntries(await notes.userNoteCounts('Issue', [701]))).toEqual({ 701: 2 });
   expect(Object.fromEntries(await notes.userNoteCounts('MergeRequest', [701, 702]))).toEqual({ 702: 1 });

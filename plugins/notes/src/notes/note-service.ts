@@ -30,7 +30,7 @@ export function createNoteService(store: NoteStore) {
           createdAt: now,
           updatedAt: now,
         },
-        note.em,
+        note.tx,
       );
     },
     async removeAllFor(noteableType: NoteableType, noteableId: number): Promise<void> {

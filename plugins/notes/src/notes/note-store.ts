@@ -1,8 +1,7 @@
-/** Notes in the database: reads through the entity, writes through the EntityManager. */
-import type { Database } from '@forgekit/kernel';
-import { idListReads, type EntityManager } from '@forgekit/kernel/orm';
+/** Notes in the database, read and written by property. */
+import type { Database, Transaction } from '@forgekit/kernel';
 import type { NoteableType } from '../contracts.js';
-import { Note, type NoteRow } from '../entities/note.js';
+import { NoteEntity, type NoteRow } from '../entities/note.js';
 
 export type ActivityFilter = 'all_notes' | 'only_comments' | 'only_activity';
 
@@ -16,48 +15,42 @@ export interface NoteListQuery {
   offset: number;
 }
 
+const ORDER_PROPERTIES = { created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+
 export function createNoteStore(database: Database) {
-  const userNoteCountRows = idListReads((ids) =>
-    database.legacy.prepareValues(
-      (p: Record<string, never>) =>
-        database.legacy
-          .table(Note)
-          .select({ noteableId: 'noteable_id' })
-          .count({ count: '*' })
-          .where({ noteable_type: p.noteableType, system: false })
-          .whereIn('noteable_id', ids(p))
-          .groupBy('noteable_id'),
-      { noteableId: 'number', count: 'number' },
-    ),
+  const userNoteCountRows = database.prepareValues(
+    (p) =>
+      database
+        .table(NoteEntity)
+        .select({ noteableId: 'noteableId' })
+        .count({ count: '*' })
+        .where({ noteableType: p.noteableType, system: false })
+        .whereIn('noteableId', p.ids)
+        .groupBy('noteableId'),
+    { noteableId: 'number', count: 'number' },
   );
   const ofNoteable = (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => {
-    const builder = database.legacy.from(Note).where({ noteable_type: query.noteableType, noteable_id: query.noteableId });
+    const builder = database.from(NoteEntity).where({ noteableType: query.noteableType, noteableId: query.noteableId });
     if (query.activity === 'only_comments') builder.where('system', false);
     if (query.activity === 'only_activity') builder.where('system', true);
     return builder;
   };
 
   return {
-    async insert(row: Omit<NoteRow, 'id'>, em?: EntityManager): Promise<number> {
-      return Number(await (em ?? database.legacy.em()).insert<NoteRow>(Note, row));
-    },
+    insert: (row: Omit<NoteRow, 'id'>, tx?: Transaction): Promise<number> => database.insert(NoteEntity, row, { tx }),
     list(query: NoteListQuery): Promise<NoteRow[]> {
-      const builder = ofNoteable(query).orderBy([
-        { column: query.orderBy, order: query.sort },
-        { column: 'id', order: query.sort },
-      ]);
-      return database.legacy.rows(Note, builder.limit(query.limit).offset(query.offset));
+      const builder = ofNoteable(query).orderBy(ORDER_PROPERTIES[query.orderBy], query.sort).orderBy('id', query.sort);
+      return database.rows(builder.limit(query.limit).offset(query.offset));
     },
-    count: (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => database.legacy.count(ofNoteable(query).clearSelect().select('id')),
+    count: (query: Pick<NoteListQuery, 'noteableType' | 'noteableId' | 'activity'>) => database.count(ofNoteable(query)),
     /** Counts of non-system notes per noteable (`user_notes_count`). */
     async userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<Map<number, number>> {
       if (noteableIds.length === 0) return new Map();
-      const rows = await userNoteCountRows.all(noteableIds, { noteableType });
+      const rows = await userNoteCountRows.all({ noteableType, ids: noteableIds });
       return new Map(rows.map((row) => [row.noteableId, row.count]));
     },
-    removeAllFor: (noteableType: NoteableType, noteableId: number, em?: EntityManager) =>
-      (em ?? database.legacy.em()).nativeDelete(Note, { noteableType, noteableId }),
-    removeAllOfProject: (projectId: number) => database.legacy.em().nativeDelete(Note, { projectId }),
+    removeAllFor: (noteableType: NoteableType, noteableId: number) => database.delete(NoteEntity, { noteableType, noteableId }),
+    removeAllOfProject: (projectId: number) => database.delete(NoteEntity, { projectId }),
   };
 }
 
