@@ -1,7 +1,7 @@
-import { CiRunnerRegistrationToken } from './registration-token.js';
-import { CiRunner } from './runner.js';
-import { CiRunnerManager } from './runner-manager.js';
-import { CiRunnerProject } from './runner-project.js';
-import { CiRunnerTag } from './runner-tag.js';
+import { CiRunnerRegistrationTokenEntity } from './registration-token.js';
+import { CiRunnerEntity } from './runner.js';
+import { CiRunnerManagerEntity } from './runner-manager.js';
+import { CiRunnerProjectEntity } from './runner-project.js';
+import { CiRunnerTagEntity } from './runner-tag.js';
 
-export const runnerEntities = [CiRunner, CiRunnerProject, CiRunnerTag, CiRunnerManager, CiRunnerRegistrationToken];
+export const runnerEntities = [CiRunnerEntity, CiRunnerProjectEntity, CiRunnerTagEntity, CiRunnerManagerEntity, CiRunnerRegistrationTokenEntity];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { CiRunnerManager } from '../entities/runner-manager.js';
+import { CiRunnerEntity } from '../entities/runner.js';
+import { CiRunnerManagerEntity } from '../entities/runner-manager.js';
 import { createProject, registrationToken, registerRunner, setTimes, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
@@ -35,8 +36,9 @@ describe('POST /runners (registration)', () => {
       online: false,
       contacted_at: null,
     });
-    const stored = await app.kernel.database.legacy.knex('ci_runners').where('id', res.body.id).first();
-    expect(stored.token_digest).not.toContain(res.body.token);
+    const { database } = app.kernel;
+    const stored = await database.row(database.from(CiRunnerEntity).where('id', res.body.id));
+    expect(stored!.tokenDigest).not.toContain(res.body.token);
   });
 
   it('stores every setting sent with the registration', async () => {
@@ -209,8 +211,8 @@ describe('runner authentication token endpoints', () => {
     expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200]);
     expect((await verify('2.0.0')).status).toBe(200);
     expect((await details(runner.id)).body.version).toBe('2.0.0');
-    const managers = await app.kernel.database.legacy.em().count(CiRunnerManager, { runnerId: runner.id });
-    expect(managers).toBe(1);
+    const { database } = app.kernel;
+    expect(await database.count(database.from(CiRunnerManagerEntity).where('runnerId', runner.id))).toBe(1);
   });
 
   it('answers 403 for an unknown token and 400 without one', async () => {

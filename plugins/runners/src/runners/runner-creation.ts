@@ -1,10 +1,10 @@
 /** Creating a runner, for registration and for `POST /user/runners`: limits, validation, insert. */
 import type { LimitScope, RunnerLimits } from '../limits/runner-limits.js';
 import { runnerErrors, type ModelErrors } from './runner-attributes.js';
-import type { RunnerRow } from './runner-row.js';
+import type { CiRunnerRow } from './runner-row.js';
 import type { NewRunner, RunnerStore } from './runner-store.js';
 
-export type CreationResult = { row: RunnerRow; secret: string; errors?: undefined } | { errors: ModelErrors };
+export type CreationResult = { row: CiRunnerRow; secret: string; errors?: undefined } | { errors: ModelErrors };
 
 /** The project or group whose plan limit a new runner counts against, if any. */
 function limitedBy(input: NewRunner): [LimitScope, number] | null {
@@ -23,8 +23,8 @@ export function createRunnerCreation(store: RunnerStore, limits: RunnerLimits) {
     if (Object.keys(errors).length > 0) return { errors };
     // The limit again, under its lock: concurrent registrations cannot pass it together.
     let late: ModelErrors = {};
-    const created = await store.create(input, async (em) => {
-      const again = scope && (await limits.check(...scope, em));
+    const created = await store.create(input, async (tx) => {
+      const again = scope && (await limits.check(...scope, tx));
       if (again) late = { [again.key]: [again.message] };
       return !again;
     });
