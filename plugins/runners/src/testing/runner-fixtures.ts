@@ -7,6 +7,15 @@ import { runnersPlugin } from '../plugin.js';
 
 export const startRunnersApp = () => createTestApp({ plugins: [planLimitsPlugin, runnersPlugin] });
 
+/** A response's status and body, to compare whole: an error test asserts the exact body. */
+export const answer = (res: { status: number; body: unknown }) => ({ status: res.status, body: res.body });
+
+/** GitLab's answer to a token without the scopes a route needs (`scope` lists those that would do). */
+export const insufficientScope = (scope: string) => ({
+  status: 403,
+  body: { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope },
+});
+
 type Scope = { instance: true } | { group: number | string } | { project: number | string };
 
 /** A fresh registration token for the instance (as admin), a group (owner) or a project (maintainer). */
