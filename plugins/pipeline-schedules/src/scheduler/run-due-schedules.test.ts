@@ -51,6 +51,25 @@ describe('the pipeline-schedules:tick job', () => {
     expect(details.body.last_pipeline.id).toBe(pipelines[1].id);
   });
 
+  it('numbers a due run after a play, lists both pipelines, and moves next_run_at on', async () => {
+    const projectId = await newProject(app, 'played-then-due');
+    const schedule = await createSchedule(app, 'maintainer', { cron: '30 1 * * *', cron_timezone: 'Europe/Berlin' }, projectId);
+    const path = `${projectSchedulesPath(projectId)}/${schedule.id}`;
+    expect((await app.post(`${path}/play`, undefined, { token: 'developer' })).status).toBe(201);
+    await makeDue(app, schedule.id);
+    await tick();
+    await tick();
+    const pipelines = (await app.get(`${path}/pipelines`, { token: 'developer' })).body as { id: number; iid: number; [key: string]: unknown }[];
+    expect(pipelines.map((pipeline) => [pipeline.iid, pipeline.source, pipeline.ref, pipeline.status])).toEqual([
+      [1, 'scheduled', 'main', 'created'],
+      [2, 'scheduled', 'main', 'created'],
+    ]);
+    expect(pipelines[1]!.web_url).toBe(`http://localhost/test-group/played-then-due/-/pipelines/${pipelines[1]!.id}`);
+    const shown = (await app.get(path, { token: 'developer' })).body;
+    expect(shown.last_pipeline).toMatchObject({ id: pipelines[1]!.id, status: 'created' });
+    expect(Date.parse(shown.next_run_at)).toBeGreaterThan(Date.now());
+  });
+
   it('leaves inactive schedules and schedules not yet due alone', async () => {
     const inactive = await createSchedule(app, 'developer', { active: false });
     const future = await createSchedule(app, 'developer');
