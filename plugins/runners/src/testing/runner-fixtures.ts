@@ -1,5 +1,5 @@
 /** Test helpers: an app with the runners plugin, tokens, runners and contact times. */
-import { coreTokensRef } from '@forgekit/plugin-core';
+import { coreTokensRef } from '@forgekit/plugin-core/contracts';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { createTestApp, type Role, type TestApp } from '@forgekit/plugin-core/testing';
 import { CiRunnerEntity, type CiRunnerRow } from '../entities/runner.js';
