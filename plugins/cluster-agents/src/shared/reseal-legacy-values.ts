@@ -20,7 +20,7 @@ export async function resealLegacyValues(database: Database, box: SecretBox): Pr
   const isLegacy = (value: string | null | undefined): value is string => !!value && LEGACY_PREFIXES.some((prefix) => value.startsWith(prefix));
   const rows = await database.rows(
     database.from(ClusterAgentUrlConfigurationEntity).where((query) => {
-      for (const property of SEALED) for (const prefix of LEGACY_PREFIXES) query.orWhere((legacy) => legacy.whereStartsWith(property, prefix));
+      for (const property of SEALED) for (const prefix of LEGACY_PREFIXES) query.orWhere((written) => written.whereStartsWith(property, prefix));
     }),
   );
   const outcome: ResealOutcome = { resealed: 0, unopened: 0 };
