@@ -1,7 +1,7 @@
-import { CiRunnerRegistrationTokenEntity } from './registration-token.js';
-import { CiRunnerEntity } from './runner.js';
-import { CiRunnerManagerEntity } from './runner-manager.js';
-import { CiRunnerProjectEntity } from './runner-project.js';
-import { CiRunnerTagEntity } from './runner-tag.js';
+import { RunnerRegistrationTokenEntity } from './registration-token.js';
+import { RunnerEntity } from './runner.js';
+import { RunnerManagerEntity } from './runner-manager.js';
+import { RunnerProjectEntity } from './runner-project.js';
+import { RunnerTagEntity } from './runner-tag.js';
 
-export const runnerEntities = [CiRunnerEntity, CiRunnerProjectEntity, CiRunnerTagEntity, CiRunnerManagerEntity, CiRunnerRegistrationTokenEntity];
+export const runnerEntities = [RunnerEntity, RunnerProjectEntity, RunnerTagEntity, RunnerManagerEntity, RunnerRegistrationTokenEntity];

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A project runner's assignment to a project. */
-export const CiRunnerProjectEntity = defineEntity({
+export const RunnerProjectEntity = defineEntity({
   name: 'CiRunnerProject',
   tableName: 'ci_runner_projects',
   uniques: [{ properties: ['runnerId', 'projectId'] }],
@@ -14,4 +14,4 @@ export const CiRunnerProjectEntity = defineEntity({
   }),
 });
 
-export type CiRunnerProjectRow = InferEntity<typeof CiRunnerProjectEntity>;
+export type RunnerProjectRow = InferEntity<typeof RunnerProjectEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 import type { RegistrationType, RunnerType } from '../contracts.js';
 
-export const CiRunnerEntity = defineEntity({
+export const RunnerEntity = defineEntity({
   name: 'CiRunner',
   tableName: 'ci_runners',
   properties: (p) => ({
@@ -29,4 +29,4 @@ export const CiRunnerEntity = defineEntity({
   }),
 });
 
-export type CiRunnerRow = InferEntity<typeof CiRunnerEntity>;
+export type RunnerRow = InferEntity<typeof RunnerEntity>;

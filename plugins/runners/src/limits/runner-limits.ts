@@ -4,8 +4,8 @@
  */
 import type { Database, Transaction } from '@forgekit/kernel';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
-import { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerProjectEntity } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import { staleDeadline } from '../runners/runner-status.js';
 
 export interface LimitError {
@@ -24,8 +24,8 @@ const LIMITS = {
 export function createRunnerLimits(database: Database, limits: PlanLimitsService) {
   function recentCount(scope: LimitScope, id: number, tx?: Transaction): Promise<number> {
     const deadline = staleDeadline();
-    const query = database.table(CiRunnerEntity, 'r').where((q) => q.where('r.createdAt', '>', deadline).orWhere('r.contactedAt', '>', deadline));
-    if (scope === 'project') query.whereIn('r.id', database.table(CiRunnerProjectEntity).select('runnerId').where('projectId', id));
+    const query = database.table(RunnerEntity, 'r').where((q) => q.where('r.createdAt', '>', deadline).orWhere('r.contactedAt', '>', deadline));
+    if (scope === 'project') query.whereIn('r.id', database.table(RunnerProjectEntity).select('runnerId').where('projectId', id));
     else query.where('r.groupId', id);
     return database.count(query, { tx });
   }

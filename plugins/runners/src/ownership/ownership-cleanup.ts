@@ -4,24 +4,24 @@
  * one, group runners are deleted with their group, and registration tokens are dropped.
  */
 import type { Database } from '@forgekit/kernel';
-import { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerProjectEntity } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { RegistrationTokens } from '../registration/registration-tokens.js';
 import type { RunnerStore } from '../runners/runner-store.js';
 
 export function createOwnershipCleanup(database: Database, store: RunnerStore, registrationTokens: RegistrationTokens) {
   const runnerIds = async (owner: { ownerProjectId: number } | { groupId: number }) =>
-    (await database.rows(database.from(CiRunnerEntity).where(owner))).map((runner) => runner.id);
+    (await database.rows(database.from(RunnerEntity).where(owner))).map((runner) => runner.id);
 
   return {
     async projectDeleted(projectId: number) {
       const owned = await runnerIds({ ownerProjectId: projectId });
       const orphans = await database.transaction(async (tx) => {
-        await database.delete(CiRunnerProjectEntity, { projectId }, { tx });
+        await database.delete(RunnerProjectEntity, { projectId }, { tx });
         const left: number[] = [];
         for (const id of owned) {
-          const next = await database.row(database.from(CiRunnerProjectEntity).where('runnerId', id).orderBy('id'), { tx });
-          if (next) await database.update(CiRunnerEntity, { id }, { ownerProjectId: next.projectId }, { tx });
+          const next = await database.row(database.from(RunnerProjectEntity).where('runnerId', id).orderBy('id'), { tx });
+          if (next) await database.update(RunnerEntity, { id }, { ownerProjectId: next.projectId }, { tx });
           else left.push(id);
         }
         return left;

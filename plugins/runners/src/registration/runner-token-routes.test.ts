@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerManagerEntity } from '../entities/runner-manager.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity } from '../entities/runner-manager.js';
 import { answer, createProject, registerRunner, registrationToken, setTimes, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
@@ -37,7 +37,7 @@ describe('POST /runners (registration)', () => {
       contacted_at: null,
     });
     const { database } = app.kernel;
-    const stored = await database.row(database.from(CiRunnerEntity).where('id', res.body.id));
+    const stored = await database.row(database.from(RunnerEntity).where('id', res.body.id));
     expect(stored!.tokenDigest).not.toContain(res.body.token);
   });
 
@@ -212,7 +212,7 @@ describe('runner authentication token endpoints', () => {
     expect((await verify('2.0.0')).status).toBe(200);
     expect((await details(runner.id)).body.version).toBe('2.0.0');
     const { database } = app.kernel;
-    expect(await database.count(database.from(CiRunnerManagerEntity).where('runnerId', runner.id))).toBe(1);
+    expect(await database.count(database.from(RunnerManagerEntity).where('runnerId', runner.id))).toBe(1);
   });
 
   it('answers 403 for an unknown token and 400 without one', async () => {

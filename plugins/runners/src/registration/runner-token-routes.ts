@@ -17,7 +17,7 @@ import {
 } from '@forgekit/kernel';
 import { managerErrors } from '../runners/runner-attributes.js';
 import { toSettings, settingFields } from '../runners/runner-settings-input.js';
-import type { CiRunnerRow } from '../runners/runner-row.js';
+import type { RunnerRow } from '../runners/runner-row.js';
 import type { NewRunner } from '../runners/runner-store.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { registrationDetails, resetTokenResult } from '../shared/token-results.js';
@@ -44,13 +44,13 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
   const { store, projects, groups, registrationTokens, createRunner } = deps;
 
   /** The runner a runner token belongs to, else GitLab's bare 403. */
-  async function authenticateRunner(token: string): Promise<CiRunnerRow> {
+  async function authenticateRunner(token: string): Promise<RunnerRow> {
     const runner = await store.findByToken(token);
     if (!runner) throw forbidden();
     return runner;
   }
 
-  async function heartbeat(ctx: RequestContext, runner: CiRunnerRow, systemId: string | null | undefined, info: Info) {
+  async function heartbeat(ctx: RequestContext, runner: RunnerRow, systemId: string | null | undefined, info: Info) {
     const systemXid = systemId || LEGACY_SYSTEM_XID;
     const errors = managerErrors({ system_xid: systemXid, ...info });
     if (Object.keys(errors).length > 0) throw validationFailed(errors);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerManagerEntity } from '../entities/runner-manager.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity } from '../entities/runner-manager.js';
 import { registrationToken, registerRunner, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
@@ -16,7 +16,7 @@ const rails = (max: number) => `is too long (maximum is ${max} characters)`;
 /** Characters outside the Basic Multilingual Plane: each counts once, as GitLab counts them. */
 const filler = (length: number) => '😀'.repeat(length);
 const details = (id: number) => app.get(`/api/v4/runners/${id}`, { token: 'admin' });
-const runnerCount = () => app.kernel.database.count(app.kernel.database.from(CiRunnerEntity));
+const runnerCount = () => app.kernel.database.count(app.kernel.database.from(RunnerEntity));
 
 /** Runner settings, checked on registration and on PUT /runners/:id. */
 const SETTING_LIMITS = [
@@ -85,7 +85,7 @@ const MANAGER_LIMITS = [
 ];
 
 describe.each(MANAGER_LIMITS)('runner manager $key (at most $max characters)', ({ key, max, body }) => {
-  const managers = (runnerId: number) => app.kernel.database.rows(app.kernel.database.from(CiRunnerManagerEntity).where('runnerId', runnerId));
+  const managers = (runnerId: number) => app.kernel.database.rows(app.kernel.database.from(RunnerManagerEntity).where('runnerId', runnerId));
   const property = key === 'system_xid' ? 'systemXid' : (key as 'version' | 'revision' | 'platform' | 'architecture');
 
   it('keeps a value at the limit whole', async () => {

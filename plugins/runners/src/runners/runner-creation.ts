@@ -1,10 +1,10 @@
 /** Creating a runner, for registration and for `POST /user/runners`: limits, validation, insert. */
 import type { LimitScope, RunnerLimits } from '../limits/runner-limits.js';
 import { runnerErrors, type ModelErrors } from './runner-attributes.js';
-import type { CiRunnerRow } from './runner-row.js';
+import type { RunnerRow } from './runner-row.js';
 import type { NewRunner, RunnerStore } from './runner-store.js';
 
-export type CreationResult = { row: CiRunnerRow; secret: string; errors?: undefined } | { errors: ModelErrors };
+export type CreationResult = { row: RunnerRow; secret: string; errors?: undefined } | { errors: ModelErrors };
 
 /** The project or group whose plan limit a new runner counts against, if any. */
 function limitedBy(input: NewRunner): [LimitScope, number] | null {

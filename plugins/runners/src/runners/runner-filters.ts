@@ -2,9 +2,9 @@
 import { apiError, f } from '@forgekit/kernel';
 import type { Conditions, Query } from '@forgekit/kernel/orm';
 import * as v from 'valibot';
-import type { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerManagerEntity } from '../entities/runner-manager.js';
-import { CiRunnerTagEntity } from '../entities/runner-tag.js';
+import type { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity } from '../entities/runner-manager.js';
+import { RunnerTagEntity } from '../entities/runner-tag.js';
 import { RUNNER_TYPES } from './runner-row.js';
 import { onlineDeadline, staleDeadline } from './runner-status.js';
 
@@ -41,7 +41,7 @@ export interface RunnerFilters {
   version_prefix?: string | null;
 }
 
-type Runners = { r: typeof CiRunnerEntity };
+type Runners = { r: typeof RunnerEntity };
 /** A query over runners aliased `r`, which the lists narrow, and a group of its conditions. */
 export type RunnerQuery = Query<Runners, 'r'>;
 export type RunnerConditions = Conditions<Runners, 'r'>;
@@ -89,7 +89,7 @@ export function applyFilters(query: RunnerQuery, filters: RunnerFilters) {
   // As in GitLab, a `paused` sent without a value selects active runners.
   if (filters.paused !== undefined) query.where('r.active', !filters.paused);
   const prefix = filters.version_prefix;
-  if (prefix) query.whereExists(CiRunnerManagerEntity, 'm', (m) => m.whereColumn('m.runnerId', 'r.id').whereStartsWith('m.version', prefix));
-  for (const tag of filters.tag_list ?? []) query.whereExists(CiRunnerTagEntity, 't', (t) => t.whereColumn('t.runnerId', 'r.id').where('t.name', tag));
+  if (prefix) query.whereExists(RunnerManagerEntity, 'm', (m) => m.whereColumn('m.runnerId', 'r.id').whereStartsWith('m.version', prefix));
+  for (const tag of filters.tag_list ?? []) query.whereExists(RunnerTagEntity, 't', (t) => t.whereColumn('t.runnerId', 'r.id').where('t.name', tag));
   return query;
 }

@@ -5,7 +5,7 @@
  */
 import type { Principal } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type GroupService, type ProjectService } from '@forgekit/plugin-core/contracts';
-import type { CiRunnerRow } from './runner-row.js';
+import type { RunnerRow } from './runner-row.js';
 import type { RunnerStore } from './runner-store.js';
 
 export interface RunnerAbilities {
@@ -32,7 +32,7 @@ export function createRunnerPermissions(access: AccessService, projects: Project
     return ids.length > 0;
   }
 
-  async function groupAbilities(user: Principal, runner: CiRunnerRow) {
+  async function groupAbilities(user: Principal, runner: RunnerRow) {
     const group = runner.groupId ? await groups.findById(runner.groupId) : undefined;
     if (!group) return NONE;
     const { level } = await access.groupAccess(user, group);
@@ -42,7 +42,7 @@ export function createRunnerPermissions(access: AccessService, projects: Project
     return { read, update: owner, delete: owner, assign: owner, readJobs: maintainer };
   }
 
-  async function projectAbilities(user: Principal, runner: CiRunnerRow, projectIds: number[]) {
+  async function projectAbilities(user: Principal, runner: RunnerRow, projectIds: number[]) {
     const levels = new Map<number, number>();
     for (const id of projectIds) levels.set(id, await projectLevel(user, id));
     const ownerId = runner.ownerProjectId ?? projectIds[0];
@@ -60,7 +60,7 @@ export function createRunnerPermissions(access: AccessService, projects: Project
   }
 
   return {
-    async of(user: Principal, runner: CiRunnerRow): Promise<RunnerAbilities> {
+    async of(user: Principal, runner: RunnerRow): Promise<RunnerAbilities> {
       const projectIds = runner.runnerType === 'project_type' ? await store.projectIdsOf(runner.id) : [];
       if (user.isAdmin) return { projectIds, ...ALL };
       if (runner.runnerType === 'instance_type') return { projectIds, ...NONE, read: true };

@@ -3,11 +3,11 @@ import type { Principal } from '@forgekit/kernel';
 import { projectIdentity, userBasic } from '@forgekit/plugin-core/contracts';
 import type { AccessService, GroupService, ProjectService, UserRow, UserService } from '@forgekit/plugin-core/contracts';
 import type { RunnerAbilities } from './runner-permissions.js';
-import type { CiRunnerRow } from './runner-row.js';
+import type { RunnerRow } from './runner-row.js';
 import { isOnline, restStatus } from './runner-status.js';
 import type { RunnerStore } from './runner-store.js';
 
-function runnerItem(runner: CiRunnerRow, creator: UserRow | undefined, externalUrl: string) {
+function runnerItem(runner: RunnerRow, creator: UserRow | undefined, externalUrl: string) {
   const body: Record<string, unknown> = {
     id: runner.id,
     description: runner.description,
@@ -36,7 +36,7 @@ interface CoreServices {
 }
 
 export function createRunnerPresenter(store: RunnerStore, { users, projects, groups, access }: CoreServices) {
-  async function creatorsOf(runners: readonly CiRunnerRow[]) {
+  async function creatorsOf(runners: readonly RunnerRow[]) {
     const ids = [...new Set(runners.map((runner) => runner.creatorId).filter((id): id is number => id !== null && id !== undefined))];
     const creators = new Map<number, UserRow>();
     for (const id of ids) {
@@ -57,7 +57,7 @@ export function createRunnerPresenter(store: RunnerStore, { users, projects, gro
     return shown;
   }
 
-  async function visibleGroups(user: Principal, runner: CiRunnerRow, externalUrl: string) {
+  async function visibleGroups(user: Principal, runner: RunnerRow, externalUrl: string) {
     if (!runner.groupId) return [];
     const group = await groups.findById(runner.groupId);
     if (!group) return [];
@@ -66,14 +66,14 @@ export function createRunnerPresenter(store: RunnerStore, { users, projects, gro
   }
 
   return {
-    async list(runners: readonly CiRunnerRow[], externalUrl: string) {
+    async list(runners: readonly RunnerRow[], externalUrl: string) {
       const creators = await creatorsOf(runners);
       return runners.map((runner) => runnerItem(runner, runner.creatorId ? creators.get(runner.creatorId) : undefined, externalUrl));
     },
-    async item(runner: CiRunnerRow, externalUrl: string) {
+    async item(runner: RunnerRow, externalUrl: string) {
       return (await this.list([runner], externalUrl))[0]!;
     },
-    async details(user: Principal, runner: CiRunnerRow, abilities: RunnerAbilities, externalUrl: string, includeProjects = true) {
+    async details(user: Principal, runner: RunnerRow, abilities: RunnerAbilities, externalUrl: string, includeProjects = true) {
       const manager = await store.latestManager(runner.id);
       const body: Record<string, unknown> = {
         ...(await this.item(runner, externalUrl)),

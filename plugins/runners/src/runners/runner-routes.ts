@@ -15,8 +15,8 @@ import {
   type Route,
 } from '@forgekit/kernel';
 import { AccessLevel, CI_STATUSES } from '@forgekit/plugin-core/contracts';
-import { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerProjectEntity } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { resetTokenResult } from '../shared/token-results.js';
 import { runnerErrors } from './runner-attributes.js';
@@ -41,8 +41,8 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
 
   /** Runners assigned to projects the user maintains, and group runners of groups they own. */
   function ownedRunners(maintainedProjectIds: number[], ownedGroupIds: number[]) {
-    const assigned = database.table(CiRunnerProjectEntity).select('runnerId').whereIn('projectId', maintainedProjectIds);
-    return database.from(CiRunnerEntity, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.groupId', ownedGroupIds));
+    const assigned = database.table(RunnerProjectEntity).select('runnerId').whereIn('projectId', maintainedProjectIds);
+    return database.from(RunnerEntity, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.groupId', ownedGroupIds));
   }
 
   return [
@@ -65,7 +65,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
-        return runnerPage(ctx, applyFilters(filterByScope(database.from(CiRunnerEntity, 'r'), input.scope), input));
+        return runnerPage(ctx, applyFilters(filterByScope(database.from(RunnerEntity, 'r'), input.scope), input));
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@
 import type { RunnerType } from '../contracts.js';
 
 export { RUNNER_TYPES, type RegistrationType, type RunnerType } from '../contracts.js';
-export type { CiRunnerRow } from '../entities/runner.js';
+export type { RunnerRow } from '../entities/runner.js';
 
 export const ACCESS_LEVELS = ['not_protected', 'ref_protected'] as const;
 

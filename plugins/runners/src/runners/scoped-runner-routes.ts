@@ -1,13 +1,13 @@
 /** `/projects/:id/runners` and `/groups/:id/runners`: runners available to a project or group. */
 import { apiError, checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, notFound, params, recordNotFound, type Route } from '@forgekit/kernel';
 import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
-import { CiRunnerEntity } from '../entities/runner.js';
-import { CiRunnerProjectEntity } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { LimitError } from '../limits/runner-limits.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { fullMessages } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField, type RunnerConditions } from './runner-filters.js';
-import type { CiRunnerRow } from './runner-row.js';
+import type { RunnerRow } from './runner-row.js';
 
 const ancestorIds = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
@@ -30,8 +30,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   function projectRunners(project: ProjectWithNamespace) {
     const groupIds = project.ns_kind === 'group' ? ancestorIds(project.ns_traversal_path) : [];
     const sharedEnabled = settingsOf(project.settings).shared_runners_enabled !== false;
-    return database.from(CiRunnerEntity, 'r').where((q) => {
-      q.whereIn('r.id', database.table(CiRunnerProjectEntity).select('runnerId').where('projectId', project.id));
+    return database.from(RunnerEntity, 'r').where((q) => {
+      q.whereIn('r.id', database.table(RunnerProjectEntity).select('runnerId').where('projectId', project.id));
       if (groupIds.length > 0) q.orWhereIn('r.groupId', groupIds);
       if (sharedEnabled) instanceRunners(q);
     });
@@ -40,14 +40,14 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   /** The group's and its ancestors' runners, and instance runners if it allows them. */
   function groupRunners(group: NamespaceRow) {
     const sharedEnabled = (settingsOf(group.settings).shared_runners_setting ?? 'enabled') === 'enabled';
-    return database.from(CiRunnerEntity, 'r').where((q) => {
+    return database.from(RunnerEntity, 'r').where((q) => {
       q.whereIn('r.groupId', ancestorIds(group.traversal_path));
       if (sharedEnabled) instanceRunners(q);
     });
   }
 
   /** Why this runner may not be assigned to the project, if it may not. */
-  async function assignmentError(runner: CiRunnerRow, projectId: number): Promise<string | null> {
+  async function assignmentError(runner: RunnerRow, projectId: number): Promise<string | null> {
     if (runner.runnerType === 'instance_type') return 'Transitioning an instance runner to a project runner is not supported';
     if (await store.runnerProject(runner.id, projectId)) return TAKEN;
     const exceeded = await limits.check('project', projectId);

@@ -2,7 +2,7 @@
 import { coreTokensRef } from '@forgekit/plugin-core/contracts';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { createTestApp, type Role, type TestApp } from '@forgekit/plugin-core/testing';
-import { CiRunnerEntity, type CiRunnerRow } from '../entities/runner.js';
+import { RunnerEntity, type RunnerRow } from '../entities/runner.js';
 import { runnersPlugin } from '../plugin.js';
 
 export const startRunnersApp = () => createTestApp({ plugins: [planLimitsPlugin, runnersPlugin] });
@@ -49,12 +49,12 @@ const HOUR = 60 * 60 * 1000;
 
 /** Moves a runner's creation and last contact into the past (hours ago; null for never). */
 export async function setTimes(app: TestApp, runnerId: number, times: { createdHoursAgo?: number; contactedHoursAgo?: number | null }) {
-  const changes: Partial<CiRunnerRow> = {};
+  const changes: Partial<RunnerRow> = {};
   if (times.createdHoursAgo !== undefined) changes.createdAt = new Date(Date.now() - times.createdHoursAgo * HOUR);
   if (times.contactedHoursAgo !== undefined) {
     changes.contactedAt = times.contactedHoursAgo === null ? null : new Date(Date.now() - times.contactedHoursAgo * HOUR);
   }
-  await app.kernel.database.update(CiRunnerEntity, { id: runnerId }, changes);
+  await app.kernel.database.update(RunnerEntity, { id: runnerId }, changes);
 }
 
 /** A project in the seeded group (or another namespace), created by the group's owner. */
