@@ -6,7 +6,7 @@ import { createAgentService } from './agents/agent-service.js';
 import { clusterAgentEntities } from './entities/index.js';
 import { init } from './migrations/202611230900-init.js';
 import { widenTlsHost } from './migrations/202611241000-widen-tls-host.js';
-import { clusterAgentsServiceRef } from './refs.js';
+import { clusterAgentsServiceRef } from './contracts.js';
 import { createAgentLookup } from './shared/agent-lookup.js';
 import { resealLegacyValues } from './shared/reseal-legacy-values.js';
 import { createSecretBox } from './shared/secret-box.js';

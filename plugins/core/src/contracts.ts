@@ -15,6 +15,7 @@ export type { NamespaceRow } from './entities/namespace.js';
 export type { UserRow } from './entities/user.js';
 export type { MemberRow } from './entities/member.js';
 export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
+export { CI_STATUSES, COMPLETED_CI_STATUSES, type CiStatus } from './shared/ci-statuses.js';
 /** The guard that refuses writes to archived projects: a route that must still write there names it in `exemptFrom`. */
 export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';

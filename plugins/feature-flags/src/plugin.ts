@@ -41,10 +41,10 @@ export const featureFlagsPlugin = definePlugin({
       ...unleashRoutes(flagStore, clients),
     );
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) =>
-      database.legacy.transaction(async (em) => {
-        await flagStore.removeAllOf(em, projectId);
-        await userListStore.removeAllOf(em, projectId);
-        await clientStore.removeAllOf(em, projectId);
+      database.transaction(async (tx) => {
+        await flagStore.removeAllOf(tx, projectId);
+        await userListStore.removeAllOf(tx, projectId);
+        await clientStore.removeAllOf(tx, projectId);
       }),
     );
   },

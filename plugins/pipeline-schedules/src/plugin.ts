@@ -1,7 +1,7 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { planLimitsServiceRef } from '@forgekit/plugin-plan-limits/contracts';
-import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
+import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { isValidCron } from './cron/cron-expression.js';
 import { pipelineScheduleEntities } from './entities/index.js';
@@ -45,9 +45,9 @@ export const pipelineSchedulesPlugin = definePlugin<PipelineSchedulesConfig>({
   entities: pipelineScheduleEntities,
   migrations: [init, pipelineIidsProjectNotNull],
   requires: [coreAccessRef, coreProjectsRef, coreUsersRef, planLimitsServiceRef],
-  optional: [repositoriesServiceRef],
+  optional: [repositoryReadRef],
   register(ctx) {
-    const repositories = ctx.resolveOptional(repositoriesServiceRef);
+    const repositories = ctx.resolveOptional(repositoryReadRef);
     const refs = repositories ? repositoryRefResolver(repositories) : defaultRefResolver;
     const database = ctx.resolve(kernelServices.database);
     const projects = ctx.resolve(coreProjectsRef);
@@ -77,9 +77,9 @@ export const pipelineSchedulesPlugin = definePlugin<PipelineSchedulesConfig>({
       await runDueSchedules();
     });
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) =>
-      database.legacy.transaction(async (em) => {
-        await store.removeAllOf(em, projectId);
-        await pipelines.removeAllOf(em, projectId);
+      database.transaction(async (tx) => {
+        await store.removeAllOf(tx, projectId);
+        await pipelines.removeAllOf(tx, projectId);
       }),
     );
   },

@@ -5,7 +5,7 @@ import { runnerEntities } from './entities/index.js';
 import { createRunnerLimits } from './limits/runner-limits.js';
 import { init } from './migrations/202611221200-init.js';
 import { createOwnershipCleanup } from './ownership/ownership-cleanup.js';
-import { runnersServiceRef } from './refs.js';
+import { runnersServiceRef } from './contracts.js';
 import { registrationRoutes } from './registration/registration-routes.js';
 import { createRegistrationTokens } from './registration/registration-tokens.js';
 import { runnerTokenRoutes } from './registration/runner-token-routes.js';
@@ -49,7 +49,7 @@ export const runnersPlugin = definePlugin({
       createRunner: createRunnerCreation(store, limits),
     };
 
-    ctx.provide(runnersServiceRef, { findById: store.findById, findByToken: store.findByToken, heartbeat: store.heartbeat });
+    ctx.provide(runnersServiceRef, store.service);
     ctx.routes(...runnerTokenRoutes(deps), ...registrationRoutes(deps), ...runnerRoutes(deps), ...scopedRunnerRoutes(deps));
 
     const cleanup = createOwnershipCleanup(database, store, registrationTokens);

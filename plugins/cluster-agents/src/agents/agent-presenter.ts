@@ -10,6 +10,6 @@ export function presentAgent(agent: AgentWithReceptive, project: ProjectWithName
     config_project: projectIdentity(project),
     created_at: agent.createdAt.toISOString(),
     created_by_user_id: agent.createdByUserId,
-    is_receptive: agent.url_configuration_id !== null && agent.url_configuration_id !== undefined,
+    is_receptive: agent.urlConfigurationId !== null && agent.urlConfigurationId !== undefined,
   };
 }

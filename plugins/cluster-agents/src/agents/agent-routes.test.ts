@@ -1,5 +1,7 @@
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterAgentEntity } from '../entities/cluster-agent.js';
+import { ClusterAgentTokenEntity } from '../entities/cluster-agent-token.js';
 import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
 
 describe('cluster agents', () => {
@@ -162,7 +164,8 @@ describe('cluster agents', () => {
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       expect((await app.get(`${path}/${id}`, { token: 'maintainer' })).status).toBe(404);
-      expect(await app.kernel.database.legacy.knex('cluster_agent_tokens').where('agent_id', id)).toEqual([]);
+      const { database } = app.kernel;
+      expect(await database.rows(database.from(ClusterAgentTokenEntity).where('agentId', id))).toEqual([]);
     });
 
     it('forbids developers', async () => {
@@ -194,8 +197,8 @@ describe('cluster agents', () => {
     const id = await registerAgent(app, 'orphan', projectId);
     await createAgentToken(app, id, 'orphan-token', projectId);
     expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
-    const db = app.kernel.database.legacy.knex;
-    expect(await db('cluster_agents').where('project_id', projectId)).toEqual([]);
-    expect(await db('cluster_agent_tokens').where('project_id', projectId)).toEqual([]);
+    const { database } = app.kernel;
+    expect(await database.rows(database.from(ClusterAgentEntity).where('projectId', projectId))).toEqual([]);
+    expect(await database.rows(database.from(ClusterAgentTokenEntity).where('projectId', projectId))).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 /** Agents registered with a project: names unique per project, ordered by name. */
 import type { Database, PageRequest } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
-import { ClusterAgent, type ClusterAgentRow } from '../entities/cluster-agent.js';
-import { ClusterAgentUrlConfiguration } from '../entities/cluster-agent-url-configuration.js';
+import { ClusterAgentEntity, type ClusterAgentRow } from '../entities/cluster-agent.js';
+import { ClusterAgentUrlConfigurationEntity } from '../entities/cluster-agent-url-configuration.js';
 import { blankMessage, isBlank, lengthMessage, serviceError } from '../shared/model-errors.js';
 
 const NAME_FORMAT = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -11,25 +11,25 @@ const NAME_TAKEN = 'Name has already been taken';
 const NAME_MAX = 63;
 
 /** An agent with the id of the URL configuration that makes it receptive, if it has one. */
-export type AgentWithReceptive = ClusterAgentRow & { url_configuration_id: number | null };
+export type AgentWithReceptive = ClusterAgentRow & { urlConfigurationId: number | null };
 
 export function createAgentService(database: Database) {
-  const agents = () =>
-    database.legacy
-      .table(ClusterAgent, 'a')
-      .leftJoin(`${ClusterAgentUrlConfiguration.meta.tableName} as u`, 'u.agent_id', 'a.id')
-      .select([...database.legacy.columns(ClusterAgent, 'a'), 'u.id as url_configuration_id']);
-  const ofProject = (projectId: number) => database.legacy.from(ClusterAgent).where('project_id', projectId);
+  const agents = (projectId: number) =>
+    database
+      .from(ClusterAgentEntity, 'a')
+      .leftJoin(ClusterAgentUrlConfigurationEntity, 'u', 'u.agentId', 'a.id')
+      .select({ urlConfigurationId: 'u.id' })
+      .where('a.projectId', projectId);
+  const ofProject = (projectId: number) => database.from(ClusterAgentEntity).where('projectId', projectId);
 
-  const find = (projectId: number, agentId: number) =>
-    database.legacy.row(ClusterAgent, agents().where('a.project_id', projectId).where('a.id', agentId)) as Promise<AgentWithReceptive | undefined>;
+  const find = async (projectId: number, agentId: number) => (await database.row(agents(projectId).where('a.id', agentId))) as AgentWithReceptive | undefined;
 
   async function nameErrors(projectId: number, name: string) {
     const messages: string[] = [];
     if (isBlank(name)) messages.push(blankMessage('Name'));
     const tooLong = lengthMessage('Name', name, NAME_MAX);
     if (tooLong) messages.push(tooLong);
-    if (await database.legacy.row(ClusterAgent, ofProject(projectId).where('name', name))) messages.push(NAME_TAKEN);
+    if (await database.row(ofProject(projectId).where('name', name))) messages.push(NAME_TAKEN);
     if (!NAME_FORMAT.test(name)) messages.push(NAME_FORMAT_MESSAGE);
     return messages;
   }
@@ -37,13 +37,10 @@ export function createAgentService(database: Database) {
   return {
     find,
 
-    list: (projectId: number, page: PageRequest) =>
-      database.legacy.rows(
-        ClusterAgent,
-        agents().where('a.project_id', projectId).orderBy('a.name', 'asc').orderBy('a.id', 'asc').limit(page.perPage).offset(page.offset),
-      ) as Promise<AgentWithReceptive[]>,
+    list: async (projectId: number, page: PageRequest) =>
+      (await database.rows(agents(projectId).orderBy('a.name').orderBy('a.id').limit(page.perPage).offset(page.offset))) as AgentWithReceptive[],
 
-    count: (projectId: number) => database.legacy.count(ofProject(projectId)),
+    count: (projectId: number) => database.count(ofProject(projectId)),
 
     /** Registers an agent; invalid or taken names fail as GitLab's service reports them. */
     async create(projectId: number, name: string, userId: number): Promise<AgentWithReceptive> {
@@ -52,16 +49,16 @@ export function createAgentService(database: Database) {
       const now = new Date();
       const row = { projectId, name, createdByUserId: userId, createdAt: now, updatedAt: now };
       // A concurrent request may register the same name between the check and the insert.
-      const id = await unlessTaken(database.legacy.em().insert<ClusterAgentRow>(ClusterAgent, row), () => {
+      const id = await unlessTaken(database.insert(ClusterAgentEntity, row), () => {
         throw serviceError([NAME_TAKEN]);
       });
-      return { id: Number(id), ...row, url_configuration_id: null };
+      return { id, ...row, urlConfigurationId: null };
     },
 
     /** Deletes the agent; its tokens and URL configuration go with it. */
-    remove: (agentId: number) => database.legacy.em().nativeDelete(ClusterAgent, { id: agentId }),
+    remove: (agentId: number) => database.delete(ClusterAgentEntity, { id: agentId }),
 
-    removeForProject: (projectId: number) => database.legacy.em().nativeDelete(ClusterAgent, { projectId }),
+    removeForProject: (projectId: number) => database.delete(ClusterAgentEntity, { projectId }),
   };
 }
 

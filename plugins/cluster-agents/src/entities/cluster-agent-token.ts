@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 export type TokenStatus = 'active' | 'revoked';
 
-export const ClusterAgentToken = defineEntity({
+export const ClusterAgentTokenEntity = defineEntity({
   name: 'ClusterAgentToken',
   tableName: 'cluster_agent_tokens',
   indexes: [{ properties: ['agentId', 'status'] }],
@@ -21,4 +21,4 @@ export const ClusterAgentToken = defineEntity({
   }),
 });
 
-export type ClusterAgentTokenRow = InferEntity<typeof ClusterAgentToken>;
+export type ClusterAgentTokenRow = InferEntity<typeof ClusterAgentTokenEntity>;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
-export const ClusterAgentUrlConfiguration = defineEntity({
+export const ClusterAgentUrlConfigurationEntity = defineEntity({
   name: 'ClusterAgentUrlConfiguration',
   tableName: 'cluster_agent_url_configurations',
   properties: (p) => ({
@@ -20,4 +20,4 @@ export const ClusterAgentUrlConfiguration = defineEntity({
   }),
 });
 
-export type UrlConfigurationRow = InferEntity<typeof ClusterAgentUrlConfiguration>;
+export type ClusterAgentUrlConfigurationRow = InferEntity<typeof ClusterAgentUrlConfigurationEntity>;

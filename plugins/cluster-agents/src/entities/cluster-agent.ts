@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
-export const ClusterAgent = defineEntity({
+export const ClusterAgentEntity = defineEntity({
   name: 'ClusterAgent',
   tableName: 'cluster_agents',
   uniques: [{ properties: ['projectId', 'name'] }],
@@ -14,4 +14,4 @@ export const ClusterAgent = defineEntity({
   }),
 });
 
-export type ClusterAgentRow = InferEntity<typeof ClusterAgent>;
+export type ClusterAgentRow = InferEntity<typeof ClusterAgentEntity>;

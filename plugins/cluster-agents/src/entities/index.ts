@@ -1,5 +1,5 @@
-import { ClusterAgent } from './cluster-agent.js';
-import { ClusterAgentToken } from './cluster-agent-token.js';
-import { ClusterAgentUrlConfiguration } from './cluster-agent-url-configuration.js';
+import { ClusterAgentEntity } from './cluster-agent.js';
+import { ClusterAgentTokenEntity } from './cluster-agent-token.js';
+import { ClusterAgentUrlConfigurationEntity } from './cluster-agent-url-configuration.js';
 
-export const clusterAgentEntities = [ClusterAgent, ClusterAgentToken, ClusterAgentUrlConfiguration];
+export const clusterAgentEntities = [ClusterAgentEntity, ClusterAgentTokenEntity, ClusterAgentUrlConfigurationEntity];

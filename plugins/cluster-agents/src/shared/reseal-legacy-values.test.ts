@@ -5,6 +5,7 @@ import { kernelServices, generateSecretsKey, type Secrets } from '@forgekit/kern
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { createTestDatabase } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterAgentUrlConfigurationEntity } from '../entities/cluster-agent-url-configuration.js';
 import { registerAgent, startApp } from '../test-support/agent-fixtures.js';
 import { legacyPlain, legacySealed } from '../test-support/legacy-values.js';
 import { resealLegacyValues } from './reseal-legacy-values.js';
@@ -15,17 +16,15 @@ const privateKey = Buffer.from('ed25519 seed of thirty-two bytes');
 const clientKey = Buffer.from('-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n');
 
 /** A URL configuration row as an earlier version stored it. */
-async function insertLegacyRow(app: TestApp, agentName: string, values: { private_key?: string; client_key?: string }): Promise<number> {
+async function insertLegacyRow(app: TestApp, agentName: string, values: { privateKey?: string; clientKey?: string }): Promise<number> {
   const agentId = await registerAgent(app, agentName);
   const now = new Date();
-  const [row] = await app.kernel.database.legacy
-    .knex('cluster_agent_url_configurations')
-    .insert({ agent_id: agentId, project_id: app.project.id, url: 'grpcs://agent.example.com', created_at: now, updated_at: now, ...values })
-    .returning('id');
-  return row.id;
+  const row = { agentId, projectId: app.project.id, url: 'grpcs://agent.example.com', createdAt: now, updatedAt: now, ...values };
+  return app.kernel.database.insert(ClusterAgentUrlConfigurationEntity, row);
 }
 
-const readRow = (app: TestApp, id: number) => app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('id', id).first();
+const readRow = async (app: TestApp, id: number) =>
+  (await app.kernel.database.row(app.kernel.database.from(ClusterAgentUrlConfigurationEntity).where('id', id)))!;
 
 describe('re-sealing keys written by earlier versions', () => {
   let app: TestApp;
@@ -37,22 +36,22 @@ describe('re-sealing keys written by earlier versions', () => {
   afterAll(() => app?.close());
 
   it('re-seals base64-only values and values under the deprecated key with the secrets key, once', async () => {
-    const id = await insertLegacyRow(app, 'legacy-both', { private_key: legacyPlain(privateKey), client_key: legacySealed(clientKey, LEGACY_KEY) });
+    const id = await insertLegacyRow(app, 'legacy-both', { privateKey: legacyPlain(privateKey), clientKey: legacySealed(clientKey, LEGACY_KEY) });
     const box = createSecretBox(secrets, LEGACY_KEY);
     expect(await resealLegacyValues(app.kernel.database, box)).toEqual({ resealed: 2, unopened: 0 });
     const row = await readRow(app, id);
-    for (const column of ['private_key', 'client_key']) expect(secrets.isSealed(row[column])).toBe(true);
-    expect(row.private_key).not.toContain(privateKey.toString('base64'));
-    expect(secrets.open(row.private_key)).toEqual(privateKey);
-    expect(secrets.open(row.client_key)).toEqual(clientKey);
+    for (const value of [row.privateKey, row.clientKey]) expect(secrets.isSealed(value!)).toBe(true);
+    expect(row.privateKey).not.toContain(privateKey.toString('base64'));
+    expect(secrets.open(row.privateKey!)).toEqual(privateKey);
+    expect(secrets.open(row.clientKey!)).toEqual(clientKey);
     expect(await resealLegacyValues(app.kernel.database, box)).toEqual({ resealed: 0, unopened: 0 });
   });
 
   it('leaves values under the deprecated key alone while that key is not given', async () => {
     const sealed = legacySealed(privateKey, LEGACY_KEY);
-    const id = await insertLegacyRow(app, 'legacy-keyless', { private_key: sealed });
+    const id = await insertLegacyRow(app, 'legacy-keyless', { privateKey: sealed });
     expect(await resealLegacyValues(app.kernel.database, createSecretBox(secrets, undefined))).toEqual({ resealed: 0, unopened: 1 });
-    expect((await readRow(app, id)).private_key).toBe(sealed);
+    expect((await readRow(app, id)).privateKey).toBe(sealed);
     expect(await resealLegacyValues(app.kernel.database, createSecretBox(secrets, LEGACY_KEY))).toEqual({ resealed: 1, unopened: 0 });
   });
 });
@@ -76,14 +75,14 @@ describe('a restart after an upgrade', () => {
     const config = { databaseUrl, secretsKey: generateSecretsKey() };
     const first = await startApp({ config });
     apps.push(first);
-    const id = await insertLegacyRow(first, 'upgraded', { private_key: legacyPlain(privateKey) });
+    const id = await insertLegacyRow(first, 'upgraded', { privateKey: legacyPlain(privateKey) });
     await first.kernel.stop();
 
     const second = await startApp({ config, seed: false });
     apps.push(second);
     const row = await readRow(second, id);
     const secrets = second.kernel.resolve(kernelServices.secrets);
-    expect(secrets.isSealed(row.private_key)).toBe(true);
-    expect(secrets.open(row.private_key)).toEqual(privateKey);
+    expect(secrets.isSealed(row.privateKey!)).toBe(true);
+    expect(secrets.open(row.privateKey!)).toEqual(privateKey);
   });
 });

@@ -4,10 +4,11 @@
  * value another process re-sealed first is left as that process wrote it.
  */
 import type { Database } from '@forgekit/kernel';
-import { ClusterAgentUrlConfiguration } from '../entities/cluster-agent-url-configuration.js';
+import { ClusterAgentUrlConfigurationEntity } from '../entities/cluster-agent-url-configuration.js';
 import { LEGACY_PREFIXES, type SecretBox } from './secret-box.js';
 
-const SEALED = { privateKey: 'private_key', clientKey: 'client_key' } as const;
+/** The columns that hold sealed values. */
+const SEALED = ['privateKey', 'clientKey'] as const;
 
 export interface ResealOutcome {
   resealed: number;
@@ -17,15 +18,14 @@ export interface ResealOutcome {
 
 export async function resealLegacyValues(database: Database, box: SecretBox): Promise<ResealOutcome> {
   const isLegacy = (value: string | null | undefined): value is string => !!value && LEGACY_PREFIXES.some((prefix) => value.startsWith(prefix));
-  const rows = await database.legacy.rows(
-    ClusterAgentUrlConfiguration,
-    database.legacy.from(ClusterAgentUrlConfiguration).where((query) => {
-      for (const column of Object.values(SEALED)) for (const prefix of LEGACY_PREFIXES) query.orWhere(column, 'like', `${prefix}%`);
+  const rows = await database.rows(
+    database.from(ClusterAgentUrlConfigurationEntity).where((query) => {
+      for (const property of SEALED) for (const prefix of LEGACY_PREFIXES) query.orWhere((written) => written.whereStartsWith(property, prefix));
     }),
   );
   const outcome: ResealOutcome = { resealed: 0, unopened: 0 };
   for (const row of rows) {
-    for (const property of Object.keys(SEALED) as (keyof typeof SEALED)[]) {
+    for (const property of SEALED) {
       const value = row[property];
       if (!isLegacy(value)) continue;
       let bytes: Buffer;
@@ -35,9 +35,7 @@ export async function resealLegacyValues(database: Database, box: SecretBox): Pr
         outcome.unopened++;
         continue;
       }
-      outcome.resealed += await database.legacy
-        .em()
-        .nativeUpdate(ClusterAgentUrlConfiguration, { id: row.id, [property]: value }, { [property]: box.seal(bytes) });
+      outcome.resealed += await database.update(ClusterAgentUrlConfigurationEntity, { id: row.id, [property]: value }, { [property]: box.seal(bytes) });
     }
   }
   return outcome;

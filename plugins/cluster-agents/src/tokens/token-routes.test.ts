@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterAgentsServiceRef } from '../refs.js';
+import { clusterAgentsServiceRef } from '../contracts.js';
+import { ClusterAgentTokenEntity } from '../entities/cluster-agent-token.js';
 import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+const tokenRow = async (app: TestApp, id: number) => (await app.kernel.database.row(app.kernel.database.from(ClusterAgentTokenEntity).where('id', id)))!;
 
 describe('cluster agent tokens', () => {
   let app: TestApp;
@@ -30,8 +33,8 @@ describe('cluster agent tokens', () => {
         last_used_at: null,
         token: expect.stringMatching(/^fkagent-[A-Za-z0-9]{50}$/),
       });
-      const row = await app.kernel.database.legacy.knex('cluster_agent_tokens').where('id', res.body.id).first();
-      expect(row.token_digest).toBe(createHash('sha256').update(res.body.token).digest('hex'));
+      const row = await tokenRow(app, res.body.id);
+      expect(row.tokenDigest).toBe(createHash('sha256').update(res.body.token).digest('hex'));
       expect(Object.values(row)).not.toContain(res.body.token);
       const shown = await app.get(`${tokensPath(agentId)}/${res.body.id}`, { token: 'maintainer' });
       expect(shown.body).not.toHaveProperty('token');
@@ -158,8 +161,7 @@ describe('cluster agent tokens', () => {
       const token = await createAgentToken(app, agentId, 'short-lived');
       const res = await app.delete(`${tokensPath(agentId)}/${token.id}`, { token: 'maintainer' });
       expect(res.status).toBe(204);
-      const row = await app.kernel.database.legacy.knex('cluster_agent_tokens').where('id', token.id).first();
-      expect(row.status).toBe('revoked');
+      expect((await tokenRow(app, token.id)).status).toBe('revoked');
       expect((await app.delete(`${tokensPath(agentId)}/${token.id}`, { token: 'maintainer' })).status).toBe(204);
     });
 

@@ -1,7 +1,7 @@
 /** GitLab's AgentUrlConfiguration entity: key and certificates as base64, never the client key. */
-import type { UrlConfigurationRow } from '../entities/cluster-agent-url-configuration.js';
+import type { ClusterAgentUrlConfigurationRow } from '../entities/cluster-agent-url-configuration.js';
 
-export function presentUrlConfiguration(config: UrlConfigurationRow) {
+export function presentUrlConfiguration(config: ClusterAgentUrlConfigurationRow) {
   return {
     id: config.id,
     agent_id: config.agentId,

@@ -2,10 +2,13 @@ import { createPublicKey, createPrivateKey } from 'node:crypto';
 import { kernelServices } from '@forgekit/kernel';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterAgentUrlConfigurationEntity } from '../entities/cluster-agent-url-configuration.js';
 import { agentsPath, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
 import { TEST_CERT_PEM, TEST_KEY_PEM } from '../test-support/pem-fixtures.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
+const configurationsWhere = (app: TestApp, where: { id: number } | { agentId: number }) =>
+  app.kernel.database.rows(app.kernel.database.from(ClusterAgentUrlConfigurationEntity).where(where));
 /** The public half of a raw Ed25519 private seed, raw too. */
 const ed25519PublicOf = (seed: Buffer) =>
   createPublicKey(createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' }))
@@ -61,10 +64,10 @@ describe('agent URL configurations', () => {
         tls_host: null,
       });
       expect(Buffer.from(res.body.public_key, 'base64')).toHaveLength(32);
-      const row = await app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
-      const privateKey = app.kernel.resolve(kernelServices.secrets).open(row.private_key);
+      const [row] = await configurationsWhere(app, { id: res.body.id });
+      const privateKey = app.kernel.resolve(kernelServices.secrets).open(row!.privateKey!);
       expect(ed25519PublicOf(privateKey).toString('base64')).toBe(res.body.public_key);
-      for (const form of ['base64', 'base64url', 'hex', 'latin1'] as const) expect(row.private_key).not.toContain(privateKey.toString(form));
+      for (const form of ['base64', 'base64url', 'hex', 'latin1'] as const) expect(row!.privateKey).not.toContain(privateKey.toString(form));
       const agent = await app.get(`${agentsPath(app)}/${agentId}`, { token: 'developer' });
       expect(agent.body.is_receptive).toBe(true);
     });
@@ -93,11 +96,11 @@ describe('agent URL configurations', () => {
         tls_host: 'agent.example.com',
       });
       expect(res.text).not.toContain(b64(TEST_KEY_PEM));
-      const row = await app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('id', res.body.id).first();
-      expect(row.client_key).not.toContain('PRIVATE KEY');
-      expect(row.client_key).not.toContain(b64(TEST_KEY_PEM).slice(0, 40));
-      expect(app.kernel.resolve(kernelServices.secrets).open(row.client_key).toString()).toBe(TEST_KEY_PEM);
-      expect(row.private_key).toBeNull();
+      const [row] = await configurationsWhere(app, { id: res.body.id });
+      expect(row!.clientKey).not.toContain('PRIVATE KEY');
+      expect(row!.clientKey).not.toContain(b64(TEST_KEY_PEM).slice(0, 40));
+      expect(app.kernel.resolve(kernelServices.secrets).open(row!.clientKey!).toString()).toBe(TEST_KEY_PEM);
+      expect(row!.privateKey).toBeNull();
     });
 
     it('ignores a client certificate sent without a client key', async () => {
@@ -212,7 +215,7 @@ describe('agent URL configurations', () => {
       const agentId = await registerAgent(app, 'cascade');
       await app.post(configsPath(agentId), { url: 'grpc://cascade.example.com' }, { token: 'maintainer' });
       expect((await app.delete(`${agentsPath(app)}/${agentId}`, { token: 'maintainer' })).status).toBe(204);
-      expect(await app.kernel.database.legacy.knex('cluster_agent_url_configurations').where('agent_id', agentId)).toEqual([]);
+      expect(await configurationsWhere(app, { agentId })).toEqual([]);
     });
   });
 });

@@ -6,7 +6,7 @@
 import { tooLongMessage, type Database } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import type { AgentWithReceptive } from '../agents/agent-service.js';
-import { ClusterAgentUrlConfiguration, type UrlConfigurationRow } from '../entities/cluster-agent-url-configuration.js';
+import { ClusterAgentUrlConfigurationEntity, type ClusterAgentUrlConfigurationRow } from '../entities/cluster-agent-url-configuration.js';
 import { lengthMessage, serviceError } from '../shared/model-errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { isValidHost, urlError } from './address-rules.js';
@@ -55,11 +55,11 @@ function configurationErrors(
 
 export function createUrlConfigurationService(database: Database, box: SecretBox) {
   return {
-    find: (agentId: number): Promise<UrlConfigurationRow | undefined> =>
-      database.legacy.row(ClusterAgentUrlConfiguration, database.legacy.from(ClusterAgentUrlConfiguration).where('agent_id', agentId)),
+    find: (agentId: number): Promise<ClusterAgentUrlConfigurationRow | undefined> =>
+      database.row(database.from(ClusterAgentUrlConfigurationEntity).where('agentId', agentId)),
 
-    async create(agent: AgentWithReceptive, input: NewUrlConfiguration, userId: number): Promise<UrlConfigurationRow> {
-      if (present(agent.url_configuration_id)) throw serviceError(ALREADY_EXISTS);
+    async create(agent: AgentWithReceptive, input: NewUrlConfiguration, userId: number): Promise<ClusterAgentUrlConfigurationRow> {
+      if (present(agent.urlConfigurationId)) throw serviceError(ALREADY_EXISTS);
       const url = input.url.trim();
       const certificateAuth = present(input.clientKey);
       const config = {
@@ -74,7 +74,7 @@ export function createUrlConfigurationService(database: Database, box: SecretBox
       if (messages.length > 0) throw serviceError(messages);
       const keyPair = certificateAuth ? null : generateAgentKeyPair();
       const now = new Date();
-      const row: Omit<UrlConfigurationRow, 'id'> = {
+      const row: Omit<ClusterAgentUrlConfigurationRow, 'id'> = {
         agentId: agent.id,
         projectId: agent.projectId,
         createdByUserId: userId,
@@ -88,13 +88,13 @@ export function createUrlConfigurationService(database: Database, box: SecretBox
         createdAt: now,
         updatedAt: now,
       };
-      const id = await unlessTaken(database.legacy.em().insert<UrlConfigurationRow>(ClusterAgentUrlConfiguration, row), () => {
+      const id = await unlessTaken(database.insert(ClusterAgentUrlConfigurationEntity, row), () => {
         throw serviceError(ALREADY_EXISTS);
       });
-      return { id: Number(id), ...row };
+      return { id, ...row };
     },
 
-    remove: (id: number) => database.legacy.em().nativeDelete(ClusterAgentUrlConfiguration, { id }),
+    remove: (id: number) => database.delete(ClusterAgentUrlConfigurationEntity, { id }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** The last internal id handed out per project and usage; never reused after a delete. */
-export const FeatureFlagInternalId = defineEntity({
+export const FeatureFlagInternalIdEntity = defineEntity({
   name: 'FeatureFlagInternalId',
   tableName: 'feature_flag_internal_ids',
   properties: (p) => ({
@@ -11,4 +11,4 @@ export const FeatureFlagInternalId = defineEntity({
   }),
 });
 
-export type FeatureFlagInternalIdRow = InferEntity<typeof FeatureFlagInternalId>;
+export type FeatureFlagInternalIdRow = InferEntity<typeof FeatureFlagInternalIdEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** An environment scope of a strategy. */
-export const FeatureFlagScope = defineEntity({
+export const FeatureFlagScopeEntity = defineEntity({
   name: 'FeatureFlagScope',
   tableName: 'feature_flag_scopes',
   indexes: [{ properties: ['strategyId'] }],
@@ -14,4 +14,4 @@ export const FeatureFlagScope = defineEntity({
   }),
 });
 
-export type FeatureFlagScopeRow = InferEntity<typeof FeatureFlagScope>;
+export type FeatureFlagScopeRow = InferEntity<typeof FeatureFlagScopeEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A flag's strategy; `parameters` is a JSON object, `userListId` only for `serviceUserList`. */
-export const FeatureFlagStrategy = defineEntity({
+export const FeatureFlagStrategyEntity = defineEntity({
   name: 'FeatureFlagStrategy',
   tableName: 'feature_flag_strategies',
   indexes: [{ properties: ['featureFlagId'] }, { properties: ['userListId'] }],
@@ -16,4 +16,4 @@ export const FeatureFlagStrategy = defineEntity({
   }),
 });
 
-export type FeatureFlagStrategyRow = InferEntity<typeof FeatureFlagStrategy>;
+export type FeatureFlagStrategyRow = InferEntity<typeof FeatureFlagStrategyEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A named list of external user ids, addressed by its per-project `iid`. */
-export const FeatureFlagUserList = defineEntity({
+export const FeatureFlagUserListEntity = defineEntity({
   name: 'FeatureFlagUserList',
   tableName: 'feature_flag_user_lists',
   uniques: [{ properties: ['projectId', 'iid'] }, { properties: ['projectId', 'name'] }],
@@ -16,4 +16,4 @@ export const FeatureFlagUserList = defineEntity({
   }),
 });
 
-export type FeatureFlagUserListRow = InferEntity<typeof FeatureFlagUserList>;
+export type FeatureFlagUserListRow = InferEntity<typeof FeatureFlagUserListEntity>;

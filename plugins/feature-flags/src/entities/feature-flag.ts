@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A project's feature flag; `version` is 2 (`new_version_flag`), the only one that can still be created. */
-export const FeatureFlag = defineEntity({
+export const FeatureFlagEntity = defineEntity({
   name: 'FeatureFlag',
   tableName: 'feature_flags',
   uniques: [{ properties: ['projectId', 'name'] }],
@@ -17,4 +17,4 @@ export const FeatureFlag = defineEntity({
   }),
 });
 
-export type FeatureFlagRow = InferEntity<typeof FeatureFlag>;
+export type FeatureFlagRow = InferEntity<typeof FeatureFlagEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** The Unleash client credential of a project (its "instance id"). */
-export const FeatureFlagsClient = defineEntity({
+export const FeatureFlagsClientEntity = defineEntity({
   name: 'FeatureFlagsClient',
   tableName: 'feature_flags_clients',
   properties: (p) => ({
@@ -13,4 +13,4 @@ export const FeatureFlagsClient = defineEntity({
   }),
 });
 
-export type FeatureFlagsClientRow = InferEntity<typeof FeatureFlagsClient>;
+export type FeatureFlagsClientRow = InferEntity<typeof FeatureFlagsClientEntity>;

@@ -1,8 +1,15 @@
-import { FeatureFlag } from './feature-flag.js';
-import { FeatureFlagInternalId } from './feature-flag-internal-id.js';
-import { FeatureFlagScope } from './feature-flag-scope.js';
-import { FeatureFlagStrategy } from './feature-flag-strategy.js';
-import { FeatureFlagUserList } from './feature-flag-user-list.js';
-import { FeatureFlagsClient } from './feature-flags-client.js';
+import { FeatureFlagEntity } from './feature-flag.js';
+import { FeatureFlagInternalIdEntity } from './feature-flag-internal-id.js';
+import { FeatureFlagScopeEntity } from './feature-flag-scope.js';
+import { FeatureFlagStrategyEntity } from './feature-flag-strategy.js';
+import { FeatureFlagUserListEntity } from './feature-flag-user-list.js';
+import { FeatureFlagsClientEntity } from './feature-flags-client.js';
 
-export const featureFlagEntities = [FeatureFlag, FeatureFlagStrategy, FeatureFlagScope, FeatureFlagUserList, FeatureFlagsClient, FeatureFlagInternalId];
+export const featureFlagEntities = [
+  FeatureFlagEntity,
+  FeatureFlagStrategyEntity,
+  FeatureFlagScopeEntity,
+  FeatureFlagUserListEntity,
+  FeatureFlagsClientEntity,
+  FeatureFlagInternalIdEntity,
+];

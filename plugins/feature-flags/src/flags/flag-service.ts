@@ -3,7 +3,7 @@
  * rules of GitLab (nested strategies and scopes updated by id, `_destroy`, user list
  * checks), saved in one transaction.
  */
-import { apiError, conflict, recordNotFound, totalFor, type PageRequest } from '@forgekit/kernel';
+import { apiError, conflict, patchFrom, recordNotFound, totalFor, type PageRequest } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
 import type { FeatureFlagUserListRow } from '../entities/feature-flag-user-list.js';
@@ -63,9 +63,10 @@ export function createFlagService(store: FlagStore, limits: PlanLimitsService) {
   }
 
   function applyStrategy(strategy: EditableStrategy, item: StrategyItem, lists: Map<number, FeatureFlagUserListRow>) {
-    if (item.name !== undefined) strategy.name = item.name;
-    if (item.parameters !== undefined) strategy.parameters = item.parameters;
-    if (item.user_list_id !== undefined) strategy.userList = lists.get(item.user_list_id!)!;
+    Object.assign(
+      strategy,
+      patchFrom<StrategyDraft, StrategyItem>(item, { name: 'name', parameters: 'parameters', user_list_id: { to: 'userList', as: (id) => lists.get(id!)! } }),
+    );
     if (item.scopes) applyScopes(strategy, item.scopes);
     strategy.changed = true;
   }

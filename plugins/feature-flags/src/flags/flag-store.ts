@@ -1,10 +1,9 @@
-/** Flags with their strategies and scopes: reads through the entities, writes through the EntityManager. */
-import type { Database } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
-import { FeatureFlag, type FeatureFlagRow } from '../entities/feature-flag.js';
-import { FeatureFlagScope, type FeatureFlagScopeRow } from '../entities/feature-flag-scope.js';
-import { FeatureFlagStrategy, type FeatureFlagStrategyRow } from '../entities/feature-flag-strategy.js';
-import { FeatureFlagUserList, type FeatureFlagUserListRow } from '../entities/feature-flag-user-list.js';
+/** Flags with their strategies and scopes, read and written by property. */
+import type { Database, Transaction } from '@forgekit/kernel';
+import { FeatureFlagEntity, type FeatureFlagRow } from '../entities/feature-flag.js';
+import { FeatureFlagScopeEntity, type FeatureFlagScopeRow } from '../entities/feature-flag-scope.js';
+import { FeatureFlagStrategyEntity, type FeatureFlagStrategyRow } from '../entities/feature-flag-strategy.js';
+import { FeatureFlagUserListEntity, type FeatureFlagUserListRow } from '../entities/feature-flag-user-list.js';
 import type { StrategyDraft } from './flag-draft.js';
 
 /** A strategy with its scopes and user list. */
@@ -34,12 +33,10 @@ function groupBy<K, V>(values: readonly V[], key: (value: V) => K): Map<K, V[]> 
 }
 
 export function createFlagStore(database: Database) {
-  const ofProject = (projectId: number) => database.legacy.from(FeatureFlag).where('project_id', projectId);
+  const ofProject = (projectId: number) => database.from(FeatureFlagEntity).where('projectId', projectId);
+  const flagIdsOfProject = (projectId: number) => database.table(FeatureFlagEntity).select('id').where('projectId', projectId);
   const strategiesOfProject = (projectId: number) =>
-    database.legacy
-      .table(FeatureFlagStrategy)
-      .select('id')
-      .whereIn('feature_flag_id', database.legacy.table(FeatureFlag).select('id').where('project_id', projectId));
+    database.table(FeatureFlagStrategyEntity).select('id').whereIn('featureFlagId', flagIdsOfProject(projectId));
 
   /**
    * Attaches strategies, their scopes and user lists to flags. With `wholeProject` the
@@ -49,35 +46,30 @@ export function createFlagStore(database: Database) {
   async function load(flags: FeatureFlagRow[], wholeProject?: number): Promise<LoadedFlag[]> {
     if (flags.length === 0) return [];
     const flagIds = flags.map((flag) => flag.id);
-    const flagsOfProject = wholeProject === undefined ? null : database.legacy.table(FeatureFlag).select('id').where('project_id', wholeProject);
-    const strategies = await database.legacy.rows(
-      FeatureFlagStrategy,
-      database.legacy
-        .from(FeatureFlagStrategy)
-        .whereIn('feature_flag_id', flagsOfProject ?? flagIds)
+    const strategies = await database.rows(
+      database
+        .from(FeatureFlagStrategyEntity)
+        .whereIn('featureFlagId', wholeProject === undefined ? flagIds : flagIdsOfProject(wholeProject))
         .orderBy('id'),
     );
     const strategyIds = strategies.map((strategy) => strategy.id);
-    const strategiesOf = wholeProject === undefined ? null : strategiesOfProject(wholeProject);
     const scopes =
       strategies.length === 0
         ? []
-        : await database.legacy.rows(
-            FeatureFlagScope,
-            database.legacy
-              .from(FeatureFlagScope)
-              .whereIn('strategy_id', strategiesOf ?? strategyIds)
+        : await database.rows(
+            database
+              .from(FeatureFlagScopeEntity)
+              .whereIn('strategyId', wholeProject === undefined ? strategyIds : strategiesOfProject(wholeProject))
               .orderBy('id'),
           );
     const listIds = [...new Set(strategies.map((strategy) => strategy.userListId).filter((id): id is number => typeof id === 'number'))];
     const lists =
       listIds.length === 0
         ? []
-        : await database.legacy.rows(
-            FeatureFlagUserList,
+        : await database.rows(
             wholeProject === undefined
-              ? database.legacy.from(FeatureFlagUserList).whereIn('id', listIds)
-              : database.legacy.from(FeatureFlagUserList).where('project_id', wholeProject),
+              ? database.from(FeatureFlagUserListEntity).whereIn('id', listIds)
+              : database.from(FeatureFlagUserListEntity).where('projectId', wholeProject),
           );
     const listsById = new Map(lists.map((list) => [list.id, list]));
     const scopesByStrategy = groupBy(scopes, (scope) => scope.strategyId);
@@ -93,13 +85,10 @@ export function createFlagStore(database: Database) {
   }
 
   /** Writes the drafts' changes: deletes destroyed strategies and scopes, inserts new ones, updates changed ones. */
-  async function saveStrategies(em: EntityManager, flagId: number, strategies: readonly StrategyDraft[], now: Date) {
+  async function saveStrategies(tx: Transaction, flagId: number, strategies: readonly StrategyDraft[], now: Date) {
     for (const strategy of strategies) {
       if (strategy.destroyed) {
-        if (strategy.id !== null) {
-          await em.nativeDelete(FeatureFlagScope, { strategyId: strategy.id });
-          await em.nativeDelete(FeatureFlagStrategy, { id: strategy.id });
-        }
+        if (strategy.id !== null) await removeStrategies(tx, [strategy.id]);
         continue;
       }
       const values = {
@@ -109,24 +98,24 @@ export function createFlagStore(database: Database) {
         updatedAt: now,
       };
       let strategyId = strategy.id;
-      if (strategyId === null) strategyId = Number(await em.insert(FeatureFlagStrategy, { ...values, featureFlagId: flagId, createdAt: now }));
-      else if (strategy.changed) await em.nativeUpdate(FeatureFlagStrategy, { id: strategyId }, values);
+      if (strategyId === null) strategyId = await database.insert(FeatureFlagStrategyEntity, { ...values, featureFlagId: flagId, createdAt: now }, { tx });
+      else if (strategy.changed) await database.update(FeatureFlagStrategyEntity, { id: strategyId }, values, { tx });
       for (const scope of strategy.scopes) {
         if (scope.destroyed) {
-          if (scope.id !== null) await em.nativeDelete(FeatureFlagScope, { id: scope.id });
+          if (scope.id !== null) await database.delete(FeatureFlagScopeEntity, { id: scope.id }, { tx });
         } else if (scope.id === null) {
-          await em.insert(FeatureFlagScope, { strategyId, environmentScope: scope.environmentScope!, createdAt: now, updatedAt: now });
+          await database.insert(FeatureFlagScopeEntity, { strategyId, environmentScope: scope.environmentScope!, createdAt: now, updatedAt: now }, { tx });
         } else if (scope.changed) {
-          await em.nativeUpdate(FeatureFlagScope, { id: scope.id }, { environmentScope: scope.environmentScope!, updatedAt: now });
+          await database.update(FeatureFlagScopeEntity, { id: scope.id }, { environmentScope: scope.environmentScope!, updatedAt: now }, { tx });
         }
       }
     }
   }
 
-  async function removeStrategies(em: EntityManager, strategyIds: number[]) {
+  async function removeStrategies(tx: Transaction, strategyIds: number[]) {
     if (strategyIds.length === 0) return;
-    await em.nativeDelete(FeatureFlagScope, { strategyId: { $in: strategyIds } });
-    await em.nativeDelete(FeatureFlagStrategy, { id: { $in: strategyIds } });
+    await database.delete(FeatureFlagScopeEntity, { strategyId: { $in: strategyIds } }, { tx });
+    await database.delete(FeatureFlagStrategyEntity, { id: { $in: strategyIds } }, { tx });
   }
 
   return {
@@ -136,39 +125,31 @@ export function createFlagStore(database: Database) {
     page: (projectId: number, active: boolean | undefined, limit: number, offset: number): Promise<FeatureFlagRow[]> => {
       const query = ofProject(projectId);
       if (active !== undefined) query.where('active', active);
-      return database.legacy.rows(
-        FeatureFlag,
-        query
-          .orderBy([{ column: 'name' }, { column: 'id' }])
-          .limit(limit)
-          .offset(offset),
-      );
+      return database.rows(query.orderBy('name').orderBy('id').limit(limit).offset(offset));
     },
 
     count: (projectId: number, active: boolean | undefined) => {
       const query = ofProject(projectId);
       if (active !== undefined) query.where('active', active);
-      return database.legacy.count(query);
+      return database.count(query);
     },
 
     /** Every flag of a project, by id. */
-    allOf: (projectId: number): Promise<FeatureFlagRow[]> => database.legacy.rows(FeatureFlag, ofProject(projectId).orderBy('id')),
+    allOf: (projectId: number): Promise<FeatureFlagRow[]> => database.rows(ofProject(projectId).orderBy('id')),
 
-    findByName: (projectId: number, name: string): Promise<FeatureFlagRow | undefined> =>
-      database.legacy.row(FeatureFlag, ofProject(projectId).where('name', name)),
-    findById: (id: number): Promise<FeatureFlagRow | undefined> => database.legacy.row(FeatureFlag, database.legacy.from(FeatureFlag).where('id', id)),
+    findByName: (projectId: number, name: string): Promise<FeatureFlagRow | undefined> => database.row(ofProject(projectId).where('name', name)),
+    findById: (id: number): Promise<FeatureFlagRow | undefined> => database.row(database.from(FeatureFlagEntity).where('id', id)),
 
     /** Whether another flag of the project has this name (names compare case-sensitively). */
     async nameTaken(projectId: number, name: string | null, exceptId: number | null): Promise<boolean> {
       if (!name) return false;
       const query = ofProject(projectId).where('name', name);
       if (exceptId !== null) query.whereNot('id', exceptId);
-      return (await database.legacy.count(query)) > 0;
+      return (await database.count(query)) > 0;
     },
 
     /** User lists by id, from any project. */
-    userLists: (ids: number[]): Promise<FeatureFlagUserListRow[]> =>
-      database.legacy.rows(FeatureFlagUserList, database.legacy.from(FeatureFlagUserList).whereIn('id', ids)),
+    userLists: (ids: number[]): Promise<FeatureFlagUserListRow[]> => database.rows(database.from(FeatureFlagUserListEntity).whereIn('id', ids)),
 
     /**
      * Inserts the flag unless its name is taken or the project already has `limit` flags
@@ -177,21 +158,21 @@ export function createFlagStore(database: Database) {
      */
     async insert(projectId: number, flag: { name: string; description: string | null; active: boolean }, strategies: readonly StrategyDraft[], limit: number) {
       const now = new Date();
-      const id = await database.legacy.insertGuarded(
-        FeatureFlag,
+      const id = await database.insertGuarded(
+        FeatureFlagEntity,
         { projectId, ...flag, version: NEW_VERSION_FLAG, createdAt: now, updatedAt: now },
         {
-          unlessExists: database.legacy.table(FeatureFlag).select('id').where({ project_id: projectId, name: flag.name }),
-          count: { of: database.legacy.table(FeatureFlag).select('id').where('project_id', projectId), below: limit },
+          unlessExists: database.table(FeatureFlagEntity).select('id').where({ projectId, name: flag.name }),
+          count: { of: flagIdsOfProject(projectId), below: limit },
           lockKey: `feature-flags:flags:${projectId}`,
         },
       );
       if (id === null || strategies.length === 0) return id;
       try {
-        await database.legacy.transaction((em) => saveStrategies(em, id, strategies, now));
+        await database.transaction((tx) => saveStrategies(tx, id, strategies, now));
       } catch (error) {
         // The flag goes with its strategies, or not at all.
-        await database.legacy.em().nativeDelete(FeatureFlag, { id });
+        await database.delete(FeatureFlagEntity, { id });
         throw error;
       }
       return id;
@@ -199,33 +180,33 @@ export function createFlagStore(database: Database) {
 
     /** Saves the flag's attributes (when `attributes`) and its strategy changes in one transaction. */
     update(flagId: number, attributes: { name: string; description: string | null; active: boolean } | null, strategies: readonly StrategyDraft[]) {
-      return database.legacy.transaction(async (em) => {
+      return database.transaction(async (tx) => {
         const now = new Date();
-        if (attributes) await em.nativeUpdate(FeatureFlag, { id: flagId }, { ...attributes, updatedAt: now });
-        await saveStrategies(em, flagId, strategies, now);
+        if (attributes) await database.update(FeatureFlagEntity, { id: flagId }, { ...attributes, updatedAt: now }, { tx });
+        await saveStrategies(tx, flagId, strategies, now);
       });
     },
 
     remove(loaded: LoadedFlag) {
-      return database.legacy.transaction(async (em) => {
+      return database.transaction(async (tx) => {
         await removeStrategies(
-          em,
+          tx,
           loaded.strategies.map(({ row }) => row.id),
         );
-        await em.nativeDelete(FeatureFlag, { id: loaded.flag.id });
+        await database.delete(FeatureFlagEntity, { id: loaded.flag.id }, { tx });
       });
     },
 
     /** Whether a strategy uses the user list. */
-    listInUse: async (userListId: number) => (await database.legacy.count(database.legacy.table(FeatureFlagStrategy).where('user_list_id', userListId))) > 0,
+    listInUse: async (userListId: number) => (await database.count(database.table(FeatureFlagStrategyEntity).where('userListId', userListId))) > 0,
 
-    /** Drops a project's flags with their strategies and scopes, inside `em`'s transaction. */
-    async removeAllOf(em: EntityManager, projectId: number) {
-      const strategyIds = (
-        await database.legacy.rows(FeatureFlagStrategy, database.legacy.from(FeatureFlagStrategy).whereIn('id', strategiesOfProject(projectId)), { em })
-      ).map((strategy) => strategy.id);
-      await removeStrategies(em, strategyIds);
-      await em.nativeDelete(FeatureFlag, { projectId });
+    /** Drops a project's flags with their strategies and scopes, inside `tx`. */
+    async removeAllOf(tx: Transaction, projectId: number) {
+      const strategyIds = (await database.rows(database.from(FeatureFlagStrategyEntity).whereIn('id', strategiesOfProject(projectId)), { tx })).map(
+        (strategy) => strategy.id,
+      );
+      await removeStrategies(tx, strategyIds);
+      await database.delete(FeatureFlagEntity, { projectId }, { tx });
     },
   };
 }

@@ -1,37 +1,35 @@
 /** The Unleash instance id of each project. */
-import type { Database } from '@forgekit/kernel';
-import { unlessTaken, type EntityManager } from '@forgekit/kernel/orm';
-import { FeatureFlagsClient, type FeatureFlagsClientRow } from '../entities/feature-flags-client.js';
+import type { Database, Transaction } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
+import { FeatureFlagsClientEntity, type FeatureFlagsClientRow } from '../entities/feature-flags-client.js';
 
 export function createClientStore(database: Database) {
   const find = (projectId: number): Promise<FeatureFlagsClientRow | undefined> =>
-    database.legacy.row(FeatureFlagsClient, database.legacy.from(FeatureFlagsClient).where('project_id', projectId));
+    database.row(database.from(FeatureFlagsClientEntity).where('projectId', projectId));
+
+  /** The project's first client. */
+  const insert = (projectId: number, token: string, now: Date) =>
+    database.insert(FeatureFlagsClientEntity, { projectId, token, createdAt: now, updatedAt: now });
 
   return {
     find,
 
     /** The project's token: `token` when it had none, else the one a concurrent first use stored. */
     async insertUnlessExists(projectId: number, token: string): Promise<string> {
-      const now = new Date();
-      await unlessTaken(database.legacy.em().insert(FeatureFlagsClient, { projectId, token, createdAt: now, updatedAt: now }), () => null);
+      await unlessTaken(insert(projectId, token, new Date()), () => null);
       return (await find(projectId))!.token;
     },
 
-    /** Stores `token` as the project's, replacing any other. */
+    /** Stores `token` as the project's, replacing any other; the client keeps its creation time. */
     async replace(projectId: number, token: string) {
       const now = new Date();
-      await database.legacy.em().upsert(
-        FeatureFlagsClient,
-        { projectId, token, createdAt: now, updatedAt: now },
-        {
-          onConflictFields: ['projectId'],
-          onConflictAction: 'merge',
-          onConflictMergeFields: ['token', 'updatedAt'],
-        },
-      );
+      const replaced = () => database.update(FeatureFlagsClientEntity, { projectId }, { token, updatedAt: now });
+      if ((await replaced()) > 0) return;
+      // No client yet; one a concurrent first use stored meanwhile is replaced instead.
+      await unlessTaken(insert(projectId, token, now), replaced);
     },
 
-    removeAllOf: (em: EntityManager, projectId: number) => em.nativeDelete(FeatureFlagsClient, { projectId }),
+    removeAllOf: (tx: Transaction, projectId: number) => database.delete(FeatureFlagsClientEntity, { projectId }, { tx }),
   };
 }
 

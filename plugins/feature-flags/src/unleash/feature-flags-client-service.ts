@@ -6,20 +6,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { API_PREFIX, generateToken, notFound } from '@forgekit/kernel';
 import type { ProjectService } from '@forgekit/plugin-core/contracts';
+import { CLIENT_TOKEN_PREFIX, type FeatureFlagsClientService } from '../contracts.js';
 import type { ClientStore } from './client-store.js';
-
-export const CLIENT_TOKEN_PREFIX = 'fkffct-';
-
-export interface FeatureFlagsClientService {
-  /** The project's instance id, created on first use (404 for an unknown project). */
-  tokenFor(projectId: number): Promise<string>;
-  /** Replaces the instance id; SDKs still sending the old one get 401 from then on. */
-  resetToken(projectId: number): Promise<string>;
-  /** Whether `token` is the project's instance id. */
-  verify(projectId: number, token: string): Promise<boolean>;
-  /** The URL an Unleash SDK is configured with for the project. */
-  apiUrl(projectId: number): string;
-}
 
 const sameSecret = (a: string, b: string) => {
   const left = Buffer.from(a);

@@ -3,6 +3,11 @@ import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { featureFlagsPlugin } from '../plugin.js';
 import { featureFlagsClientRef } from '../contracts.js';
+import { FeatureFlagEntity } from '../entities/feature-flag.js';
+import { FeatureFlagInternalIdEntity } from '../entities/feature-flag-internal-id.js';
+import { FeatureFlagStrategyEntity } from '../entities/feature-flag-strategy.js';
+import { FeatureFlagUserListEntity } from '../entities/feature-flag-user-list.js';
+import { FeatureFlagsClientEntity } from '../entities/feature-flags-client.js';
 
 describe('Unleash client API', () => {
   let app: TestApp;
@@ -46,6 +51,27 @@ describe('Unleash client API', () => {
       expect(await clients().tokenFor(project.id)).toBe(reset);
       expect((await features(`${project.unleash}/client/features`, project.token, 'production')).status).toBe(401);
       expect((await features(`${project.unleash}/client/features`, reset, 'production')).status).toBe(200);
+    });
+
+    it('can be reset before its first use, and keeps its creation time when reset again', async () => {
+      const created = await app.post(
+        '/api/v4/projects',
+        { name: 'Unleash reset first', path: 'unleash-reset-first', namespace_id: app.group.id },
+        { token: 'owner' },
+      );
+      expect(created.status).toBe(201);
+      const projectId = created.body.id as number;
+      const first = await clients().resetToken(projectId);
+      expect(first).toMatch(/^fkffct-[A-Za-z0-9]{20}$/);
+      expect(await clients().tokenFor(projectId)).toBe(first);
+      const { database } = app.kernel;
+      const clientRow = () => database.row(database.from(FeatureFlagsClientEntity).where('projectId', projectId));
+      const before = (await clientRow())!;
+      const second = await clients().resetToken(projectId);
+      expect(await clientRow()).toEqual({ ...before, token: second, updatedAt: expect.any(Date) });
+      expect(await clients().verify(projectId, first)).toBe(false);
+      expect(await clients().verify(projectId, second)).toBe(true);
+      await expect(clients().resetToken(987654)).rejects.toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     });
 
     it('is refused for an unknown project', async () => {
@@ -207,11 +233,11 @@ describe('Unleash client API', () => {
         strategies: [{ name: 'serviceUserList', parameters: {}, user_list_id: list.body.id, scopes: [{ environment_scope: '*' }] }],
       });
       expect((await app.delete(`/api/v4/projects/${project.id}`, { token: 'owner' })).status).toBe(202);
-      const db = app.kernel.database.legacy.knex;
-      for (const table of ['feature_flags', 'feature_flag_user_lists', 'feature_flags_clients', 'feature_flag_internal_ids']) {
-        expect(await db(table).where('project_id', project.id)).toEqual([]);
+      const { database } = app.kernel;
+      for (const entity of [FeatureFlagEntity, FeatureFlagUserListEntity, FeatureFlagsClientEntity, FeatureFlagInternalIdEntity]) {
+        expect(await database.rows(database.from(entity).where('projectId', project.id))).toEqual([]);
       }
-      expect(await db('feature_flag_strategies').where('user_list_id', list.body.id)).toEqual([]);
+      expect(await database.rows(database.from(FeatureFlagStrategyEntity).where('userListId', list.body.id))).toEqual([]);
       expect((await features(`${project.unleash}/client/features`, project.token, 'production')).status).toBe(401);
     });
   });

@@ -5,7 +5,7 @@
  */
 import { defineRoute, f, params, reply, unauthorized, type RequestContext, type Route } from '@forgekit/kernel';
 import type { FlagStore } from '../flags/flag-store.js';
-import type { FeatureFlagsClientService } from './feature-flags-client-service.js';
+import type { FeatureFlagsClientService } from '../contracts.js';
 import { clientFeatures } from './unleash-features.js';
 
 const unleashParams = params({ instance_id: f.optional(f.string()), app_name: f.optional(f.string()) });

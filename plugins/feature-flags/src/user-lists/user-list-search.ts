@@ -2,7 +2,7 @@
  * GitLab's fuzzy name search: every word (or "quoted phrase") must occur in the name,
  * case-insensitively.
  */
-import { containsText, type Knex } from '@forgekit/kernel/orm';
+import type { Conditions } from '@forgekit/kernel/orm';
 
 export function searchTerms(search: string): string[] {
   const query = search.trim().replace(/\s+/g, ' ');
@@ -11,11 +11,9 @@ export function searchTerms(search: string): string[] {
   return [...rest.split(/\s+/).filter((word) => word !== ''), ...quoted.map((phrase) => phrase.slice(1, -1))];
 }
 
-/** Narrows a query to names matching every term of `search`; a blank search matches all. */
-export function whereNameMatches(query: Knex.QueryBuilder, column: string, search: string | null | undefined) {
+/** Narrows a query to rows whose `name` matches every term of `search`; a blank search matches all. */
+export function whereNameMatches<Q extends Conditions<any, any>>(query: Q, search: string | null | undefined): Q {
   if (!search || search.trim() === '') return query;
-  for (const term of searchTerms(search)) {
-    query.where(containsText(query, column, term));
-  }
+  for (const term of searchTerms(search)) query.whereContains(['name'], term);
   return query;
 }

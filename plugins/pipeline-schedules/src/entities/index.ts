@@ -1,7 +1,13 @@
-import { Pipeline } from './pipeline.js';
-import { PipelineIid } from './pipeline-iid.js';
-import { PipelineSchedule } from './pipeline-schedule.js';
-import { PipelineScheduleInput } from './pipeline-schedule-input.js';
-import { PipelineScheduleVariable } from './pipeline-schedule-variable.js';
+import { PipelineEntity } from './pipeline.js';
+import { PipelineIidEntity } from './pipeline-iid.js';
+import { PipelineScheduleEntity } from './pipeline-schedule.js';
+import { PipelineScheduleInputEntity } from './pipeline-schedule-input.js';
+import { PipelineScheduleVariableEntity } from './pipeline-schedule-variable.js';
 
-export const pipelineScheduleEntities = [PipelineSchedule, PipelineScheduleVariable, PipelineScheduleInput, Pipeline, PipelineIid];
+export const pipelineScheduleEntities = [
+  PipelineScheduleEntity,
+  PipelineScheduleVariableEntity,
+  PipelineScheduleInputEntity,
+  PipelineEntity,
+  PipelineIidEntity,
+];

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** The last pipeline iid handed out per project. */
-export const PipelineIid = defineEntity({
+export const PipelineIidEntity = defineEntity({
   name: 'CiPipelineIid',
   tableName: 'ci_pipeline_iids',
   properties: (p) => ({
@@ -10,4 +10,4 @@ export const PipelineIid = defineEntity({
   }),
 });
 
-export type PipelineIidRow = InferEntity<typeof PipelineIid>;
+export type PipelineIidRow = InferEntity<typeof PipelineIidEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A schedule input: `value` is a string, number, boolean or array, kept as JSON text. */
-export const PipelineScheduleInput = defineEntity({
+export const PipelineScheduleInputEntity = defineEntity({
   name: 'CiPipelineScheduleInput',
   tableName: 'ci_pipeline_schedule_inputs',
   uniques: [{ properties: ['pipelineScheduleId', 'name'] }],
@@ -13,4 +13,4 @@ export const PipelineScheduleInput = defineEntity({
   }),
 });
 
-export type PipelineScheduleInputRow = InferEntity<typeof PipelineScheduleInput>;
+export type PipelineScheduleInputRow = InferEntity<typeof PipelineScheduleInputEntity>;

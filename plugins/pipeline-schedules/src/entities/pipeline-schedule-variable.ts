@@ -3,7 +3,7 @@ import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 export type ScheduleVariableType = 'env_var' | 'file';
 
 /** A variable a schedule passes to the pipelines it starts. */
-export const PipelineScheduleVariable = defineEntity({
+export const PipelineScheduleVariableEntity = defineEntity({
   name: 'CiPipelineScheduleVariable',
   tableName: 'ci_pipeline_schedule_variables',
   uniques: [{ properties: ['pipelineScheduleId', 'key'] }],
@@ -19,4 +19,4 @@ export const PipelineScheduleVariable = defineEntity({
   }),
 });
 
-export type PipelineScheduleVariableRow = InferEntity<typeof PipelineScheduleVariable>;
+export type PipelineScheduleVariableRow = InferEntity<typeof PipelineScheduleVariableEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A pipeline schedule of a project; `ref` is always a full ref, `cronTimezone` exactly as sent. */
-export const PipelineSchedule = defineEntity({
+export const PipelineScheduleEntity = defineEntity({
   name: 'CiPipelineSchedule',
   tableName: 'ci_pipeline_schedules',
   indexes: [{ properties: ['projectId'] }, { properties: ['active', 'nextRunAt'] }],
@@ -20,4 +20,4 @@ export const PipelineSchedule = defineEntity({
   }),
 });
 
-export type PipelineScheduleRow = InferEntity<typeof PipelineSchedule>;
+export type PipelineScheduleRow = InferEntity<typeof PipelineScheduleEntity>;

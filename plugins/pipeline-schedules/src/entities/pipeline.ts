@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A pipeline a schedule (or a play) started; `ref` is the short name, `tag` tells branches from tags. */
-export const Pipeline = defineEntity({
+export const PipelineEntity = defineEntity({
   name: 'CiPipeline',
   tableName: 'ci_pipelines',
   uniques: [{ properties: ['projectId', 'iid'] }],
@@ -22,4 +22,4 @@ export const Pipeline = defineEntity({
   }),
 });
 
-export type PipelineRow = InferEntity<typeof Pipeline>;
+export type PipelineRow = InferEntity<typeof PipelineEntity>;

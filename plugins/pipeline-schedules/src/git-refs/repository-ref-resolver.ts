@@ -3,11 +3,11 @@
  * tag of that name when exactly one of them exists; a name that is both, or
  * neither, is left unexpanded (and so refused as ambiguous).
  */
-import type { RepositoryService } from '@forgekit/plugin-repositories';
+import type { RepositoryReads } from '@forgekit/plugin-repositories/contracts';
 import { isValidBranchName, type RefProject, type RefResolver } from './ref-resolver.js';
 
-/** The subset of the repository service refs are read with. */
-export type RefReader = Pick<RepositoryService, 'find' | 'resolveCommit'>;
+/** The subset of the repository reads refs are read with. */
+export type RefReader = Pick<RepositoryReads, 'find' | 'resolveCommit'>;
 
 export function repositoryRefResolver(repositories: RefReader): RefResolver {
   const repositoryOf = (project: RefProject) => repositories.find({ kind: 'project', containerId: project.id });

@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pipeline, type PipelineRow } from '../entities/pipeline.js';
+import { PipelineEntity } from '../entities/pipeline.js';
 import { createSchedule, newProject, projectSchedulesPath, schedulePlugins, schedulesPath, setScheduleLimit } from '../testing/schedule-fixtures.js';
 
 let app: TestApp;
@@ -23,8 +23,8 @@ describe('POST .../play', () => {
     expect(Object.keys(pipeline)).toEqual(['id', 'iid', 'project_id', 'sha', 'ref', 'status', 'source', 'created_at', 'updated_at', 'web_url']);
     expect(pipeline).toMatchObject({ project_id: app.project.id, sha: null, ref: 'main', status: 'created', source: 'scheduled' });
     expect(pipeline.web_url).toBe(`http://localhost/test-group/test-project/-/pipelines/${pipeline.id}`);
-    const row = await app.kernel.database.legacy.knex('ci_pipelines').where('id', pipeline.id).first();
-    expect(row.user_id).toBe(app.users.developer.id);
+    const row = await app.kernel.database.row(app.kernel.database.from(PipelineEntity).where('id', pipeline.id));
+    expect(row!.userId).toBe(app.users.developer.id);
   });
 
   it('numbers pipelines per project', async () => {
@@ -72,7 +72,7 @@ describe('GET .../pipelines', () => {
     for (const [index, [status, ref, tag, minute]] of ROWS.entries()) {
       const at = new Date(Date.UTC(2024, 0, 1, 12, minute));
       const row = { projectId, iid: 100 + index, pipelineScheduleId: schedule.id, status, source: 'scheduled', ref, tag, createdAt: at, updatedAt: at };
-      seeded.push(Number(await app.kernel.database.legacy.em().insert<PipelineRow>(Pipeline, row)));
+      seeded.push(await app.kernel.database.insert(PipelineEntity, row));
     }
   });
 

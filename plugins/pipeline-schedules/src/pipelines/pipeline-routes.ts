@@ -1,9 +1,10 @@
 /** A schedule's pipelines: the filtered list, and `play` to start one now. */
 import { created, defineRoute, f, page, params, totalFor, type Route } from '@forgekit/kernel';
+import { CI_STATUSES } from '@forgekit/plugin-core/contracts';
 import { authorize, type ScheduleAccess } from '../schedules/schedule-access.js';
 import { projectPathOf } from '../schedules/schedule-views.js';
 import { pipelineBasic } from './pipeline-presenter.js';
-import { PIPELINE_STATUSES, type PipelineStore } from './pipeline-store.js';
+import type { PipelineStore } from './pipeline-store.js';
 import type { SchedulePipelines } from './schedule-pipelines.js';
 
 const ONE = '/projects/:id/pipeline_schedules/:pipeline_schedule_id';
@@ -17,7 +18,7 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
       input: params({
         pipeline_schedule_id: f.id(),
         scope: f.optional(f.values(['running', 'pending', 'finished', 'branches', 'tags'] as const)),
-        status: f.optional(f.values(PIPELINE_STATUSES)),
+        status: f.optional(f.values(CI_STATUSES)),
         updated_before: f.optional(f.datetime()),
         updated_after: f.optional(f.datetime()),
         created_before: f.optional(f.datetime()),

@@ -1,8 +1,9 @@
 /** The minimal pipeline model: what a schedule or a play creates, and its listing. */
-import type { Database } from '@forgekit/kernel';
-import { nextInternalId, type EntityManager } from '@forgekit/kernel/orm';
-import { Pipeline, type PipelineRow } from '../entities/pipeline.js';
-import { PipelineIid } from '../entities/pipeline-iid.js';
+import type { Database, Transaction } from '@forgekit/kernel';
+import { nextInternalId } from '@forgekit/kernel/orm';
+import { COMPLETED_CI_STATUSES } from '@forgekit/plugin-core/contracts';
+import { PipelineEntity, type PipelineRow } from '../entities/pipeline.js';
+import { PipelineIidEntity } from '../entities/pipeline-iid.js';
 import { splitFullRef } from '../git-refs/ref-resolver.js';
 
 /** The `source` of pipelines a schedule starts. */
@@ -29,67 +30,47 @@ export interface PipelineFilters {
   createdAfter?: Date | null;
 }
 
-/** Pipeline statuses the `status` filter accepts. */
-export const PIPELINE_STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceling',
-  'canceled',
-  'skipped',
-  'manual',
-  'scheduled',
-] as const;
-
-const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
-
 export function createPipelineStore(database: Database) {
   /** A schedule's pipelines with the list filters applied (unordered, unpaged). */
   function ofSchedule(scheduleId: number, filters: PipelineFilters) {
-    const query = database.legacy.from(Pipeline).where('pipeline_schedule_id', scheduleId);
+    const query = database.from(PipelineEntity).where('pipelineScheduleId', scheduleId);
     if (filters.scope === 'running' || filters.scope === 'pending') query.where('status', filters.scope);
-    if (filters.scope === 'finished') query.whereIn('status', FINISHED);
+    if (filters.scope === 'finished') query.whereIn('status', COMPLETED_CI_STATUSES);
     if (filters.scope === 'branches' || filters.scope === 'tags') {
       // The latest pipeline of each branch (or tag).
-      const latest = database.legacy
-        .table(Pipeline)
-        .max('id')
-        .where('pipeline_schedule_id', scheduleId)
-        .where('tag', filters.scope === 'tags')
+      const latest = database
+        .table(PipelineEntity)
+        .max({ id: 'id' })
+        .where({ pipelineScheduleId: scheduleId, tag: filters.scope === 'tags' })
         .groupBy('ref');
       query.whereIn('id', latest);
     }
     if (filters.status) query.where('status', filters.status);
-    if (filters.updatedBefore) query.where('updated_at', '<=', filters.updatedBefore);
-    if (filters.updatedAfter) query.where('updated_at', '>=', filters.updatedAfter);
-    if (filters.createdBefore) query.where('created_at', '<=', filters.createdBefore);
-    if (filters.createdAfter) query.where('created_at', '>=', filters.createdAfter);
+    if (filters.updatedBefore) query.where('updatedAt', '<=', filters.updatedBefore);
+    if (filters.updatedAfter) query.where('updatedAt', '>=', filters.updatedAfter);
+    if (filters.createdBefore) query.where('createdAt', '<=', filters.createdBefore);
+    if (filters.createdAfter) query.where('createdAt', '>=', filters.createdAfter);
     return query;
   }
 
   /** The project's next pipeline iid, under a lock on the project's counter, so concurrent writers never share one. */
-  async function nextIid(em: EntityManager, projectId: number): Promise<number> {
-    await database.legacy.lock(em, `pipeline-schedules:pipeline-iid:${projectId}`);
-    const counter = await database.legacy.row(PipelineIid, database.legacy.from(PipelineIid).where('project_id', projectId), { em });
+  async function nextIid(tx: Transaction, projectId: number): Promise<number> {
+    await database.lock(tx, `pipeline-schedules:pipeline-iid:${projectId}`);
+    const counter = await database.row(database.from(PipelineIidEntity).where('projectId', projectId), { tx });
     const next = nextInternalId(counter?.lastIid, 'Pipeline');
-    if (counter) await em.nativeUpdate(PipelineIid, { projectId }, { lastIid: next });
-    else await em.insert(PipelineIid, { projectId, lastIid: next });
+    if (counter) await database.update(PipelineIidEntity, { projectId }, { lastIid: next }, { tx });
+    else await database.insert(PipelineIidEntity, { projectId, lastIid: next }, { tx });
     return next;
   }
 
   return {
-    /** Inserts a pipeline within `em`'s transaction. */
-    async create(em: EntityManager, input: NewPipeline): Promise<PipelineRow> {
+    /** Inserts a pipeline within `tx`. */
+    async create(tx: Transaction, input: NewPipeline): Promise<PipelineRow> {
       const now = new Date();
       const { ref, tag } = splitFullRef(input.fullRef);
       const row = {
         projectId: input.projectId,
-        iid: await nextIid(em, input.projectId),
+        iid: await nextIid(tx, input.projectId),
         pipelineScheduleId: input.scheduleId,
         userId: input.userId,
         status: INITIAL_STATUS,
@@ -100,22 +81,22 @@ export function createPipelineStore(database: Database) {
         createdAt: now,
         updatedAt: now,
       };
-      return { id: Number(await em.insert<PipelineRow>(Pipeline, row)), ...row };
+      return { id: await database.insert(PipelineEntity, row, { tx }), ...row };
     },
 
     /** A schedule's newest pipeline, by id. */
     latestForSchedule: (scheduleId: number): Promise<PipelineRow | undefined> =>
-      database.legacy.row(Pipeline, database.legacy.from(Pipeline).where('pipeline_schedule_id', scheduleId).orderBy('id', 'desc')),
+      database.row(database.from(PipelineEntity).where('pipelineScheduleId', scheduleId).orderBy('id', 'desc')),
 
     page: (scheduleId: number, filters: PipelineFilters, sort: 'asc' | 'desc', limit: number, offset: number): Promise<PipelineRow[]> =>
-      database.legacy.rows(Pipeline, ofSchedule(scheduleId, filters).orderBy('id', sort).limit(limit).offset(offset)),
+      database.rows(ofSchedule(scheduleId, filters).orderBy('id', sort).limit(limit).offset(offset)),
 
-    count: (scheduleId: number, filters: PipelineFilters) => database.legacy.count(ofSchedule(scheduleId, filters)),
+    count: (scheduleId: number, filters: PipelineFilters) => database.count(ofSchedule(scheduleId, filters)),
 
-    /** Drops a project's pipelines and its iid counter, inside `em`'s transaction. */
-    async removeAllOf(em: EntityManager, projectId: number) {
-      await em.nativeDelete(Pipeline, { projectId });
-      await em.nativeDelete(PipelineIid, { projectId });
+    /** Drops a project's pipelines and its iid counter, inside `tx`. */
+    async removeAllOf(tx: Transaction, projectId: number) {
+      await database.delete(PipelineEntity, { projectId }, { tx });
+      await database.delete(PipelineIidEntity, { projectId }, { tx });
     },
   };
 }

@@ -39,7 +39,7 @@ export function createSchedulePipelines(database: Database, schedules: ScheduleS
     /** A pipeline now, started by `userId`. */
     async start(schedule: PipelineScheduleRow, project: ProjectWithNamespace, userId: number): Promise<PipelineRow> {
       const input = await newPipeline(schedule, project, userId);
-      const pipeline = await database.legacy.transaction((em) => pipelines.create(em, input));
+      const pipeline = await database.transaction((tx) => pipelines.create(tx, input));
       await announce(pipeline, schedule.id);
       return pipeline;
     },
@@ -51,9 +51,9 @@ export function createSchedulePipelines(database: Database, schedules: ScheduleS
      */
     async fireDue(schedule: PipelineScheduleRow, project: ProjectWithNamespace, nextRunAt: Date, startPipeline: boolean): Promise<PipelineRow | null> {
       const input = startPipeline ? await newPipeline(schedule, project, schedule.ownerId ?? null) : null;
-      const pipeline = await database.legacy.transaction(async (em) => {
-        const claimed = await schedules.claimRun(em, schedule, nextRunAt);
-        return claimed && input ? pipelines.create(em, input) : null;
+      const pipeline = await database.transaction(async (tx) => {
+        const claimed = await schedules.claimRun(tx, schedule, nextRunAt);
+        return claimed && input ? pipelines.create(tx, input) : null;
       });
       if (pipeline) await announce(pipeline, schedule.id);
       return pipeline;

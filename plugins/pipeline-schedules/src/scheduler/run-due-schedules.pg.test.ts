@@ -8,6 +8,8 @@ import type { Kernel } from '@forgekit/kernel';
 import { seedFixtures, type Fixtures } from '@forgekit/plugin-core/testing';
 import { createTestDatabase, type TestDatabase } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineEntity } from '../entities/pipeline.js';
+import { PipelineScheduleEntity } from '../entities/pipeline-schedule.js';
 import { bootScheduleKernel, kernelClient } from '../testing/pg-kernels.js';
 import { createSchedule, makeDue, setScheduleLimit } from '../testing/schedule-fixtures.js';
 import { TICK_JOB } from './run-due-schedules.js';
@@ -43,6 +45,7 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server
 
   it('creates exactly one pipeline per due run', async () => {
     const [first, second] = kernels as [Kernel, Kernel];
+    const db = first.database;
     const app = kernelClient(first, fixtures) as unknown as Parameters<typeof createSchedule>[0];
     await setScheduleLimit(app, 0);
     const ids: number[] = [];
@@ -51,17 +54,15 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick on two server
     for (let round = 1; round <= ROUNDS; round++) {
       for (const id of ids) await makeDue({ kernel: first }, id);
       await Promise.all([first.jobs.run(TICK_JOB), second.jobs.run(TICK_JOB), first.jobs.run(TICK_JOB), second.jobs.run(TICK_JOB)]);
-      const counts: { pipeline_schedule_id: number; n: string | number }[] = await first.database.legacy
-        .knex('ci_pipelines')
-        .select('pipeline_schedule_id')
-        .count({ n: '*' })
-        .groupBy('pipeline_schedule_id');
-      expect(Object.fromEntries(counts.map((row) => [row.pipeline_schedule_id, Number(row.n)]))).toEqual(Object.fromEntries(ids.map((id) => [id, round])));
+      const counts = await db.values(db.table(PipelineEntity).select({ scheduleId: 'pipelineScheduleId' }).count({ n: '*' }).groupBy('pipelineScheduleId'), {
+        scheduleId: 'number',
+        n: 'number',
+      });
+      expect(Object.fromEntries(counts.map((row) => [row.scheduleId, row.n]))).toEqual(Object.fromEntries(ids.map((id) => [id, round])));
     }
 
-    const iids: { iid: number }[] = await first.database.legacy.knex('ci_pipelines').select('iid').orderBy('iid');
-    expect(iids.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));
-    const nextRuns: { next_run_at: Date }[] = await first.database.legacy.knex('ci_pipeline_schedules').select('next_run_at');
-    for (const row of nextRuns) expect(new Date(row.next_run_at).getTime()).toBeGreaterThan(Date.now() - 1000);
+    const pipelines = await db.rows(db.from(PipelineEntity).orderBy('iid'));
+    expect(pipelines.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));
+    for (const row of await db.rows(db.from(PipelineScheduleEntity))) expect(row.nextRunAt.getTime()).toBeGreaterThan(Date.now() - 1000);
   });
 });

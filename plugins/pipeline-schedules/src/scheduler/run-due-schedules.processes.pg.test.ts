@@ -14,6 +14,8 @@ import type { Kernel } from '@forgekit/kernel';
 import { seedFixtures } from '@forgekit/plugin-core/testing';
 import { createTestDatabase, type TestDatabase } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineEntity } from '../entities/pipeline.js';
+import { PipelineScheduleEntity } from '../entities/pipeline-schedule.js';
 import { bootScheduleKernel, kernelClient, TICK_ENV } from '../testing/pg-kernels.js';
 import { createSchedule, setScheduleLimit } from '../testing/schedule-fixtures.js';
 
@@ -80,18 +82,16 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server
     const ids: number[] = [];
     // A yearly cron: no run comes due on its own while the test runs, only the rounds below.
     for (let index = 0; index < SCHEDULES; index++) ids.push((await createSchedule(app, 'developer', { cron: '0 0 1 1 *' })).id);
-    const knex = kernel.database.legacy.knex;
+    const db = kernel.database;
 
     tickers.push(startTicker('first', database.url, signalDir), startTicker('second', database.url, signalDir));
     await waitUntil('both processes to boot', async () => (await readdir(signalDir)).filter((name) => name.startsWith('ready-')).length === 2, 180_000);
 
     for (let round = 1; round <= ROUNDS; round++) {
-      await knex('ci_pipeline_schedules')
-        .whereIn('id', ids)
-        .update({ next_run_at: new Date(Date.now() - 60_000) });
+      await db.update(PipelineScheduleEntity, { id: { $in: ids } }, { nextRunAt: new Date(Date.now() - 60_000) });
       await waitUntil(
         `round ${round} to fire`,
-        async () => Number((await knex('ci_pipeline_schedules').where('next_run_at', '<=', new Date()).count({ n: '*' }))[0]!.n) === 0,
+        async () => (await db.count(db.from(PipelineScheduleEntity).where('nextRunAt', '<=', new Date()))) === 0,
         30_000,
       );
     }
@@ -101,12 +101,12 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server
     const ticks = await Promise.all(tickers.map(async ({ name }) => Number(await readFile(join(signalDir, `ticks-${name}`), 'utf8'))));
     for (const count of ticks) expect(count).toBeGreaterThan(ROUNDS);
 
-    const counts: { pipeline_schedule_id: number; n: string | number }[] = await knex('ci_pipelines')
-      .select('pipeline_schedule_id')
-      .count({ n: '*' })
-      .groupBy('pipeline_schedule_id');
-    expect(Object.fromEntries(counts.map((row) => [row.pipeline_schedule_id, Number(row.n)]))).toEqual(Object.fromEntries(ids.map((id) => [id, ROUNDS])));
-    const iids: { iid: number }[] = await knex('ci_pipelines').select('iid').orderBy('iid');
-    expect(iids.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));
+    const counts = await db.values(db.table(PipelineEntity).select({ scheduleId: 'pipelineScheduleId' }).count({ n: '*' }).groupBy('pipelineScheduleId'), {
+      scheduleId: 'number',
+      n: 'number',
+    });
+    expect(Object.fromEntries(counts.map((row) => [row.scheduleId, row.n]))).toEqual(Object.fromEntries(ids.map((id) => [id, ROUNDS])));
+    const pipelines = await db.rows(db.from(PipelineEntity).orderBy('iid'));
+    expect(pipelines.map((row) => row.iid)).toEqual(Array.from({ length: SCHEDULES * ROUNDS }, (_, index) => index + 1));
   });
 });

@@ -1,5 +1,10 @@
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineEntity } from '../entities/pipeline.js';
+import { PipelineIidEntity } from '../entities/pipeline-iid.js';
+import { PipelineScheduleEntity } from '../entities/pipeline-schedule.js';
+import { PipelineScheduleInputEntity } from '../entities/pipeline-schedule-input.js';
+import { PipelineScheduleVariableEntity } from '../entities/pipeline-schedule-variable.js';
 import { createSchedule, makeDue, newProject, projectSchedulesPath, schedulePlugins, setScheduleLimit } from '../testing/schedule-fixtures.js';
 import { TICK_JOB } from './run-due-schedules.js';
 
@@ -10,8 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const pipelinesOf = (scheduleId: number) => app.kernel.database.legacy.knex('ci_pipelines').where('pipeline_schedule_id', scheduleId).orderBy('id');
-const scheduleRow = (scheduleId: number) => app.kernel.database.legacy.knex('ci_pipeline_schedules').where('id', scheduleId).first();
+const database = () => app.kernel.database;
+const pipelinesOf = (scheduleId: number) => database().rows(database().from(PipelineEntity).where('pipelineScheduleId', scheduleId).orderBy('id'));
+const scheduleRow = async (scheduleId: number) => (await database().row(database().from(PipelineScheduleEntity).where('id', scheduleId)))!;
 const tick = () => app.kernel.jobs.run(TICK_JOB);
 
 describe('the pipeline-schedules:tick job', () => {
@@ -23,7 +29,7 @@ describe('the pipeline-schedules:tick job', () => {
     await tick();
     const [pipeline, ...others] = await pipelinesOf(schedule.id);
     expect(others).toEqual([]);
-    expect(pipeline).toMatchObject({ project_id: projectId, iid: 1, status: 'created', source: 'scheduled', ref: 'main', user_id: app.users.maintainer.id });
+    expect(pipeline).toMatchObject({ projectId, iid: 1, status: 'created', source: 'scheduled', ref: 'main', userId: app.users.maintainer.id });
     const nextRun = Date.parse((await app.get(`${projectSchedulesPath(projectId)}/${schedule.id}`, { token: 'maintainer' })).body.next_run_at);
     expect(nextRun).toBeGreaterThan(before);
     expect(nextRun).toBeLessThanOrEqual(before + 5 * 60_000);
@@ -43,6 +49,25 @@ describe('the pipeline-schedules:tick job', () => {
     expect(pipelines).toHaveLength(2);
     const details = await app.get(`/api/v4/projects/${app.project.id}/pipeline_schedules/${schedule.id}`, { token: 'developer' });
     expect(details.body.last_pipeline.id).toBe(pipelines[1].id);
+  });
+
+  it('numbers a due run after a play, lists both pipelines, and moves next_run_at on', async () => {
+    const projectId = await newProject(app, 'played-then-due');
+    const schedule = await createSchedule(app, 'maintainer', { cron: '30 1 * * *', cron_timezone: 'Europe/Berlin' }, projectId);
+    const path = `${projectSchedulesPath(projectId)}/${schedule.id}`;
+    expect((await app.post(`${path}/play`, undefined, { token: 'developer' })).status).toBe(201);
+    await makeDue(app, schedule.id);
+    await tick();
+    await tick();
+    const pipelines = (await app.get(`${path}/pipelines`, { token: 'developer' })).body as { id: number; iid: number; [key: string]: unknown }[];
+    expect(pipelines.map((pipeline) => [pipeline.iid, pipeline.source, pipeline.ref, pipeline.status])).toEqual([
+      [1, 'scheduled', 'main', 'created'],
+      [2, 'scheduled', 'main', 'created'],
+    ]);
+    expect(pipelines[1]!.web_url).toBe(`http://localhost/test-group/played-then-due/-/pipelines/${pipelines[1]!.id}`);
+    const shown = (await app.get(path, { token: 'developer' })).body;
+    expect(shown.last_pipeline).toMatchObject({ id: pipelines[1]!.id, status: 'created' });
+    expect(Date.parse(shown.next_run_at)).toBeGreaterThan(Date.now());
   });
 
   it('leaves inactive schedules and schedules not yet due alone', async () => {
@@ -71,7 +96,7 @@ describe('the pipeline-schedules:tick job', () => {
       await makeDue(app, scheduleId);
       await tick();
       expect(await pipelinesOf(scheduleId)).toEqual([]);
-      expect(new Date((await scheduleRow(scheduleId)).next_run_at as string | number | Date).getTime()).toBeGreaterThan(before);
+      expect((await scheduleRow(scheduleId)).nextRunAt.getTime()).toBeGreaterThan(before);
     };
     const projectId = await newProject(app, 'frozen');
     const archived = await createSchedule(app, 'developer', {}, projectId);
@@ -93,10 +118,7 @@ describe('the pipeline-schedules:tick job', () => {
     await tick();
     const [pipeline] = await pipelinesOf(schedule.id);
     expect((await app.delete(`/api/v4/projects/${app.project.id}/pipeline_schedules/${schedule.id}`, { token: 'developer' })).status).toBe(200);
-    expect(await app.kernel.database.legacy.knex('ci_pipelines').where('id', pipeline.id).first()).toMatchObject({
-      id: pipeline.id,
-      pipeline_schedule_id: null,
-    });
+    expect(await database().row(database().from(PipelineEntity).where('id', pipeline!.id))).toMatchObject({ id: pipeline!.id, pipelineScheduleId: null });
   });
 });
 
@@ -109,12 +131,12 @@ describe('deleting a project', () => {
     const kept = await createSchedule(app, 'developer');
 
     expect((await app.delete(`/api/v4/projects/${projectId}`, { token: 'owner' })).status).toBe(202);
-    const db = app.kernel.database.legacy.knex;
-    expect(await db('ci_pipeline_schedules').where('project_id', projectId)).toEqual([]);
-    expect(await db('ci_pipeline_schedule_variables').where('pipeline_schedule_id', schedule.id)).toEqual([]);
-    expect(await db('ci_pipeline_schedule_inputs').where('pipeline_schedule_id', schedule.id)).toEqual([]);
-    expect(await db('ci_pipelines').where('project_id', projectId)).toEqual([]);
-    expect(await db('ci_pipeline_iids').where('project_id', projectId)).toEqual([]);
-    expect(await db('ci_pipeline_schedules').where('id', kept.id).first()).toBeDefined();
+    const db = database();
+    expect(await db.rows(db.from(PipelineScheduleEntity).where('projectId', projectId))).toEqual([]);
+    expect(await db.rows(db.from(PipelineScheduleVariableEntity).where('pipelineScheduleId', schedule.id))).toEqual([]);
+    expect(await db.rows(db.from(PipelineScheduleInputEntity).where('pipelineScheduleId', schedule.id))).toEqual([]);
+    expect(await db.rows(db.from(PipelineEntity).where('projectId', projectId))).toEqual([]);
+    expect(await db.rows(db.from(PipelineIidEntity).where('projectId', projectId))).toEqual([]);
+    expect(await db.row(db.from(PipelineScheduleEntity).where('id', kept.id))).toBeDefined();
   });
 });

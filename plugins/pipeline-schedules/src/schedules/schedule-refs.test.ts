@@ -1,5 +1,5 @@
 import { definePlugin } from '@forgekit/kernel';
-import { repositoriesServiceRef } from '@forgekit/plugin-repositories';
+import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefReader } from '../git-refs/repository-ref-resolver.js';
@@ -21,9 +21,9 @@ const repository: RefReader = {
 const fakeRepositoriesPlugin = definePlugin({
   id: 'fake-repositories',
   compatibility: '^0.1.0',
-  provides: [repositoriesServiceRef],
+  provides: [repositoryReadRef],
   register(ctx) {
-    ctx.provide(repositoriesServiceRef, repository as never);
+    ctx.provide(repositoryReadRef, repository as never);
   },
 });
 

@@ -1,7 +1,7 @@
 /** Shared by this plugin's tests: the plugin list and small request helpers. */
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { PipelineSchedule } from '../entities/pipeline-schedule.js';
+import { PipelineScheduleEntity } from '../entities/pipeline-schedule.js';
 import { pipelineSchedulesPlugin } from '../plugin.js';
 
 export const schedulePlugins = () => [planLimitsPlugin, pipelineSchedulesPlugin];
@@ -19,7 +19,7 @@ export async function createSchedule(app: TestApp, token = 'developer', body: Re
 
 /** Moves a schedule's next run into the past, so the next tick finds it due. */
 export async function makeDue(app: Pick<TestApp, 'kernel'>, scheduleId: number, secondsAgo = 60) {
-  await app.kernel.database.legacy.em().nativeUpdate(PipelineSchedule, { id: scheduleId }, { nextRunAt: new Date(Date.now() - secondsAgo * 1000) });
+  await app.kernel.database.update(PipelineScheduleEntity, { id: scheduleId }, { nextRunAt: new Date(Date.now() - secondsAgo * 1000) });
 }
 
 /** A fresh private project in the seeded group, so every role keeps its level there. */

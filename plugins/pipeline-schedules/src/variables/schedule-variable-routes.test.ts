@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineScheduleVariableEntity } from '../entities/pipeline-schedule-variable.js';
 import { createSchedule, schedulePlugins, schedulesPath, setScheduleLimit } from '../testing/schedule-fixtures.js';
 
 let app: TestApp;
@@ -145,6 +146,7 @@ describe('DELETE .../variables/:key', () => {
     const schedule = await createSchedule(app, 'developer');
     await app.post(`${schedulesPath(app)}/${schedule.id}/variables`, { key: 'GONE', value: 'soon' }, { token: 'developer' });
     expect((await app.delete(`${schedulesPath(app)}/${schedule.id}`, { token: 'developer' })).status).toBe(200);
-    expect(await app.kernel.database.legacy.knex('ci_pipeline_schedule_variables').where('pipeline_schedule_id', schedule.id)).toEqual([]);
+    const { database } = app.kernel;
+    expect(await database.rows(database.from(PipelineScheduleVariableEntity).where('pipelineScheduleId', schedule.id))).toEqual([]);
   });
 });

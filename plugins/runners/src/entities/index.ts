@@ -1,7 +1,7 @@
-import { CiRunnerRegistrationToken } from './registration-token.js';
-import { CiRunner } from './runner.js';
-import { CiRunnerManager } from './runner-manager.js';
-import { CiRunnerProject } from './runner-project.js';
-import { CiRunnerTag } from './runner-tag.js';
+import { RunnerRegistrationTokenEntity } from './registration-token.js';
+import { RunnerEntity } from './runner.js';
+import { RunnerManagerEntity } from './runner-manager.js';
+import { RunnerProjectEntity } from './runner-project.js';
+import { RunnerTagEntity } from './runner-tag.js';
 
-export const runnerEntities = [CiRunner, CiRunnerProject, CiRunnerTag, CiRunnerManager, CiRunnerRegistrationToken];
+export const runnerEntities = [RunnerEntity, RunnerProjectEntity, RunnerTagEntity, RunnerManagerEntity, RunnerRegistrationTokenEntity];

@@ -3,7 +3,7 @@ import { defineEntity } from '@forgekit/kernel/orm';
 export type RegistrationScope = 'instance' | 'group' | 'project';
 
 /** One registration token per scope; `scope_id` is 0 for the instance. */
-export const CiRunnerRegistrationToken = defineEntity({
+export const RunnerRegistrationTokenEntity = defineEntity({
   name: 'CiRunnerRegistrationToken',
   tableName: 'ci_runner_registration_tokens',
   uniques: [{ properties: ['scope', 'scopeId'] }],

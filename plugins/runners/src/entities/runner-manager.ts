@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A machine a runner runs on, as it reports itself (`system_xid`). */
-export const CiRunnerManager = defineEntity({
+export const RunnerManagerEntity = defineEntity({
   name: 'CiRunnerManager',
   tableName: 'ci_runner_managers',
   uniques: [{ properties: ['runnerId', 'systemXid'] }],
@@ -20,4 +20,4 @@ export const CiRunnerManager = defineEntity({
   }),
 });
 
-export type RunnerManagerRow = InferEntity<typeof CiRunnerManager>;
+export type RunnerManagerRow = InferEntity<typeof RunnerManagerEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A project runner's assignment to a project. */
-export const CiRunnerProject = defineEntity({
+export const RunnerProjectEntity = defineEntity({
   name: 'CiRunnerProject',
   tableName: 'ci_runner_projects',
   uniques: [{ properties: ['runnerId', 'projectId'] }],
@@ -14,4 +14,4 @@ export const CiRunnerProject = defineEntity({
   }),
 });
 
-export type RunnerProjectRow = InferEntity<typeof CiRunnerProject>;
+export type RunnerProjectRow = InferEntity<typeof RunnerProjectEntity>;

@@ -1,6 +1,6 @@
 import { defineEntity } from '@forgekit/kernel/orm';
 
-export const CiRunnerTag = defineEntity({
+export const RunnerTagEntity = defineEntity({
   name: 'CiRunnerTag',
   tableName: 'ci_runner_tags',
   uniques: [{ properties: ['runnerId', 'name'] }],

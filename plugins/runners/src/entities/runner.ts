@@ -1,11 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
+import type { RegistrationType, RunnerType } from '../contracts.js';
 
-export const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
-export type RunnerType = (typeof RUNNER_TYPES)[number];
-/** `registration_token` (legacy registration) or `authenticated_user` (created through the API). */
-export type RegistrationType = 'registration_token' | 'authenticated_user';
-
-export const CiRunner = defineEntity({
+export const RunnerEntity = defineEntity({
   name: 'CiRunner',
   tableName: 'ci_runners',
   properties: (p) => ({
@@ -33,4 +29,4 @@ export const CiRunner = defineEntity({
   }),
 });
 
-export type RunnerRow = InferEntity<typeof CiRunner>;
+export type RunnerRow = InferEntity<typeof RunnerEntity>;

@@ -2,11 +2,10 @@
  * Plan limits on registered runners. As in GitLab, only runners created or contacted in
  * the past seven days count, so abandoned runners do not block new ones.
  */
-import type { Database } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+import type { Database, Transaction } from '@forgekit/kernel';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
-import { CiRunner } from '../entities/runner.js';
-import { CiRunnerProject } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import { staleDeadline } from '../runners/runner-status.js';
 
 export interface LimitError {
@@ -23,23 +22,23 @@ const LIMITS = {
 } as const;
 
 export function createRunnerLimits(database: Database, limits: PlanLimitsService) {
-  function recentCount(scope: LimitScope, id: number, em?: EntityManager): Promise<number> {
+  function recentCount(scope: LimitScope, id: number, tx?: Transaction): Promise<number> {
     const deadline = staleDeadline();
-    const query = database.legacy.table(CiRunner, 'r').where((q) => q.where('r.created_at', '>', deadline).orWhere('r.contacted_at', '>', deadline));
-    if (scope === 'project') query.whereIn('r.id', database.legacy.table(CiRunnerProject).select('runner_id').where('project_id', id));
-    else query.where('r.group_id', id);
-    return database.legacy.count(query, { em });
+    const query = database.table(RunnerEntity, 'r').where((q) => q.where('r.createdAt', '>', deadline).orWhere('r.contactedAt', '>', deadline));
+    if (scope === 'project') query.whereIn('r.id', database.table(RunnerProjectEntity).select('runnerId').where('projectId', id));
+    else query.where('r.groupId', id);
+    return database.count(query, { tx });
   }
 
   return {
     /**
      * The error for one more runner in this project or group, or null when within the limit.
-     * Inside a transaction (`em`), it first takes the lock that serialises writes the limit counts.
+     * Inside a transaction (`tx`), it first takes the lock that serialises writes the limit counts.
      */
-    async check(scope: LimitScope, id: number, em?: EntityManager): Promise<LimitError | null> {
+    async check(scope: LimitScope, id: number, tx?: Transaction): Promise<LimitError | null> {
       const { name, key } = LIMITS[scope];
-      if (em) await database.legacy.lock(em, `runners:${scope}:${id}`);
-      if (!(await limits.exceeded(name, await recentCount(scope, id, em)))) return null;
+      if (tx) await database.lock(tx, `runners:${scope}:${id}`);
+      if (!(await limits.exceeded(name, await recentCount(scope, id, tx)))) return null;
       const limit = await limits.get(name);
       return { key, message: `Maximum number of ${name.replace(/_/g, ' ')} (${limit}) exceeded` };
     },

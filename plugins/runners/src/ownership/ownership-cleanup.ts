@@ -4,23 +4,24 @@
  * one, group runners are deleted with their group, and registration tokens are dropped.
  */
 import type { Database } from '@forgekit/kernel';
-import { CiRunner } from '../entities/runner.js';
-import { CiRunnerProject } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { RegistrationTokens } from '../registration/registration-tokens.js';
 import type { RunnerStore } from '../runners/runner-store.js';
 
 export function createOwnershipCleanup(database: Database, store: RunnerStore, registrationTokens: RegistrationTokens) {
-  const idsOf = async (query: ReturnType<Database['legacy']['from']>) => (await database.legacy.rows(CiRunner, query)).map((runner) => runner.id);
+  const runnerIds = async (owner: { ownerProjectId: number } | { groupId: number }) =>
+    (await database.rows(database.from(RunnerEntity).where(owner))).map((runner) => runner.id);
 
   return {
     async projectDeleted(projectId: number) {
-      const owned = await idsOf(database.legacy.from(CiRunner).where('owner_project_id', projectId));
-      const orphans = await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(CiRunnerProject, { projectId });
+      const owned = await runnerIds({ ownerProjectId: projectId });
+      const orphans = await database.transaction(async (tx) => {
+        await database.delete(RunnerProjectEntity, { projectId }, { tx });
         const left: number[] = [];
         for (const id of owned) {
-          const next = await database.legacy.row(CiRunnerProject, database.legacy.from(CiRunnerProject).where('runner_id', id).orderBy('id'), { em });
-          if (next) await em.nativeUpdate(CiRunner, { id }, { ownerProjectId: next.projectId });
+          const next = await database.row(database.from(RunnerProjectEntity).where('runnerId', id).orderBy('id'), { tx });
+          if (next) await database.update(RunnerEntity, { id }, { ownerProjectId: next.projectId }, { tx });
           else left.push(id);
         }
         return left;
@@ -29,7 +30,7 @@ export function createOwnershipCleanup(database: Database, store: RunnerStore, r
       await registrationTokens.remove({ scope: 'project', scopeId: projectId });
     },
     async groupDeleted(groupId: number) {
-      await store.remove(await idsOf(database.legacy.from(CiRunner).where('group_id', groupId)));
+      await store.remove(await runnerIds({ groupId }));
       await registrationTokens.remove({ scope: 'group', scopeId: groupId });
     },
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { createRunner, registerRunner, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
+import { answer, createRunner, insufficientScope, registerRunner, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -16,30 +16,30 @@ describe('registration token resets', () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['token', 'token_expires_at']);
     expect(res.body).toMatchObject({ token: expect.stringMatching(/^fkrrt-/), token_expires_at: null });
-    expect(await reset('/runners', 'owner')).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await reset('/runners', null)).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    expect(answer(await reset('/runners', 'owner'))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await reset('/runners', null))).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
   });
 
   it('resets a project token for Maintainers', async () => {
     const path = `/projects/${app.project.id}/runners`;
     expect((await reset(path, 'maintainer')).status).toBe(201);
     expect((await reset('/projects/test-group%2Ftest-project/runners', 'owner')).status).toBe(201);
-    expect(await reset(path, 'developer')).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await reset(path, 'nonMember')).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await reset(path, null)).toMatchObject({ status: 401 });
+    expect(answer(await reset(path, 'developer'))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await reset(path, 'nonMember'))).toEqual({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(answer(await reset(path, null))).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
   });
 
   it('resets a group token for Owners', async () => {
     const path = `/groups/${app.group.id}/runners`;
     expect((await reset(path, 'owner')).status).toBe(201);
-    expect(await reset(path, 'maintainer')).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await reset(path, 'nonMember')).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
+    expect(answer(await reset(path, 'maintainer'))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await reset(path, 'nonMember'))).toEqual({ status: 404, body: { message: '404 Group Not Found' } });
   });
 
   it('makes the previous token of the scope stop working', async () => {
     const first = (await reset('/runners', 'admin')).body.token;
     const second = (await reset('/runners', 'admin')).body.token;
-    expect((await app.post('/api/v4/runners', { token: first })).status).toBe(403);
+    expect(answer(await app.post('/api/v4/runners', { token: first }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
     expect((await app.post('/api/v4/runners', { token: second })).status).toBe(201);
   });
 });
@@ -88,52 +88,59 @@ describe('POST /user/runners', () => {
 
   it('refuses users without the rights in the target', async () => {
     const insufficient = { status: 403, body: { message: '403 Forbidden - Insufficient permissions' } };
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type' }, { token: 'owner' })).toMatchObject(insufficient);
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: app.group.id }, { token: 'maintainer' })).toMatchObject(insufficient);
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'developer' })).toMatchObject(
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'instance_type' }, { token: 'owner' }))).toEqual(insufficient);
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: app.group.id }, { token: 'maintainer' }))).toEqual(
       insufficient,
     );
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'nonMember' })).toMatchObject(
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'developer' }))).toEqual(
       insufficient,
     );
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type' }, { token: null })).toMatchObject({ status: 401 });
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'nonMember' }))).toEqual(
+      insufficient,
+    );
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'instance_type' }, { token: null }))).toEqual({
+      status: 401,
+      body: { message: '401 Unauthorized' },
+    });
   });
 
   it('validates the runner type and its target', async () => {
-    expect(await app.post('/api/v4/user/runners', {}, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', {}, { token: 'admin' }))).toEqual({
       status: 400,
       body: { error: 'runner_type is missing, runner_type does not have a valid value' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'cloud' }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'cloud' }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { error: 'runner_type does not have a valid value' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type' }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'group_type' }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { error: 'group_id is missing' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type' }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'project_type' }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { error: 'project_id is missing' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: 99999 }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: 99999 }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: '400 Bad request - Missing/invalid group' },
     });
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: 99999 }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: 99999 }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: '400 Bad request - Missing/invalid project' },
     });
   });
 
   it('reports model errors as one sentence', async () => {
-    expect(await app.post('/api/v4/user/runners', { runner_type: 'instance_type', run_untagged: false }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/user/runners', { runner_type: 'instance_type', run_untagged: false }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: '400 Bad request - Tags list can not be empty when runner is not allowed to pick untagged jobs' },
     });
     expect(
-      await app.post('/api/v4/user/runners', { runner_type: 'instance_type', maximum_timeout: 60, maintenance_note: 'n'.repeat(1025) }, { token: 'admin' }),
-    ).toMatchObject({
+      answer(
+        await app.post('/api/v4/user/runners', { runner_type: 'instance_type', maximum_timeout: 60, maintenance_note: 'n'.repeat(1025) }, { token: 'admin' }),
+      ),
+    ).toEqual({
       status: 400,
       body: { message: '400 Bad request - Maximum timeout needs to be at least 10 minutes and Maintenance note is too long (maximum is 1024 characters)' },
     });
@@ -143,7 +150,7 @@ describe('POST /user/runners', () => {
     await app.put('/api/v4/application/plan_limits', { plan_name: 'default', ci_registered_project_runners: 1 }, { token: 'admin' });
     try {
       const res = await app.post('/api/v4/user/runners', { runner_type: 'project_type', project_id: app.project.id }, { token: 'maintainer' });
-      expect(res).toMatchObject({
+      expect(answer(res)).toEqual({
         status: 400,
         body: { message: '400 Bad request - Runner projects base Maximum number of ci registered project runners (1) exceeded' },
       });
@@ -158,7 +165,7 @@ describe('POST /user/runners', () => {
     for (const scope of ['read_api', 'manage_runner']) {
       const token = await tokenWithScopes(app, 'owner', [scope]);
       const res = await app.post('/api/v4/user/runners', { runner_type: 'group_type', group_id: app.group.id }, { token });
-      expect(res).toMatchObject({ status: 403, body: { error: 'insufficient_scope', scope: 'api create_runner' } });
+      expect(answer(res)).toEqual(insufficientScope('api create_runner'));
     }
   });
 

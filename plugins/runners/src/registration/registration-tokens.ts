@@ -3,7 +3,7 @@
  * stored: a reset returns the secret once, and a scope has no token until its first reset.
  */
 import { generateToken, tokenDigest, type Database } from '@forgekit/kernel';
-import { CiRunnerRegistrationToken, type RegistrationScope } from '../entities/registration-token.js';
+import { RunnerRegistrationTokenEntity, type RegistrationScope } from '../entities/registration-token.js';
 
 export type { RegistrationScope } from '../entities/registration-token.js';
 
@@ -20,21 +20,18 @@ export function createRegistrationTokens(database: Database) {
     /** Replaces the scope's token; the previous one stops working. */
     async reset(target: RegistrationTarget): Promise<string> {
       const secret = generateToken(REGISTRATION_TOKEN_PREFIX, 24);
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(CiRunnerRegistrationToken, target);
-        await em.insert(CiRunnerRegistrationToken, { ...target, tokenDigest: tokenDigest(secret), createdAt: new Date() });
+      await database.transaction(async (tx) => {
+        await database.delete(RunnerRegistrationTokenEntity, target, { tx });
+        await database.insert(RunnerRegistrationTokenEntity, { ...target, tokenDigest: tokenDigest(secret), createdAt: new Date() }, { tx });
       });
       return secret;
     },
     async resolve(secret: string): Promise<RegistrationTarget | undefined> {
       if (!secret) return undefined;
-      const row = await database.legacy.row(
-        CiRunnerRegistrationToken,
-        database.legacy.from(CiRunnerRegistrationToken).where('token_digest', tokenDigest(secret)),
-      );
+      const row = await database.row(database.from(RunnerRegistrationTokenEntity).where('tokenDigest', tokenDigest(secret)));
       return row ? { scope: row.scope, scopeId: row.scopeId } : undefined;
     },
-    remove: (target: RegistrationTarget) => database.legacy.em().nativeDelete(CiRunnerRegistrationToken, target),
+    remove: (target: RegistrationTarget) => database.delete(RunnerRegistrationTokenEntity, target),
   };
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { CiRunnerManager } from '../entities/runner-manager.js';
-import { createProject, registrationToken, registerRunner, setTimes, startRunnersApp } from '../testing/runner-fixtures.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity } from '../entities/runner-manager.js';
+import { answer, createProject, registerRunner, registrationToken, setTimes, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
 let instanceToken: string;
@@ -35,8 +36,9 @@ describe('POST /runners (registration)', () => {
       online: false,
       contacted_at: null,
     });
-    const stored = await app.kernel.database.legacy.knex('ci_runners').where('id', res.body.id).first();
-    expect(stored.token_digest).not.toContain(res.body.token);
+    const { database } = app.kernel;
+    const stored = await database.row(database.from(RunnerEntity).where('id', res.body.id));
+    expect(stored!.tokenDigest).not.toContain(res.body.token);
   });
 
   it('stores every setting sent with the registration', async () => {
@@ -93,43 +95,43 @@ describe('POST /runners (registration)', () => {
   });
 
   it('answers 400 without a token and 403 for an unknown or replaced one', async () => {
-    expect(await app.post('/api/v4/runners', {})).toMatchObject({ status: 400, body: { error: 'token is missing' } });
-    expect(await app.post('/api/v4/runners', { token: 'fkrrt-unknown' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await app.post('/api/v4/runners', {}))).toEqual({ status: 400, body: { error: 'token is missing' } });
+    expect(answer(await app.post('/api/v4/runners', { token: 'fkrrt-unknown' }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
     const old = await registrationToken(app, { project: app.project.id });
     await registrationToken(app, { project: app.project.id });
-    expect((await app.post('/api/v4/runners', { token: old })).status).toBe(403);
+    expect(answer(await app.post('/api/v4/runners', { token: old }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
   });
 
   it('rejects conflicting and invalid parameters', async () => {
-    expect(await app.post('/api/v4/runners', { token: instanceToken, active: true, paused: false })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, active: true, paused: false }))).toEqual({
       status: 400,
       body: { error: 'active, paused are mutually exclusive' },
     });
-    expect(await app.post('/api/v4/runners', { token: instanceToken, maintainer_note: 'a', maintenance_note: 'b' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, maintainer_note: 'a', maintenance_note: 'b' }))).toEqual({
       status: 400,
       body: { error: 'maintainer_note, maintenance_note are mutually exclusive' },
     });
-    expect(await app.post('/api/v4/runners', { token: instanceToken, access_level: 'everything' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, access_level: 'everything' }))).toEqual({
       status: 400,
       body: { error: 'access_level does not have a valid value' },
     });
-    expect(await app.post('/api/v4/runners', { token: instanceToken, maximum_timeout: 'soon' })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, maximum_timeout: 'soon' }))).toEqual({
       status: 400,
       body: { error: 'maximum_timeout is invalid' },
     });
   });
 
   it('reports model validation errors', async () => {
-    expect(await app.post('/api/v4/runners', { token: instanceToken, run_untagged: false })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, run_untagged: false }))).toEqual({
       status: 400,
       body: { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
     });
     const tags = Array.from({ length: 51 }, (_, i) => `tag${i}`);
-    expect(await app.post('/api/v4/runners', { token: instanceToken, tag_list: tags })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, tag_list: tags }))).toEqual({
       status: 400,
       body: { message: { tags_list: ['Too many tags specified. Please limit the number of tags to 50'] } },
     });
-    expect(await app.post('/api/v4/runners', { token: instanceToken, maximum_timeout: 599, description: 'd'.repeat(1025) })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token: instanceToken, maximum_timeout: 599, description: 'd'.repeat(1025) }))).toEqual({
       status: 400,
       body: { message: { description: ['is too long (maximum is 1024 characters)'], maximum_timeout: ['needs to be at least 10 minutes'] } },
     });
@@ -153,7 +155,7 @@ describe('plan limits on registration', () => {
     const token = await registrationToken(app, { project: project.id });
     const first = await registerRunner(app, token);
     expect((await setLimit('ci_registered_project_runners', 1)).status).toBe(200);
-    expect(await app.post('/api/v4/runners', { token })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token }))).toEqual({
       status: 400,
       body: { message: { 'runner_projects.base': ['Maximum number of ci registered project runners (1) exceeded'] } },
     });
@@ -166,7 +168,7 @@ describe('plan limits on registration', () => {
     const token = await registrationToken(app, { group: app.group.id });
     await registerRunner(app, token);
     await setLimit('ci_registered_group_runners', 1);
-    expect(await app.post('/api/v4/runners', { token })).toMatchObject({
+    expect(answer(await app.post('/api/v4/runners', { token }))).toEqual({
       status: 400,
       body: { message: { 'runner_namespaces.base': ['Maximum number of ci registered group runners (1) exceeded'] } },
     });
@@ -209,15 +211,18 @@ describe('runner authentication token endpoints', () => {
     expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200]);
     expect((await verify('2.0.0')).status).toBe(200);
     expect((await details(runner.id)).body.version).toBe('2.0.0');
-    const managers = await app.kernel.database.legacy.em().count(CiRunnerManager, { runnerId: runner.id });
-    expect(managers).toBe(1);
+    const { database } = app.kernel;
+    expect(await database.count(database.from(RunnerManagerEntity).where('runnerId', runner.id))).toBe(1);
   });
 
   it('answers 403 for an unknown token and 400 without one', async () => {
-    expect(await app.post('/api/v4/runners/verify', { token: 'fkrtr-nope' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.post('/api/v4/runners/verify', {})).toMatchObject({ status: 400, body: { error: 'token is missing' } });
-    expect(await app.post('/api/v4/runners/reset_authentication_token', { token: 'fkrtr-nope' })).toMatchObject({ status: 403 });
-    expect(await app.delete('/api/v4/runners', { query: { token: 'fkrtr-nope' } })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await app.post('/api/v4/runners/verify', { token: 'fkrtr-nope' }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await app.post('/api/v4/runners/verify', {}))).toEqual({ status: 400, body: { error: 'token is missing' } });
+    expect(answer(await app.post('/api/v4/runners/reset_authentication_token', { token: 'fkrtr-nope' }))).toEqual({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
+    expect(answer(await app.delete('/api/v4/runners', { query: { token: 'fkrtr-nope' } }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
   });
 
   it('resets the authentication token with the current one', async () => {
@@ -227,7 +232,7 @@ describe('runner authentication token endpoints', () => {
     expect(Object.keys(res.body)).toEqual(['token', 'token_expires_at']);
     expect(res.body.token).toMatch(/^fkrtr-t1_/);
     expect(res.body.token).not.toBe(runner.token);
-    expect((await app.post('/api/v4/runners/verify', { token: runner.token })).status).toBe(403);
+    expect(answer(await app.post('/api/v4/runners/verify', { token: runner.token }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
     expect(await app.post('/api/v4/runners/verify', { token: res.body.token })).toMatchObject({ status: 200, body: { id: runner.id } });
   });
 
@@ -236,8 +241,8 @@ describe('runner authentication token endpoints', () => {
     const res = await app.delete('/api/v4/runners', { body: { token: runner.token } });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect((await details(runner.id)).status).toBe(404);
-    expect((await app.post('/api/v4/runners/verify', { token: runner.token })).status).toBe(403);
+    expect(answer(await details(runner.id))).toEqual({ status: 404, body: { message: '404 Not found' } });
+    expect(answer(await app.post('/api/v4/runners/verify', { token: runner.token }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
   });
 
   it('keeps a runner changed after If-Unmodified-Since', async () => {
@@ -246,7 +251,7 @@ describe('runner authentication token endpoints', () => {
       body: { token: runner.token },
       headers: { 'If-Unmodified-Since': new Date(Date.now() - 3_600_000).toUTCString() },
     });
-    expect(res).toMatchObject({ status: 412, body: { message: '412 Precondition Failed' } });
+    expect(answer(res)).toEqual({ status: 412, body: { message: '412 Precondition Failed' } });
     expect((await details(runner.id)).status).toBe(200);
   });
 });

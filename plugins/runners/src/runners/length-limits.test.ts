@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity } from '../entities/runner-manager.js';
 import { registrationToken, registerRunner, startRunnersApp } from '../testing/runner-fixtures.js';
 
 let app: TestApp;
@@ -14,7 +16,7 @@ const rails = (max: number) => `is too long (maximum is ${max} characters)`;
 /** Characters outside the Basic Multilingual Plane: each counts once, as GitLab counts them. */
 const filler = (length: number) => '😀'.repeat(length);
 const details = (id: number) => app.get(`/api/v4/runners/${id}`, { token: 'admin' });
-const runnerCount = async () => Number((await app.kernel.database.legacy.knex('ci_runners').count({ n: '*' }))[0]!.n);
+const runnerCount = () => app.kernel.database.count(app.kernel.database.from(RunnerEntity));
 
 /** Runner settings, checked on registration and on PUT /runners/:id. */
 const SETTING_LIMITS = [
@@ -83,14 +85,15 @@ const MANAGER_LIMITS = [
 ];
 
 describe.each(MANAGER_LIMITS)('runner manager $key (at most $max characters)', ({ key, max, body }) => {
-  const managers = (runnerId: number) => app.kernel.database.legacy.knex('ci_runner_managers').where('runner_id', runnerId).select();
+  const managers = (runnerId: number) => app.kernel.database.rows(app.kernel.database.from(RunnerManagerEntity).where('runnerId', runnerId));
+  const property = key === 'system_xid' ? 'systemXid' : (key as 'version' | 'revision' | 'platform' | 'architecture');
 
   it('keeps a value at the limit whole', async () => {
     const runner = await registerRunner(app, instanceToken);
     const res = await app.post('/api/v4/runners/verify', { token: runner.token, ...body(max) });
     expect(res.status).toBe(200);
     const [manager] = await managers(runner.id);
-    expect(manager[key]).toHaveLength(max);
+    expect(manager![property]).toHaveLength(max);
     if (key !== 'system_xid') expect((await details(runner.id)).body[key]).toHaveLength(max);
   });
 

@@ -23,8 +23,8 @@ export function createRunnerCreation(store: RunnerStore, limits: RunnerLimits) {
     if (Object.keys(errors).length > 0) return { errors };
     // The limit again, under its lock: concurrent registrations cannot pass it together.
     let late: ModelErrors = {};
-    const created = await store.create(input, async (em) => {
-      const again = scope && (await limits.check(...scope, em));
+    const created = await store.create(input, async (tx) => {
+      const again = scope && (await limits.check(...scope, tx));
       if (again) late = { [again.key]: [again.message] };
       return !again;
     });

@@ -1,9 +1,10 @@
-/** The filters every runner list accepts, applied to a query over `ci_runners as r`. */
-import { apiError, f, type Database } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
+/** The filters every runner list accepts, applied to a query over runners aliased `r`. */
+import { apiError, f } from '@forgekit/kernel';
+import type { Conditions, Query } from '@forgekit/kernel/orm';
 import * as v from 'valibot';
-import { CiRunnerManager } from '../entities/runner-manager.js';
-import { CiRunnerTag } from '../entities/runner-tag.js';
+import type { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity } from '../entities/runner-manager.js';
+import { RunnerTagEntity } from '../entities/runner-tag.js';
 import { RUNNER_TYPES } from './runner-row.js';
 import { onlineDeadline, staleDeadline } from './runner-status.js';
 
@@ -40,30 +41,35 @@ export interface RunnerFilters {
   version_prefix?: string | null;
 }
 
-function applyScope(query: Knex.QueryBuilder, scope: string) {
+type Runners = { r: typeof RunnerEntity };
+/** A query over runners aliased `r`, which the lists narrow, and a group of its conditions. */
+export type RunnerQuery = Query<Runners, 'r'>;
+export type RunnerConditions = Conditions<Runners, 'r'>;
+
+function applyScope(query: RunnerQuery, scope: string) {
   const now = Date.now();
   switch (scope) {
     case 'specific':
-      return query.whereIn('r.runner_type', ['group_type', 'project_type']);
+      return query.whereIn('r.runnerType', ['group_type', 'project_type']);
     case 'shared':
-      return query.where('r.runner_type', 'instance_type');
+      return query.where('r.runnerType', 'instance_type');
     case 'instance_type':
     case 'group_type':
     case 'project_type':
-      return query.where('r.runner_type', scope);
+      return query.where('r.runnerType', scope);
     case 'active':
       return query.where('r.active', true);
     case 'paused':
       return query.where('r.active', false);
     case 'online':
-      return query.where('r.contacted_at', '>', onlineDeadline(now));
+      return query.where('r.contactedAt', '>', onlineDeadline(now));
     case 'offline':
-      return query.where('r.contacted_at', '<=', onlineDeadline(now));
+      return query.where('r.contactedAt', '<=', onlineDeadline(now));
     case 'never_contacted':
-      return query.whereNull('r.contacted_at');
+      return query.whereNull('r.contactedAt');
     case 'stale': {
       const deadline = staleDeadline(now);
-      return query.where('r.created_at', '<=', deadline).where((q) => q.whereNull('r.contacted_at').orWhere('r.contacted_at', '<=', deadline));
+      return query.where('r.createdAt', '<=', deadline).where((q) => q.whereNull('r.contactedAt').orWhere('r.contactedAt', '<=', deadline));
     }
     default:
       return query;
@@ -71,25 +77,19 @@ function applyScope(query: Knex.QueryBuilder, scope: string) {
 }
 
 /** A scope the list does not allow: `400 Scope contains invalid value`. */
-export function filterByScope(query: Knex.QueryBuilder, scope: string | null | undefined, allowed: readonly string[] = SCOPES) {
+export function filterByScope(query: RunnerQuery, scope: string | null | undefined, allowed: readonly string[] = SCOPES) {
   if (!scope) return query;
   if (!allowed.includes(scope)) throw apiError(400, 'Scope contains invalid value');
   return applyScope(query, scope);
 }
 
-export function applyFilters(database: Database, query: Knex.QueryBuilder, filters: RunnerFilters) {
-  const ofRunner = (entity: typeof CiRunnerManager | typeof CiRunnerTag, alias: string) =>
-    database.legacy.table(entity, alias).where(`${alias}.runner_id`, database.legacy.knex.ref('r.id')).select(`${alias}.id`);
+export function applyFilters(query: RunnerQuery, filters: RunnerFilters) {
   filterByScope(query, filters.type, RUNNER_TYPES);
   filterByScope(query, filters.status, STATUSES_INCL_DEPRECATED);
   // As in GitLab, a `paused` sent without a value selects active runners.
   if (filters.paused !== undefined) query.where('r.active', !filters.paused);
-  if (filters.version_prefix) {
-    const pattern = `${filters.version_prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query.whereExists(ofRunner(CiRunnerManager, 'm').whereRaw(`m.version like ? escape '\\'`, [pattern]));
-  }
-  for (const tag of filters.tag_list ?? []) {
-    query.whereExists(ofRunner(CiRunnerTag, 't').where('t.name', tag));
-  }
+  const prefix = filters.version_prefix;
+  if (prefix) query.whereExists(RunnerManagerEntity, 'm', (m) => m.whereColumn('m.runnerId', 'r.id').whereStartsWith('m.version', prefix));
+  for (const tag of filters.tag_list ?? []) query.whereExists(RunnerTagEntity, 't', (t) => t.whereColumn('t.runnerId', 'r.id').where('t.name', tag));
   return query;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { registrationToken, registerRunner, setTimes, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
+import { answer, insufficientScope, registerRunner, registrationToken, setTimes, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
 import { buildRunnerWorld, descriptions, type RunnerWorld } from '../testing/runner-world.js';
 
 let app: TestApp;
@@ -37,15 +37,15 @@ describe('GET /runners', () => {
   it('gives Maintainers their projects’ runners and others nothing', async () => {
     expect(descriptions((await app.get('/api/v4/runners', { token: 'maintainer' })).body)).toEqual(['Project runner', 'Two projects runner']);
     expect((await app.get('/api/v4/runners', { token: 'developer' })).body).toEqual([]);
-    expect((await app.get('/api/v4/runners', { token: null })).status).toBe(401);
+    expect(answer(await app.get('/api/v4/runners', { token: null }))).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
   });
 
   it('accepts only status scopes', async () => {
-    expect(await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'specific' } })).toMatchObject({
+    expect(answer(await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'specific' } }))).toEqual({
       status: 400,
       body: { message: 'Scope contains invalid value' },
     });
-    expect(await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'unknown' } })).toMatchObject({
+    expect(answer(await app.get('/api/v4/runners', { token: 'owner', query: { scope: 'unknown' } }))).toEqual({
       status: 400,
       body: { error: 'scope does not have a valid value' },
     });
@@ -55,7 +55,7 @@ describe('GET /runners', () => {
   it('refuses manage_runner and create_runner tokens', async () => {
     for (const scope of ['manage_runner', 'create_runner']) {
       const token = await tokenWithScopes(app, 'owner', [scope]);
-      expect(await app.get('/api/v4/runners', { token })).toMatchObject({ status: 403, body: { error: 'insufficient_scope', scope: 'api read_api' } });
+      expect(answer(await app.get('/api/v4/runners', { token }))).toEqual(insufficientScope('api read_api'));
     }
     expect((await app.get('/api/v4/runners', { token: await tokenWithScopes(app, 'owner', ['read_api']) })).status).toBe(200);
   });
@@ -70,8 +70,8 @@ describe('GET /runners/all', () => {
   });
 
   it('is refused to everyone else', async () => {
-    expect(await app.get('/api/v4/runners/all', { token: 'owner' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.get('/api/v4/runners/all', { token: null })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    expect(answer(await app.get('/api/v4/runners/all', { token: 'owner' }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await app.get('/api/v4/runners/all', { token: null }))).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
   });
 
   it('filters by the deprecated scope, type and paused', async () => {
@@ -87,11 +87,11 @@ describe('GET /runners/all', () => {
 
   it('rejects unknown filter values', async () => {
     const bad = (query: Record<string, string>) => app.get('/api/v4/runners/all', { token: 'admin', query });
-    expect(await bad({ scope: 'unknown' })).toMatchObject({ status: 400, body: { error: 'scope does not have a valid value' } });
-    expect(await bad({ type: 'bogus' })).toMatchObject({ status: 400, body: { error: 'type does not have a valid value' } });
-    expect(await bad({ status: 'bogus' })).toMatchObject({ status: 400, body: { error: 'status does not have a valid value' } });
-    expect(await bad({ paused: 'maybe' })).toMatchObject({ status: 400, body: { error: 'paused is invalid' } });
-    expect(await bad({ version_prefix: 'V15' })).toMatchObject({ status: 400, body: { error: 'version_prefix is invalid' } });
+    expect(answer(await bad({ scope: 'unknown' }))).toEqual({ status: 400, body: { error: 'scope does not have a valid value' } });
+    expect(answer(await bad({ type: 'bogus' }))).toEqual({ status: 400, body: { error: 'type does not have a valid value' } });
+    expect(answer(await bad({ status: 'bogus' }))).toEqual({ status: 400, body: { error: 'status does not have a valid value' } });
+    expect(answer(await bad({ paused: 'maybe' }))).toEqual({ status: 400, body: { error: 'paused is invalid' } });
+    expect(answer(await bad({ version_prefix: 'V15' }))).toEqual({ status: 400, body: { error: 'version_prefix is invalid' } });
   });
 
   it('paginates', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { registrationToken, registerRunner, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
+import { answer, insufficientScope, registerRunner, registrationToken, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
 import { buildRunnerWorld, type RunnerWorld } from '../testing/runner-world.js';
 
 let app: TestApp;
@@ -60,8 +60,8 @@ describe('GET /runners/:id', () => {
       status: 200,
       body: { description: 'Project runner', maintenance_note: 'Maintenance note', projects: [{ id: app.project.id }] },
     });
-    expect(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'developer' })).toMatchObject(noAccess);
-    expect(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'nonMember' })).toMatchObject(noAccess);
+    expect(answer(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'developer' }))).toEqual(noAccess);
+    expect(answer(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token: 'nonMember' }))).toEqual(noAccess);
   });
 
   it('lists only the projects the user belongs to', async () => {
@@ -82,7 +82,7 @@ describe('GET /runners/:id', () => {
       maintenance_note: null,
       groups: [{ id: app.group.id }],
     });
-    expect(await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'developer' })).toMatchObject(noAccess);
+    expect(answer(await app.get(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'developer' }))).toEqual(noAccess);
   });
 
   it('shows a group runner to Maintainers of a project in the group, read-only', async () => {
@@ -92,14 +92,14 @@ describe('GET /runners/:id', () => {
       id: world.groupRunnerA.id,
       maintenance_note: null,
     });
-    expect(await app.put(`/api/v4/runners/${world.groupRunnerA.id}`, { description: 'x' }, { token: 'reporter' })).toMatchObject(noAccess);
-    expect(await app.get(`/api/v4/runners/${world.groupRunnerA.id}/jobs`, { token: 'reporter' })).toMatchObject(noAccess);
+    expect(answer(await app.put(`/api/v4/runners/${world.groupRunnerA.id}`, { description: 'x' }, { token: 'reporter' }))).toEqual(noAccess);
+    expect(answer(await app.get(`/api/v4/runners/${world.groupRunnerA.id}/jobs`, { token: 'reporter' }))).toEqual(noAccess);
   });
 
   it('answers 404 for a missing runner, 400 for a bad id and 401 without a token', async () => {
-    expect(await app.get('/api/v4/runners/999999', { token: 'admin' })).toMatchObject(notFound);
-    expect(await app.get('/api/v4/runners/abc', { token: 'admin' })).toMatchObject({ status: 400, body: { error: 'id is invalid' } });
-    expect(await app.get(`/api/v4/runners/${world.shared.id}`, { token: null })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    expect(answer(await app.get('/api/v4/runners/999999', { token: 'admin' }))).toEqual(notFound);
+    expect(answer(await app.get('/api/v4/runners/abc', { token: 'admin' }))).toEqual({ status: 400, body: { error: 'id is invalid' } });
+    expect(answer(await app.get(`/api/v4/runners/${world.shared.id}`, { token: null }))).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
   });
 
   it('accepts manage_runner and read_api tokens but not create_runner ones', async () => {
@@ -108,10 +108,7 @@ describe('GET /runners/:id', () => {
       expect((await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token })).status).toBe(200);
     }
     const token = await tokenWithScopes(app, 'maintainer', ['create_runner']);
-    expect(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token })).toMatchObject({
-      status: 403,
-      body: { error: 'insufficient_scope', scope: 'api read_api manage_runner' },
-    });
+    expect(answer(await app.get(`/api/v4/runners/${world.projectRunner.id}`, { token }))).toEqual(insufficientScope('api read_api manage_runner'));
   });
 });
 
@@ -152,25 +149,25 @@ describe('PUT /runners/:id', () => {
   it('lets Maintainers of the owner project update a project runner', async () => {
     const res = await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'Project runner' }, { token: 'maintainer' });
     expect(res).toMatchObject({ status: 200, body: { description: 'Project runner' } });
-    expect(await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'x' }, { token: 'developer' })).toMatchObject(noAccess);
-    expect(await app.put(`/api/v4/runners/${world.shared.id}`, { description: 'x' }, { token: 'owner' })).toMatchObject(noAccess);
-    expect(await app.put(`/api/v4/runners/${world.groupRunnerA.id}`, { description: 'x' }, { token: 'maintainer' })).toMatchObject(noAccess);
+    expect(answer(await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'x' }, { token: 'developer' }))).toEqual(noAccess);
+    expect(answer(await app.put(`/api/v4/runners/${world.shared.id}`, { description: 'x' }, { token: 'owner' }))).toEqual(noAccess);
+    expect(answer(await app.put(`/api/v4/runners/${world.groupRunnerA.id}`, { description: 'x' }, { token: 'maintainer' }))).toEqual(noAccess);
     expect((await app.put(`/api/v4/runners/${world.groupRunnerB.id}`, { description: 'Group runner B' }, { token: 'owner' })).status).toBe(200);
   });
 
   it('requires one attribute and refuses active with paused', async () => {
-    expect(await app.put(`/api/v4/runners/${world.shared.id}`, {}, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.put(`/api/v4/runners/${world.shared.id}`, {}, { token: 'admin' }))).toEqual({
       status: 400,
       body: {
         error:
           'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided',
       },
     });
-    expect(await app.put(`/api/v4/runners/${world.shared.id}`, { active: true, paused: true }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.put(`/api/v4/runners/${world.shared.id}`, { active: true, paused: true }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { error: 'active, paused are mutually exclusive' },
     });
-    expect(await app.put(`/api/v4/runners/${world.shared.id}`, { access_level: 'all' }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.put(`/api/v4/runners/${world.shared.id}`, { access_level: 'all' }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { error: 'access_level does not have a valid value' },
     });
@@ -178,15 +175,15 @@ describe('PUT /runners/:id', () => {
 
   it('reports model validation errors and changes nothing', async () => {
     const runner = world.shared.id;
-    expect(await app.put(`/api/v4/runners/${runner}`, { maximum_timeout: 10, description: 'changed' }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.put(`/api/v4/runners/${runner}`, { maximum_timeout: 10, description: 'changed' }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: { maximum_timeout: ['needs to be at least 10 minutes'] } },
     });
-    expect(await app.put(`/api/v4/runners/${runner}`, { run_untagged: false }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.put(`/api/v4/runners/${runner}`, { run_untagged: false }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: { tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } },
     });
-    expect(await app.put(`/api/v4/runners/${runner}`, { maintenance_note: 'n'.repeat(1025) }, { token: 'admin' })).toMatchObject({
+    expect(answer(await app.put(`/api/v4/runners/${runner}`, { maintenance_note: 'n'.repeat(1025) }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: { maintenance_note: ['is too long (maximum is 1024 characters)'] } },
     });
@@ -194,14 +191,13 @@ describe('PUT /runners/:id', () => {
   });
 
   it('answers 404 for a missing runner and accepts manage_runner but not read_api tokens', async () => {
-    expect(await app.put('/api/v4/runners/999999', { description: 'x' }, { token: 'admin' })).toMatchObject(notFound);
+    expect(answer(await app.put('/api/v4/runners/999999', { description: 'x' }, { token: 'admin' }))).toEqual(notFound);
     const manage = await tokenWithScopes(app, 'maintainer', ['manage_runner']);
     expect((await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'Project runner' }, { token: manage })).status).toBe(200);
     const readOnly = await tokenWithScopes(app, 'maintainer', ['read_api']);
-    expect(await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'x' }, { token: readOnly })).toMatchObject({
-      status: 403,
-      body: { error: 'insufficient_scope', scope: 'api manage_runner' },
-    });
+    expect(answer(await app.put(`/api/v4/runners/${world.projectRunner.id}`, { description: 'x' }, { token: readOnly }))).toEqual(
+      insufficientScope('api manage_runner'),
+    );
   });
 });
 
@@ -209,7 +205,7 @@ describe('DELETE /runners/:id', () => {
   it('deletes runners their owners manage', async () => {
     const project = await freshRunner({ project: app.project.id });
     expect((await app.delete(`/api/v4/runners/${project.id}`, { token: 'maintainer' })).status).toBe(204);
-    expect(await app.get(`/api/v4/runners/${project.id}`, { token: 'admin' })).toMatchObject(notFound);
+    expect(answer(await app.get(`/api/v4/runners/${project.id}`, { token: 'admin' }))).toEqual(notFound);
     const group = await freshRunner({ group: world.subgroup.id });
     expect((await app.delete(`/api/v4/runners/${group.id}`, { token: 'owner' })).status).toBe(204);
     const shared = await freshRunner({ instance: true });
@@ -218,21 +214,21 @@ describe('DELETE /runners/:id', () => {
   });
 
   it('refuses users who do not own the runner', async () => {
-    expect(await app.delete(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'maintainer' })).toMatchObject(noAccess);
-    expect(await app.delete(`/api/v4/runners/${world.shared.id}`, { token: 'owner' })).toMatchObject(noAccess);
-    expect(await app.delete(`/api/v4/runners/${world.projectRunner.id}`, { token: 'developer' })).toMatchObject(noAccess);
-    expect(await app.delete(`/api/v4/runners/${world.twoProjectsRunner.id}`, { token: 'owner' })).toMatchObject({
+    expect(answer(await app.delete(`/api/v4/runners/${world.groupRunnerA.id}`, { token: 'maintainer' }))).toEqual(noAccess);
+    expect(answer(await app.delete(`/api/v4/runners/${world.shared.id}`, { token: 'owner' }))).toEqual(noAccess);
+    expect(answer(await app.delete(`/api/v4/runners/${world.projectRunner.id}`, { token: 'developer' }))).toEqual(noAccess);
+    expect(answer(await app.delete(`/api/v4/runners/${world.twoProjectsRunner.id}`, { token: 'owner' }))).toEqual({
       status: 403,
       body: { message: '403 Forbidden - Runner associated with more than one project' },
     });
-    expect(await app.delete('/api/v4/runners/999999', { token: 'admin' })).toMatchObject(notFound);
+    expect(answer(await app.delete('/api/v4/runners/999999', { token: 'admin' }))).toEqual(notFound);
   });
 
   it('lets administrators delete a runner shared by several projects, unless changed since If-Unmodified-Since', async () => {
     const runner = await freshRunner({ project: app.project.id });
     await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: runner.id }, { token: 'admin' });
     const stale = new Date(Date.now() - 3_600_000).toUTCString();
-    expect(await app.request('DELETE', `/api/v4/runners/${runner.id}`, { token: 'admin', headers: { 'If-Unmodified-Since': stale } })).toMatchObject({
+    expect(answer(await app.request('DELETE', `/api/v4/runners/${runner.id}`, { token: 'admin', headers: { 'If-Unmodified-Since': stale } }))).toEqual({
       status: 412,
       body: { message: '412 Precondition Failed' },
     });
@@ -259,16 +255,16 @@ describe('GET /runners/:id/jobs', () => {
   });
 
   it('is refused to users who may not see the runner’s jobs', async () => {
-    expect(await app.get(`/api/v4/runners/${world.shared.id}/jobs`, { token: 'owner' })).toMatchObject(noAccess);
-    expect(await app.get(`/api/v4/runners/${world.groupRunnerA.id}/jobs`, { token: 'developer' })).toMatchObject(noAccess);
-    expect(await app.get('/api/v4/runners/999999/jobs', { token: 'admin' })).toMatchObject(notFound);
+    expect(answer(await app.get(`/api/v4/runners/${world.shared.id}/jobs`, { token: 'owner' }))).toEqual(noAccess);
+    expect(answer(await app.get(`/api/v4/runners/${world.groupRunnerA.id}/jobs`, { token: 'developer' }))).toEqual(noAccess);
+    expect(answer(await app.get('/api/v4/runners/999999/jobs', { token: 'admin' }))).toEqual(notFound);
   });
 
   it('validates its filters', async () => {
     const get = (query: Record<string, string>) => app.get(`/api/v4/runners/${world.shared.id}/jobs`, { token: 'admin', query });
-    expect(await get({ status: 'non-existing' })).toMatchObject({ status: 400, body: { error: 'status does not have a valid value' } });
-    expect(await get({ order_by: 'name' })).toMatchObject({ status: 400, body: { error: 'order_by does not have a valid value' } });
-    expect(await get({ sort: 'sideways' })).toMatchObject({ status: 400, body: { error: 'sort does not have a valid value' } });
+    expect(answer(await get({ status: 'non-existing' }))).toEqual({ status: 400, body: { error: 'status does not have a valid value' } });
+    expect(answer(await get({ order_by: 'name' }))).toEqual({ status: 400, body: { error: 'order_by does not have a valid value' } });
+    expect(answer(await get({ sort: 'sideways' }))).toEqual({ status: 400, body: { error: 'sort does not have a valid value' } });
   });
 });
 
@@ -278,17 +274,19 @@ describe('POST /runners/:id/reset_authentication_token', () => {
     const res = await app.post(`/api/v4/runners/${runner.id}/reset_authentication_token`, undefined, { token: 'owner' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ token: expect.stringMatching(/^fkrtr-t2_/), token_expires_at: null });
-    expect((await app.post('/api/v4/runners/verify', { token: runner.token })).status).toBe(403);
+    expect(answer(await app.post('/api/v4/runners/verify', { token: runner.token }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
     expect((await app.post('/api/v4/runners/verify', { token: res.body.token })).status).toBe(200);
     const manage = await tokenWithScopes(app, 'owner', ['manage_runner']);
     expect((await app.post(`/api/v4/runners/${runner.id}/reset_authentication_token`, undefined, { token: manage })).status).toBe(201);
   });
 
   it('is refused to users who may not update the runner', async () => {
-    expect(await app.post(`/api/v4/runners/${world.groupRunnerA.id}/reset_authentication_token`, undefined, { token: 'maintainer' })).toMatchObject(noAccess);
-    expect(await app.post(`/api/v4/runners/${world.shared.id}/reset_authentication_token`, undefined, { token: 'owner' })).toMatchObject(noAccess);
-    expect(await app.post('/api/v4/runners/999999/reset_authentication_token', undefined, { token: 'admin' })).toMatchObject(notFound);
+    expect(answer(await app.post(`/api/v4/runners/${world.groupRunnerA.id}/reset_authentication_token`, undefined, { token: 'maintainer' }))).toEqual(noAccess);
+    expect(answer(await app.post(`/api/v4/runners/${world.shared.id}/reset_authentication_token`, undefined, { token: 'owner' }))).toEqual(noAccess);
+    expect(answer(await app.post('/api/v4/runners/999999/reset_authentication_token', undefined, { token: 'admin' }))).toEqual(notFound);
     const readOnly = await tokenWithScopes(app, 'owner', ['read_api']);
-    expect((await app.post(`/api/v4/runners/${world.groupRunnerA.id}/reset_authentication_token`, undefined, { token: readOnly })).status).toBe(403);
+    expect(answer(await app.post(`/api/v4/runners/${world.groupRunnerA.id}/reset_authentication_token`, undefined, { token: readOnly }))).toEqual(
+      insufficientScope('api manage_runner'),
+    );
   });
 });

@@ -14,31 +14,14 @@ import {
   type Principal,
   type Route,
 } from '@forgekit/kernel';
-import { AccessLevel } from '@forgekit/plugin-core/contracts';
-import { CiRunner } from '../entities/runner.js';
-import { CiRunnerProject } from '../entities/runner-project.js';
+import { AccessLevel, CI_STATUSES } from '@forgekit/plugin-core/contracts';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { resetTokenResult } from '../shared/token-results.js';
 import { runnerErrors } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField, STATUSES_INCL_DEPRECATED } from './runner-filters.js';
 import { settingFields, toSettings } from './runner-settings-input.js';
-
-/** Job statuses `GET /runners/:id/jobs` filters by. */
-const JOB_STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceled',
-  'canceling',
-  'skipped',
-  'manual',
-  'scheduled',
-];
 
 const UPDATABLE = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'];
 
@@ -58,8 +41,8 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
 
   /** Runners assigned to projects the user maintains, and group runners of groups they own. */
   function ownedRunners(maintainedProjectIds: number[], ownedGroupIds: number[]) {
-    const assigned = database.legacy.table(CiRunnerProject).select('runner_id').whereIn('project_id', maintainedProjectIds);
-    return database.legacy.from(CiRunner, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.group_id', ownedGroupIds));
+    const assigned = database.table(RunnerProjectEntity).select('runnerId').whereIn('projectId', maintainedProjectIds);
+    return database.from(RunnerEntity, 'r').where((q) => q.whereIn('r.id', assigned).orWhereIn('r.groupId', ownedGroupIds));
   }
 
   return [
@@ -72,7 +55,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
         const maintained = await access.visibleProjectIds(ctx.user, { minLevel: AccessLevel.MAINTAINER });
         const owned = await access.visibleGroupIds(ctx.user, { minLevel: AccessLevel.OWNER });
         const query = filterByScope(ownedRunners(maintained, owned), input.scope, STATUSES_INCL_DEPRECATED);
-        return runnerPage(ctx, applyFilters(database, query, input));
+        return runnerPage(ctx, applyFilters(query, input));
       },
     }),
     defineRoute({
@@ -82,7 +65,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       paginated: true,
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
-        return runnerPage(ctx, applyFilters(database, filterByScope(database.legacy.from(CiRunner, 'r'), input.scope), input));
+        return runnerPage(ctx, applyFilters(filterByScope(database.from(RunnerEntity, 'r'), input.scope), input));
       },
     }),
     defineRoute({
@@ -145,7 +128,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       input: params({
         id: f.id(),
         system_id: f.optional(f.string()),
-        status: f.optional(f.values(JOB_STATUSES)),
+        status: f.optional(f.values(CI_STATUSES)),
         order_by: f.optional(f.values(['id'])),
         sort: f.optional(f.values(['asc', 'desc']), 'desc'),
         cursor: f.optional(f.string()),

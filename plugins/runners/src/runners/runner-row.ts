@@ -1,7 +1,8 @@
 /** The fixed vocabularies of the runner API. */
-import type { RunnerType } from '../entities/runner.js';
+import type { RunnerType } from '../contracts.js';
 
-export { RUNNER_TYPES, type RegistrationType, type RunnerRow, type RunnerType } from '../entities/runner.js';
+export { RUNNER_TYPES, type RegistrationType, type RunnerType } from '../contracts.js';
+export type { RunnerRow } from '../entities/runner.js';
 
 export const ACCESS_LEVELS = ['not_protected', 'ref_protected'] as const;
 

@@ -1,5 +1,5 @@
 /** The runner settings a registration or creation request may carry, as fields and as settings. */
-import { f } from '@forgekit/kernel';
+import { f, patchFrom } from '@forgekit/kernel';
 import { normalizeTags, type RunnerSettings } from './runner-attributes.js';
 import { ACCESS_LEVELS } from './runner-row.js';
 
@@ -26,19 +26,22 @@ export interface SettingInput {
   maximum_timeout?: number | null;
 }
 
-const given = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
+/** Sent empty, these keep the model's defaults, as if not sent. */
+const IGNORED_WHEN_EMPTY = ['active', 'locked', 'run_untagged', 'access_level', 'tag_list'] as const;
 
-/** `paused` wins over the deprecated `active`; absent values keep the model's defaults. */
+/** `paused` wins over the deprecated `active`. */
 export function toSettings(input: SettingInput): RunnerSettings {
-  const settings: RunnerSettings = {};
-  if (input.description !== undefined) settings.description = input.description;
-  if (input.maintenance_note !== undefined) settings.maintenance_note = input.maintenance_note;
-  if (input.maximum_timeout !== undefined) settings.maximum_timeout = input.maximum_timeout;
-  if (input.paused !== undefined) settings.active = !input.paused;
-  else if (given(input.active)) settings.active = input.active;
-  if (given(input.locked)) settings.locked = input.locked;
-  if (given(input.run_untagged)) settings.run_untagged = input.run_untagged;
-  if (given(input.access_level)) settings.access_level = input.access_level;
-  if (given(input.tag_list)) settings.tag_list = normalizeTags(input.tag_list);
-  return settings;
+  const sent = { ...input };
+  for (const key of IGNORED_WHEN_EMPTY) if (sent[key] === null) delete sent[key];
+  return patchFrom<RunnerSettings, SettingInput>(sent, {
+    description: 'description',
+    maintenance_note: 'maintenance_note',
+    maximum_timeout: 'maximum_timeout',
+    active: 'active',
+    paused: { to: 'active', as: (paused) => !paused },
+    locked: 'locked',
+    run_untagged: 'run_untagged',
+    access_level: 'access_level',
+    tag_list: { to: 'tag_list', as: (tags) => normalizeTags(tags!) },
+  });
 }

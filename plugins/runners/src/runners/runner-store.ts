@@ -1,12 +1,13 @@
 /** Runner rows: tokens (stored only as digests), tags, project assignments and managers. */
-import { generateToken, tokenDigest, type Database } from '@forgekit/kernel';
-import { unlessTaken, type EntityManager } from '@forgekit/kernel/orm';
-import { CiRunner } from '../entities/runner.js';
-import { CiRunnerManager, type RunnerManagerRow } from '../entities/runner-manager.js';
-import { CiRunnerProject, type RunnerProjectRow } from '../entities/runner-project.js';
-import { CiRunnerTag } from '../entities/runner-tag.js';
+import { generateToken, patchFrom, tokenDigest, type Database, type Transaction } from '@forgekit/kernel';
+import { unlessTaken } from '@forgekit/kernel/orm';
+import type { ManagerDetails, Runner } from '../contracts.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerManagerEntity, type RunnerManagerRow } from '../entities/runner-manager.js';
+import { RunnerProjectEntity, type RunnerProjectRow } from '../entities/runner-project.js';
+import { RunnerTagEntity } from '../entities/runner-tag.js';
 import type { RunnerSettings } from './runner-attributes.js';
-import { TYPE_DIGIT, type RegistrationType, type RunnerRow, type RunnerType } from './runner-row.js';
+import { TYPE_DIGIT, type RunnerRow, type RegistrationType, type RunnerType } from './runner-row.js';
 
 /** Authentication tokens of runners created through `POST /user/runners`. */
 export const CREATED_TOKEN_PREFIX = 'fkrt-';
@@ -21,88 +22,96 @@ export interface NewRunner extends RunnerSettings {
   projectId?: number | null;
 }
 
-/** What a runner reports about the machine it runs on. */
-export interface ManagerDetails {
-  systemXid: string;
-  version?: string | null;
-  revision?: string | null;
-  platform?: string | null;
-  architecture?: string | null;
-  ipAddress?: string | null;
-}
-
 /** The stored settings a change sets: the API's names to the entity's. */
-function settingValues(settings: RunnerSettings): Partial<RunnerRow> {
-  const values: Partial<RunnerRow> = {
-    name: settings.name,
-    description: settings.description,
-    active: settings.active,
-    runUntagged: settings.run_untagged,
-    locked: settings.locked,
-    accessLevel: settings.access_level,
-    maximumTimeout: settings.maximum_timeout,
-    maintenanceNote: settings.maintenance_note,
-  };
-  for (const key of Object.keys(values) as (keyof RunnerRow)[]) if (values[key] === undefined) delete values[key];
-  return values;
-}
+const settingValues = (settings: RunnerSettings) =>
+  patchFrom<RunnerRow, RunnerSettings>(settings, {
+    name: 'name',
+    description: 'description',
+    active: 'active',
+    run_untagged: 'runUntagged',
+    locked: 'locked',
+    access_level: 'accessLevel',
+    maximum_timeout: 'maximumTimeout',
+    maintenance_note: 'maintenanceNote',
+  });
 
 function newSecret(type: RunnerType, registrationType: RegistrationType) {
   const prefix = registrationType === 'authenticated_user' ? CREATED_TOKEN_PREFIX : REGISTERED_TOKEN_PREFIX;
   return generateToken(`${prefix}t${TYPE_DIGIT[type]}_`, 24);
 }
 
+/** A runner as other plugins see it: without its token's digest. */
+function runnerOf(row: RunnerRow | undefined): Runner | undefined {
+  if (!row) return undefined;
+  const { tokenDigest: _digest, ...runner } = row;
+  return runner;
+}
+
 /** Whether a write may go ahead, asked inside its transaction. */
-export type Admission = (em: EntityManager) => Promise<boolean>;
+export type Admission = (tx: Transaction) => Promise<boolean>;
 
 export function createRunnerStore(database: Database) {
-  const findById = (id: number, em?: EntityManager): Promise<RunnerRow | undefined> =>
-    database.legacy.row(CiRunner, database.legacy.from(CiRunner).where('id', id), { em });
-  const byToken = database.legacy.prepareRows(CiRunner, (p) => database.legacy.from(CiRunner).where('token_digest', p.digest).limit(1));
+  const findById = (id: number, tx?: Transaction): Promise<RunnerRow | undefined> => database.row(database.from(RunnerEntity).where('id', id), { tx });
+  const byToken = database.prepareRows((p) => database.from(RunnerEntity).where('tokenDigest', p.digest).limit(1));
 
-  async function replaceTags(em: EntityManager, runnerId: number, tags: readonly string[]) {
-    await em.nativeDelete(CiRunnerTag, { runnerId });
+  async function replaceTags(tx: Transaction, runnerId: number, tags: readonly string[]) {
+    await database.delete(RunnerTagEntity, { runnerId }, { tx });
     // One row at a time keeps the insertion order, which is the order tags are listed in.
-    for (const name of tags) await em.insert(CiRunnerTag, { runnerId, name });
+    for (const name of tags) await database.insert(RunnerTagEntity, { runnerId, name }, { tx });
+  }
+
+  async function findByToken(secret: string): Promise<RunnerRow | undefined> {
+    return secret ? byToken.first({ digest: tokenDigest(secret) }) : undefined;
+  }
+
+  /** Records that the runner (and the manager it reports) contacted the server. */
+  async function heartbeat(runnerId: number, manager: ManagerDetails) {
+    const now = new Date();
+    const details: Partial<RunnerManagerRow> = { contactedAt: now, updatedAt: now };
+    for (const key of ['version', 'revision', 'platform', 'architecture'] as const) if (manager[key] != null) details[key] = manager[key];
+    if (manager.ipAddress) details.ipAddress = manager.ipAddress;
+    const where = { runnerId, systemXid: manager.systemXid };
+    const write = () =>
+      database.transaction(async (tx) => {
+        await database.update(RunnerEntity, { id: runnerId }, { contactedAt: now }, { tx });
+        const updated = await database.update(RunnerManagerEntity, where, details, { tx });
+        if (updated === 0) await database.insert(RunnerManagerEntity, { ...where, createdAt: now, updatedAt: now, ...details }, { tx });
+      });
+    // A concurrent first contact of the same machine inserted it first: update that one.
+    await unlessTaken(write(), write);
   }
 
   return {
     findById: (id: number) => findById(id),
-    async findByToken(secret: string): Promise<RunnerRow | undefined> {
-      return secret ? byToken.first({ digest: tokenDigest(secret) }) : undefined;
+    findByToken,
+    /** What other plugins get through the runners service. */
+    service: {
+      findById: async (id: number) => runnerOf(await findById(id)),
+      findByToken: async (secret: string) => runnerOf(await findByToken(secret)),
+      heartbeat,
     },
     async tagsOf(runnerId: number): Promise<string[]> {
-      const rows = await database.legacy.rows(CiRunnerTag, database.legacy.from(CiRunnerTag).where('runner_id', runnerId).orderBy('id'));
-      return rows.map((row) => row.name);
+      return (await database.rows(database.from(RunnerTagEntity).where('runnerId', runnerId).orderBy('id'))).map((row) => row.name);
     },
     /** Assigned projects, in the order they were assigned. */
     async projectIdsOf(runnerId: number): Promise<number[]> {
-      const rows = await database.legacy.rows(CiRunnerProject, database.legacy.from(CiRunnerProject).where('runner_id', runnerId).orderBy('id'));
-      return rows.map((row) => row.projectId);
+      return (await database.rows(database.from(RunnerProjectEntity).where('runnerId', runnerId).orderBy('id'))).map((row) => row.projectId);
     },
     runnerProject: (runnerId: number, projectId: number): Promise<RunnerProjectRow | undefined> =>
-      database.legacy.row(CiRunnerProject, database.legacy.from(CiRunnerProject).where({ runner_id: runnerId, project_id: projectId })),
+      database.row(database.from(RunnerProjectEntity).where({ runnerId, projectId })),
     /** The manager that contacted the server last. */
     latestManager: (runnerId: number): Promise<RunnerManagerRow | undefined> =>
-      database.legacy.row(
-        CiRunnerManager,
-        database.legacy
-          .from(CiRunnerManager)
-          .where('runner_id', runnerId)
-          .orderBy([
-            { column: 'contacted_at', order: 'desc', nulls: 'last' },
-            { column: 'id', order: 'desc' },
-          ]),
-      ),
+      database.row(database.from(RunnerManagerEntity).where('runnerId', runnerId).orderBy('contactedAt', 'desc', { nulls: 'last' }).orderBy('id', 'desc')),
 
     /** Inserts the runner, its tags and its project; nothing when `admit` (run first, in the transaction) says no. */
     async create(input: NewRunner, admit: Admission = async () => true): Promise<{ row: RunnerRow; secret: string } | null> {
       const secret = newSecret(input.runnerType, input.registrationType);
       const now = new Date();
-      const row = await database.legacy.transaction(async (em) => {
-        if (!(await admit(em))) return null;
-        const id = Number(
-          await em.insert(CiRunner, {
+      const row = await database.transaction(async (tx) => {
+        if (!(await admit(tx))) return null;
+        const id = await database.insert(
+          RunnerEntity,
+          {
             ...settingValues(input),
             runnerType: input.runnerType,
             registrationType: input.registrationType,
@@ -112,69 +121,55 @@ export function createRunnerStore(database: Database) {
             ownerProjectId: input.projectId ?? null,
             createdAt: now,
             updatedAt: now,
-          }),
+          },
+          { tx },
         );
-        await replaceTags(em, id, input.tag_list ?? []);
-        if (input.projectId) await em.insert(CiRunnerProject, { runnerId: id, projectId: input.projectId, createdAt: now, updatedAt: now });
-        return (await findById(id, em))!;
+        await replaceTags(tx, id, input.tag_list ?? []);
+        if (input.projectId) await database.insert(RunnerProjectEntity, { runnerId: id, projectId: input.projectId, createdAt: now, updatedAt: now }, { tx });
+        return (await findById(id, tx))!;
       });
       return row ? { row, secret } : null;
     },
 
     async update(runnerId: number, changes: RunnerSettings): Promise<RunnerRow> {
-      return database.legacy.transaction(async (em) => {
-        await em.nativeUpdate(CiRunner, { id: runnerId }, { ...settingValues(changes), updatedAt: new Date() });
-        if (changes.tag_list !== undefined) await replaceTags(em, runnerId, changes.tag_list);
-        return (await findById(runnerId, em))!;
+      return database.transaction(async (tx) => {
+        await database.update(RunnerEntity, { id: runnerId }, { ...settingValues(changes), updatedAt: new Date() }, { tx });
+        if (changes.tag_list !== undefined) await replaceTags(tx, runnerId, changes.tag_list);
+        return (await findById(runnerId, tx))!;
       });
     },
 
     async remove(runnerIds: readonly number[]) {
       if (runnerIds.length === 0) return;
       const runnerId = { $in: [...runnerIds] };
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(CiRunnerTag, { runnerId });
-        await em.nativeDelete(CiRunnerManager, { runnerId });
-        await em.nativeDelete(CiRunnerProject, { runnerId });
-        await em.nativeDelete(CiRunner, { id: runnerId });
+      await database.transaction(async (tx) => {
+        await database.delete(RunnerTagEntity, { runnerId }, { tx });
+        await database.delete(RunnerManagerEntity, { runnerId }, { tx });
+        await database.delete(RunnerProjectEntity, { runnerId }, { tx });
+        await database.delete(RunnerEntity, { id: runnerId }, { tx });
       });
     },
 
     /** A new authentication token; the old one stops working at once. */
     async resetToken(runner: RunnerRow): Promise<string> {
       const secret = newSecret(runner.runnerType, runner.registrationType);
-      await database.legacy.em().nativeUpdate(CiRunner, { id: runner.id }, { tokenDigest: tokenDigest(secret), tokenExpiresAt: null, updatedAt: new Date() });
+      await database.update(RunnerEntity, { id: runner.id }, { tokenDigest: tokenDigest(secret), tokenExpiresAt: null, updatedAt: new Date() });
       return secret;
     },
 
-    /** Records that the runner (and the manager it reports) contacted the server. */
-    async heartbeat(runnerId: number, manager: ManagerDetails) {
-      const now = new Date();
-      const details: Partial<RunnerManagerRow> = { contactedAt: now, updatedAt: now };
-      for (const key of ['version', 'revision', 'platform', 'architecture'] as const) if (manager[key] != null) details[key] = manager[key];
-      if (manager.ipAddress) details.ipAddress = manager.ipAddress;
-      const where = { runnerId, systemXid: manager.systemXid };
-      const write = () =>
-        database.legacy.transaction(async (em) => {
-          await em.nativeUpdate(CiRunner, { id: runnerId }, { contactedAt: now });
-          const updated = await em.nativeUpdate(CiRunnerManager, where, details);
-          if (updated === 0) await em.insert<RunnerManagerRow>(CiRunnerManager, { ...where, createdAt: now, updatedAt: now, ...details });
-        });
-      // A concurrent first contact of the same machine inserted it first: update that one.
-      await unlessTaken(write(), write);
-    },
+    heartbeat,
 
     /** Assigns the runner unless `admit` (run first, in the transaction) says no; `taken` when it already is assigned. */
     async assign(runnerId: number, projectId: number, admit: Admission): Promise<'assigned' | 'refused' | 'taken'> {
       const now = new Date();
-      const write = database.legacy.transaction(async (em) => {
-        if (!(await admit(em))) return 'refused' as const;
-        await em.insert(CiRunnerProject, { runnerId, projectId, createdAt: now, updatedAt: now });
+      const write = database.transaction(async (tx) => {
+        if (!(await admit(tx))) return 'refused' as const;
+        await database.insert(RunnerProjectEntity, { runnerId, projectId, createdAt: now, updatedAt: now }, { tx });
         return 'assigned' as const;
       });
       return unlessTaken(write, () => 'taken' as const);
     },
-    unassign: (runnerId: number, projectId: number) => database.legacy.em().nativeDelete(CiRunnerProject, { runnerId, projectId }),
+    unassign: (runnerId: number, projectId: number) => database.delete(RunnerProjectEntity, { runnerId, projectId }),
   };
 }
 

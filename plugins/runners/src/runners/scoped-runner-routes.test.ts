@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@forgekit/plugin-core/testing';
-import { createProject, registrationToken, registerRunner, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
+import { answer, createProject, insufficientScope, registerRunner, registrationToken, startRunnersApp, tokenWithScopes } from '../testing/runner-fixtures.js';
 import { buildRunnerWorld, descriptions, type RunnerWorld } from '../testing/runner-world.js';
 
 let app: TestApp;
@@ -30,7 +30,7 @@ describe('GET /projects/:id/runners', () => {
     expect(await list({ scope: 'specific' })).toEqual(['Project runner', 'Two projects runner', 'Group runner A']);
     expect(await list({ type: 'project_type' })).toEqual(['Project runner', 'Two projects runner']);
     expect(await list({ status: 'paused' })).toEqual([]);
-    expect(await app.get(path(), { token: 'maintainer', query: { scope: 'unknown' } })).toMatchObject({
+    expect(answer(await app.get(path(), { token: 'maintainer', query: { scope: 'unknown' } }))).toEqual({
       status: 400,
       body: { error: 'scope does not have a valid value' },
     });
@@ -42,11 +42,11 @@ describe('GET /projects/:id/runners', () => {
   });
 
   it('needs Maintainer access to the project', async () => {
-    expect(await app.get(path(), { token: 'developer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.get(path(), { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await app.get(path(), { token: null })).toMatchObject({ status: 401 });
+    expect(answer(await app.get(path(), { token: 'developer' }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await app.get(path(), { token: 'nonMember' }))).toEqual({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(answer(await app.get(path(), { token: null }))).toEqual({ status: 401, body: { message: '401 Unauthorized' } });
     const manage = await tokenWithScopes(app, 'maintainer', ['manage_runner']);
-    expect(await app.get(path(), { token: manage })).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
+    expect(answer(await app.get(path(), { token: manage }))).toEqual(insufficientScope('api read_api'));
   });
 });
 
@@ -70,9 +70,9 @@ describe('GET /groups/:id/runners', () => {
 
   it('needs Maintainer access to the group', async () => {
     const path = `/api/v4/groups/${app.group.id}/runners`;
-    expect(await app.get(path, { token: 'developer' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await app.get(path, { token: 'nonMember' })).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
-    expect(await app.get(path, { token: 'owner', query: { status: 'bogus' } })).toMatchObject({
+    expect(answer(await app.get(path, { token: 'developer' }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect(answer(await app.get(path, { token: 'nonMember' }))).toEqual({ status: 404, body: { message: '404 Group Not Found' } });
+    expect(answer(await app.get(path, { token: 'owner', query: { status: 'bogus' } }))).toEqual({
       status: 400,
       body: { error: 'status does not have a valid value' },
     });
@@ -91,19 +91,19 @@ describe('POST /projects/:id/runners', () => {
 
   it('refuses group, locked, instance and unmanaged runners', async () => {
     const post = (runnerId: number, token = 'maintainer') => app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: runnerId }, { token });
-    expect(await post(world.groupRunnerA.id)).toMatchObject({ status: 403, body: { message: '403 Forbidden - Runner is a group runner' } });
+    expect(answer(await post(world.groupRunnerA.id))).toEqual({ status: 403, body: { message: '403 Forbidden - Runner is a group runner' } });
     const locked = await registerRunner(app, await registrationToken(app, { project: app.project.id }), { locked: true });
-    expect(await post(locked.id)).toMatchObject({ status: 403, body: { message: '403 Forbidden - Runner is locked' } });
-    expect(await post(world.shared.id)).toMatchObject({ status: 403, body: { message: '403 Forbidden - No access granted' } });
-    expect(await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.shared.id }, { token: 'admin' })).toMatchObject({
+    expect(answer(await post(locked.id))).toEqual({ status: 403, body: { message: '403 Forbidden - Runner is locked' } });
+    expect(answer(await post(world.shared.id))).toEqual({ status: 403, body: { message: '403 Forbidden - No access granted' } });
+    expect(answer(await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.shared.id }, { token: 'admin' }))).toEqual({
       status: 400,
       body: { message: 'Transitioning an instance runner to a project runner is not supported - runner_error' },
     });
-    expect(await post(999999)).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(answer(await post(999999))).toEqual({ status: 404, body: { message: '404 Not found' } });
   });
 
   it('refuses a runner already assigned to the project', async () => {
-    expect(await app.post(`/api/v4/projects/${app.project.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' })).toMatchObject({
+    expect(answer(await app.post(`/api/v4/projects/${app.project.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' }))).toEqual({
       status: 400,
       body: { message: 'Assign to Validation failed: Runner projects runner has already been taken - runner_error' },
     });
@@ -127,7 +127,7 @@ describe('POST /projects/:id/runners', () => {
     const other = await registerRunner(app, await registrationToken(app, { project: app.project.id }));
     await app.put('/api/v4/application/plan_limits', { plan_name: 'default', ci_registered_project_runners: 1 }, { token: 'admin' });
     try {
-      expect(await app.post(`/api/v4/projects/${target.id}/runners`, { runner_id: other.id }, { token: 'admin' })).toMatchObject({
+      expect(answer(await app.post(`/api/v4/projects/${target.id}/runners`, { runner_id: other.id }, { token: 'admin' }))).toEqual({
         status: 400,
         body: { message: 'Assign to Validation failed: Runner projects base Maximum number of ci registered project runners (1) exceeded - runner_error' },
       });
@@ -137,22 +137,24 @@ describe('POST /projects/:id/runners', () => {
   });
 
   it('needs Maintainer access and a runner_id', async () => {
-    expect(await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'developer' })).toMatchObject({
+    expect(answer(await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'developer' }))).toEqual({
       status: 403,
       body: { message: '403 Forbidden' },
     });
-    expect(await app.post(`/api/v4/projects/${world.project2.id}/runners`, {}, { token: 'maintainer' })).toMatchObject({
+    expect(answer(await app.post(`/api/v4/projects/${world.project2.id}/runners`, {}, { token: 'maintainer' }))).toEqual({
       status: 400,
       body: { error: 'runner_id is missing' },
     });
     expect(
-      await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' }),
-    ).toMatchObject({
+      answer(await app.post(`/api/v4/projects/${world.personalProject.id}/runners`, { runner_id: world.projectRunner.id }, { token: 'maintainer' })),
+    ).toEqual({
       status: 404,
       body: { message: '404 Project Not Found' },
     });
     const manage = await tokenWithScopes(app, 'maintainer', ['manage_runner']);
-    expect((await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: world.projectRunner.id }, { token: manage })).status).toBe(403);
+    expect(answer(await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: world.projectRunner.id }, { token: manage }))).toEqual(
+      insufficientScope('api'),
+    );
   });
 });
 
@@ -162,35 +164,35 @@ describe('DELETE /projects/:id/runners/:runner_id', () => {
     await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: runner.id }, { token: 'maintainer' });
     const stale = new Date(Date.now() - 3_600_000).toUTCString();
     expect(
-      (
+      answer(
         await app.request('DELETE', `/api/v4/projects/${world.project2.id}/runners/${runner.id}`, {
           token: 'maintainer',
           headers: { 'If-Unmodified-Since': stale },
-        })
-      ).status,
-    ).toBe(412);
+        }),
+      ),
+    ).toEqual({ status: 412, body: { message: '412 Precondition Failed' } });
     const res = await app.delete(`/api/v4/projects/${world.project2.id}/runners/${runner.id}`, { token: 'maintainer' });
     expect(res.status).toBe(204);
     expect((await app.get(`/api/v4/runners/${runner.id}`, { token: 'admin' })).body.projects.map((p: { id: number }) => p.id)).toEqual([app.project.id]);
   });
 
   it('refuses to unassign a runner from its owner project', async () => {
-    expect(await app.delete(`/api/v4/projects/${app.project.id}/runners/${world.twoProjectsRunner.id}`, { token: 'owner' })).toMatchObject({
+    expect(answer(await app.delete(`/api/v4/projects/${app.project.id}/runners/${world.twoProjectsRunner.id}`, { token: 'owner' }))).toEqual({
       status: 403,
       body: { message: '403 Forbidden - You cannot unassign a runner from the owner project. Delete the runner instead' },
     });
   });
 
   it('answers 404 for runners not assigned to the project and 403 below Maintainer', async () => {
-    expect(await app.delete(`/api/v4/projects/${world.project2.id}/runners/${world.shared.id}`, { token: 'maintainer' })).toMatchObject({
+    expect(answer(await app.delete(`/api/v4/projects/${world.project2.id}/runners/${world.shared.id}`, { token: 'maintainer' }))).toEqual({
       status: 404,
       body: { message: '404 Runner Not Found' },
     });
-    expect(await app.delete(`/api/v4/projects/${world.project2.id}/runners/abc`, { token: 'maintainer' })).toMatchObject({
+    expect(answer(await app.delete(`/api/v4/projects/${world.project2.id}/runners/abc`, { token: 'maintainer' }))).toEqual({
       status: 400,
       body: { error: 'runner_id is invalid' },
     });
-    expect(await app.delete(`/api/v4/projects/${app.project.id}/runners/${world.projectRunner.id}`, { token: 'developer' })).toMatchObject({
+    expect(answer(await app.delete(`/api/v4/projects/${app.project.id}/runners/${world.projectRunner.id}`, { token: 'developer' }))).toEqual({
       status: 403,
       body: { message: '403 Forbidden' },
     });
@@ -205,12 +207,12 @@ describe('when projects and groups are deleted', () => {
     const shared = await registerRunner(app, token);
     await app.post(`/api/v4/projects/${world.project2.id}/runners`, { runner_id: shared.id }, { token: 'owner' });
     expect((await app.delete(`/api/v4/projects/${project.id}`, { token: 'owner' })).status).toBe(202);
-    expect((await app.get(`/api/v4/runners/${solo.id}`, { token: 'admin' })).status).toBe(404);
+    expect(answer(await app.get(`/api/v4/runners/${solo.id}`, { token: 'admin' }))).toEqual({ status: 404, body: { message: '404 Not found' } });
     const survivor = (await app.get(`/api/v4/runners/${shared.id}`, { token: 'admin' })).body;
     expect(survivor.projects.map((p: { id: number }) => p.id)).toEqual([world.project2.id]);
     // The next project now owns it: its Maintainers may delete it.
     expect((await app.delete(`/api/v4/runners/${shared.id}`, { token: 'maintainer' })).status).toBe(204);
-    expect((await app.post('/api/v4/runners', { token })).status).toBe(403);
+    expect(answer(await app.post('/api/v4/runners', { token }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
   });
 
   it('deletes the runners of a deleted group and its subgroups', async () => {
@@ -219,7 +221,7 @@ describe('when projects and groups are deleted', () => {
     const token = await registrationToken(app, { group: child.body.id });
     const runner = await registerRunner(app, token);
     expect((await app.delete(`/api/v4/groups/${parent.body.id}`, { token: 'owner' })).status).toBe(202);
-    expect((await app.get(`/api/v4/runners/${runner.id}`, { token: 'admin' })).status).toBe(404);
-    expect((await app.post('/api/v4/runners', { token })).status).toBe(403);
+    expect(answer(await app.get(`/api/v4/runners/${runner.id}`, { token: 'admin' }))).toEqual({ status: 404, body: { message: '404 Not found' } });
+    expect(answer(await app.post('/api/v4/runners', { token }))).toEqual({ status: 403, body: { message: '403 Forbidden' } });
   });
 });

@@ -1,13 +1,12 @@
 /** `/projects/:id/runners` and `/groups/:id/runners`: runners available to a project or group. */
 import { apiError, checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, notFound, params, recordNotFound, type Route } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
 import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
-import { CiRunner } from '../entities/runner.js';
-import { CiRunnerProject } from '../entities/runner-project.js';
+import { RunnerEntity } from '../entities/runner.js';
+import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { LimitError } from '../limits/runner-limits.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { fullMessages } from './runner-attributes.js';
-import { applyFilters, filterByScope, filterFields, scopeField } from './runner-filters.js';
+import { applyFilters, filterByScope, filterFields, scopeField, type RunnerConditions } from './runner-filters.js';
 import type { RunnerRow } from './runner-row.js';
 
 const ancestorIds = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
@@ -25,15 +24,15 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   const { database, access, store, permissions, presenter, runnerPage, limits } = deps;
 
   /** Instance runners, when the project or group allows shared runners. */
-  const instanceRunners = (q: Knex.QueryBuilder) => q.orWhere('r.runner_type', 'instance_type');
+  const instanceRunners = (q: RunnerConditions) => q.orWhere('r.runnerType', 'instance_type');
 
   /** The project's own runners, its groups' runners, and instance runners if it allows them. */
   function projectRunners(project: ProjectWithNamespace) {
     const groupIds = project.ns_kind === 'group' ? ancestorIds(project.ns_traversal_path) : [];
     const sharedEnabled = settingsOf(project.settings).shared_runners_enabled !== false;
-    return database.legacy.from(CiRunner, 'r').where((q) => {
-      q.whereIn('r.id', database.legacy.table(CiRunnerProject).select('runner_id').where('project_id', project.id));
-      if (groupIds.length > 0) q.orWhereIn('r.group_id', groupIds);
+    return database.from(RunnerEntity, 'r').where((q) => {
+      q.whereIn('r.id', database.table(RunnerProjectEntity).select('runnerId').where('projectId', project.id));
+      if (groupIds.length > 0) q.orWhereIn('r.groupId', groupIds);
       if (sharedEnabled) instanceRunners(q);
     });
   }
@@ -41,8 +40,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   /** The group's and its ancestors' runners, and instance runners if it allows them. */
   function groupRunners(group: NamespaceRow) {
     const sharedEnabled = (settingsOf(group.settings).shared_runners_setting ?? 'enabled') === 'enabled';
-    return database.legacy.from(CiRunner, 'r').where((q) => {
-      q.whereIn('r.group_id', ancestorIds(group.traversal_path));
+    return database.from(RunnerEntity, 'r').where((q) => {
+      q.whereIn('r.groupId', ancestorIds(group.traversal_path));
       if (sharedEnabled) instanceRunners(q);
     });
   }
@@ -63,7 +62,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
-        return runnerPage(ctx, applyFilters(database, filterByScope(projectRunners(project), input.scope), input));
+        return runnerPage(ctx, applyFilters(filterByScope(projectRunners(project), input.scope), input));
       },
     }),
     defineRoute({
@@ -83,8 +82,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
         const problem = await assignmentError(runner, project.id);
         if (problem) throw assignFailed(problem);
         let late: LimitError | null = null;
-        const outcome = await store.assign(runner.id, project.id, async (em) => {
-          late = await limits.check('project', project.id, em);
+        const outcome = await store.assign(runner.id, project.id, async (tx) => {
+          late = await limits.check('project', project.id, tx);
           return !late;
         });
         if (outcome === 'taken') throw assignFailed(TAKEN);
@@ -114,7 +113,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       input: params(filterFields),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
-        return runnerPage(ctx, applyFilters(database, groupRunners(group), input));
+        return runnerPage(ctx, applyFilters(groupRunners(group), input));
       },
     }),
   ];

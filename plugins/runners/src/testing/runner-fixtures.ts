@@ -1,11 +1,20 @@
 /** Test helpers: an app with the runners plugin, tokens, runners and contact times. */
-import { coreTokensRef } from '@forgekit/plugin-core';
+import { coreTokensRef } from '@forgekit/plugin-core/contracts';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { createTestApp, type Role, type TestApp } from '@forgekit/plugin-core/testing';
-import { CiRunner, type RunnerRow } from '../entities/runner.js';
+import { RunnerEntity, type RunnerRow } from '../entities/runner.js';
 import { runnersPlugin } from '../plugin.js';
 
 export const startRunnersApp = () => createTestApp({ plugins: [planLimitsPlugin, runnersPlugin] });
+
+/** A response's status and body, to compare whole: an error test asserts the exact body. */
+export const answer = (res: { status: number; body: unknown }) => ({ status: res.status, body: res.body });
+
+/** GitLab's answer to a token without the scopes a route needs (`scope` lists those that would do). */
+export const insufficientScope = (scope: string) => ({
+  status: 403,
+  body: { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope },
+});
 
 type Scope = { instance: true } | { group: number | string } | { project: number | string };
 
@@ -45,7 +54,7 @@ export async function setTimes(app: TestApp, runnerId: number, times: { createdH
   if (times.contactedHoursAgo !== undefined) {
     changes.contactedAt = times.contactedHoursAgo === null ? null : new Date(Date.now() - times.contactedHoursAgo * HOUR);
   }
-  await app.kernel.database.legacy.em().nativeUpdate(CiRunner, { id: runnerId }, changes);
+  await app.kernel.database.update(RunnerEntity, { id: runnerId }, changes);
 }
 
 /** A project in the seeded group (or another namespace), created by the group's owner. */

@@ -1,4 +1,4 @@
-/** Services the cluster-agents plugin provides to other plugins. */
+/** What other plugins may use of cluster agents: the service that authenticates agent tokens. */
 import { createServiceRef } from '@forgekit/kernel';
 
 /** The agent behind a presented agent token. */
