@@ -1,10 +1,21 @@
 import { AccessLevel } from '@gitbeaker/rest';
 import { corePlugin } from '@forgekit/plugin-core';
-import { iterationCadencesServiceRef, iterationsPlugin, iterationsServiceRef, SCHEDULE_JOB } from '@forgekit/plugin-iterations';
+import { iterationsPlugin } from '@forgekit/plugin-iterations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 import { python } from './support/python-gitlab.js';
+
+/** Asks `probe` until it answers something `done` accepts: the server works in the background. */
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}; last answer: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const day = (days: number) => {
   const at = new Date();
@@ -89,9 +100,12 @@ describe('iterations through @gitbeaker/rest, python-gitlab and the REST extensi
       iterations_in_advance: 2,
     });
     expect(cadence.status).toBe(201);
-    // The job runs on its own; running it again here is idempotent and lets the test wait for it.
-    await server.kernel.jobs.run(SCHEDULE_JOB, { cadenceId: cadence.body.id });
-    const upcoming = await guest.api.GroupIterations.all(groupId, { state: 'upcoming', search: 'auto', in: 'cadence_title' } as never);
+    // The server schedules them in the background, all in one transaction.
+    const upcoming = await until(
+      () => guest.api.GroupIterations.all(groupId, { state: 'upcoming', search: 'auto', in: 'cadence_title' } as never),
+      (list) => list.length > 0,
+      'the cadence has iterations',
+    );
     expect(upcoming.map((iteration) => [iteration.start_date, iteration.due_date, iteration.title, iteration.description])).toEqual([
       [day(1), day(14), null, null],
       [day(15), day(28), null, null],
@@ -106,16 +120,22 @@ describe('iterations through @gitbeaker/rest, python-gitlab and the REST extensi
     expect(anonymous.status).toBe(404);
   });
 
-  it('removes cadences and iterations with their group', async () => {
-    const doomed = await api.Groups.create('Doomed', 'doomed');
+  it("drops a deleted subgroup's iterations from its parent's list", async () => {
+    const doomed = await api.Groups.create('Doomed', 'doomed', { parentId: groupId });
     const cadence = await rest(server.rootToken, 'POST', `/groups/${doomed.id}/iteration_cadences`, { title: 'Gone', automatic: false });
     const iteration = await rest(server.rootToken, 'POST', `/groups/${doomed.id}/iteration_cadences/${cadence.body.id}/iterations`, {
+      title: 'Doomed sprint',
       start_date: day(1),
       due_date: day(2),
     });
     expect(iteration.status).toBe(201);
+    const withDescendants = async () =>
+      (await api.GroupIterations.all(groupId, { includeDescendants: true } as never)).map((listed) => listed.id).includes(iteration.body.id);
+    expect(await withDescendants()).toBe(true);
+
     await api.Groups.remove(doomed.id);
-    expect(await server.kernel.resolve(iterationsServiceRef).byIds([iteration.body.id])).toEqual([]);
-    expect(await server.kernel.resolve(iterationCadencesServiceRef).list(doomed.id)).toEqual([]);
+    expect(await withDescendants()).toBe(false);
+    // The cadence extension no longer finds the group either.
+    expect(await rest(server.rootToken, 'GET', `/groups/${doomed.id}/iteration_cadences`)).toEqual({ status: 404, body: { message: '404 Group Not Found' } });
   });
 });

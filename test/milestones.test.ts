@@ -1,28 +1,14 @@
 import { AccessLevel } from '@gitbeaker/rest';
-import { definePlugin, notFound } from '@forgekit/kernel';
 import { corePlugin } from '@forgekit/plugin-core';
-import { coreAccessRef } from '@forgekit/plugin-core/contracts';
-import { milestoneEventsPlugin, milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events';
+import { issuesPlugin } from '@forgekit/plugin-issues';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
+import { notesPlugin } from '@forgekit/plugin-notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 import { python } from './support/python-gitlab.js';
-
-/** Issue #1 of every project stands in for a real issue until the issues plugin is composed here. */
-const stubIssues = definePlugin({
-  id: 'stub-issues',
-  compatibility: '^0.1.0',
-  requires: [coreAccessRef, milestoneEventsServiceRef],
-  register(ctx) {
-    const access = ctx.resolve(coreAccessRef);
-    ctx.resolve(milestoneEventsServiceRef).registerResource('Issue', async (user, projectIdOrPath, iid) => {
-      const { project } = await access.requireProject(user, projectIdOrPath);
-      if (iid !== '1') throw notFound('Issue');
-      return { id: 9000 + project.id, projectId: project.id };
-    });
-  },
-});
 
 describe('milestones through @gitbeaker/rest and python-gitlab', () => {
   let server: ListeningServer;
@@ -33,7 +19,7 @@ describe('milestones through @gitbeaker/rest and python-gitlab', () => {
   let projectId: number;
 
   beforeAll(async () => {
-    server = await startListeningServer([corePlugin, milestonesPlugin, milestoneEventsPlugin, stubIssues]);
+    server = await startListeningServer([corePlugin, labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin]);
     api = clientFor(server, server.rootToken);
     groupId = (await api.Groups.create('Planning Group', 'planning-group')).id;
     projectId = (await api.Projects.create({ name: 'Planning Project', namespaceId: groupId })).id;
@@ -78,23 +64,22 @@ describe('milestones through @gitbeaker/rest and python-gitlab', () => {
     expect(await guest.api.GroupMilestones.all(groupId)).toEqual([]);
   });
 
-  it('lists milestone events of an issue', async () => {
+  it('lists the milestone events of an issue whose milestone changed', async () => {
     const first = await reporter.api.ProjectMilestones.create(projectId, 'events one');
     const second = await reporter.api.ProjectMilestones.create(projectId, 'events two');
-    const recorder = server.kernel.resolve(milestoneEventsServiceRef);
-    const change = { resourceType: 'Issue' as const, resourceId: 9000 + projectId, projectId, userId: reporter.id, state: 'opened' };
-    await recorder.record({ ...change, from: null, to: first.id });
-    await recorder.record({ ...change, from: first.id, to: second.id });
+    const issue = await reporter.api.Issues.create(projectId, 'Planned', { milestoneId: first.id });
+    await reporter.api.Issues.edit(projectId, issue.iid, { milestoneId: second.id });
 
-    const events = await guest.api.IssueMilestoneEvents.all(projectId, 1);
+    const events = await guest.api.IssueMilestoneEvents.all(projectId, issue.iid);
     expect(events.map((event) => [event.action, event.milestone.id])).toEqual([
       ['add', first.id],
       ['remove', first.id],
       ['add', second.id],
     ]);
-    expect(events[0]).toMatchObject({ resource_type: 'Issue', resource_id: 9000 + projectId, state: 'opened', user: { username: 'rita' } });
-    expect(await guest.api.IssueMilestoneEvents.show(projectId, 1, events[2]!.id)).toEqual(events[2]);
-    expect(await failureOf(guest.api.IssueMilestoneEvents.all(projectId, 2))).toEqual({ status: 404, description: '404 Issue Not Found' });
+    expect(events[0]).toMatchObject({ resource_type: 'Issue', resource_id: issue.id, state: 'opened', user: { username: 'rita' } });
+    expect(await guest.api.IssueMilestoneEvents.show(projectId, issue.iid, events[2]!.id)).toEqual(events[2]);
+    // The issues plugin answers an unknown iid as GitLab's finder does.
+    expect(await failureOf(guest.api.IssueMilestoneEvents.all(projectId, issue.iid + 1))).toEqual({ status: 404, description: '404 Not found' });
   });
 
   it('works through python-gitlab', async () => {

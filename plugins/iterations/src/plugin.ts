@@ -4,8 +4,8 @@ import { cadenceRoutes } from './cadences/cadence-routes.js';
 import { createCadenceService } from './cadences/cadence-service.js';
 import { createCadenceStore } from './cadences/cadence-store.js';
 import { iterationCadencesServiceRef, iterationsServiceRef } from './contracts.js';
-import { Iteration } from './entities/iteration.js';
-import { IterationCadence } from './entities/iteration-cadence.js';
+import { IterationEntity } from './entities/iteration.js';
+import { IterationCadenceEntity } from './entities/iteration-cadence.js';
 import { createGroupDirectory } from './groups/group-directory.js';
 import { iterationListRoutes } from './iterations/iteration-routes.js';
 import { createIterationService } from './iterations/iteration-service.js';
@@ -23,7 +23,7 @@ export const SCHEDULE_JOB = 'iterations:schedule';
 export const iterationsPlugin = definePlugin({
   id: 'iterations',
   compatibility: '^0.1.0',
-  entities: [IterationCadence, Iteration],
+  entities: [IterationCadenceEntity, IterationEntity],
   migrations: [init, closedAt],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef],
   provides: [iterationsServiceRef, iterationCadencesServiceRef],

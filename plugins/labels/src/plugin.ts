@@ -2,8 +2,8 @@ import { definePlugin, kernelServices } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef } from '@forgekit/plugin-core/contracts';
 import { labelsServiceRef } from './contracts.js';
 import { LabelEntity } from './entities/label.js';
-import { LabelPriority } from './entities/label-priority.js';
-import { LabelSubscription } from './entities/label-subscription.js';
+import { LabelPriorityEntity } from './entities/label-priority.js';
+import { LabelSubscriptionEntity } from './entities/label-subscription.js';
 import { groupLabelRoutes } from './labels/group-label-routes.js';
 import { createLabelService } from './labels/label-service.js';
 import { createLabelStore } from './labels/label-store.js';
@@ -16,7 +16,7 @@ import { init } from './migrations/202611242300-init.js';
 export const labelsPlugin = definePlugin({
   id: 'labels',
   compatibility: '^0.1.0',
-  entities: [LabelEntity, LabelPriority, LabelSubscription],
+  entities: [LabelEntity, LabelPriorityEntity, LabelSubscriptionEntity],
   migrations: [init],
   requires: [coreAccessRef, coreProjectsRef],
   provides: [labelsServiceRef],

@@ -1,4 +1,4 @@
-/** What other plugins may use of milestones: lookups for the items that carry them, visibility, the wire entity, events. */
+/** What other plugins may use of milestones: lookups for the items that carry them, visibility, the milestone as the API shows it, events. */
 import { createServiceRef, defineEvent, type Principal } from '@forgekit/kernel';
 
 export interface Milestone {
@@ -19,8 +19,8 @@ export interface Milestone {
   webUrl?: string;
 }
 
-/** GitLab's Milestone entity, as issues and milestone events show it. */
-export type MilestoneEntity = Record<string, unknown>;
+/** GitLab's Milestone entity on the wire (`id`, `iid`, `title`, `web_url` …), as issues and milestone events show it. */
+export type PresentedMilestone = Record<string, unknown>;
 
 /** A milestone filter of the issue and merge-request lists, besides `None` and `Any`. */
 export type MilestoneFilter = { title: string } | 'Upcoming' | 'Started';
@@ -47,7 +47,7 @@ export interface MilestonesService {
   byIds(ids: readonly number[], options?: { projectPaths?: ReadonlyMap<number, string> }): Promise<Milestone[]>;
   /** Whether the caller may read the milestone's project or group. */
   canRead(user: Principal | null, milestone: Milestone): Promise<boolean>;
-  entity(milestone: Milestone): MilestoneEntity;
+  entity(milestone: Milestone): PresentedMilestone;
   /** Ids of the milestones a filter names among those of these projects and groups (GitLab's meaning of Upcoming and Started). */
   idsForFilter(scope: { projectIds: readonly number[]; groupIds: readonly number[] }, filter: MilestoneFilter): Promise<number[]>;
   /** The issues (or merge requests) plugin serves `.../milestones/:milestone_id/<kind>`; without one the list is empty. */

@@ -379,7 +379,8 @@ class QueryImpl {
     return this;
   }
   selectExists(name: string, entity: AnyEntity, alias: string, build: (sub: Impl) => void) {
-    this.qb.select(this.shared.knex.raw(`case when exists (?) then 1 else 0 end as ??`, [this.sub(entity, alias, build), name]));
+    // knex puts a subquery binding in parentheses itself: `exists (?)` would read `exists ((select …))`, which SQLite refuses.
+    this.qb.select(this.shared.knex.raw(`case when exists ? then 1 else 0 end as ??`, [this.sub(entity, alias, build), name]));
     return this;
   }
   selectSql(name: string, expression: Sql) {

@@ -2,7 +2,7 @@
  * Iteration cadences: GitLab's validations, and the scheduling of an automatic cadence's
  * iterations (run by the `iterations:schedule` job, idempotent).
  */
-import { type EventBus, longerThan, notFound, tooLongMessage, validationFailed } from '@forgekit/kernel';
+import { type EventBus, longerThan, notFound, patchFrom, tooLongMessage, validationFailed } from '@forgekit/kernel';
 import { type CadenceInput, type IterationCadence, type IterationCadencesService, iterationEvents } from '../contracts.js';
 import { addDays, todayDate } from '../iterations/iteration-dates.js';
 import type { IterationStore, StoredIteration } from '../iterations/iteration-store.js';
@@ -26,16 +26,19 @@ const DEFAULTS: CadenceFields = {
   iterationsInAdvance: null,
 };
 
+const INPUT_FIELDS = {
+  title: 'title',
+  description: 'description',
+  automatic: 'automatic',
+  active: 'active',
+  roll_over: 'rollOver',
+  start_date: 'startDate',
+  duration_in_weeks: 'durationInWeeks',
+  iterations_in_advance: 'iterationsInAdvance',
+} as const;
+
 function applyInput(base: CadenceFields, input: CadenceInput): CadenceFields {
-  const next = { ...base };
-  if (input.title !== undefined) next.title = input.title;
-  if (input.description !== undefined) next.description = input.description;
-  if (input.automatic !== undefined) next.automatic = input.automatic;
-  if (input.active !== undefined) next.active = input.active;
-  if (input.roll_over !== undefined) next.rollOver = input.roll_over;
-  if (input.start_date !== undefined) next.startDate = input.start_date;
-  if (input.duration_in_weeks !== undefined) next.durationInWeeks = input.duration_in_weeks;
-  if (input.iterations_in_advance !== undefined) next.iterationsInAdvance = input.iterations_in_advance;
+  const next: CadenceFields = { ...base, ...patchFrom<CadenceFields, CadenceInput>(input, INPUT_FIELDS) };
   // A cadence turned manual forgets its automation, as GitLab's does.
   if (base.automatic && !next.automatic) Object.assign(next, { rollOver: false, durationInWeeks: null, iterationsInAdvance: null });
   return next;
@@ -131,18 +134,18 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
     async update(previous, input) {
       const next = applyInput(previous, input);
       const today = todayDate();
-      const { cadence, moved } = await store.transaction(async (em) => {
-        await iterations.lockGroup(em, previous.groupId);
-        const existing = await iterations.ofCadence(previous.id, em);
+      const { cadence, moved } = await store.transaction(async (tx) => {
+        await iterations.lockGroup(tx, previous.groupId);
+        const existing = await iterations.ofCadence(previous.id, tx);
         validate(previous, next, existing);
         // A new start or duration moves the upcoming iterations, back to back from the new start.
         const moves =
           needsNewStart(previous, next) && next.durationInWeeks
             ? realigned({ startDate: next.startDate!, durationInWeeks: next.durationInWeeks }, existing, today)
             : [];
-        if (moves.length > 0) await iterations.redate(previous.id, moves, em);
+        if (moves.length > 0) await iterations.redate(previous.id, moves, tx);
         const moved = moves.map((move) => ({ move, before: existing.find((iteration) => iteration.id === move.id)! }));
-        return { cadence: await store.update(previous, next, em), moved };
+        return { cadence: await store.update(previous, next, tx), moved };
       });
       for (const { move, before } of moved) {
         const changes = {
@@ -157,10 +160,10 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
 
     async remove(cadence) {
       const ids = (await iterations.ofCadence(cadence.id)).map((iteration) => iteration.id);
-      await store.transaction(async (em) => {
-        await iterations.lockGroup(em, cadence.groupId);
-        await iterations.removeOfCadence(cadence.id, em);
-        await store.remove(cadence.id, em);
+      await store.transaction(async (tx) => {
+        await iterations.lockGroup(tx, cadence.groupId);
+        await iterations.removeOfCadence(cadence.id, tx);
+        await store.remove(cadence.id, tx);
       });
       await emitDeleted(cadence.groupId, ids);
     },
@@ -169,8 +172,8 @@ export function createCadenceService(store: CadenceStore, iterations: IterationS
       const cadence = await store.byId(cadenceId);
       if (!cadence?.automatic || !cadence.active || !cadence.startDate || !cadence.durationInWeeks || !cadence.iterationsInAdvance) return 0;
       const spec = { startDate: cadence.startDate, durationInWeeks: cadence.durationInWeeks, iterationsInAdvance: cadence.iterationsInAdvance };
-      const created = await iterations.insert(cadence.groupId, cadence.id, async (em) =>
-        missingIterations(spec, await iterations.ofCadence(cadence.id, em), todayDate()),
+      const created = await iterations.insert(cadence.groupId, cadence.id, async (tx) =>
+        missingIterations(spec, await iterations.ofCadence(cadence.id, tx), todayDate()),
       );
       for (const iteration of created) await events.emit(iterationEvents.created, { iterationId: iteration.id, groupId: cadence.groupId });
       return created.length;

@@ -1,8 +1,7 @@
-/** Iteration cadences in the database. */
-import type { Database } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+/** Iteration cadences in the database, by property. */
+import type { Database, Transaction } from '@forgekit/kernel';
 import type { IterationCadence as CadenceShape } from '../contracts.js';
-import { IterationCadence } from '../entities/iteration-cadence.js';
+import { IterationCadenceEntity } from '../entities/iteration-cadence.js';
 
 /** A stored cadence: the entity's row, whose nullable columns read back as null. */
 export type StoredCadence = CadenceShape;
@@ -10,36 +9,29 @@ export type CadenceFields = Omit<StoredCadence, 'id' | 'groupId' | 'createdAt' |
 const stored = (rows: object[]) => rows as StoredCadence[];
 
 export function createCadenceStore(database: Database) {
+  const cadences = () => database.from(IterationCadenceEntity);
   return {
     pageOfGroup: async (groupId: number, limit: number, offset: number) =>
-      stored(
-        await database.legacy.rows(
-          IterationCadence,
-          database.legacy.from(IterationCadence).where({ group_id: groupId }).orderBy('id').limit(limit).offset(offset),
-        ),
-      ),
-    countOfGroup: (groupId: number) => database.legacy.count(database.legacy.from(IterationCadence).where({ group_id: groupId })),
-    ofGroup: async (groupId: number) =>
-      stored(await database.legacy.rows(IterationCadence, database.legacy.from(IterationCadence).where({ group_id: groupId }).orderBy('id'))),
-    byId: async (id: number) =>
-      (await database.legacy.row(IterationCadence, database.legacy.from(IterationCadence).where({ id }))) as StoredCadence | undefined,
+      stored(await database.rows(cadences().where('groupId', groupId).orderBy('id').limit(limit).offset(offset))),
+    countOfGroup: (groupId: number) => database.count(cadences().where('groupId', groupId)),
+    ofGroup: async (groupId: number) => stored(await database.rows(cadences().where('groupId', groupId).orderBy('id'))),
+    byId: async (id: number) => (await database.row(cadences().where('id', id))) as StoredCadence | undefined,
     /** Active automatic cadences, the ones the periodic run keeps scheduled. */
-    scheduled: async () =>
-      stored(await database.legacy.rows(IterationCadence, database.legacy.from(IterationCadence).where({ automatic: true, active: true }).orderBy('id'))),
+    scheduled: async () => stored(await database.rows(cadences().where({ automatic: true, active: true }).orderBy('id'))),
     async insert(groupId: number, fields: CadenceFields): Promise<StoredCadence> {
       const now = new Date();
       const row = { groupId, ...fields, createdAt: now, updatedAt: now };
-      const id = await database.legacy.em().insert(IterationCadence, row);
+      const id = await database.insert(IterationCadenceEntity, row);
       return { id, ...row };
     },
-    async update(previous: StoredCadence, fields: CadenceFields, em: EntityManager = database.legacy.em()): Promise<StoredCadence> {
+    async update(previous: StoredCadence, fields: CadenceFields, tx?: Transaction): Promise<StoredCadence> {
       const changes = { ...fields, updatedAt: new Date() };
-      await em.nativeUpdate(IterationCadence, { id: previous.id }, changes);
+      await database.update(IterationCadenceEntity, { id: previous.id }, changes, { tx });
       return { ...previous, ...changes };
     },
-    remove: (id: number, em: EntityManager) => em.nativeDelete(IterationCadence, { id }),
-    removeOfGroup: (groupId: number) => database.legacy.em().nativeDelete(IterationCadence, { groupId }),
-    transaction: <T>(work: (em: EntityManager) => Promise<T>) => database.legacy.transaction(work),
+    remove: (id: number, tx: Transaction) => database.delete(IterationCadenceEntity, { id }, { tx }),
+    removeOfGroup: (groupId: number) => database.delete(IterationCadenceEntity, { groupId }),
+    transaction: <T>(work: (tx: Transaction) => Promise<T>) => database.transaction(work),
   };
 }
 

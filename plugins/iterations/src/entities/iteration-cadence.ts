@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A group's iteration cadence; an automatic one schedules its own iterations. */
-export const IterationCadence = defineEntity({
+export const IterationCadenceEntity = defineEntity({
   name: 'IterationCadence',
   tableName: 'iteration_cadences',
   indexes: [{ properties: ['groupId'] }],
@@ -22,4 +22,4 @@ export const IterationCadence = defineEntity({
   }),
 });
 
-export type IterationCadenceRow = InferEntity<typeof IterationCadence>;
+export type IterationCadenceRow = InferEntity<typeof IterationCadenceEntity>;

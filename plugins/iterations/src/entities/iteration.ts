@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** An iteration of a cadence; `iid` counts per group, `sequence` orders a cadence's iterations by date. */
-export const Iteration = defineEntity({
+export const IterationEntity = defineEntity({
   name: 'Iteration',
   tableName: 'iterations',
   uniques: [{ properties: ['groupId', 'iid'] }, { properties: ['cadenceId', 'title'] }],
@@ -24,4 +24,4 @@ export const Iteration = defineEntity({
   }),
 });
 
-export type IterationRow = InferEntity<typeof Iteration>;
+export type IterationRow = InferEntity<typeof IterationEntity>;

@@ -2,8 +2,17 @@
  * Iterations: GitLab's list with its filters over a group's lineage, the lookups other
  * plugins use, and manual iterations of a cadence with GitLab's validations.
  */
-import { type EventBus, longerThan, notFound, type Principal, TEXT_LIMIT, tooLongMessage, validationFailed } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
+import {
+  type EventBus,
+  longerThan,
+  notFound,
+  patchFrom,
+  type Principal,
+  TEXT_LIMIT,
+  tooLongMessage,
+  type Transaction,
+  validationFailed,
+} from '@forgekit/kernel';
 import { iterationEvents, type Iteration, type IterationCadence, type IterationsService } from '../contracts.js';
 import type { GroupDirectory, IterationGroup } from '../groups/group-directory.js';
 import { addYears, todayDate } from './iteration-dates.js';
@@ -67,7 +76,7 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
   }
 
   /** GitLab's model errors for an iteration's dates and title within its cadence. */
-  async function validate(cadence: IterationCadence, next: NewIteration, em: EntityManager, exceptId = 0) {
+  async function validate(cadence: IterationCadence, next: NewIteration, tx: Transaction, exceptId = 0) {
     const errors: Errors = {};
     if (next.title !== null && longerThan(next.title, TITLE_LIMIT)) add(errors, 'title', tooLongMessage(TITLE_LIMIT));
     if (next.description !== null && longerThan(next.description, TEXT_LIMIT)) add(errors, 'description', tooLongMessage(TEXT_LIMIT));
@@ -76,10 +85,10 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     if (next.dueDate > limit) add(errors, 'due_date', `cannot be more than ${MAX_YEARS_AHEAD} years in the future`);
     if (next.dueDate < next.startDate) add(errors, 'due_date', 'must be greater than start date');
     if (cadence.automatic) add(errors, 'base', 'Iterations cannot be manually added to cadences that use automatic scheduling');
-    else if (!errors.due_date && (await store.overlaps(cadence.id, next.startDate, next.dueDate, exceptId, em))) {
+    else if (!errors.due_date && (await store.overlaps(cadence.id, next.startDate, next.dueDate, exceptId, tx))) {
       add(errors, 'base', 'Dates cannot overlap with other existing Iterations within this iterations cadence');
     }
-    if (next.title !== null && (await store.titleTaken(cadence.id, next.title, exceptId, em))) {
+    if (next.title !== null && (await store.titleTaken(cadence.id, next.title, exceptId, tx))) {
       add(errors, 'title', 'already being used for another iteration within this cadence.');
     }
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
@@ -124,8 +133,8 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
 
     async create(group: IterationGroup, cadence: IterationCadence, input: IterationInput & { start_date: string; due_date: string }): Promise<Iteration> {
       const next: NewIteration = { title: input.title ?? null, description: input.description ?? null, startDate: input.start_date, dueDate: input.due_date };
-      const [created] = await store.insert(group.id, cadence.id, async (em) => {
-        await validate(cadence, next, em);
+      const [created] = await store.insert(group.id, cadence.id, async (tx) => {
+        await validate(cadence, next, tx);
         return [next];
       });
       await events.emit(iterationEvents.created, { iterationId: created!.id, groupId: group.id });
@@ -133,11 +142,12 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
     },
 
     async update(group: IterationGroup, cadence: IterationCadence, previous: Iteration, input: IterationInput): Promise<Iteration> {
-      const changes: Partial<NewIteration> = {};
-      if (input.title !== undefined) changes.title = input.title;
-      if (input.description !== undefined) changes.description = input.description;
-      if (input.start_date !== undefined) changes.startDate = input.start_date;
-      if (input.due_date !== undefined) changes.dueDate = input.due_date;
+      const changes = patchFrom<NewIteration, IterationInput>(input, {
+        title: 'title',
+        description: 'description',
+        start_date: 'startDate',
+        due_date: 'dueDate',
+      });
       const next: NewIteration = {
         title: previous.title,
         description: previous.description,
@@ -145,8 +155,8 @@ export function createIterationService(store: IterationStore, groups: GroupDirec
         dueDate: previous.dueDate,
         ...changes,
       };
-      const updated = await store.update(previous, changes, (em) =>
-        validate({ ...cadence, automatic: cadence.automatic && changesDates(changes) }, next, em, previous.id),
+      const updated = await store.update(previous, changes, (tx) =>
+        validate({ ...cadence, automatic: cadence.automatic && changesDates(changes) }, next, tx, previous.id),
       );
       const changed = Object.fromEntries(
         (Object.keys(changes) as (keyof NewIteration)[])

@@ -1,9 +1,9 @@
-/** Iterations in the database: reads through the entity, writes through the EntityManager. */
-import type { Database } from '@forgekit/kernel';
-import { nextInternalId, type EntityManager, type Knex } from '@forgekit/kernel/orm';
-import { IterationCadence } from '../entities/iteration-cadence.js';
+/** Iterations in the database, by property. */
+import type { Database, Transaction } from '@forgekit/kernel';
+import { nextInternalId } from '@forgekit/kernel/orm';
 import type { Iteration as IterationShape } from '../contracts.js';
-import { Iteration } from '../entities/iteration.js';
+import { IterationEntity } from '../entities/iteration.js';
+import { IterationCadenceEntity } from '../entities/iteration-cadence.js';
 import { whereFuzzy } from '../search/fuzzy-match.js';
 import { todayDate } from './iteration-dates.js';
 
@@ -24,24 +24,24 @@ export interface IterationQuery {
 }
 
 export function createIterationStore(database: Database) {
-  const { knex } = database.legacy;
+  const iterations = () => database.from(IterationEntity);
 
-  function filtered(query: IterationQuery): Knex.QueryBuilder {
-    const q = database.legacy.from(Iteration, 'i').whereIn('i.group_id', [...query.groupIds]);
+  function filtered(query: IterationQuery) {
+    const q = database.from(IterationEntity, 'i').whereIn('i.groupId', query.groupIds);
     const today = todayDate();
     switch (query.state) {
       case 'upcoming':
-        q.where('i.start_date', '>', today);
+        q.where('i.startDate', '>', today);
         break;
       case 'current':
       case 'started':
-        q.where('i.start_date', '<=', today).where('i.due_date', '>=', today);
+        q.where('i.startDate', '<=', today).where('i.dueDate', '>=', today);
         break;
       case 'opened':
-        q.where('i.due_date', '>=', today);
+        q.where('i.dueDate', '>=', today);
         break;
       case 'closed':
-        q.where('i.due_date', '<', today);
+        q.where('i.dueDate', '<', today);
         break;
     }
     const search = query.search;
@@ -50,91 +50,70 @@ export function createIterationStore(database: Database) {
       q.where((w) => {
         if (fields.includes('title')) w.orWhere((title) => whereFuzzy(title, 'i.title', search));
         if (fields.includes('cadence_title')) {
-          const cadences = database.legacy.table(IterationCadence).select(knex.raw('1')).whereRaw('iteration_cadences.id = i.cadence_id');
-          w.orWhereExists(whereFuzzy(cadences, 'iteration_cadences.title', search));
+          w.orWhereExists(IterationCadenceEntity, 'c', (cadence) => whereFuzzy(cadence.whereColumn('c.id', 'i.cadenceId'), 'c.title', search));
         }
       });
     }
-    if (query.updatedBefore) q.where('i.updated_at', '<', query.updatedBefore);
-    if (query.updatedAfter) q.where('i.updated_at', '>', query.updatedAfter);
+    if (query.updatedBefore) q.where('i.updatedAt', '<', query.updatedBefore);
+    if (query.updatedAfter) q.where('i.updatedAt', '>', query.updatedAfter);
     return q;
   }
 
+  const ofCadence = async (cadenceId: number, tx?: Transaction) =>
+    stored(await database.rows(iterations().where('cadenceId', cadenceId).orderBy('startDate'), { tx }));
+
   /** Recomputes `sequence` (1, 2, … by start date) of a cadence's iterations. */
-  async function resequence(em: EntityManager, cadenceId: number) {
-    const rows = await database.legacy.rows(Iteration, database.legacy.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em });
-    for (const [index, row] of rows.entries()) {
-      if (row.sequence !== index + 1) await em.nativeUpdate(Iteration, { id: row.id }, { sequence: index + 1 });
+  async function resequence(tx: Transaction, cadenceId: number) {
+    for (const [index, row] of (await ofCadence(cadenceId, tx)).entries()) {
+      if (row.sequence !== index + 1) await database.update(IterationEntity, { id: row.id }, { sequence: index + 1 }, { tx });
     }
   }
 
   /** The next iid of a group, under the group's lock (taken by the caller's transaction). */
-  async function nextIid(em: EntityManager, groupId: number) {
-    const { max } = await database.legacy.totals<'max'>(database.legacy.table(Iteration).where({ group_id: groupId }).max({ max: 'iid' }), { em });
+  async function nextIid(tx: Transaction, groupId: number) {
+    const { max } = await database.totals<'max'>(database.table(IterationEntity).where('groupId', groupId).max({ max: 'iid' }), { tx });
     return nextInternalId(max, 'Iteration');
   }
 
-  const lockGroup = (em: EntityManager, groupId: number) => database.legacy.lock(em, `iterations:group:${groupId}`);
+  const lockGroup = (tx: Transaction, groupId: number) => database.lock(tx, `iterations:group:${groupId}`);
+  const byIds = database.prepareRows((p) => iterations().whereIn('id', p.ids).orderBy('id'));
 
   return {
     list(query: IterationQuery, limit: number, offset: number): Promise<StoredIteration[]> {
       // GitLab's order: due date, title (untitled last, as PostgreSQL sorts nulls), id.
-      const q = filtered(query)
-        .orderBy('i.due_date', 'asc')
-        .orderByRaw('case when i.title is null then 1 else 0 end')
-        .orderBy('i.title', 'asc')
-        .orderBy('i.id', 'asc')
-        .limit(limit)
-        .offset(offset);
-      return database.legacy.rows(Iteration, q).then(stored);
+      const q = filtered(query).orderBy('i.dueDate').orderBy('i.title', 'asc', { nulls: 'last' }).orderBy('i.id').limit(limit).offset(offset);
+      return database.rows(q).then(stored);
     },
-    count: (query: IterationQuery) => database.legacy.count(filtered(query)),
+    count: (query: IterationQuery) => database.count(filtered(query)),
 
-    byId: async (id: number) => (await database.legacy.row(Iteration, database.legacy.from(Iteration).where({ id }))) as StoredIteration | undefined,
-    byIds: async (ids: readonly number[]) =>
-      ids.length === 0
-        ? []
-        : stored(
-            await database.legacy.rows(
-              Iteration,
-              database.legacy
-                .from(Iteration)
-                .whereIn('id', [...ids])
-                .orderBy('id'),
-            ),
-          ),
-    ofCadence: async (cadenceId: number, em?: EntityManager) =>
-      stored(await database.legacy.rows(Iteration, database.legacy.from(Iteration).where({ cadence_id: cadenceId }).orderBy('start_date'), { em })),
+    byId: async (id: number) => (await database.row(iterations().where('id', id))) as StoredIteration | undefined,
+    byIds: async (ids: readonly number[]) => (ids.length === 0 ? [] : stored(await byIds.all({ ids: [...ids] }))),
+    ofCadence,
     /** Ids of the groups that have iterations (one row read per group). */
     async groupsWithIterations(): Promise<number[]> {
-      const firstOfEach = database.legacy.table(Iteration).min('id').groupBy('group_id');
-      return (await database.legacy.rows(Iteration, database.legacy.from(Iteration).whereIn('id', firstOfEach))).map((row) => row.groupId);
+      const firstOfEach = database.table(IterationEntity).min({ id: 'id' }).groupBy('groupId');
+      return (await database.rows(iterations().whereIn('id', firstOfEach))).map((row) => row.groupId);
     },
 
     /** An iteration of the cadence whose dates overlap [start, due], other than `exceptId`. */
-    overlaps: async (cadenceId: number, startDate: string, dueDate: string, exceptId = 0, em?: EntityManager): Promise<boolean> =>
-      (await database.legacy.count(
-        database.legacy
-          .from(Iteration)
-          .where({ cadence_id: cadenceId })
-          .whereNot('id', exceptId)
-          .where('start_date', '<=', dueDate)
-          .where('due_date', '>=', startDate),
-        { em },
+    overlaps: async (cadenceId: number, startDate: string, dueDate: string, exceptId = 0, tx?: Transaction): Promise<boolean> =>
+      (await database.count(
+        iterations().where('cadenceId', cadenceId).whereNot('id', exceptId).where('startDate', '<=', dueDate).where('dueDate', '>=', startDate),
+        { tx },
       )) > 0,
-    titleTaken: async (cadenceId: number, title: string, exceptId = 0, em?: EntityManager) =>
-      (await database.legacy.count(database.legacy.from(Iteration).where({ cadence_id: cadenceId, title }).whereNot('id', exceptId), { em })) > 0,
+    titleTaken: async (cadenceId: number, title: string, exceptId = 0, tx?: Transaction) =>
+      (await database.count(iterations().where({ cadenceId, title }).whereNot('id', exceptId), { tx })) > 0,
 
     /**
      * Inserts iterations into a cadence in one transaction, under the group's lock, with
-     * the next iids; `check` runs inside and may refuse (throw). Sequences are recomputed.
+     * the next iids; `build` runs inside and may refuse (throw). Sequences are recomputed.
      */
-    async insert(groupId: number, cadenceId: number, build: (em: EntityManager) => Promise<NewIteration[]>): Promise<StoredIteration[]> {
-      return database.legacy.transaction(async (em) => {
-        await lockGroup(em, groupId);
-        const wanted = await build(em);
+    async insert(groupId: number, cadenceId: number, build: (tx: Transaction) => Promise<NewIteration[]>): Promise<StoredIteration[]> {
+      return database.transaction(async (tx) => {
+        await lockGroup(tx, groupId);
+        const wanted = await build(tx);
         if (wanted.length === 0) return [];
-        let iid = await nextIid(em, groupId);
+        let iid = await nextIid(tx, groupId);
         const now = new Date();
         const today = todayDate(now);
         const ids: number[] = [];
@@ -142,59 +121,57 @@ export function createIterationStore(database: Database) {
           // One created already past is closed from the start: no roll-over for it.
           const closedAt = item.dueDate < today ? now : null;
           const row = { ...item, groupId, cadenceId, iid: iid++, sequence: 0, closedAt, createdAt: now, updatedAt: now };
-          ids.push(await em.insert(Iteration, row));
+          ids.push(await database.insert(IterationEntity, row, { tx }));
         }
-        await resequence(em, cadenceId);
-        return stored(await database.legacy.rows(Iteration, database.legacy.from(Iteration).whereIn('id', ids).orderBy('start_date'), { em }));
+        await resequence(tx, cadenceId);
+        return stored(await database.rows(iterations().whereIn('id', ids).orderBy('startDate'), { tx }));
       });
     },
 
     /** Updates an iteration; `check` runs inside the transaction first. */
-    async update(previous: StoredIteration, changes: Partial<NewIteration>, check: (em: EntityManager) => Promise<void>): Promise<StoredIteration> {
-      return database.legacy.transaction(async (em) => {
-        await lockGroup(em, previous.groupId);
-        await check(em);
+    async update(previous: StoredIteration, changes: Partial<NewIteration>, check: (tx: Transaction) => Promise<void>): Promise<StoredIteration> {
+      return database.transaction(async (tx) => {
+        await lockGroup(tx, previous.groupId);
+        await check(tx);
         const updatedAt = new Date();
         const closing = changes.dueDate === undefined ? {} : { closedAt: changes.dueDate < todayDate(updatedAt) ? (previous.closedAt ?? updatedAt) : null };
-        await em.nativeUpdate(Iteration, { id: previous.id }, { ...changes, ...closing, updatedAt });
-        if (changes.startDate !== undefined) await resequence(em, previous.cadenceId);
-        return (await database.legacy.row(Iteration, database.legacy.from(Iteration).where({ id: previous.id }), { em })) as StoredIteration;
+        await database.update(IterationEntity, { id: previous.id }, { ...changes, ...closing, updatedAt }, { tx });
+        if (changes.startDate !== undefined) await resequence(tx, previous.cadenceId);
+        return (await database.row(iterations().where('id', previous.id), { tx })) as StoredIteration;
       });
     },
 
     async remove(iteration: StoredIteration) {
-      await database.legacy.transaction(async (em) => {
-        await lockGroup(em, iteration.groupId);
-        await em.nativeDelete(Iteration, { id: iteration.id });
-        await resequence(em, iteration.cadenceId);
+      await database.transaction(async (tx) => {
+        await lockGroup(tx, iteration.groupId);
+        await database.delete(IterationEntity, { id: iteration.id }, { tx });
+        await resequence(tx, iteration.cadenceId);
       });
     },
 
     /** Moves iterations to new dates (`moves` in the caller's transaction), then renumbers the cadence. */
-    async redate(cadenceId: number, moves: readonly { id: number; startDate: string; dueDate: string }[], em: EntityManager) {
+    async redate(cadenceId: number, moves: readonly { id: number; startDate: string; dueDate: string }[], tx: Transaction) {
       const updatedAt = new Date();
-      for (const move of moves) await em.nativeUpdate(Iteration, { id: move.id }, { startDate: move.startDate, dueDate: move.dueDate, updatedAt });
-      await resequence(em, cadenceId);
+      for (const move of moves) {
+        await database.update(IterationEntity, { id: move.id }, { startDate: move.startDate, dueDate: move.dueDate, updatedAt }, { tx });
+      }
+      await resequence(tx, cadenceId);
     },
 
     /** Iterations whose due date has passed and that the background job has not closed yet, oldest first. */
     dueToClose: async (today: string) =>
-      stored(
-        await database.legacy.rows(Iteration, database.legacy.from(Iteration).whereNull('closed_at').where('due_date', '<', today).orderBy(['due_date', 'id'])),
-      ),
+      stored(await database.rows(iterations().whereNull('closedAt').where('dueDate', '<', today).orderBy('dueDate').orderBy('id'))),
     /** Stamps an iteration closed; false when another run did it first. */
-    markClosed: async (id: number) => (await database.legacy.em().nativeUpdate(Iteration, { id, closedAt: null }, { closedAt: new Date() })) > 0,
+    markClosed: async (id: number) => (await database.update(IterationEntity, { id, closedAt: null }, { closedAt: new Date() })) > 0,
     /** GitLab's `next_open_iteration`: the cadence's first iteration starting after `date` that is not closed. */
     nextOpen: async (cadenceId: number, date: string, today: string) =>
-      (await database.legacy.row(
-        Iteration,
-        database.legacy.from(Iteration).where({ cadence_id: cadenceId }).where('start_date', '>', date).where('due_date', '>=', today).orderBy('start_date'),
-      )) as StoredIteration | undefined,
+      (await database.row(iterations().where('cadenceId', cadenceId).where('startDate', '>', date).where('dueDate', '>=', today).orderBy('startDate'))) as
+        | StoredIteration
+        | undefined,
 
-    removeOfCadence: (cadenceId: number, em: EntityManager) => em.nativeDelete(Iteration, { cadenceId }),
-    removeOfGroup: (groupId: number) => database.legacy.em().nativeDelete(Iteration, { groupId }),
-    idsOfGroup: async (groupId: number) =>
-      (await database.legacy.rows(Iteration, database.legacy.from(Iteration).where({ group_id: groupId }))).map((row) => row.id),
+    removeOfCadence: (cadenceId: number, tx: Transaction) => database.delete(IterationEntity, { cadenceId }, { tx }),
+    removeOfGroup: (groupId: number) => database.delete(IterationEntity, { groupId }),
+    idsOfGroup: async (groupId: number) => (await database.rows(iterations().where('groupId', groupId))).map((row) => row.id),
     lockGroup,
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corePlugin } from '@forgekit/plugin-core';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { schemaDriftOf } from '@forgekit/testing';
 import { iterationsServiceRef } from '../contracts.js';
@@ -58,6 +59,7 @@ describe('the iterations service other plugins use', () => {
   });
 
   it('has entities that match its migrations', async () => {
-    expect((await schemaDriftOf([iterationsPlugin])).iterations).toEqual([]);
+    // The plugin needs core's services to boot.
+    expect((await schemaDriftOf([corePlugin, iterationsPlugin])).iterations).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A label's priority in one project (group labels may have one per project). */
-export const LabelPriority = defineEntity({
+export const LabelPriorityEntity = defineEntity({
   name: 'LabelPriority',
   tableName: 'label_priorities',
   uniques: [{ properties: ['projectId', 'labelId'] }],
@@ -14,4 +14,4 @@ export const LabelPriority = defineEntity({
   }),
 });
 
-export type LabelPriorityRow = InferEntity<typeof LabelPriority>;
+export type LabelPriorityRow = InferEntity<typeof LabelPriorityEntity>;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
 /** A user's subscription to a label, everywhere (`project_id` 0) or within one project. */
-export const LabelSubscription = defineEntity({
+export const LabelSubscriptionEntity = defineEntity({
   name: 'LabelSubscription',
   tableName: 'label_subscriptions',
   uniques: [{ properties: ['labelId', 'userId', 'projectId'] }],
@@ -15,4 +15,4 @@ export const LabelSubscription = defineEntity({
   }),
 });
 
-export type LabelSubscriptionRow = InferEntity<typeof LabelSubscription>;
+export type LabelSubscriptionRow = InferEntity<typeof LabelSubscriptionEntity>;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { LabelEntity } from '../entities/label.js';
+import { LabelSubscriptionEntity } from '../entities/label-subscription.js';
 import { labelsPlugin } from '../plugin.js';
 
 describe('group labels', () => {
@@ -219,11 +221,10 @@ describe('group labels', () => {
     expect(user.status).toBe(201);
     await app.post(`/api/v4/groups/${app.group.id}/members`, { user_id: user.body.id, access_level: 10 }, { token: 'owner' });
     const label = await app.get(`${base}/bug`, { token: 'owner' });
-    await app.kernel.database.legacy
-      .knex('label_subscriptions')
-      .insert({ label_id: label.body.id, user_id: user.body.id, project_id: 0, created_at: new Date() });
+    const { database } = app.kernel;
+    await database.insert(LabelSubscriptionEntity, { labelId: label.body.id, userId: user.body.id, projectId: 0, createdAt: new Date() });
     expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBeLessThan(300);
-    expect(await app.kernel.database.legacy.knex('label_subscriptions').where('user_id', user.body.id)).toEqual([]);
+    expect(await database.rows(database.from(LabelSubscriptionEntity).where('userId', user.body.id))).toEqual([]);
   });
 
   it('removes the labels of a deleted group', async () => {
@@ -231,8 +232,8 @@ describe('group labels', () => {
     const label = await app.post(labelsOf(group.body.id), { name: 'doomed-label', color: '#123456' }, { token: 'owner' });
     await app.post(`${labelsOf(group.body.id)}/doomed-label/subscribe`, undefined, { token: 'owner' });
     expect((await app.delete(`/api/v4/groups/${group.body.id}`, { token: 'owner' })).status).toBeLessThan(300);
-    const rows = await app.kernel.database.legacy.knex('labels').where('id', label.body.id);
-    expect(rows).toEqual([]);
-    expect(await app.kernel.database.legacy.knex('label_subscriptions').where('label_id', label.body.id)).toEqual([]);
+    const { database } = app.kernel;
+    expect(await database.rows(database.from(LabelEntity).where('id', label.body.id))).toEqual([]);
+    expect(await database.rows(database.from(LabelSubscriptionEntity).where('labelId', label.body.id))).toEqual([]);
   });
 });

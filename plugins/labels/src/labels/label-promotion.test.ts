@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelEvents } from '../contracts.js';
+import { LabelEntity } from '../entities/label.js';
+import { LabelPriorityEntity } from '../entities/label-priority.js';
+import { LabelSubscriptionEntity } from '../entities/label-subscription.js';
 import { labelsPlugin } from '../plugin.js';
 
 describe('promoting a project label over labels of the same title', () => {
@@ -55,15 +58,15 @@ describe('promoting a project label over labels of the same title', () => {
     expect(merged).toEqual({ from: [inA.id, inB.id], to: group.id, groupId: app.group.id, userId: app.users.reporter.id });
     expect(seen).toEqual(['merged', `deleted ${inA.id}`, `deleted ${inB.id}`]);
 
-    const knex = app.kernel.database.legacy.knex;
-    expect((await knex('labels').where('title', 'dup').orderBy('id')).map((row) => row.id)).toEqual([group.id, outside.id]);
-    const priorities = await knex('label_priorities').where('label_id', group.id).orderBy('project_id');
-    expect(priorities.map((row) => [row.project_id, row.priority])).toEqual([
+    const { database } = app.kernel;
+    expect((await database.rows(database.from(LabelEntity).where('title', 'dup').orderBy('id'))).map((row) => row.id)).toEqual([group.id, outside.id]);
+    const priorities = await database.rows(database.from(LabelPriorityEntity).where('labelId', group.id).orderBy('projectId'));
+    expect(priorities.map((row) => [row.projectId, row.priority])).toEqual([
       [app.project.id, 1],
       [projectB, 5],
     ]);
-    const subscriptions = await knex('label_subscriptions').whereIn('label_id', [inA.id, inB.id, group.id]);
-    expect(subscriptions.map((row) => [row.label_id, row.user_id]).sort()).toEqual(
+    const subscriptions = await database.rows(database.from(LabelSubscriptionEntity).whereIn('labelId', [inA.id, inB.id, group.id]));
+    expect(subscriptions.map((row) => [row.labelId, row.userId]).sort()).toEqual(
       [
         [group.id, app.users.developer.id],
         [group.id, app.users.reporter.id],

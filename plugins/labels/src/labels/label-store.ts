@@ -1,9 +1,9 @@
-/** Labels, their priorities and subscriptions in the database: reads through the entities, writes through the EntityManager. */
+/** Labels, their priorities and subscriptions in the database, by property. */
 import type { Database } from '@forgekit/kernel';
-import { containsText, idListReads, isUniqueViolation, mergeLinks, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
+import { mergeLinks, unlessTaken, type Query, type Value } from '@forgekit/kernel/orm';
 import { LabelEntity, type LabelOwnerType, type LabelRow } from '../entities/label.js';
-import { LabelPriority } from '../entities/label-priority.js';
-import { LabelSubscription } from '../entities/label-subscription.js';
+import { LabelPriorityEntity } from '../entities/label-priority.js';
+import { LabelSubscriptionEntity } from '../entities/label-subscription.js';
 
 /** The owners whose labels a list or lookup sees. */
 export interface LabelScope {
@@ -27,58 +27,44 @@ export type ListedLabel = LabelRow & { subscribed: number };
 export type LabelFields = Pick<LabelRow, 'title' | 'color' | 'description' | 'archived'>;
 
 export function createLabelStore(database: Database) {
-  const knex = database.legacy.knex;
+  type LabelQuery = Query<Record<'l', typeof LabelEntity>, 'l'>;
 
-  function inScope(query: Knex.QueryBuilder, scope: LabelScope) {
-    return query.where((owners) => {
-      if (scope.projectIds.length > 0) owners.orWhere((q) => q.where('owner_type', 'project').whereIn('owner_id', scope.projectIds));
-      if (scope.groupIds.length > 0) owners.orWhere((q) => q.where('owner_type', 'group').whereIn('owner_id', scope.groupIds));
-      if (scope.projectIds.length === 0 && scope.groupIds.length === 0) owners.whereRaw('1 = 0');
+  /**
+   * The labels of these projects and groups; none for no owners. An empty list leaves its
+   * branch out (a prepared read is built once per number of owners, so it may).
+   */
+  const ofOwners = (query: LabelQuery, projectIds: readonly Value[], groupIds: readonly Value[]) =>
+    query.where((owners) => {
+      if (projectIds.length > 0) owners.orWhere((projects) => projects.where('ownerType', 'project').whereIn('ownerId', projectIds));
+      if (groupIds.length > 0) owners.orWhere((groups) => groups.where('ownerType', 'group').whereIn('ownerId', groupIds));
+      if (projectIds.length === 0 && groupIds.length === 0) owners.whereNone();
     });
-  }
+  const inScope = (query: LabelQuery, scope: LabelScope) => ofOwners(query, scope.projectIds, scope.groupIds);
+  const labels = () => database.from(LabelEntity, 'l');
 
   function filtered(scope: LabelScope, filter: LabelFilter) {
-    const query = inScope(database.legacy.from(LabelEntity), scope);
-    if (filter.search) {
-      const search = filter.search;
-      query.where((q) => q.where(containsText(knex, 'title', search)).orWhere(containsText(knex, 'description', search)));
-    }
+    const query = inScope(labels(), scope);
+    if (filter.search) query.whereContains(['title', 'description'], filter.search);
     if (typeof filter.archived === 'boolean') query.where('archived', filter.archived);
     return query;
   }
 
-  /** The page's order and window, and the viewer's subscription to each label as `subscribed` (0 or 1). */
-  const pageOf = (query: Knex.QueryBuilder, values: { user: number; project: number; limit: number; offset: number }) =>
+  /** The page's order and window, and the viewer's subscription to each label (everywhere, or in their project) as `subscribed` (0 or 1). */
+  const pageOf = (query: LabelQuery, values: { user: Value; project: Value; limit: number; offset: number }) =>
     query
-      .select(
-        knex.raw(
-          'case when exists (select 1 from label_subscriptions s where s.label_id = labels.id and s.user_id = ? and s.project_id in (?, ?)) then 1 else 0 end as subscribed',
-          [values.user, 0, values.project],
-        ),
+      .selectExists('subscribed', LabelSubscriptionEntity, 's', (s) =>
+        s.whereColumn('s.labelId', 'l.id').where('s.userId', values.user).whereIn('s.projectId', [0, values.project]),
       )
       .orderBy('title')
       .orderBy('id')
       .limit(values.limit)
       .offset(values.offset);
 
-  /** Unfiltered pages, the usual list, compiled once per number of owners. */
-  const preparedPages = new Map<string, PreparedRead<ListedLabel, string>>();
-  function preparedPage(projects: number, groups: number) {
-    const key = `${projects}:${groups}`;
-    let read = preparedPages.get(key);
-    if (!read) {
-      read = database.legacy.prepareRows(LabelEntity, (p: Record<string, never>) => {
-        const scope = { projectIds: Array.from({ length: projects }, (_, i) => p[`p${i}`]!), groupIds: Array.from({ length: groups }, (_, i) => p[`g${i}`]!) };
-        return pageOf(inScope(database.legacy.from(LabelEntity), scope), { user: p.user, project: p.project, limit: p.limit, offset: p.offset });
-      }) as unknown as PreparedRead<ListedLabel, string>;
-      preparedPages.set(key, read);
-    }
-    return read;
-  }
-
-  const labelsById = idListReads((ids) =>
-    database.legacy.prepareRows(LabelEntity, (p: Record<string, never>) => database.legacy.from(LabelEntity).whereIn('id', ids(p))),
+  /** Unfiltered pages, the usual list: compiled once per number of owners. */
+  const unfilteredPage = database.prepareRows((p) =>
+    pageOf(ofOwners(labels(), p.projectIds, p.groupIds), { user: p.user, project: p.project, limit: p.limit, offset: p.offset }),
   );
+  const labelsById = database.prepareRows((p) => database.from(LabelEntity).whereIn('id', p.ids));
 
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 
@@ -87,33 +73,29 @@ export function createLabelStore(database: Database) {
     list(scope: LabelScope, filter: LabelFilter, limit: number, offset: number, viewer: Viewer): Promise<ListedLabel[]> {
       const values = { user: viewer.userId, project: viewer.projectId ?? 0, limit, offset };
       if (!filter.search && typeof filter.archived !== 'boolean') {
-        const ids = Object.fromEntries([...scope.projectIds.map((id, i) => [`p${i}`, id]), ...scope.groupIds.map((id, i) => [`g${i}`, id])]);
-        return preparedPage(scope.projectIds.length, scope.groupIds.length).all({ ...values, ...ids });
+        return unfilteredPage.all({ ...values, projectIds: [...scope.projectIds], groupIds: [...scope.groupIds] }) as Promise<ListedLabel[]>;
       }
-      return database.legacy.rows(LabelEntity, pageOf(filtered(scope, filter), values)) as Promise<ListedLabel[]>;
+      return database.rows(pageOf(filtered(scope, filter), values)) as Promise<ListedLabel[]>;
     },
 
-    count: (scope: LabelScope, filter: LabelFilter) => database.legacy.count(filtered(scope, filter)),
+    count: (scope: LabelScope, filter: LabelFilter) => database.count(filtered(scope, filter)),
 
     /** The label `idOrTitle` names among the scope's: by id first, then by title (the nearest owner's first). */
     async find(scope: LabelScope, idOrTitle: string): Promise<LabelRow | undefined> {
       if (isId(idOrTitle)) {
-        const byId = await database.legacy.row(LabelEntity, inScope(database.legacy.from(LabelEntity), scope).where('id', Number(idOrTitle)));
+        const byId = await database.row(inScope(labels(), scope).where('id', Number(idOrTitle)));
         if (byId) return byId;
       }
-      const byTitle = await database.legacy.rows(LabelEntity, inScope(database.legacy.from(LabelEntity), scope).where('title', idOrTitle));
+      const byTitle = await database.rows(inScope(labels(), scope).where('title', idOrTitle));
       return nearestFirst(byTitle, scope)[0];
     },
 
     async titled(scope: LabelScope, titles: readonly string[]): Promise<LabelRow[]> {
       if (titles.length === 0) return [];
-      return nearestFirst(
-        await database.legacy.rows(LabelEntity, inScope(database.legacy.from(LabelEntity), scope).whereIn('title', [...new Set(titles)])),
-        scope,
-      );
+      return nearestFirst(await database.rows(inScope(labels(), scope).whereIn('title', [...new Set(titles)])), scope);
     },
 
-    byIds: (ids: readonly number[]): Promise<LabelRow[]> => (ids.length === 0 ? Promise.resolve([]) : labelsById.all([...new Set(ids)])),
+    byIds: (ids: readonly number[]): Promise<LabelRow[]> => (ids.length === 0 ? Promise.resolve([]) : labelsById.all({ ids: [...new Set(ids)] })),
 
     /**
      * Inserts the label unless one of the scope's labels already has its title, as one atomic
@@ -122,37 +104,27 @@ export function createLabelStore(database: Database) {
     async insert(owner: { type: LabelOwnerType; id: number }, fields: LabelFields, conflictScope: LabelScope): Promise<LabelRow | undefined> {
       const now = new Date();
       const row: Omit<LabelRow, 'id'> = { ownerType: owner.type, ownerId: owner.id, ...fields, createdAt: now, updatedAt: now };
-      try {
-        const id = await database.legacy.insertGuarded(LabelEntity, row, {
-          unlessExists: inScope(database.legacy.table(LabelEntity).select('id'), conflictScope).where('title', fields.title),
-          lockKey: `labels:title:${fields.title}`,
-        });
-        return id === null ? undefined : { id, ...row };
-      } catch (error) {
-        if (isUniqueViolation(error)) return undefined;
-        throw error;
-      }
+      const guard = {
+        unlessExists: inScope(database.table(LabelEntity, 'l').select('id'), conflictScope).where('title', fields.title),
+        lockKey: `labels:title:${fields.title}`,
+      };
+      const id = await unlessTaken(database.insertGuarded(LabelEntity, row, guard), () => null);
+      return id === null ? undefined : { id, ...row };
     },
 
     /** The updated label, or null when another label of its owner has the new title. */
     async update(previous: LabelRow, fields: Partial<LabelFields>): Promise<LabelRow | null> {
       const changes = { ...fields, updatedAt: new Date() };
-      try {
-        await database.legacy.em().nativeUpdate(LabelEntity, { id: previous.id }, changes);
-      } catch (error) {
-        if (isUniqueViolation(error)) return null;
-        throw error;
-      }
-      return { ...previous, ...changes };
+      const updated = await unlessTaken(database.update(LabelEntity, { id: previous.id }, changes), () => null);
+      return updated === null ? null : { ...previous, ...changes };
     },
 
     /** The group's own label with this exact title, if any. */
     groupLabelTitled: (groupId: number, title: string): Promise<LabelRow | undefined> =>
-      database.legacy.row(LabelEntity, database.legacy.from(LabelEntity).where({ owner_type: 'group', owner_id: groupId, title })),
+      database.row(database.from(LabelEntity).where({ ownerType: 'group', ownerId: groupId, title })),
 
     /** Every project label with this exact title, whichever project owns it. */
-    projectLabelsTitled: (title: string): Promise<LabelRow[]> =>
-      database.legacy.rows(LabelEntity, database.legacy.from(LabelEntity).where({ owner_type: 'project', title })),
+    projectLabelsTitled: (title: string): Promise<LabelRow[]> => database.rows(database.from(LabelEntity).where({ ownerType: 'project', title })),
 
     /**
      * One transaction: the `from` labels go, their priorities and subscriptions move to
@@ -160,104 +132,89 @@ export function createLabelStore(database: Database) {
      */
     async merge(survivor: LabelRow, groupId: number, fields: LabelFields, from: readonly number[]): Promise<LabelRow> {
       const changes = { ownerType: 'group' as const, ownerId: groupId, ...fields, updatedAt: new Date() };
-      await database.legacy.transaction(async (em) => {
+      await database.transaction(async (tx) => {
         if (from.length > 0) {
           const ids = [survivor.id, ...from];
           const toSurvivor = (row: { labelId: number }) => row.labelId === survivor.id;
-          const priorities = await database.legacy.rows(LabelPriority, database.legacy.from(LabelPriority).whereIn('label_id', ids).orderBy('id'), { em });
+          const priorities = await database.rows(database.from(LabelPriorityEntity).whereIn('labelId', ids).orderBy('id'), { tx });
           const { moved: movedPriorities } = mergeLinks(priorities, toSurvivor, (row) => row.projectId);
-          if (movedPriorities.length > 0) await em.nativeUpdate(LabelPriority, { id: { $in: movedPriorities } }, { labelId: survivor.id });
+          if (movedPriorities.length > 0) await database.update(LabelPriorityEntity, { id: { $in: movedPriorities } }, { labelId: survivor.id }, { tx });
           // The newest subscription of each user not yet subscribed to the survivor moves to it.
-          const subscriptions = await database.legacy.rows(
-            LabelSubscription,
-            database.legacy.from(LabelSubscription).whereIn('label_id', ids).orderBy('id', 'desc'),
-            { em },
-          );
+          const subscriptions = await database.rows(database.from(LabelSubscriptionEntity).whereIn('labelId', ids).orderBy('id', 'desc'), { tx });
           const { moved: movedSubscriptions } = mergeLinks(subscriptions, toSurvivor, (row) => row.userId);
-          if (movedSubscriptions.length > 0) await em.nativeUpdate(LabelSubscription, { id: { $in: movedSubscriptions } }, { labelId: survivor.id });
-          await em.nativeDelete(LabelPriority, { labelId: { $in: [...from] } });
-          await em.nativeDelete(LabelSubscription, { labelId: { $in: [...from] } });
-          await em.nativeDelete(LabelEntity, { id: { $in: [...from] } });
+          if (movedSubscriptions.length > 0) {
+            await database.update(LabelSubscriptionEntity, { id: { $in: movedSubscriptions } }, { labelId: survivor.id }, { tx });
+          }
+          await database.delete(LabelPriorityEntity, { labelId: { $in: [...from] } }, { tx });
+          await database.delete(LabelSubscriptionEntity, { labelId: { $in: [...from] } }, { tx });
+          await database.delete(LabelEntity, { id: { $in: [...from] } }, { tx });
         }
-        await em.nativeUpdate(LabelEntity, { id: survivor.id }, changes);
+        await database.update(LabelEntity, { id: survivor.id }, changes, { tx });
       });
       return { ...survivor, ...changes };
     },
 
     titleTaken: async (label: LabelRow, title: string) =>
-      (await database.legacy.count(
-        database.legacy.from(LabelEntity).where({ owner_type: label.ownerType, owner_id: label.ownerId, title }).whereNot('id', label.id),
-      )) > 0,
+      (await database.count(database.from(LabelEntity).where({ ownerType: label.ownerType, ownerId: label.ownerId, title }).whereNot('id', label.id))) > 0,
 
     remove: (id: number) =>
-      database.legacy.transaction(async (em) => {
-        await em.nativeDelete(LabelPriority, { labelId: id });
-        await em.nativeDelete(LabelSubscription, { labelId: id });
-        await em.nativeDelete(LabelEntity, { id });
+      database.transaction(async (tx) => {
+        await database.delete(LabelPriorityEntity, { labelId: id }, { tx });
+        await database.delete(LabelSubscriptionEntity, { labelId: id }, { tx });
+        await database.delete(LabelEntity, { id }, { tx });
       }),
 
     /** Every label of a project or group, with what hangs off them; for a project also its priorities and subscriptions of others' labels. */
     async removeOwner(type: LabelOwnerType, ownerId: number): Promise<LabelRow[]> {
-      const labels = await database.legacy.rows(LabelEntity, database.legacy.from(LabelEntity).where({ owner_type: type, owner_id: ownerId }));
-      const ids = labels.map((label) => label.id);
-      await database.legacy.transaction(async (em) => {
+      const owned = await database.rows(database.from(LabelEntity).where({ ownerType: type, ownerId }));
+      const ids = owned.map((label) => label.id);
+      await database.transaction(async (tx) => {
         if (ids.length > 0) {
-          await em.nativeDelete(LabelPriority, { labelId: { $in: ids } });
-          await em.nativeDelete(LabelSubscription, { labelId: { $in: ids } });
-          await em.nativeDelete(LabelEntity, { id: { $in: ids } });
+          await database.delete(LabelPriorityEntity, { labelId: { $in: ids } }, { tx });
+          await database.delete(LabelSubscriptionEntity, { labelId: { $in: ids } }, { tx });
+          await database.delete(LabelEntity, { id: { $in: ids } }, { tx });
         }
         if (type === 'project') {
-          await em.nativeDelete(LabelPriority, { projectId: ownerId });
-          await em.nativeDelete(LabelSubscription, { projectId: ownerId });
+          await database.delete(LabelPriorityEntity, { projectId: ownerId }, { tx });
+          await database.delete(LabelSubscriptionEntity, { projectId: ownerId }, { tx });
         }
       });
-      return labels;
+      return owned;
     },
 
-    removeSubscriber: (userId: number) => database.legacy.em().nativeDelete(LabelSubscription, { userId }),
+    removeSubscriber: (userId: number) => database.delete(LabelSubscriptionEntity, { userId }),
 
     async priorities(projectId: number, labelIds: readonly number[]): Promise<Map<number, number>> {
       if (labelIds.length === 0) return new Map();
-      const rows = await database.legacy.rows(
-        LabelPriority,
-        database.legacy
-          .from(LabelPriority)
-          .where('project_id', projectId)
-          .whereIn('label_id', [...labelIds]),
-      );
+      const rows = await database.rows(database.from(LabelPriorityEntity).where('projectId', projectId).whereIn('labelId', labelIds));
       return new Map(rows.map((row) => [row.labelId, row.priority]));
     },
 
-    setPriority: (projectId: number, labelId: number, priority: number) =>
-      database.legacy.em().upsert(LabelPriority, { projectId, labelId, priority }, { onConflictFields: ['projectId', 'labelId'] }),
+    setPriority: (projectId: number, labelId: number, priority: number) => database.upsert(LabelPriorityEntity, { projectId, labelId, priority }),
 
-    unsetPriority: (projectId: number, labelId: number) => database.legacy.em().nativeDelete(LabelPriority, { projectId, labelId }),
+    unsetPriority: (projectId: number, labelId: number) => database.delete(LabelPriorityEntity, { projectId, labelId }),
 
     /** Which of the labels the user is subscribed to, everywhere or (with `projectId`) within that project. */
     async subscribed(userId: number, labelIds: readonly number[], projectId = 0): Promise<Set<number>> {
       if (labelIds.length === 0) return new Set();
-      const query = database.legacy
-        .from(LabelSubscription)
-        .where('user_id', userId)
-        .whereIn('label_id', [...labelIds])
-        .whereIn('project_id', projectId === 0 ? [0] : [0, projectId]);
-      return new Set((await database.legacy.rows(LabelSubscription, query)).map((row) => row.labelId));
+      const query = database
+        .from(LabelSubscriptionEntity)
+        .where('userId', userId)
+        .whereIn('labelId', labelIds)
+        .whereIn('projectId', projectId === 0 ? [0] : [0, projectId]);
+      return new Set((await database.rows(query)).map((row) => row.labelId));
     },
 
     /** False when the subscription already existed. */
-    async subscribe(userId: number, labelId: number, projectId: number): Promise<boolean> {
-      try {
-        await database.legacy.em().insert(LabelSubscription, { userId, labelId, projectId, createdAt: new Date() });
-        return true;
-      } catch (error) {
-        if (isUniqueViolation(error)) return false;
-        throw error;
-      }
-    },
+    subscribe: (userId: number, labelId: number, projectId: number): Promise<boolean> =>
+      unlessTaken(
+        database.insert(LabelSubscriptionEntity, { userId, labelId, projectId, createdAt: new Date() }).then(() => true),
+        () => false,
+      ),
 
     /** Removes the user's subscriptions to the label that apply here; false when there were none. */
     unsubscribe: async (userId: number, labelId: number, projectId: number) =>
-      (await database.legacy.em().nativeDelete(LabelSubscription, { userId, labelId, projectId: { $in: projectId === 0 ? [0] : [0, projectId] } })) > 0,
+      (await database.delete(LabelSubscriptionEntity, { userId, labelId, projectId: { $in: projectId === 0 ? [0] : [0, projectId] } })) > 0,
   };
 }
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelEvents } from '../contracts.js';
+import { LabelEntity } from '../entities/label.js';
+import { LabelPriorityEntity } from '../entities/label-priority.js';
+import { LabelSubscriptionEntity } from '../entities/label-subscription.js';
 import { labelsPlugin } from '../plugin.js';
 
 describe('project labels', () => {
@@ -149,10 +152,10 @@ describe('project labels', () => {
     await app.put(`${projectBase}/group-label`, { priority: 4 }, { token: 'owner' });
     await app.post(`${projectBase}/group-label/subscribe`, undefined, { token: 'owner' });
     expect((await app.delete(`/api/v4/projects/${project.body.id}`, { token: 'owner' })).status).toBeLessThan(300);
-    const knex = app.kernel.database.legacy.knex;
-    expect(await knex('labels').where('id', label.body.id)).toEqual([]);
-    expect(await knex('label_priorities').where('project_id', project.body.id)).toEqual([]);
-    expect(await knex('label_subscriptions').where('project_id', project.body.id)).toEqual([]);
+    const { database } = app.kernel;
+    expect(await database.rows(database.from(LabelEntity).where('id', label.body.id))).toEqual([]);
+    expect(await database.rows(database.from(LabelPriorityEntity).where('projectId', project.body.id))).toEqual([]);
+    expect(await database.rows(database.from(LabelSubscriptionEntity).where('projectId', project.body.id))).toEqual([]);
     expect((await app.get(`${groupBase}/group-label`, { token: 'owner' })).status).toBe(200);
   });
 });

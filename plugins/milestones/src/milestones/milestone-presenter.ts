@@ -1,8 +1,8 @@
-import type { Milestone, MilestoneEntity } from '../contracts.js';
+import type { Milestone, PresentedMilestone } from '../contracts.js';
 import { compareDates, today } from './milestone-rules.js';
 
 /** GitLab's Milestone entity: `project_id` for project milestones, `group_id` for group ones. */
-export function presentMilestone(milestone: Milestone): MilestoneEntity {
+export function presentMilestone(milestone: Milestone): PresentedMilestone {
   return {
     id: milestone.id,
     iid: milestone.iid,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { milestoneLifecycle } from '../contracts.js';
+import { MilestoneEntity } from '../entities/milestone.js';
 import { milestonesPlugin } from '../plugin.js';
 
 describe('promoting a project milestone to a group milestone', () => {
@@ -73,8 +74,14 @@ describe('promoting a project milestone to a group milestone', () => {
   it('refuses a title the group already has, changing nothing', async () => {
     // The API keeps a group and its projects from sharing a title; a project moved into the group may bring one.
     const same = (await app.post(projectB, { title: 'clash' }, { token: 'owner' })).body;
-    const knex = app.kernel.database.legacy.knex;
-    await knex('milestones').insert({ iid: 99, group_id: app.group.id, title: 'clash', state: 'active', created_at: new Date(), updated_at: new Date() });
+    await app.kernel.database.insert(MilestoneEntity, {
+      iid: 99,
+      groupId: app.group.id,
+      title: 'clash',
+      state: 'active',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
     const res = await app.post(`${projectB}/${same.id}/promote`, undefined, { token: 'owner' });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 400,
