@@ -164,6 +164,13 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
     expect(byPublished.map((book) => book.title)).toEqual(['A', 'B', 'C']);
     const raw = database.from(Book).where(sql`lower(${ref('title')}) = ${'c'}`);
     expect((await database.rows(raw)).map((book) => book.title)).toEqual(['C']);
+    const shelved = database.from(Book).where(sql`${ref('shelfId')} in ${database.table(Shelf).select('id')}`);
+    expect((await database.rows(shelved.orderBy('title'))).map((book) => book.title)).toEqual(['A', 'C']);
+  });
+
+  it('fails a statement the database cannot prepare, rather than waiting for ever', async () => {
+    await expect(database.rows(database.from(Book).where(sql`(( ${ref('title')}`))).rejects.toThrow(/syntax error|incomplete input/);
+    await expect(database.rows(database.from(Book).where(sql`(( ${ref('title')}`))).rejects.toThrow(/syntax error|incomplete input/);
   });
 
   it('finds no row for a number no integer column can hold, on both engines', async () => {

@@ -25,7 +25,7 @@ interface SqliteStatement {
   finalize(callback?: () => void): void;
 }
 interface SqliteConnection {
-  prepare(sql: string): SqliteStatement;
+  prepare(sql: string, callback: (error: Error | null) => void): SqliteStatement;
 }
 interface PgConnection {
   query(config: { name: string; text: string; values: readonly unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[]; fields: { name: string }[] }>;
@@ -107,7 +107,7 @@ export interface PreparedQueries {
  */
 export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: SqliteReader): PreparedQueries {
   const client = (knex as unknown as { client: KnexClient }).client;
-  const sqliteStatements = new Map<unknown, Map<string, SqliteStatement>>();
+  const sqliteStatements = new Map<unknown, Map<string, Promise<SqliteStatement>>>();
 
   async function onConnection<T>(run: (connection: unknown) => Promise<T>): Promise<T> {
     const connection = await client.acquireConnection();
@@ -118,11 +118,26 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
     }
   }
 
-  function sqliteStatement(connection: unknown, sql: string): SqliteStatement {
+  /**
+   * A statement prepared once per connection. The driver reports a statement it cannot
+   * prepare only to the prepare callback (and never answers the statement's queued reads),
+   * so the read waits for that callback and fails with its error.
+   */
+  function sqliteStatement(connection: unknown, sql: string): Promise<SqliteStatement> {
     let statements = sqliteStatements.get(connection);
     if (!statements) sqliteStatements.set(connection, (statements = new Map()));
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = (connection as SqliteConnection).prepare(sql)));
+    if (!statement) {
+      const cache = statements;
+      statement = new Promise<SqliteStatement>((resolve, reject) => {
+        const prepared = (connection as SqliteConnection).prepare(sql, (error) => {
+          if (!error) return resolve(prepared);
+          cache.delete(sql);
+          reject(error);
+        });
+      });
+      statements.set(sql, statement);
+    }
     return statement;
   }
 
@@ -144,7 +159,7 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
           throw error;
         }
       }
-      const statement = sqliteStatement(connection, sql);
+      const statement = await sqliteStatement(connection, sql);
       const objects = await new Promise<Record<string, unknown>[]>((resolve, reject) =>
         statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as Record<string, unknown>[]))),
       );
@@ -204,7 +219,10 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
     },
     async finalize() {
       for (const statements of sqliteStatements.values()) {
-        for (const statement of statements.values()) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+        for (const pending of statements.values()) {
+          const statement = await pending.catch(() => null);
+          if (statement) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+        }
       }
       sqliteStatements.clear();
       statements.clear();

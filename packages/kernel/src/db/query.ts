@@ -204,7 +204,8 @@ class QueryImpl {
         text += '??';
         bindings.push(this.column(part.ref));
       } else if (part instanceof QueryImpl) {
-        text += '(?)';
+        // knex puts a subquery binding in parentheses itself.
+        text += '?';
         bindings.push(part.qb);
       } else if (part instanceof Sql) {
         text += '?';
