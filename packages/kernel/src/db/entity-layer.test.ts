@@ -153,6 +153,7 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
 
   it('reads exists-subqueries, conditional counts, searches and orders by property', async () => {
     const onShelf = database.from(Book, 'b').whereExists(Shelf, 's', (s) => s.whereColumn('s.id', 'b.shelfId').whereIgnoringCase('s.name', 'FICTION'));
+    expect(await database.count(database.from(Shelf).whereIgnoringCase('name', 'Fiction'))).toBe(1);
     expect((await database.rows(onShelf.orderBy('b.title'))).map((book) => book.title)).toEqual(['A', 'C']);
     const counted = database
       .table(Book)

@@ -303,7 +303,8 @@ class QueryImpl {
     return this;
   }
   private lowerEquals(method: 'whereRaw' | 'orWhereRaw', column: string, text: string) {
-    this.qb[method]('lower(??) = ?', [this.column(column), text.toLowerCase()]);
+    // Both sides lowered by the database, so they agree on every engine (SQLite's lower() folds ASCII only).
+    this.qb[method]('lower(??) = lower(?)', [this.column(column), text]);
     return this;
   }
   whereIgnoringCase(column: string, text: string) {
