@@ -75,8 +75,8 @@ describe('forgekit help', () => {
   });
 });
 
-/** The built CLI in a child process, with the config it would read in production. */
-describe('forgekit (the built command)', () => {
+/** The built CLI in a child process, with the config it would read in production. Each starts Node and loads every plugin: a few seconds on a busy machine. */
+describe('forgekit (the built command)', { timeout: 90_000 }, () => {
   let root: string;
   let dataDir: string;
   const exec = promisify(execFile);
@@ -110,8 +110,10 @@ describe('forgekit (the built command)', () => {
       [{ logLevel: 'verbose' }, "Invalid server config at 'logLevel'"],
       [{ schedules: { '* * * * *': ['pipeline-schedules:tik'] } }, "Unknown job 'pipeline-schedules:tik'"],
     ];
-    for (const [config, problem] of cases) {
-      const { status, stdout, stderr } = await run(await withConfig(config), 'config', 'check');
+    // Each case is a process of its own, and none writes: they run side by side.
+    const answers = await Promise.all(cases.map(async ([config]) => run(await withConfig(config), 'config', 'check')));
+    for (const [index, [config, problem]] of cases.entries()) {
+      const { status, stdout, stderr } = answers[index]!;
       expect(status, JSON.stringify(config)).toBe(1);
       expect(stdout).toBe('');
       expect(stderr, JSON.stringify(config)).toContain(problem);
