@@ -1,7 +1,7 @@
 /** `/projects/:id/runners` and `/groups/:id/runners`: runners available to a project or group. */
 import { apiError, checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, notFound, params, recordNotFound, type Route } from '@forgekit/kernel';
 import type { Knex } from '@forgekit/kernel/orm';
-import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type Namespace, type Project } from '@forgekit/plugin-core/contracts';
 import { CiRunner } from '../entities/runner.js';
 import { CiRunnerProject } from '../entities/runner-project.js';
 import type { LimitError } from '../limits/runner-limits.js';
@@ -28,8 +28,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   const instanceRunners = (q: Knex.QueryBuilder) => q.orWhere('r.runner_type', 'instance_type');
 
   /** The project's own runners, its groups' runners, and instance runners if it allows them. */
-  function projectRunners(project: ProjectWithNamespace) {
-    const groupIds = project.ns_kind === 'group' ? ancestorIds(project.ns_traversal_path) : [];
+  function projectRunners(project: Project) {
+    const groupIds = project.namespace.kind === 'group' ? ancestorIds(project.namespace.traversalPath) : [];
     const sharedEnabled = settingsOf(project.settings).shared_runners_enabled !== false;
     return database.legacy.from(CiRunner, 'r').where((q) => {
       q.whereIn('r.id', database.legacy.table(CiRunnerProject).select('runner_id').where('project_id', project.id));
@@ -39,10 +39,10 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   }
 
   /** The group's and its ancestors' runners, and instance runners if it allows them. */
-  function groupRunners(group: NamespaceRow) {
+  function groupRunners(group: Namespace) {
     const sharedEnabled = (settingsOf(group.settings).shared_runners_setting ?? 'enabled') === 'enabled';
     return database.legacy.from(CiRunner, 'r').where((q) => {
-      q.whereIn('r.group_id', ancestorIds(group.traversal_path));
+      q.whereIn('r.group_id', ancestorIds(group.traversalPath));
       if (sharedEnabled) instanceRunners(q);
     });
   }
