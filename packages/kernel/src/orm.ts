@@ -27,5 +27,6 @@ export {
   type Direction,
   type AnyEntity,
   type PropOf,
+  type Picked,
 } from './db/query.js';
 export type { RowData, Where, Guard, PreparedGuardSpec } from './db/writes.js';

@@ -3,7 +3,8 @@ import { loadConfig } from '@forgekit/kernel';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { ensureRootToken } from './bootstrap.js';
 import { corePlugin } from './plugin.js';
-import { coreTokensRef, coreUsersRef } from './refs.js';
+import { coreTokensRef, coreUsersRef } from './contracts.js';
+import { UserEntity } from './entities/user.js';
 
 const ROOT_TOKEN = 'fkpat-bootstrap-secret-0123456789';
 
@@ -32,7 +33,7 @@ describe('root token bootstrap', () => {
   it('does nothing the second time', async () => {
     const users = app.kernel.resolve(coreUsersRef);
     expect(await ensureRootToken(users, app.kernel.resolve(coreTokensRef), ROOT_TOKEN)).toBe(false);
-    const roots = await app.kernel.database.legacy.knex('users').where('username', 'root');
+    const roots = await app.kernel.database.rows(app.kernel.database.table(UserEntity).select('id').where('username', 'root'));
     expect(roots).toHaveLength(1);
   });
 

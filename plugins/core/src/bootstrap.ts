@@ -1,12 +1,11 @@
 /** The first administrator: `root`, with a token equal to the configured secret. */
 import { tokenDigest } from '@forgekit/kernel';
-import type { UserRow } from './entities/user.js';
-import { ALL_SCOPES, type TokenService } from './tokens/token-service.js';
-import type { UserService } from './users/user-service.js';
+import type { TokenService, User, UserService } from './contracts.js';
+import { ALL_SCOPES } from './tokens/scopes.js';
 
 export const ROOT_USERNAME = 'root';
 
-export async function ensureRootUser(users: UserService): Promise<UserRow> {
+export async function ensureRootUser(users: UserService): Promise<User> {
   const existing = await users.findByUsername(ROOT_USERNAME);
   if (existing) return existing;
   try {
@@ -24,7 +23,7 @@ export async function ensureRootToken(users: UserService, tokens: TokenService, 
   const root = await ensureRootUser(users);
   const existing = await tokens.findByDigest(tokenDigest(secret));
   if (existing) {
-    if (existing.user_id !== root.id) throw new Error('The root token is already in use by another user');
+    if (existing.userId !== root.id) throw new Error('The root token is already in use by another user');
     return false;
   }
   try {

@@ -1,19 +1,14 @@
 /**
- * What other plugins may use of the core plugin: its service refs, the types they
- * answer in, its events and its constants. Nothing here reaches the implementation.
+ * What other plugins may use of the core plugin: its service refs, the domain objects its
+ * services answer in (users, namespaces, projects, members, tokens), its events, its
+ * constants and GitLab's shared wire entities. Nothing here reaches core's tables.
  */
-export * from './refs.js';
+import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
+import type * as v from 'valibot';
+import type { GroupSettings } from './groups/group-settings.js';
+import type { ProjectSettings } from './projects/project-settings.js';
+
 export { coreEvents } from './events.js';
-export type { AccessService, ProjectAccess, ProjectPermissions, GroupAccess, VisibilityOptions } from './access/access-service.js';
-export type { UserService, NewUser } from './users/user-service.js';
-export type { TokenService, NewToken } from './tokens/token-service.js';
-export type { GroupService } from './groups/group-service.js';
-export type { ProjectService } from './projects/project-service.js';
-export type { SettingsService } from './settings/settings-service.js';
-export type { ProjectWithNamespace } from './projects/project-query.js';
-export type { NamespaceRow } from './entities/namespace.js';
-export type { UserRow } from './entities/user.js';
-export type { MemberRow } from './entities/member.js';
 export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
 export { CI_STATUSES, COMPLETED_CI_STATUSES, type CiStatus } from './shared/ci-statuses.js';
 /** The guard that refuses writes to archived projects: a route that must still write there names it in `exemptFrom`. */
@@ -23,5 +18,325 @@ export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
 export { userBasic } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */
 export { ghostUser } from './users/ghost-user.js';
-export { projectIdentity } from './projects/project-presenter.js';
+export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
 export { branchProtectionDefaults } from './groups/group-presenter.js';
+export type { GroupSettings, ProjectSettings };
+
+/** A user account. */
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  /** `active`, `blocked`, `deactivated`, … */
+  state: string;
+  admin: boolean;
+  external: boolean;
+  bot: boolean;
+  privateProfile: boolean;
+  canCreateGroup: boolean;
+  projectsLimit: number;
+  bio: string;
+  location: string;
+  publicEmail: string | null;
+  websiteUrl: string;
+  organization: string;
+  jobTitle: string;
+  pronouns: string | null;
+  note: string | null;
+  /** The user's personal namespace. */
+  namespaceId: number | null;
+  createdById: number | null;
+  confirmedAt: Date | null;
+  /** `YYYY-MM-DD`. */
+  lastActivityOn: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A user's personal namespace, or a group. */
+export interface Namespace {
+  id: number;
+  name: string;
+  path: string;
+  kind: 'user' | 'group';
+  parentId: number | null;
+  /** `parent/child`. */
+  fullPath: string;
+  /** `Parent Name / Child Name`. */
+  fullName: string;
+  /** `/1/5/9/`: the ids from the root down, so a descendant's path starts with its ancestors'. */
+  traversalPath: string;
+  /** The user of a personal namespace. */
+  ownerId: number | null;
+  visibilityLevel: number;
+  description: string;
+  /** Group settings as JSON text. */
+  settings: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a project carries of its namespace. */
+export type ProjectNamespace = Pick<
+  Namespace,
+  'id' | 'name' | 'path' | 'kind' | 'parentId' | 'fullPath' | 'fullName' | 'traversalPath' | 'ownerId' | 'visibilityLevel'
+>;
+
+/** A project, with its namespace. */
+export interface Project {
+  id: number;
+  name: string;
+  path: string;
+  namespaceId: number;
+  description: string;
+  visibilityLevel: number;
+  defaultBranch: string | null;
+  repositoryStorage: string;
+  creatorId: number | null;
+  archived: boolean;
+  topics: string[];
+  /** Project settings as JSON text (see `ProjectService.settingsOf`). */
+  settings: string;
+  createdAt: Date;
+  updatedAt: Date;
+  lastActivityAt: Date;
+  namespace: ProjectNamespace;
+}
+
+/** A user's membership of a project or a group (a `Namespace` source). */
+export interface Member {
+  id: number;
+  sourceType: 'Project' | 'Namespace';
+  sourceId: number;
+  userId: number;
+  accessLevel: number;
+  /** `YYYY-MM-DD`. */
+  expiresAt: string | null;
+  createdById: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A personal access token; its secret is shown once, when it is created. */
+export interface PersonalAccessToken {
+  id: number;
+  userId: number;
+  name: string;
+  description: string | null;
+  scopes: string[];
+  revoked: boolean;
+  /** `YYYY-MM-DD`. */
+  expiresAt: string | null;
+  lastUsedAt: Date | null;
+  /** The token this one was rotated from. */
+  previousTokenId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ProjectAccess {
+  project: Project;
+  /** Effective level for permission checks (admins count as owners). */
+  level: number;
+  /** Direct project membership, or owner of a personal project. */
+  projectLevel: number | null;
+  /** Highest membership in the project's group or its ancestors. */
+  groupLevel: number | null;
+  canRead: boolean;
+}
+
+/** A user's levels on a project, as `permissions` shows them. */
+export interface ProjectPermissions {
+  /** Direct project membership, or owner of a personal project. */
+  projectLevel: number | null;
+  /** Highest membership in the project's group or its ancestors. */
+  groupLevel: number | null;
+}
+
+export interface GroupAccess {
+  group: Namespace;
+  level: number;
+  /** Direct membership in this group. */
+  directLevel: number | null;
+  /** Highest membership in this group or its ancestors. */
+  inheritedLevel: number | null;
+  canRead: boolean;
+}
+
+/** Whom a visibility question is about: everything visible, or memberships only, at a least level. */
+export interface VisibilityOptions {
+  membershipOnly?: boolean;
+  minLevel?: number;
+}
+
+/** The caller's access to projects and groups: 404 for what they may not see, 403 for what they may not do. */
+export interface AccessService {
+  projectAccess(user: Principal | null, project: Project): Promise<ProjectAccess>;
+  groupAccess(user: Principal | null, group: Namespace): Promise<GroupAccess>;
+  /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
+  projectPermissions(user: Principal, projects: readonly Project[]): Promise<Map<number, ProjectPermissions>>;
+  /** A project by id or path with the caller's access, or null; the same request's next `requireProject` of it reads no more. */
+  lookUpForRequest(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null>;
+  /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
+  requireProject(user: Principal | null, idOrPath: string, minLevel?: number): Promise<ProjectAccess>;
+  /** A group the caller can see, else `404 Group Not Found`; 403 below `minLevel`. */
+  requireGroup(user: Principal | null, idOrPath: string, minLevel?: number): Promise<GroupAccess>;
+  /**
+   * Ids of the projects the user may see (or is a member of at `minLevel`), optionally among
+   * `ids` or under a group's traversal path. Other plugins ask this instead of joining core's tables.
+   */
+  visibleProjectIds(
+    user: Principal | null,
+    options?: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number },
+  ): Promise<number[]>;
+  /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
+  visibleGroupIds(user: Principal | null, options?: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string }): Promise<number[]>;
+}
+
+/** The profile fields a user fills in. */
+export type UserProfile = Pick<User, 'bio' | 'location' | 'publicEmail' | 'websiteUrl' | 'organization' | 'jobTitle' | 'pronouns'>;
+
+export interface NewUser {
+  username: string;
+  name: string;
+  email: string;
+  password?: string | null;
+  admin?: boolean;
+  external?: boolean;
+  bot?: boolean;
+  canCreateGroup?: boolean;
+  projectsLimit?: number;
+  note?: string | null;
+  createdById?: number | null;
+  confirmed?: boolean;
+  profile?: Partial<UserProfile>;
+  privateProfile?: boolean;
+}
+
+export type UserPatch = Partial<Omit<NewUser, 'createdById' | 'confirmed'>> & { state?: string };
+
+/** Users and their personal namespaces. */
+export interface UserService {
+  findById(id: number): Promise<User | undefined>;
+  /** Case-insensitive. */
+  findByUsername(username: string): Promise<User | undefined>;
+  /** A numeric id or a username. */
+  findByIdOrUsername(value: string): Promise<User | undefined>;
+  create(input: NewUser): Promise<User>;
+  update(id: number, patch: UserPatch): Promise<User>;
+  /**
+   * Removes a user, their personal namespace and projects, and their memberships and
+   * tokens; answers the ids of the projects that went with the namespace.
+   */
+  remove(id: number): Promise<{ projectIds: number[] }>;
+  /** Groups in which this user is the only owner. */
+  soleOwnedGroups(id: number): Promise<number[]>;
+}
+
+export interface NewToken {
+  userId: number;
+  name: string;
+  scopes: readonly string[];
+  description?: string | null;
+  expiresAt?: string | null;
+  /** Use this secret instead of a random one (the bootstrap root token). */
+  secret?: string;
+  previousTokenId?: number | null;
+}
+
+/** Personal access tokens: stored only as digests; the secret is shown once. */
+export interface TokenService {
+  /** Issues a token (inside `tx` when given); the secret is answered only here. */
+  create(input: NewToken, tx?: Transaction): Promise<{ token: PersonalAccessToken; secret: string }>;
+  findById(id: number): Promise<PersonalAccessToken | undefined>;
+  findByDigest(digest: string): Promise<PersonalAccessToken | undefined>;
+  revoke(id: number): Promise<void>;
+  /** Records a use of the token. */
+  touch(id: number): Promise<void>;
+  /** Revokes the token and issues a successor with the same name and scopes. */
+  rotate(token: PersonalAccessToken, expiresAt: string | null): Promise<{ token: PersonalAccessToken; secret: string }>;
+  /** Revokes this token and every token rotated from it (GitLab's token family). */
+  revokeFamily(token: Pick<PersonalAccessToken, 'id'>): Promise<void>;
+}
+
+export interface GroupInput {
+  name?: string;
+  path?: string;
+  description?: string;
+  visibilityLevel?: number;
+  parentId?: number | null;
+  settings?: Partial<GroupSettings>;
+}
+
+/** Groups: nested namespaces with path rules, visibility limits and an owner on create. */
+export interface GroupService {
+  /** The group (inside `tx` when given), or undefined. */
+  findById(id: number, tx?: Transaction): Promise<Namespace | undefined>;
+  create(input: GroupInput & { name: string; path: string }, creatorId: number): Promise<Namespace>;
+  update(group: Namespace, input: GroupInput): Promise<Namespace>;
+  /** Removes the group, its subgroups and projects and the memberships in them; answers what went. */
+  remove(group: Namespace): Promise<{ projectIds: number[]; groupIds: number[] }>;
+}
+
+/**
+ * Adds or overrides fields of a project representation (another plugin's data, such
+ * as the repository's `empty_repo`). Synchronous: it may not cost a query per project.
+ */
+export type ProjectFieldExtension = (project: Project, body: Record<string, unknown>, view: 'basic' | 'full') => void;
+
+export interface ProjectInput {
+  name?: string;
+  path?: string;
+  description?: string;
+  visibilityLevel?: number;
+  defaultBranch?: string | null;
+  repositoryStorage?: string;
+  topics?: string[];
+  archived?: boolean;
+  settings?: Partial<ProjectSettings>;
+}
+
+/** Projects: names, paths and visibility within a namespace. */
+export interface ProjectService {
+  /** Project fields another plugin contributes to every representation. */
+  readonly fieldExtensions: readonly ProjectFieldExtension[];
+  extendFields(extension: ProjectFieldExtension): void;
+  findById(id: number): Promise<Project | undefined>;
+  create(namespace: Namespace, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<Project>;
+  update(project: Project, input: ProjectInput): Promise<Project>;
+  remove(projectId: number): Promise<void>;
+  /** The project's settings with GitLab's defaults. */
+  settingsOf(project: Pick<Project, 'settings'>): Readonly<ProjectSettings>;
+}
+
+export interface SettingDefinition<T = unknown> {
+  key: string;
+  /** A field from `f.*`: how the value is parsed from a `PUT`. */
+  field: v.GenericSchema<unknown, T>;
+  default: T;
+  /** The plugin that defined it, for error messages. */
+  owner: string;
+  /**
+   * Settings that follow from this one when it is set (an old setting and its newer form
+   * kept in step); a key set in the same request wins over a derived value.
+   */
+  derive?: (value: T) => Record<string, unknown>;
+}
+
+/** Instance settings (`/application/settings`): core defines the common keys, other plugins add theirs. */
+export interface SettingsService {
+  define<T>(owner: string, key: string, field: v.GenericSchema<unknown, T>, fallback: T, options?: { derive?: (value: T) => Record<string, unknown> }): void;
+  definitions(): SettingDefinition[];
+  get(key: string): Promise<unknown>;
+  all(): Promise<Record<string, unknown>>;
+  /** Stores the values (and what they derive) in one statement. */
+  set(given: Record<string, unknown>): Promise<void>;
+}
+
+export const coreAccessRef = createServiceRef<AccessService>('core.access');
+export const coreUsersRef = createServiceRef<UserService>('core.users');
+export const coreTokensRef = createServiceRef<TokenService>('core.tokens');
+export const coreGroupsRef = createServiceRef<GroupService>('core.groups');
+export const coreProjectsRef = createServiceRef<ProjectService>('core.projects');
+export const coreSettingsRef = createServiceRef<SettingsService>('core.settings');

@@ -3,5 +3,4 @@ import { corePlugin } from './plugin.js';
 export * from './contracts.js';
 export { corePlugin, CoreConfigSchema, type CoreConfig } from './plugin.js';
 export { ensureRootToken, ensureRootUser, ROOT_USERNAME } from './bootstrap.js';
-export type { ProjectIdentitySource } from './projects/project-presenter.js';
 export default corePlugin;

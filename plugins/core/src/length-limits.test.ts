@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyEntity } from '@forgekit/kernel/orm';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { NamespaceEntity } from './entities/namespace.js';
+import { PersonalAccessTokenEntity } from './entities/personal-access-token.js';
+import { ProjectEntity } from './entities/project.js';
+import { UserEntity } from './entities/user.js';
 
 const rails = (max: number) => `is too long (maximum is ${max} characters)`;
 const letters = (length: number) => 'a'.repeat(length);
@@ -15,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const count = async (table: string) => Number((await app.kernel.database.legacy.knex(table).count({ n: '*' }))[0]!.n);
+const count = (entity: AnyEntity) => app.kernel.database.count(app.kernel.database.table(entity));
 
 interface Limit {
   field: string;
@@ -67,11 +72,11 @@ describe('users', () => {
     });
 
     it('refuses a value one character over it and stores nothing', async () => {
-      const before = await count('users');
+      const before = await count(UserEntity);
       const res = await app.post('/api/v4/users', { ...fresh(), ...body(max + 1) }, { token: 'admin' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: { [field]: [rails(max)] } });
-      expect(await count('users')).toBe(before);
+      expect(await count(UserEntity)).toBe(before);
     });
 
     it('refuses an update one character over it and changes nothing', async () => {
@@ -95,11 +100,11 @@ describe('personal access tokens', () => {
     const kept = await app.post(path, body(max), { token: 'admin' });
     expect(kept.status).toBe(201);
     expect(kept.body[field]).toBe(wide(max));
-    const before = await count('personal_access_tokens');
+    const before = await count(PersonalAccessTokenEntity);
     const refused = await app.post(path, body(max + 1), { token: 'admin' });
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual({ message: `${attribute} ${rails(max)}` });
-    expect(await count('personal_access_tokens')).toBe(before);
+    expect(await count(PersonalAccessTokenEntity)).toBe(before);
   });
 });
 
@@ -125,11 +130,11 @@ describe('groups', () => {
     });
 
     it('refuses a value one character over it and stores nothing', async () => {
-      const before = await count('namespaces');
+      const before = await count(NamespaceEntity);
       const res = await app.post('/api/v4/groups', { ...fresh(), ...body(max + 1) }, { token: 'admin' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: failedToSave(field, max) });
-      expect(await count('namespaces')).toBe(before);
+      expect(await count(NamespaceEntity)).toBe(before);
     });
 
     it('refuses an update one character over it and changes nothing', async () => {
@@ -165,11 +170,11 @@ describe('projects', () => {
     });
 
     it('refuses a value one character over it and stores nothing', async () => {
-      const before = await count('projects');
+      const before = await count(ProjectEntity);
       const res = await app.post('/api/v4/projects', { ...fresh(), ...body(max + 1) }, { token: 'admin' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: { [field]: [rails(max)] } });
-      expect(await count('projects')).toBe(before);
+      expect(await count(ProjectEntity)).toBe(before);
     });
 
     it('refuses an update one character over it and changes nothing', async () => {

@@ -14,7 +14,7 @@ import { settingsKeyNotNull } from './migrations/202611250000-settings-key-not-n
 import { namespaceRoutes } from './namespaces/namespace-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { createProjectService } from './projects/project-service.js';
-import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreTokensRef, coreUsersRef } from './refs.js';
+import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreTokensRef, coreUsersRef } from './contracts.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService, defineCoreSettings } from './settings/settings-service.js';
 import { createIdentityProvider } from './tokens/identity-provider.js';
@@ -45,7 +45,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     const database = ctx.resolve(kernelServices.database);
     const { externalUrl } = ctx.resolve(kernelServices.instance);
     const lookup = createProjectLookup(database);
-    const visibility = createVisibility(database);
+    const visibility = createVisibility();
     const users = createUserService(database);
     const tokens = createTokenService(database);
     const groups = createGroupService(database);

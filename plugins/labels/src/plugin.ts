@@ -27,7 +27,7 @@ export const labelsPlugin = definePlugin({
     const projects = ctx.resolve(coreProjectsRef);
     const groupOfProject = async (projectId: number) => {
       const project = await projects.findById(projectId);
-      return project?.ns_kind === 'group' ? project.namespace_id : null;
+      return project?.namespace.kind === 'group' ? project.namespaceId : null;
     };
     ctx.provide(labelsServiceRef, createLabelsApi(labels, projects));
     ctx.routes(...groupLabelRoutes(labels, views, access), ...projectLabelRoutes(labels, views, access, groupOfProject));

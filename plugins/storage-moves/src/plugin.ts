@@ -54,8 +54,8 @@ export function createStorageMovesPlugin(options: StorageMovesOptions = {}): For
       ctx.events.on(coreEvents.projectUpdated, async ({ projectId }) => {
         const project = await projects.findById(projectId);
         const repository = project && (await repos.find({ kind: 'project', containerId: projectId }));
-        if (!project || !repository || repository.storage === project.repository_storage || repository.readOnly) return;
-        const requested = project.repository_storage;
+        if (!project || !repository || repository.storage === project.repositoryStorage || repository.readOnly) return;
+        const requested = project.repositoryStorage;
         await projects.update(project, { repositoryStorage: repository.storage });
         if (!repos.hasStorage(requested)) return;
         await scheduler

@@ -57,7 +57,7 @@ export async function seedFuzzFixtures(app: TestApp): Promise<FuzzFixtures> {
   await make('POST', `${group}/members`, { user_id: victim.id, access_level: 30 });
   const move = await make('POST', `${project}/repository_storage_moves`, { destination_storage_name: 'second' });
 
-  const fullPath = `${app.project.ns_full_path}/${app.project.path}`;
+  const fullPath = `${app.project.namespace.fullPath}/${app.project.path}`;
   const projectPath = encodeURIComponent(fullPath);
   const ids: Record<string, string[]> = {
     projects: [String(app.project.id), projectPath],
@@ -92,7 +92,7 @@ export async function seedFuzzFixtures(app: TestApp): Promise<FuzzFixtures> {
       if (placeholder === 'id') return ids[before] ?? [String(app.project.id)];
       if (byName[placeholder]) return byName[placeholder]!;
       // Git over HTTP: `/:namespace/:project.git/...`, spread over numbered placeholders.
-      if (/^s\d+$/.test(placeholder)) return placeholder === 's0' ? [app.project.ns_full_path] : [`${app.project.path}.git`, app.project.path];
+      if (/^s\d+$/.test(placeholder)) return placeholder === 's0' ? [app.project.namespace.fullPath] : [`${app.project.path}.git`, app.project.path];
       return [String(app.project.id)];
     },
     realTexts: [

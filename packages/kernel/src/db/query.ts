@@ -121,10 +121,25 @@ export interface Query<S extends Scope, M extends keyof S & string, J extends Re
   ): Query<S & Record<A, E>, M, J>;
   /** Selects the columns of the joined entity aliased `alias`, nested under `key` in each row (null when a left join found none). */
   nest<K extends string, A extends keyof S & string>(key: K, alias: A): Query<S, M, J & Record<K, S[A]>>;
+  /**
+   * Selects only `properties` of the joined entity aliased `alias`, nested under `key`: what a
+   * read needs of a wide row. A left join answers null for a missing row when the primary key
+   * is among them.
+   */
+  nest<K extends string, A extends keyof S & string, P extends PropOf<S[A]>>(
+    key: K,
+    alias: A,
+    properties: readonly P[],
+  ): Query<S, M, J & Record<K, Picked<S[A], P>>>;
   /** Selects columns: by property (the rows carry the property), or `{ name: column }` (computed reads name them). */
   select(...columns: (Ref<S, M> | Partial<Record<string, Ref<S, M>>>)[]): this;
   /** Selects the value of a scalar subquery as `name`. */
   selectQuery(name: string, query: Query<any, any>): this;
+  /**
+   * Selects the value of a correlated scalar subquery over `entity` (aliased `alias`) as `name`:
+   * `build` narrows it, may name the outer query's columns, and selects the one value (`max`, `count` …).
+   */
+  selectQuery<A extends string, E extends AnyEntity>(name: string, entity: E, alias: A, build: (sub: Query<S & Record<A, E>, A>) => void): this;
   /** Selects 1 or 0 as `name`: whether a row of `entity` that `build` narrows exists. */
   selectExists<A extends string, E extends AnyEntity>(name: string, entity: E, alias: A, build: (sub: Query<S & Record<A, E>, A>) => void): this;
   /** Selects raw SQL as `name`. */
@@ -157,6 +172,9 @@ export interface Query<S extends Scope, M extends keyof S & string, J extends Re
   /** The knex statement, for the kernel's readers. */
   toKnex(): Knex.QueryBuilder;
 }
+
+/** Some properties of an entity's rows, as `nest(key, alias, properties)` reads them (typed as an entity for `RowOf`). */
+export type Picked<E, P extends PropOf<E>> = EntitySchema<Pick<InferEntity<E>, P>, never>;
 
 /** The rows a query reads: its main entity's properties, and each nested entity under its key. */
 export type RowOf<Q> = Q extends Query<infer S, infer M, infer J> ? InferEntity<S[M]> & { [K in keyof J]: InferEntity<J[K]> | null } : never;
@@ -225,12 +243,16 @@ class QueryImpl {
     return value;
   }
 
-  /** A query over `entity` aliased `alias` that also knows this query's aliases (a correlated subquery). */
-  sub(entity: AnyEntity, alias: string, build: (sub: Impl) => void): Knex.QueryBuilder {
+  /**
+   * A query over `entity` aliased `alias` that also knows this query's aliases (a correlated
+   * subquery); it selects `1` (for `exists`) unless `selectOne` is false.
+   */
+  sub(entity: AnyEntity, alias: string, build: (sub: Impl) => void, selectOne = true): Knex.QueryBuilder {
     const scope = new Map(this.scope);
     scope.set(alias, entity);
     const { knex } = this.shared;
-    const query = new QueryImpl(this.shared, scope, alias, entity, knex(`${this.shared.tableOf(entity)} as ${alias}`).select(knex.raw('1')));
+    const from = knex(`${this.shared.tableOf(entity)} as ${alias}`);
+    const query = new QueryImpl(this.shared, scope, alias, entity, selectOne ? from.select(knex.raw('1')) : from);
     build(query);
     return query.qb;
   }
@@ -362,13 +384,17 @@ class QueryImpl {
   leftJoin(entity: AnyEntity, alias: string, left: string, right: string) {
     return this.joinWith('leftJoin', entity, alias, left, right);
   }
-  nest(key: string, alias: string) {
+  nest(key: string, alias: string, properties?: readonly string[]) {
     const entity = this.scope.get(alias);
     if (!entity) throw new Error(`Query over ${this.entity.meta.className}: no entity is aliased '${alias}' to nest`);
     const prefix = `${key}__`;
     this.nested.push({ key, entity, prefix });
     const { knex } = this.shared;
-    const list = [...this.shared.columnsOf(entity).values()].map((column) => `${quote(alias)}.${quote(column)} as ${quote(prefix + column)}`);
+    const all = this.shared.columnsOf(entity);
+    const columns = properties
+      ? properties.map((property) => all.get(property) ?? this.column(`${alias}.${property}`)) // an unknown property throws, naming it
+      : all.values();
+    const list = [...columns].map((column) => `${quote(alias)}.${quote(column)} as ${quote(prefix + column)}`);
     this.qb.select(knex.raw(list.join(', ')));
     return this;
   }
@@ -376,8 +402,9 @@ class QueryImpl {
     this.qb.select(...columns.map((column) => (typeof column === 'string' ? this.column(column) : this.columnsOfRecord(column))));
     return this;
   }
-  selectQuery(name: string, query: Impl) {
-    this.qb.select(query.qb.clone().as(name));
+  selectQuery(name: string, query: Impl | AnyEntity, alias?: string, build?: (sub: Impl) => void) {
+    const scalar = query instanceof QueryImpl ? query.qb.clone() : this.sub(query, alias!, build!, false);
+    this.qb.select(scalar.as(name));
     return this;
   }
   selectExists(name: string, entity: AnyEntity, alias: string, build: (sub: Impl) => void) {

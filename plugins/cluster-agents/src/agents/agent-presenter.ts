@@ -1,9 +1,9 @@
 /** GitLab's Agent entity, with the project it is configured in. */
 import { projectIdentity } from '@forgekit/plugin-core/contracts';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import type { AgentWithReceptive } from './agent-service.js';
 
-export function presentAgent(agent: AgentWithReceptive, project: ProjectWithNamespace) {
+export function presentAgent(agent: AgentWithReceptive, project: Project) {
   return {
     id: agent.id,
     name: agent.name,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '@forgekit/kernel';
-import { coreAccessRef } from '../refs.js';
-import type { AccessService } from './access-service.js';
+import { coreAccessRef, type AccessService } from '../contracts.js';
+import { MemberEntity } from '../entities/member.js';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 
 /**
@@ -22,14 +22,14 @@ describe('project access by id and by path', () => {
     return byId;
   };
   const addMember = (source: string, userId: number, level: number, expiresAt: string | null = null) =>
-    app.kernel.database.legacy.knex('members').insert({
-      source_type: source.startsWith('Project') ? 'Project' : 'Namespace',
-      source_id: Number(source.split(':')[1]),
-      user_id: userId,
-      access_level: level,
-      expires_at: expiresAt,
-      created_at: new Date(),
-      updated_at: new Date(),
+    app.kernel.database.insert(MemberEntity, {
+      sourceType: source.startsWith('Project') ? 'Project' : 'Namespace',
+      sourceId: Number(source.split(':')[1]),
+      userId,
+      accessLevel: level,
+      expiresAt,
+      createdAt: new Date(),
+      updatedAt: new Date(),
     });
 
   beforeAll(async () => {

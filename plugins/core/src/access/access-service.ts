@@ -4,48 +4,19 @@
  * see, 403 for what they see but may not do.
  */
 import { forbidden, notFound, type Database, type Principal } from '@forgekit/kernel';
-import { recordId, type Knex, type PreparedRead } from '@forgekit/kernel/orm';
-import { Member } from '../entities/member.js';
-import { Namespace, type NamespaceRow } from '../entities/namespace.js';
-import { Project } from '../entities/project.js';
-import { projectsWithNamespace, type ProjectWithNamespace } from '../projects/project-query.js';
+import { recordId, ref, sql, type Conditions, type Query, type Value } from '@forgekit/kernel/orm';
+import type { AccessService, GroupAccess, Namespace, Project, ProjectAccess, ProjectPermissions, VisibilityOptions } from '../contracts.js';
+import { MemberEntity } from '../entities/member.js';
+import { NamespaceEntity } from '../entities/namespace.js';
+import { ProjectEntity } from '../entities/project.js';
+import { asProjectRead, projectsWithNamespace } from '../projects/project-query.js';
 import { AccessLevel, today, Visibility } from '../shared/levels.js';
 import { traversalIds } from '../shared/traversal.js';
 
-export interface ProjectAccess {
-  project: ProjectWithNamespace;
-  /** Effective level for permission checks (admins count as owners). */
-  level: number;
-  /** Direct project membership, or owner of a personal project. */
-  projectLevel: number | null;
-  /** Highest membership in the project's group or its ancestors. */
-  groupLevel: number | null;
-  canRead: boolean;
-}
-
-/** A user's levels on a project, as `permissions` shows them. */
-export interface ProjectPermissions {
-  /** Direct project membership, or owner of a personal project. */
-  projectLevel: number | null;
-  /** Highest membership in the project's group or its ancestors. */
-  groupLevel: number | null;
-}
-
-export interface GroupAccess {
-  group: NamespaceRow;
-  level: number;
-  /** Direct membership in this group. */
-  directLevel: number | null;
-  /** Highest membership in this group or its ancestors. */
-  inheritedLevel: number | null;
-  canRead: boolean;
-}
-
-/** Whom a visibility question is about: everything visible, or memberships only, at a least level. */
-export interface VisibilityOptions {
-  membershipOnly?: boolean;
-  minLevel?: number;
-}
+/** Queries over projects `p` in their namespaces `n`, and over groups `n`, as the visibility filters narrow them. */
+type ProjectScope = { p: typeof ProjectEntity; n: typeof NamespaceEntity };
+type GroupScope = { n: typeof NamespaceEntity };
+type MemberScope = { m: typeof MemberEntity };
 
 const isInteger = (value: string) => /^\d+$/.test(value);
 
@@ -57,15 +28,15 @@ const withRecordId = async <T>(text: string, find: (id: number) => Promise<T | u
 
 /** A user's highest direct project level and highest level in the project's group or its ancestors. */
 interface MemberLevels {
-  member_project_level: number | null;
-  member_group_level: number | null;
+  memberProjectLevel: number | null;
+  memberGroupLevel: number | null;
 }
-const NO_LEVELS: MemberLevels = { member_project_level: null, member_group_level: null };
+const NO_LEVELS: MemberLevels = { memberProjectLevel: null, memberGroupLevel: null };
 
 /** A membership row `m` still in force on `date`. */
-const active = (date: unknown) => (q: Knex.QueryBuilder) => q.whereNull('m.expires_at').orWhere('m.expires_at', '>', date as string);
-/** The namespace `n` is the group `g` or lies below it. */
-const WITHIN_GROUP = "n.traversal_path like g.traversal_path || '%'";
+const active = (date: Value) => (q: Conditions<MemberScope, 'm'>) => q.whereNull('m.expiresAt').orWhere('m.expiresAt', '>', date);
+/** The namespace `n` is the group `g` or lies below it: GitLab's traversal-path prefix, two columns compared. */
+const WITHIN_GROUP = sql`${ref('n.traversalPath')} like ${ref('g.traversalPath')} || '%'`;
 
 const maxOf = (values: (number | undefined)[]) => {
   const present = values.filter((value): value is number => value !== undefined);
@@ -79,27 +50,26 @@ function visibleByLevel(visibility: number, user: Principal | null) {
 
 /** Core's own lookups, which other plugins reach only through the AccessService. */
 export function createProjectLookup(database: Database) {
-  const byId = database.legacy.prepareRows(Project, (p) => projectsWithNamespace(database).where('p.id', p.id)) as unknown as PreparedRead<
-    ProjectWithNamespace,
-    'id'
-  >;
-  const groups = () => database.legacy.from(Namespace).where('kind', 'group');
-  // Every group route starts here: compiled once rather than built with knex per request.
-  const groupById = database.legacy.prepareRows(Namespace, (p) => groups().where('id', p.id).limit(1));
+  const byId = asProjectRead(database.prepareRows((p) => projectsWithNamespace(database).where('p.id', p.id)));
+  const groups = () => database.from(NamespaceEntity).where('kind', 'group');
+  // Every group route starts here: compiled once rather than built per request.
+  const groupById = database.prepareRows((p) => groups().where('id', p.id).limit(1));
   return {
     byId,
-    async findProject(idOrPath: string): Promise<ProjectWithNamespace | undefined> {
+    async findProject(idOrPath: string): Promise<Project | undefined> {
       if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => byId.first({ id }));
       const slash = idOrPath.lastIndexOf('/');
       if (slash <= 0) return undefined;
       const query = projectsWithNamespace(database)
-        .whereRaw('lower(n.full_path) = ?', [idOrPath.slice(0, slash).toLowerCase()])
-        .whereRaw('lower(p.path) = ?', [idOrPath.slice(slash + 1).toLowerCase()]);
-      return (await database.legacy.row(Project, query)) as ProjectWithNamespace | undefined;
+        .whereIgnoringCase('n.fullPath', idOrPath.slice(0, slash))
+        .whereIgnoringCase('p.path', idOrPath.slice(slash + 1));
+      return (await database.row(query)) as Project | undefined;
     },
-    async findGroup(idOrPath: string): Promise<NamespaceRow | undefined> {
-      if (isInteger(idOrPath)) return withRecordId(idOrPath, (id) => groupById.first({ id }));
-      return database.legacy.row(Namespace, groups().whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]));
+    async findGroup(idOrPath: string): Promise<Namespace | undefined> {
+      const group = isInteger(idOrPath)
+        ? await withRecordId(idOrPath, (id) => groupById.first({ id }))
+        : await database.row(groups().whereIgnoringCase('fullPath', idOrPath));
+      return group as Namespace | undefined;
     },
   };
 }
@@ -107,53 +77,49 @@ export function createProjectLookup(database: Database) {
 export type ProjectLookup = ReturnType<typeof createProjectLookup>;
 
 /** Narrows queries over core's tables to what a user may see; core's list routes use it, other plugins ask for ids. */
-export function createVisibility(database: Database) {
+export function createVisibility() {
   /** A membership of the user, at `minLevel` or above, in the group `n` or one of its ancestors. */
-  const groupMembership = (userId: number, minLevel: number) =>
-    database.legacy
-      .table(Member, 'm')
-      .select('m.id')
-      .join('namespaces as g', 'g.id', 'm.source_id')
-      .where('m.user_id', userId)
-      .where('m.source_type', 'Namespace')
-      .where('m.access_level', '>=', minLevel)
-      .whereRaw(WITHIN_GROUP)
+  const groupMembership = (userId: number, minLevel: number) => (m: Query<GroupScope & MemberScope, 'm'>) =>
+    m
+      .join(NamespaceEntity, 'g', 'g.id', 'm.sourceId')
+      .where('m.userId', userId)
+      .where('m.sourceType', 'Namespace')
+      .where('m.accessLevel', '>=', minLevel)
+      .where(WITHIN_GROUP)
       .where(active(today()));
 
   return {
-    /** Narrows a query over `projects as p` / `namespaces as n` to what the user may see. */
-    projects(query: Knex.QueryBuilder, user: Principal | null, options: VisibilityOptions = {}) {
+    /** Narrows a query over projects `p` in namespaces `n` to what the user may see. */
+    projects<Q extends Conditions<ProjectScope, 'p'>>(query: Q, user: Principal | null, options: VisibilityOptions = {}): Q {
       if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
       const minLevel = options.minLevel ?? AccessLevel.GUEST;
       return query.where((q) => {
         if (!options.membershipOnly && !options.minLevel) {
-          q.orWhere('p.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
+          q.orWhere('p.visibilityLevel', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
         if (!user) return;
-        q.orWhereExists(
-          database.legacy
-            .table(Member, 'm')
-            .select('m.id')
-            .where('m.user_id', user.id)
-            .where('m.source_type', 'Project')
-            .whereRaw('m.source_id = p.id')
-            .where('m.access_level', '>=', minLevel)
+        q.orWhereExists(MemberEntity, 'm', (m) =>
+          m
+            .where('m.userId', user.id)
+            .where('m.sourceType', 'Project')
+            .whereColumn('m.sourceId', 'p.id')
+            .where('m.accessLevel', '>=', minLevel)
             .where(active(today())),
         );
-        q.orWhereExists(groupMembership(user.id, minLevel));
-        q.orWhere((personal) => personal.where('n.kind', 'user').where('n.owner_id', user.id));
+        q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel));
+        q.orWhere((personal) => personal.where('n.kind', 'user').where('n.ownerId', user.id));
       });
     },
-    /** Narrows a query over `namespaces as n` (groups) to what the user may see. */
-    groups(query: Knex.QueryBuilder, user: Principal | null, options: VisibilityOptions = {}) {
+    /** Narrows a query over groups `n` to what the user may see. */
+    groups<Q extends Conditions<GroupScope, 'n'>>(query: Q, user: Principal | null, options: VisibilityOptions = {}): Q {
       if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
       const minLevel = options.minLevel ?? AccessLevel.GUEST;
       return query.where((q) => {
         if (!options.membershipOnly && !options.minLevel) {
-          q.orWhere('n.visibility_level', '>=', user && !user.external ? Visibility.internal : Visibility.public);
+          q.orWhere('n.visibilityLevel', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
         if (!user) return;
-        q.orWhereExists(groupMembership(user.id, minLevel));
+        q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel));
       });
     },
   };
@@ -161,100 +127,69 @@ export function createVisibility(database: Database) {
 
 export type VisibilityFilter = ReturnType<typeof createVisibility>;
 
-export function createAccessService(database: Database, lookup: ProjectLookup, visibility: VisibilityFilter) {
-  /** Membership lookups, prepared once per shape (how many projects and namespaces), as they run on most requests. */
-  const membershipReads = new Map<string, PreparedRead<{ source_type: string; source_id: number; access_level: number }, string>>();
-  function membershipRead(projects: number, namespaces: number) {
-    const key = `${projects}:${namespaces}`;
-    let read = membershipReads.get(key);
-    if (!read) {
-      const names = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
-      read = database.legacy.prepareRows(Member, (p) =>
-        database.legacy
-          .table(Member, 'm')
-          .select('m.source_type', 'm.source_id', 'm.access_level')
-          .where('m.user_id', p.user)
-          .where((sources) => {
-            if (projects > 0)
-              sources.orWhere((q) =>
-                q.where('m.source_type', 'Project').whereIn(
-                  'm.source_id',
-                  names('project', projects).map((name) => p[name]!),
-                ),
-              );
-            if (namespaces > 0)
-              sources.orWhere((q) =>
-                q.where('m.source_type', 'Namespace').whereIn(
-                  'm.source_id',
-                  names('namespace', namespaces).map((name) => p[name]!),
-                ),
-              );
-          })
-          .where(active(p.today)),
-      );
-      membershipReads.set(key, read);
-    }
-    return read;
-  }
+export function createAccessService(database: Database, lookup: ProjectLookup, visibility: VisibilityFilter): AccessService {
+  /** A user's memberships among some projects and namespaces, still in force: runs on most requests. */
+  const membershipRead = database.prepareRows((p) =>
+    database
+      .table(MemberEntity, 'm')
+      .select('m.sourceType', 'm.sourceId', 'm.accessLevel')
+      .where('m.userId', p.user)
+      .where((sources) =>
+        sources
+          .orWhere((q) => q.where('m.sourceType', 'Project').whereIn('m.sourceId', p.projects))
+          .orWhere((q) => q.where('m.sourceType', 'Namespace').whereIn('m.sourceId', p.namespaces)),
+      )
+      .where(active(p.today)),
+  );
 
   /** Active memberships of a user in the given sources, as `Project:1` / `Namespace:5` → level. */
   async function membershipLevels(userId: number, projectIds: number[], namespaceIds: number[]) {
     const levels = new Map<string, number>();
     if (projectIds.length === 0 && namespaceIds.length === 0) return levels;
-    const params: Record<string, unknown> = { user: userId, today: today() };
-    for (const [index, id] of projectIds.entries()) params[`project${index}`] = id;
-    for (const [index, id] of namespaceIds.entries()) params[`namespace${index}`] = id;
-    for (const row of await membershipRead(projectIds.length, namespaceIds.length).all(params)) {
-      levels.set(`${row.source_type}:${row.source_id}`, row.access_level);
+    for (const row of await membershipRead.all({ user: userId, projects: projectIds, namespaces: namespaceIds, today: today() })) {
+      levels.set(`${row.sourceType}:${row.sourceId}`, row.accessLevel);
     }
     return levels;
   }
 
   /** The project by id with the user's direct and group levels, in one statement (most requests name a project by id). */
-  const projectByIdWithLevels = database.legacy.prepareRows(Project, (p) =>
-    projectsWithNamespace(database)
-      .select(
-        database.legacy
-          .table(Member, 'm')
-          .max('m.access_level')
-          .where('m.user_id', p.user)
-          .where('m.source_type', 'Project')
-          .whereRaw('m.source_id = p.id')
-          .where(active(p.today))
-          .as('member_project_level'),
-      )
-      .select(
-        database.legacy
-          .table(Member, 'm')
-          .max('m.access_level')
-          .join('namespaces as g', 'g.id', 'm.source_id')
-          .where('m.user_id', p.user)
-          .where('m.source_type', 'Namespace')
-          .where('n.kind', 'group')
-          .whereRaw(WITHIN_GROUP)
-          .where(active(p.today))
-          .as('member_group_level'),
-      )
-      .where('p.id', p.id),
-  ) as unknown as PreparedRead<ProjectWithNamespace & MemberLevels, 'user' | 'today' | 'id'>;
+  const projectByIdWithLevels = asProjectRead<'user' | 'today' | 'id', Project & MemberLevels>(
+    database.prepareRows((p) =>
+      projectsWithNamespace(database)
+        .selectQuery('memberProjectLevel', MemberEntity, 'm', (m) =>
+          m.max({ level: 'm.accessLevel' }).where('m.userId', p.user).where('m.sourceType', 'Project').whereColumn('m.sourceId', 'p.id').where(active(p.today)),
+        )
+        .selectQuery('memberGroupLevel', MemberEntity, 'm', (m) =>
+          m
+            .max({ level: 'm.accessLevel' })
+            .join(NamespaceEntity, 'g', 'g.id', 'm.sourceId')
+            .where('m.userId', p.user)
+            .where('m.sourceType', 'Namespace')
+            .where('n.kind', 'group')
+            .where(WITHIN_GROUP)
+            .where(active(p.today)),
+        )
+        .where('p.id', p.id),
+    ),
+  );
 
-  function accessFrom(user: Principal | null, project: ProjectWithNamespace, levels: MemberLevels): ProjectAccess {
-    let projectLevel = levels.member_project_level ?? null;
-    const groupLevel = levels.member_group_level ?? null;
-    if (user && project.ns_kind === 'user' && project.ns_owner_id === user.id) projectLevel = AccessLevel.OWNER;
+  function accessFrom(user: Principal | null, project: Project, levels: MemberLevels): ProjectAccess {
+    let projectLevel = levels.memberProjectLevel ?? null;
+    const groupLevel = levels.memberGroupLevel ?? null;
+    if (user && project.namespace.kind === 'user' && project.namespace.ownerId === user.id) projectLevel = AccessLevel.OWNER;
     const memberLevel = Math.max(projectLevel ?? 0, groupLevel ?? 0);
     const level = user?.isAdmin ? AccessLevel.OWNER : memberLevel;
-    const canRead = !!user?.isAdmin || memberLevel >= AccessLevel.GUEST || visibleByLevel(project.visibility_level, user);
+    const canRead = !!user?.isAdmin || memberLevel >= AccessLevel.GUEST || visibleByLevel(project.visibilityLevel, user);
     return { project, level, projectLevel, groupLevel, canRead };
   }
 
-  async function projectAccess(user: Principal | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
+  async function projectAccess(user: Principal | null, project: Project): Promise<ProjectAccess> {
     if (!user) return accessFrom(user, project, NO_LEVELS);
-    const groupIds = project.ns_kind === 'group' ? traversalIds(project.ns_traversal_path) : [];
+    const groupIds = project.namespace.kind === 'group' ? traversalIds(project.namespace.traversalPath) : [];
     const levels = await membershipLevels(user.id, [project.id], groupIds);
     return accessFrom(user, project, {
-      member_project_level: levels.get(`Project:${project.id}`) ?? null,
-      member_group_level: maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`))),
+      memberProjectLevel: levels.get(`Project:${project.id}`) ?? null,
+      memberGroupLevel: maxOf(groupIds.map((id) => levels.get(`Namespace:${id}`))),
     });
   }
 
@@ -283,54 +218,54 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     if (user && isInteger(idOrPath)) {
       const row = await withRecordId(idOrPath, (id) => projectByIdWithLevels.first({ user: user.id, today: today(), id }));
       if (!row) return null;
-      const { member_project_level, member_group_level, ...project } = row;
-      return accessFrom(user, project, { member_project_level, member_group_level });
+      const { memberProjectLevel, memberGroupLevel, ...project } = row;
+      return accessFrom(user, project, { memberProjectLevel, memberGroupLevel });
     }
     const project = await lookup.findProject(idOrPath);
     return project ? projectAccess(user, project) : null;
   }
 
-  async function groupAccess(user: Principal | null, group: NamespaceRow): Promise<GroupAccess> {
+  async function groupAccess(user: Principal | null, group: Namespace): Promise<GroupAccess> {
     let directLevel: number | null = null;
     let inheritedLevel: number | null = null;
     let viaDescendant = false;
     if (user) {
-      const ids = traversalIds(group.traversal_path);
+      const ids = traversalIds(group.traversalPath);
       const levels = await membershipLevels(user.id, [], ids);
       directLevel = levels.get(`Namespace:${group.id}`) ?? null;
       inheritedLevel = maxOf(ids.map((id) => levels.get(`Namespace:${id}`)));
-      if (!user.isAdmin && (inheritedLevel ?? 0) < AccessLevel.GUEST && !visibleByLevel(group.visibility_level, user)) {
+      if (!user.isAdmin && (inheritedLevel ?? 0) < AccessLevel.GUEST && !visibleByLevel(group.visibilityLevel, user)) {
         viaDescendant = await memberOfDescendant(user.id, group);
       }
     }
     const level = user?.isAdmin ? AccessLevel.OWNER : (inheritedLevel ?? 0);
-    const canRead = !!user?.isAdmin || level >= AccessLevel.GUEST || visibleByLevel(group.visibility_level, user) || viaDescendant;
+    const canRead = !!user?.isAdmin || level >= AccessLevel.GUEST || visibleByLevel(group.visibilityLevel, user) || viaDescendant;
     return { group, level, directLevel, inheritedLevel, canRead };
   }
 
   /** Members of a subgroup or project may see the groups above it. */
-  async function memberOfDescendant(userId: number, group: NamespaceRow) {
-    const like = `${group.traversal_path}%`;
-    const viaGroup = database.legacy
-      .table(Member, 'm')
-      .join('namespaces as g', 'g.id', 'm.source_id')
-      .where('m.user_id', userId)
-      .where('m.source_type', 'Namespace')
-      .where('g.traversal_path', 'like', like);
-    if ((await database.legacy.count(viaGroup.limit(1))) > 0) return true;
-    const viaProject = database.legacy
-      .table(Member, 'm')
-      .join('projects as p', 'p.id', 'm.source_id')
-      .join('namespaces as n', 'n.id', 'p.namespace_id')
-      .where('m.user_id', userId)
-      .where('m.source_type', 'Project')
-      .where('n.traversal_path', 'like', like);
-    return (await database.legacy.count(viaProject.limit(1))) > 0;
+  async function memberOfDescendant(userId: number, group: Namespace) {
+    const viaGroup = database
+      .table(MemberEntity, 'm')
+      .join(NamespaceEntity, 'g', 'g.id', 'm.sourceId')
+      .where('m.userId', userId)
+      .where('m.sourceType', 'Namespace')
+      .whereStartsWith('g.traversalPath', group.traversalPath);
+    if ((await database.count(viaGroup.limit(1))) > 0) return true;
+    const viaProject = database
+      .table(MemberEntity, 'm')
+      .join(ProjectEntity, 'p', 'p.id', 'm.sourceId')
+      .join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId')
+      .where('m.userId', userId)
+      .where('m.sourceType', 'Project')
+      .whereStartsWith('n.traversalPath', group.traversalPath);
+    return (await database.count(viaProject.limit(1))) > 0;
   }
 
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
-  async function projectPermissions(user: Principal, projects: ProjectWithNamespace[]): Promise<Map<number, ProjectPermissions>> {
-    const groupIds = [...new Set(projects.flatMap((p) => (p.ns_kind === 'group' ? traversalIds(p.ns_traversal_path) : [])))];
+  async function projectPermissions(user: Principal, projects: readonly Project[]): Promise<Map<number, ProjectPermissions>> {
+    const inGroup = (project: Project) => (project.namespace.kind === 'group' ? traversalIds(project.namespace.traversalPath) : []);
+    const groupIds = [...new Set(projects.flatMap(inGroup))];
     const levels =
       projects.length > 0
         ? await membershipLevels(
@@ -341,9 +276,9 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
         : new Map<string, number>();
     return new Map(
       projects.map((project) => {
-        const personal = project.ns_kind === 'user' && project.ns_owner_id === user.id;
+        const personal = project.namespace.kind === 'user' && project.namespace.ownerId === user.id;
         const projectLevel = personal ? AccessLevel.OWNER : (levels.get(`Project:${project.id}`) ?? null);
-        const groupLevel = project.ns_kind === 'group' ? maxOf(traversalIds(project.ns_traversal_path).map((id) => levels.get(`Namespace:${id}`))) : null;
+        const groupLevel = project.namespace.kind === 'group' ? maxOf(inGroup(project).map((id) => levels.get(`Namespace:${id}`))) : null;
         return [project.id, { projectLevel, groupLevel }];
       }),
     );
@@ -353,9 +288,7 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     projectAccess,
     groupAccess,
     projectPermissions,
-    /** A project by id or path with the caller's access, or null; the same request's next `requireProject` of it reads no more. */
     lookUpForRequest,
-    /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
     async requireProject(user: Principal | null, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
       const taken = takeLookedUp(user, idOrPath);
       const access = taken ? taken.access : await findProjectAccess(user, idOrPath);
@@ -363,7 +296,6 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
       if (access.level < minLevel) throw forbidden();
       return access;
     },
-    /** A group the caller can see, else `404 Group Not Found`; 403 below `minLevel`. */
     async requireGroup(user: Principal | null, idOrPath: string, minLevel = 0): Promise<GroupAccess> {
       const group = await lookup.findGroup(idOrPath);
       if (!group) throw notFound('Group');
@@ -372,35 +304,22 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
       if (access.level < minLevel) throw forbidden();
       return access;
     },
-    /**
-     * Ids of the projects the user may see (or is a member of at `minLevel`), optionally among
-     * `ids` or under a group's traversal path. Other plugins ask this instead of joining core's tables.
-     */
-    async visibleProjectIds(
-      user: Principal | null,
-      options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number } = {},
-    ): Promise<number[]> {
+    async visibleProjectIds(user, options = {}) {
       if (options.ids?.length === 0) return [];
-      const query = database.legacy.table(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select('p.id').orderBy('p.id');
+      const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id').orderBy('p.id');
       if (options.ids) query.whereIn('p.id', options.ids);
-      if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
+      if (options.underTraversalPath !== undefined) query.whereStartsWith('n.traversalPath', options.underTraversalPath);
       if (options.limit) query.limit(options.limit);
-      const rows = await database.legacy.rows(Project, visibility.projects(query, user, options));
+      const rows = await database.rows(visibility.projects(query, user, options));
       return rows.map((row) => row.id);
     },
-    /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
-    async visibleGroupIds(
-      user: Principal | null,
-      options: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string } = {},
-    ): Promise<number[]> {
+    async visibleGroupIds(user, options = {}) {
       if (options.ids?.length === 0) return [];
-      const query = database.legacy.table(Namespace, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');
+      const query = database.table(NamespaceEntity, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');
       if (options.ids) query.whereIn('n.id', options.ids);
-      if (options.underTraversalPath !== undefined) query.where('n.traversal_path', 'like', `${options.underTraversalPath}%`);
-      const rows = await database.legacy.rows(Namespace, visibility.groups(query, user, options));
+      if (options.underTraversalPath !== undefined) query.whereStartsWith('n.traversalPath', options.underTraversalPath);
+      const rows = await database.rows(visibility.groups(query, user, options));
       return rows.map((row) => row.id);
     },
   };
 }
-
-export type AccessService = ReturnType<typeof createAccessService>;

@@ -6,7 +6,7 @@
  * archiving, protected branches, storage) name it in `exemptFrom`.
  */
 import { forbidden, type RouteGuard } from '@forgekit/kernel';
-import type { AccessService } from './access-service.js';
+import type { AccessService } from '../contracts.js';
 
 export const ARCHIVED_PROJECT_GUARD = 'core.archived-project';
 

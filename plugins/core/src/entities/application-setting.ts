@@ -1,6 +1,6 @@
-import { defineEntity } from '@forgekit/kernel/orm';
+import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
-export const ApplicationSetting = defineEntity({
+export const ApplicationSettingEntity = defineEntity({
   name: 'ApplicationSetting',
   tableName: 'application_settings',
   properties: (p) => ({
@@ -9,3 +9,5 @@ export const ApplicationSetting = defineEntity({
     value: p.text(),
   }),
 });
+
+export type ApplicationSettingRow = InferEntity<typeof ApplicationSettingEntity>;

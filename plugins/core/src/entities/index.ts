@@ -1,8 +1,8 @@
-import { ApplicationSetting } from './application-setting.js';
-import { Member } from './member.js';
-import { Namespace } from './namespace.js';
-import { PersonalAccessToken } from './personal-access-token.js';
-import { Project } from './project.js';
-import { User } from './user.js';
+import { ApplicationSettingEntity } from './application-setting.js';
+import { MemberEntity } from './member.js';
+import { NamespaceEntity } from './namespace.js';
+import { PersonalAccessTokenEntity } from './personal-access-token.js';
+import { ProjectEntity } from './project.js';
+import { UserEntity } from './user.js';
 
-export const coreEntities = [User, Namespace, Project, Member, PersonalAccessToken, ApplicationSetting];
+export const coreEntities = [UserEntity, NamespaceEntity, ProjectEntity, MemberEntity, PersonalAccessTokenEntity, ApplicationSettingEntity];

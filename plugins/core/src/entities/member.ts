@@ -1,23 +1,23 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
-export const Member = defineEntity({
+export const MemberEntity = defineEntity({
   name: 'Member',
   tableName: 'members',
-  uniques: [{ properties: ['source_type', 'source_id', 'user_id'] }],
-  indexes: [{ properties: ['user_id'] }],
+  uniques: [{ properties: ['sourceType', 'sourceId', 'userId'] }],
+  indexes: [{ properties: ['userId'] }],
   properties: (p) => ({
     id: p.integer().primary(),
     /** `Project` or `Namespace`, as GitLab names member sources. */
-    source_type: p.string().$type<'Project' | 'Namespace'>().length(16),
-    source_id: p.integer(),
-    user_id: p.integer(),
-    access_level: p.integer(),
+    sourceType: p.string().$type<'Project' | 'Namespace'>().length(16),
+    sourceId: p.integer(),
+    userId: p.integer(),
+    accessLevel: p.integer(),
     /** `YYYY-MM-DD`. */
-    expires_at: p.string().length(10).nullable(),
-    created_by_id: p.integer().nullable(),
-    created_at: p.datetime(),
-    updated_at: p.datetime(),
+    expiresAt: p.string().length(10).nullable(),
+    createdById: p.integer().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
   }),
 });
 
-export type MemberRow = InferEntity<typeof Member>;
+export type MemberRow = InferEntity<typeof MemberEntity>;

@@ -1,5 +1,5 @@
 import { visibilityName } from '../shared/levels.js';
-import type { NamespaceRow } from '../entities/namespace.js';
+import type { Namespace } from '../contracts.js';
 import { readGroupSettings } from './group-settings.js';
 
 const rule = (level: number) => [{ access_level: level }];
@@ -21,15 +21,15 @@ export function branchProtectionDefaults(level: number) {
 }
 
 /** GitLab's Group entity. */
-export function presentGroup(group: NamespaceRow, externalUrl: string) {
+export function presentGroup(group: Namespace, externalUrl: string) {
   const settings = readGroupSettings(group.settings);
   return {
     id: group.id,
-    web_url: `${externalUrl}/groups/${group.full_path}`,
+    web_url: `${externalUrl}/groups/${group.fullPath}`,
     name: group.name,
     path: group.path,
     description: group.description,
-    visibility: visibilityName(group.visibility_level),
+    visibility: visibilityName(group.visibilityLevel),
     share_with_group_lock: settings.share_with_group_lock,
     require_two_factor_authentication: settings.require_two_factor_authentication,
     two_factor_grace_period: settings.two_factor_grace_period,
@@ -46,10 +46,10 @@ export function presentGroup(group: NamespaceRow, externalUrl: string) {
     default_branch_protection_defaults: branchProtectionDefaults(settings.default_branch_protection),
     avatar_url: null,
     request_access_enabled: settings.request_access_enabled,
-    full_name: group.full_name,
-    full_path: group.full_path,
-    created_at: group.created_at.toISOString(),
-    parent_id: group.parent_id,
+    full_name: group.fullName,
+    full_path: group.fullPath,
+    created_at: group.createdAt.toISOString(),
+    parent_id: group.parentId,
     organization_id: 1,
     shared_runners_setting: settings.shared_runners_setting,
     max_artifacts_size: settings.max_artifacts_size,

@@ -1,19 +1,16 @@
 import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { Database, EventBus } from '@forgekit/kernel';
-import { containsText, type Knex } from '@forgekit/kernel/orm';
-import type { AccessService, VisibilityFilter } from '../access/access-service.js';
-import { Namespace, type NamespaceRow } from '../entities/namespace.js';
-import { Project } from '../entities/project.js';
-import { User } from '../entities/user.js';
-import { projectsWithNamespace, type ProjectWithNamespace } from '../projects/project-query.js';
+import type { Conditions } from '@forgekit/kernel/orm';
+import type { VisibilityFilter } from '../access/access-service.js';
+import type { AccessService, GroupService, Namespace, ProjectService, SettingsService } from '../contracts.js';
+import { NamespaceEntity } from '../entities/namespace.js';
+import { UserEntity } from '../entities/user.js';
+import { asProjects, projectsWithNamespace } from '../projects/project-query.js';
 import { projectBasic } from '../projects/project-presenter.js';
-import type { ProjectService } from '../projects/project-service.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { projectListRoute } from '../projects/project-list.js';
 import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
-import type { GroupService } from './group-service.js';
-import type { SettingsService } from '../settings/settings-service.js';
 import { removeGroupAndNotify } from './remove-group.js';
 import { coreEvents } from '../events.js';
 
@@ -55,14 +52,14 @@ export function groupRoutes(
   events: EventBus,
 ): Route[] {
   /** The instance default, lowered to the parent's visibility for a subgroup. */
-  async function defaultVisibility(parent: NamespaceRow | null) {
+  async function defaultVisibility(parent: Namespace | null) {
     const level = Visibility[(await settings.get('default_group_visibility')) as keyof typeof Visibility];
-    return parent ? Math.min(level, parent.visibility_level) : level;
+    return parent ? Math.min(level, parent.visibilityLevel) : level;
   }
 
-  const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Knex.QueryBuilder) => void) => {
-    const query = database.legacy
-      .from(Namespace, 'n')
+  const list = async (ctx: RequestContext, input: Record<string, any>, base: (q: Conditions<{ n: typeof NamespaceEntity }, 'n'>) => void) => {
+    const query = database
+      .from(NamespaceEntity, 'n')
       .where('n.kind', 'group')
       .where((q) => base(q));
     const user = ctx.user;
@@ -70,20 +67,14 @@ export function groupRoutes(
     else if (input.min_access_level) visibility.groups(query, user, { membershipOnly: true, minLevel: input.min_access_level });
     else if (user && !user.isAdmin && !input.all_available) visibility.groups(query, user, { membershipOnly: true });
     else visibility.groups(query, user);
-    if (input.search) {
-      const search = String(input.search);
-      query.where((s) => s.where(containsText(s, 'n.name', search)).orWhere(containsText(s, 'n.path', search)));
-    }
-    if (input.visibility) query.where('n.visibility_level', Visibility[input.visibility as keyof typeof Visibility]);
+    if (input.search) query.whereContains(['n.name', 'n.path'], String(input.search));
+    if (input.visibility) query.where('n.visibilityLevel', Visibility[input.visibility as keyof typeof Visibility]);
     if (input.skip_groups?.length) query.whereNotIn('n.id', input.skip_groups);
-    const order = input.order_by === 'path' ? 'n.path' : input.order_by === 'id' ? 'n.id' : input.order_by === 'similarity' ? 'n.name' : 'n.name';
-    const rows = await database.legacy.rows(
-      Namespace,
-      query.clone().orderBy(order, input.sort).orderBy('n.id', input.sort).limit(ctx.page.perPage).offset(ctx.page.offset),
-    );
-    const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
+    const order = input.order_by === 'path' ? 'n.path' : input.order_by === 'id' ? 'n.id' : 'n.name';
+    const rows = await database.rows(query.clone().orderBy(order, input.sort).orderBy('n.id', input.sort).limit(ctx.page.perPage).offset(ctx.page.offset));
+    const total = await totalFor(ctx.page, rows.length, () => database.count(query));
     return page(
-      rows.map((row) => presentGroup(row, ctx.externalUrl)),
+      rows.map((row) => presentGroup(row as Namespace, ctx.externalUrl)),
       total,
     );
   };
@@ -107,7 +98,7 @@ export function groupRoutes(
       auth: 'optional',
       paginated: true,
       input: params({ ...listFilters, top_level_only: f.optional(f.boolean()) }),
-      handler: (ctx, input) => list(ctx, input, (q) => (input.top_level_only ? q.whereNull('n.parent_id') : q)),
+      handler: (ctx, input) => list(ctx, input, (q) => (input.top_level_only ? q.whereNull('n.parentId') : q)),
     }),
     defineRoute({
       method: 'GET',
@@ -117,7 +108,7 @@ export function groupRoutes(
       input: params(listFilters),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
-        return list(ctx, { ...input, all_available: true }, (q) => q.where('n.parent_id', group.id));
+        return list(ctx, { ...input, all_available: true }, (q) => q.where('n.parentId', group.id));
       },
     }),
     defineRoute({
@@ -128,7 +119,7 @@ export function groupRoutes(
       input: params(listFilters),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
-        return list(ctx, { ...input, all_available: true }, (q) => q.where('n.traversal_path', 'like', `${group.traversal_path}%`).whereNot('n.id', group.id));
+        return list(ctx, { ...input, all_available: true }, (q) => q.whereStartsWith('n.traversalPath', group.traversalPath).whereNot('n.id', group.id));
       },
     }),
     defineRoute({
@@ -140,8 +131,8 @@ export function groupRoutes(
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
         const body: Record<string, unknown> = { ...presentGroup(group, ctx.externalUrl), shared_with_groups: [] };
         if (input.with_projects) {
-          const query = visibility.projects(projectsWithNamespace(database).where('p.namespace_id', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
-          const rows = (await database.legacy.rows(Project, query)) as ProjectWithNamespace[];
+          const query = visibility.projects(projectsWithNamespace(database).where('p.namespaceId', group.id), ctx.user).orderBy('p.id', 'asc').limit(100);
+          const rows = asProjects(await database.rows(query));
           body.projects = rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
           body.shared_projects = [];
         }
@@ -156,7 +147,7 @@ export function groupRoutes(
       projects,
       async (ctx, input) => {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
-        return (q) => (input.include_subgroups ? q.where('n.traversal_path', 'like', `${group.traversal_path}%`) : q.where('p.namespace_id', group.id));
+        return (q) => (input.include_subgroups ? q.whereStartsWith('n.traversalPath', group.traversalPath) : q.where('p.namespaceId', group.id));
       },
       { include_subgroups: f.optional(f.boolean(), false) },
     ),
@@ -166,7 +157,7 @@ export function groupRoutes(
       input: params({ name: f.string(), path: f.string(), parent_id: f.optional(f.id()), ...settingFields }),
       async handler(ctx, input) {
         const user = ctx.user!;
-        let parentGroup: NamespaceRow | null = null;
+        let parentGroup: Namespace | null = null;
         if (input.parent_id) {
           const parent = await access.requireGroup(user, String(input.parent_id));
           const { subgroup_creation_level } = readGroupSettings(parent.group.settings);
@@ -174,8 +165,8 @@ export function groupRoutes(
           if (parent.level < needed) throw forbidden();
           parentGroup = parent.group;
         } else if (!user.isAdmin) {
-          const row = await database.legacy.row(User, database.legacy.from(User).where('id', user.id));
-          if (!row?.can_create_group) throw forbidden();
+          const row = await database.row(database.table(UserEntity).select('canCreateGroup').where('id', user.id));
+          if (!row?.canCreateGroup) throw forbidden();
         }
         const group = await groups.create(
           {

@@ -1,22 +1,14 @@
 /** Groups: nested namespaces with path rules, visibility limits and an owner on create. */
-import { apiError, validationFailed, type Database } from '@forgekit/kernel';
-import type { EntityManager } from '@forgekit/kernel/orm';
-import { Member } from '../entities/member.js';
-import { Namespace, type NamespaceRow } from '../entities/namespace.js';
-import { Project } from '../entities/project.js';
+import { apiError, patchFrom, validationFailed, type Database, type Transaction } from '@forgekit/kernel';
+import type { Query } from '@forgekit/kernel/orm';
+import type { GroupInput, GroupService, Namespace } from '../contracts.js';
+import { MemberEntity } from '../entities/member.js';
+import { NamespaceEntity, type NamespaceRow } from '../entities/namespace.js';
+import { ProjectEntity } from '../entities/project.js';
 import { AccessLevel, Visibility } from '../shared/levels.js';
 import { addLengthErrors, GROUP_LENGTHS } from '../shared/length-rules.js';
 import { nameError, pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
-import { GROUP_SETTING_DEFAULTS, readGroupSettings, type GroupSettings } from './group-settings.js';
-
-export interface GroupInput {
-  name?: string;
-  path?: string;
-  description?: string;
-  visibilityLevel?: number;
-  parentId?: number | null;
-  settings?: Partial<GroupSettings>;
-}
+import { GROUP_SETTING_DEFAULTS, readGroupSettings } from './group-settings.js';
 
 /** Ruby's `Hash#inspect`, which GitLab puts in its group error text. */
 function rubyInspect(errors: Record<string, string[]>) {
@@ -25,13 +17,13 @@ function rubyInspect(errors: Record<string, string[]>) {
     .join(', ')}}`;
 }
 
-export function createGroupService(database: Database) {
-  const findById = (id: number, em?: EntityManager): Promise<NamespaceRow | undefined> =>
-    database.legacy.row(Namespace, database.legacy.from(Namespace).where({ id, kind: 'group' }), { em });
-  const exists = async (query: ReturnType<Database['legacy']['table']>) => (await database.legacy.count(query.limit(1))) > 0;
+export function createGroupService(database: Database): GroupService {
+  const findById = async (id: number, tx?: Transaction) =>
+    (await database.row(database.from(NamespaceEntity).where({ id, kind: 'group' }), { tx })) as Namespace | undefined;
+  const exists = async (query: Query<any, any>) => (await database.count(query.limit(1))) > 0;
 
   /** A failed create reads `Failed to save group {...}`; a failed update is a plain validation error. */
-  async function validate(input: GroupInput, parent: NamespaceRow | null, exceptId: number | null) {
+  async function validate(input: GroupInput, parent: Namespace | null, exceptId: number | null) {
     const errors: Record<string, string[]> = {};
     if (input.name !== undefined) {
       if (input.name.trim() === '') errors.name = ["can't be blank"];
@@ -42,16 +34,16 @@ export function createGroupService(database: Database) {
       if (problem) errors.path = [problem];
       else {
         if (!parent && RESERVED_TOP_LEVEL.has(input.path.toLowerCase())) errors.path = [`${input.path} is a reserved name`];
-        const sibling = database.legacy.table(Namespace).whereRaw('lower(path) = ?', [input.path.toLowerCase()]);
-        if (parent) sibling.where('parent_id', parent.id);
-        else sibling.whereNull('parent_id');
+        const sibling = database.table(NamespaceEntity).whereIgnoringCase('path', input.path);
+        if (parent) sibling.where('parentId', parent.id);
+        else sibling.whereNull('parentId');
         if (exceptId) sibling.whereNot('id', exceptId);
         if (await exists(sibling)) errors.path = ['has already been taken'];
       }
     }
-    if (parent && input.visibilityLevel !== undefined && input.visibilityLevel > parent.visibility_level) {
+    if (parent && input.visibilityLevel !== undefined && input.visibilityLevel > parent.visibilityLevel) {
       errors.visibility_level = [
-        `${visibilityText(input.visibilityLevel)} is not allowed since the parent group has a ${visibilityText(parent.visibility_level)} visibility.`,
+        `${visibilityText(input.visibilityLevel)} is not allowed since the parent group has a ${visibilityText(parent.visibilityLevel)} visibility.`,
       ];
     }
     if (exceptId !== null && input.visibilityLevel !== undefined) {
@@ -67,100 +59,106 @@ export function createGroupService(database: Database) {
   async function contentsMoreVisibleThan(groupId: number, level: number): Promise<string[]> {
     const text = visibilityText(level);
     const problems: string[] = [];
-    const project = await exists(database.legacy.table(Project).where('namespace_id', groupId).where('visibility_level', '>', level));
+    const project = await exists(database.table(ProjectEntity).where('namespaceId', groupId).where('visibilityLevel', '>', level));
     if (project) problems.push(`${text} is not allowed since this group contains projects with higher visibility.`);
-    const subgroup = await exists(database.legacy.table(Namespace).where('parent_id', groupId).where('visibility_level', '>', level));
+    const subgroup = await exists(database.table(NamespaceEntity).where('parentId', groupId).where('visibilityLevel', '>', level));
     if (subgroup) problems.push(`${text} is not allowed since there are sub-groups with higher visibility.`);
     return problems;
   }
 
   const visibilityText = (level: number) => (level >= Visibility.public ? 'public' : level >= Visibility.internal ? 'internal' : 'private');
 
-  /** Rewrites full_path, full_name and traversal_path of a group and everything below it. */
-  async function recomputeSubtree(em: EntityManager, groupId: number) {
-    const group = (await findById(groupId, em))!;
-    const parent = group.parent_id ? await findById(group.parent_id, em) : null;
-    const fullPath = parent ? `${parent.full_path}/${group.path}` : group.path;
-    const fullName = parent ? `${parent.full_name} / ${group.name}` : group.name;
-    const traversal = `${parent ? parent.traversal_path : '/'}${group.id}/`;
-    await em.nativeUpdate(Namespace, { id: groupId }, { full_path: fullPath, full_name: fullName, traversal_path: traversal });
-    const children = await database.legacy.rows(Namespace, database.legacy.table(Namespace).where('parent_id', groupId).select('id'), { em });
-    for (const child of children) await recomputeSubtree(em, child.id);
+  /** Rewrites fullPath, fullName and traversalPath of a group and everything below it. */
+  async function recomputeSubtree(tx: Transaction, groupId: number) {
+    const group = (await findById(groupId, tx))!;
+    const parent = group.parentId ? await findById(group.parentId, tx) : null;
+    const fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
+    const fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
+    const traversalPath = `${parent ? parent.traversalPath : '/'}${group.id}/`;
+    await database.update(NamespaceEntity, { id: groupId }, { fullPath, fullName, traversalPath }, { tx });
+    const children = await database.rows(database.table(NamespaceEntity).where('parentId', groupId).select('id'), { tx });
+    for (const child of children) await recomputeSubtree(tx, child.id);
   }
 
   return {
     findById,
-    async create(input: GroupInput & { name: string; path: string }, creatorId: number): Promise<NamespaceRow> {
+    async create(input, creatorId) {
       const parent = input.parentId ? ((await findById(input.parentId)) ?? null) : null;
       await validate(input, parent, null);
       const now = new Date();
-      return database.legacy.transaction(async (em) => {
+      return database.transaction(async (tx) => {
         const settings = { ...GROUP_SETTING_DEFAULTS, ...(input.settings ?? {}) };
-        const id = await em.insert(Namespace, {
-          name: input.name,
-          path: input.path,
-          kind: 'group',
-          parent_id: parent?.id ?? null,
-          full_path: parent ? `${parent.full_path}/${input.path}` : input.path,
-          full_name: parent ? `${parent.full_name} / ${input.name}` : input.name,
-          traversal_path: '/',
-          visibility_level: input.visibilityLevel ?? Visibility.private,
-          description: input.description ?? '',
-          settings: JSON.stringify(settings),
-          created_at: now,
-          updated_at: now,
-        });
-        await em.nativeUpdate(Namespace, { id }, { traversal_path: `${parent ? parent.traversal_path : '/'}${id}/` });
-        await em.insert(Member, {
-          source_type: 'Namespace',
-          source_id: id,
-          user_id: creatorId,
-          access_level: AccessLevel.OWNER,
-          created_by_id: creatorId,
-          created_at: now,
-          updated_at: now,
-        });
-        return (await findById(id, em))!;
+        const id = await database.insert(
+          NamespaceEntity,
+          {
+            name: input.name,
+            path: input.path,
+            kind: 'group',
+            parentId: parent?.id ?? null,
+            fullPath: parent ? `${parent.fullPath}/${input.path}` : input.path,
+            fullName: parent ? `${parent.fullName} / ${input.name}` : input.name,
+            traversalPath: '/',
+            visibilityLevel: input.visibilityLevel ?? Visibility.private,
+            description: input.description ?? '',
+            settings: JSON.stringify(settings),
+            createdAt: now,
+            updatedAt: now,
+          },
+          { tx },
+        );
+        await database.update(NamespaceEntity, { id }, { traversalPath: `${parent ? parent.traversalPath : '/'}${id}/` }, { tx });
+        await database.insert(
+          MemberEntity,
+          {
+            sourceType: 'Namespace',
+            sourceId: id,
+            userId: creatorId,
+            accessLevel: AccessLevel.OWNER,
+            createdById: creatorId,
+            createdAt: now,
+            updatedAt: now,
+          },
+          { tx },
+        );
+        return (await findById(id, tx))!;
       });
     },
-    async update(group: NamespaceRow, input: GroupInput): Promise<NamespaceRow> {
-      const parentId = input.parentId !== undefined ? input.parentId : group.parent_id;
+    async update(group, input) {
+      const parentId = input.parentId !== undefined ? input.parentId : group.parentId;
       const parent = parentId ? ((await findById(parentId)) ?? null) : null;
       await validate({ ...input, path: input.path !== undefined && input.path !== group.path ? input.path : undefined }, parent, group.id);
-      return database.legacy.transaction(async (em) => {
-        const changes: Partial<NamespaceRow> = { updated_at: new Date() };
-        if (input.name !== undefined) changes.name = input.name;
-        if (input.path !== undefined) changes.path = input.path;
-        if (input.description !== undefined) changes.description = input.description;
-        if (input.visibilityLevel !== undefined) changes.visibility_level = input.visibilityLevel;
-        if (input.parentId !== undefined) changes.parent_id = input.parentId;
-        if (input.settings) changes.settings = JSON.stringify({ ...readGroupSettings(group.settings), ...input.settings });
-        await em.nativeUpdate(Namespace, { id: group.id }, changes);
-        if (input.name !== undefined || input.path !== undefined || input.parentId !== undefined) await recomputeSubtree(em, group.id);
-        return (await findById(group.id, em))!;
+      return database.transaction(async (tx) => {
+        const changes: Partial<NamespaceRow> = {
+          ...patchFrom<NamespaceRow, GroupInput>(input, {
+            name: 'name',
+            path: 'path',
+            description: 'description',
+            visibilityLevel: 'visibilityLevel',
+            parentId: 'parentId',
+            settings: { to: 'settings', as: (settings) => JSON.stringify({ ...readGroupSettings(group.settings), ...settings }) },
+          }),
+          updatedAt: new Date(),
+        };
+        await database.update(NamespaceEntity, { id: group.id }, changes, { tx });
+        if (input.name !== undefined || input.path !== undefined || input.parentId !== undefined) await recomputeSubtree(tx, group.id);
+        return (await findById(group.id, tx))!;
       });
     },
-    /** Removes the group, its subgroups and projects (rows cascade) and memberships in them. */
-    async remove(group: NamespaceRow): Promise<{ projectIds: number[]; groupIds: number[] }> {
-      return database.legacy.transaction(async (em) => {
-        const groups = await database.legacy.rows(
-          Namespace,
-          database.legacy.table(Namespace).where('traversal_path', 'like', `${group.traversal_path}%`).select('id', 'traversal_path'),
-          { em },
-        );
+    async remove(group) {
+      return database.transaction(async (tx) => {
+        const below = database.table(NamespaceEntity).whereStartsWith('traversalPath', group.traversalPath).select('id', 'traversalPath');
+        const groups = await database.rows(below, { tx });
         // Deepest first, so no row outlives its parent.
-        groups.sort((a, b) => b.traversal_path.length - a.traversal_path.length);
+        groups.sort((a, b) => b.traversalPath.length - a.traversalPath.length);
         const groupIds = groups.map((g) => g.id);
-        const projects = await database.legacy.rows(Project, database.legacy.table(Project).whereIn('namespace_id', groupIds).select('id'), { em });
+        const projects = await database.rows(database.table(ProjectEntity).whereIn('namespaceId', groupIds).select('id'), { tx });
         const projectIds = projects.map((p) => p.id);
-        await em.nativeDelete(Member, { source_type: 'Namespace', source_id: { $in: groupIds } });
-        if (projectIds.length > 0) await em.nativeDelete(Member, { source_type: 'Project', source_id: { $in: projectIds } });
-        await em.nativeDelete(Project, { namespace_id: { $in: groupIds } });
-        for (const id of groupIds) await em.nativeDelete(Namespace, { id });
+        await database.delete(MemberEntity, { sourceType: 'Namespace', sourceId: { $in: groupIds } }, { tx });
+        if (projectIds.length > 0) await database.delete(MemberEntity, { sourceType: 'Project', sourceId: { $in: projectIds } }, { tx });
+        await database.delete(ProjectEntity, { namespaceId: { $in: groupIds } }, { tx });
+        for (const id of groupIds) await database.delete(NamespaceEntity, { id }, { tx });
         return { projectIds, groupIds };
       });
     },
   };
 }
-
-export type GroupService = ReturnType<typeof createGroupService>;

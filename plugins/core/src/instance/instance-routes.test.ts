@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { KERNEL_VERSION } from '@forgekit/kernel';
-import { coreTokensRef } from '../refs.js';
+import { coreTokensRef } from '../contracts.js';
 
 describe('version, metadata and health', () => {
   let app: TestApp;

@@ -1,5 +1,5 @@
 import { defineRoute, f, isLocalCaller, notFound, params, raw, reply, type Database, type RequestContext, type Route } from '@forgekit/kernel';
-import { ApplicationSetting } from '../entities/application-setting.js';
+import { ApplicationSettingEntity } from '../entities/application-setting.js';
 
 export function instanceRoutes(database: Database, version: string, revision: string): Route[] {
   const metadata = () => ({
@@ -44,7 +44,7 @@ export function instanceRoutes(database: Database, version: string, revision: st
       async handler(ctx, input) {
         localOnly(ctx);
         // The database is checked on every call; `?all=1` also reports it.
-        const check = await database.legacy.count(database.legacy.table(ApplicationSetting)).then(
+        const check = await database.count(database.table(ApplicationSettingEntity)).then(
           () => ({ status: 'ok' }),
           (error) => ({ status: 'failed', message: String(error) }),
         );

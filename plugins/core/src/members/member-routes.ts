@@ -11,6 +11,7 @@ import {
   recordNotFound,
   reply,
   rules,
+  patchFrom,
   totalFor,
   validationFailed,
   type Database,
@@ -18,13 +19,14 @@ import {
   type Route,
 } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
-import { containsText, recordId, unlessTaken, type Knex, type Rows } from '@forgekit/kernel/orm';
-import type { AccessService } from '../access/access-service.js';
-import { Member, type MemberRow } from '../entities/member.js';
-import { User, type UserRow } from '../entities/user.js';
+import { recordId, unlessTaken, type Conditions } from '@forgekit/kernel/orm';
+import type { AccessService, Member, User } from '../contracts.js';
+import { MemberEntity, type MemberRow } from '../entities/member.js';
+import { UserEntity } from '../entities/user.js';
 import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
 import { traversalIds } from '../shared/traversal.js';
-import { userBasic } from '../users/user-presenter.js';
+import { USER_BASIC_PROPERTIES, usersQuery } from '../users/user-query.js';
+import { userBasic, type UserBasicSource } from '../users/user-presenter.js';
 
 type SourceKind = 'projects' | 'groups';
 
@@ -38,64 +40,64 @@ interface Source {
   kind: SourceKind;
 }
 
-/** The member's user, read beside the membership: what `userBasic` shows. */
-const USER_COLUMNS = ['u.id as u_id', 'u.username as u_username', 'u.name as u_name', 'u.state as u_state', 'u.public_email as u_public_email'];
-const WITH_USER = { joined: { user: { entity: User, prefix: 'u_' } } } as const;
+/** A membership with its user (what `userBasic` shows), read beside it. */
+type MemberWithUser = Member & { user: UserBasicSource };
 
-type MemberWithUser = Rows<typeof Member, (typeof WITH_USER)['joined']>;
+/** Conditions over memberships `m` with their users `u`. */
+type MemberConditions = Conditions<{ m: typeof MemberEntity; u: typeof UserEntity }, 'm'>;
 
 /** GitLab's member `query`: the username or the name contains it. */
-const whereUserMatches = (query: Knex.QueryBuilder, text: string) =>
-  query.where((s) => s.where(containsText(s, 'u.username', text)).orWhere(containsText(s, 'u.name', text)));
+const whereUserMatches = (query: MemberConditions, text: string) => query.whereContains(['u.username', 'u.name'], text);
 
 /** User ids a record can have; the others match nothing. */
 const storedIds = (ids: readonly number[]) => ids.filter((id) => recordId(id) !== null);
 
-function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<number, UserRow>) {
-  const creator = row.created_by_id ? creators.get(row.created_by_id) : undefined;
-  const body: Record<string, unknown> = { ...userBasic(row.user, externalUrl), access_level: row.access_level, created_at: row.created_at.toISOString() };
+function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<number, User>) {
+  const creator = row.createdById ? creators.get(row.createdById) : undefined;
+  const body: Record<string, unknown> = { ...userBasic(row.user, externalUrl), access_level: row.accessLevel, created_at: row.createdAt.toISOString() };
   // GitLab leaves `created_by` out, rather than null, when nobody is recorded.
   if (creator) body.created_by = userBasic(creator, externalUrl);
-  body.expires_at = row.expires_at;
+  body.expires_at = row.expiresAt;
   body.membership_state = 'active';
   return body;
 }
 
 export function memberRoutes(database: Database, access: AccessService): Route[] {
-  const membersOf = (query: Knex.QueryBuilder) => database.legacy.rows(Member, query, WITH_USER);
-  const memberOf = (query: Knex.QueryBuilder) => database.legacy.row(Member, query, WITH_USER);
-  const userWhere = (query: Knex.QueryBuilder) => database.legacy.row(User, query);
+  const membersOf = async (query: MembersQuery) => (await database.rows(query)) as MemberWithUser[];
+  const memberOf = async (query: MembersQuery) => (await database.row(query)) as MemberWithUser | undefined;
   async function resolveSource(ctx: RequestContext, kind: SourceKind, minLevel = 0): Promise<Source> {
     if (kind === 'projects') {
       const found = await access.requireProject(ctx.user, ctx.params.id!, minLevel);
-      const ancestors = found.project.ns_kind === 'group' ? traversalIds(found.project.ns_traversal_path) : [];
+      const { namespace } = found.project;
+      const ancestors = namespace.kind === 'group' ? traversalIds(namespace.traversalPath) : [];
       return { type: 'Project', id: found.project.id, ancestors, level: found.level, isAdmin: !!ctx.user?.isAdmin, kind };
     }
     const found = await access.requireGroup(ctx.user, ctx.params.id!, minLevel);
-    const ancestors = traversalIds(found.group.traversal_path).filter((id) => id !== found.group.id);
+    const ancestors = traversalIds(found.group.traversalPath).filter((id) => id !== found.group.id);
     return { type: 'Namespace', id: found.group.id, ancestors, level: found.level, isAdmin: !!ctx.user?.isAdmin, kind };
   }
 
   /** The user's own membership of the source (not an inherited one). */
-  const directMember = async (source: Source, userId: number): Promise<MemberRow | undefined> =>
+  const directMember = async (source: Source, userId: number): Promise<Member | undefined> =>
     recordId(userId) === null
       ? undefined
-      : database.legacy.row(Member, database.legacy.from(Member).where({ source_type: source.type, source_id: source.id, user_id: userId }));
+      : ((await database.row(database.from(MemberEntity).where({ sourceType: source.type, sourceId: source.id, userId }))) as Member | undefined);
 
   const membersQuery = (source: Source, inherited: boolean) =>
-    database.legacy
-      .from(Member, 'm')
-      .join('users as u', 'u.id', 'm.user_id')
-      .select(USER_COLUMNS)
+    database
+      .from(MemberEntity, 'm')
+      .join(UserEntity, 'u', 'u.id', 'm.userId')
+      .nest('user', 'u', USER_BASIC_PROPERTIES)
       .where((q) => {
-        q.where((d) => d.where('m.source_type', source.type).where('m.source_id', source.id));
-        if (inherited && source.ancestors.length > 0) q.orWhere((a) => a.where('m.source_type', 'Namespace').whereIn('m.source_id', source.ancestors));
+        q.where((d) => d.where('m.sourceType', source.type).where('m.sourceId', source.id));
+        if (inherited && source.ancestors.length > 0) q.orWhere((a) => a.where('m.sourceType', 'Namespace').whereIn('m.sourceId', source.ancestors));
       })
-      .where((e) => e.whereNull('m.expires_at').orWhere('m.expires_at', '>', today()));
+      .where((e) => e.whereNull('m.expiresAt').orWhere('m.expiresAt', '>', today()));
+  type MembersQuery = ReturnType<typeof membersQuery>;
 
-  async function creatorsOf(rows: MemberRow[]) {
-    const ids = [...new Set(rows.map((row) => row.created_by_id).filter((id): id is number => !!id))];
-    const users = ids.length > 0 ? await database.legacy.rows(User, database.legacy.from(User).whereIn('id', ids)) : [];
+  async function creatorsOf(rows: Member[]) {
+    const ids = [...new Set(rows.map((row) => row.createdById).filter((id): id is number => !!id))];
+    const users = ids.length > 0 ? ((await database.rows(usersQuery(database).whereIn('id', ids))) as User[]) : [];
     return new Map(users.map((user) => [user.id, user]));
   }
 
@@ -103,10 +105,10 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
   function highestPerUser(rows: MemberWithUser[]) {
     const best = new Map<number, MemberWithUser>();
     for (const row of rows) {
-      const current = best.get(row.user_id);
-      if (!current || row.access_level > current.access_level) best.set(row.user_id, row);
+      const current = best.get(row.userId);
+      if (!current || row.accessLevel > current.accessLevel) best.set(row.userId, row);
     }
-    return [...best.values()].sort((a, b) => a.user_id - b.user_id);
+    return [...best.values()].sort((a, b) => a.userId - b.userId);
   }
 
   const listInput = params({ query: f.optional(f.string()), user_ids: f.optional(f.commaList(f.id())), show_seat_info: f.optional(f.boolean()) });
@@ -121,9 +123,9 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         const source = await resolveSource(ctx, kind);
         const query = membersQuery(source, false);
         if (input.query) whereUserMatches(query, input.query);
-        if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
+        if (input.user_ids?.length) query.whereIn('m.userId', storedIds(input.user_ids));
         const rows = await membersOf(query.clone().orderBy('m.id', 'asc').limit(ctx.page.perPage).offset(ctx.page.offset));
-        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
+        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
         const creators = await creatorsOf(rows);
         return page(
           rows.map((row) => presentMember(row, ctx.externalUrl, creators)),
@@ -140,7 +142,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         const source = await resolveSource(ctx, kind);
         const query = membersQuery(source, true);
         if (input.query) whereUserMatches(query, input.query);
-        if (input.user_ids?.length) query.whereIn('m.user_id', storedIds(input.user_ids));
+        if (input.user_ids?.length) query.whereIn('m.userId', storedIds(input.user_ids));
         const all = highestPerUser(await membersOf(query));
         const rows = all.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage);
         const creators = await creatorsOf(rows);
@@ -157,7 +159,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         input: params({ user_id: f.id() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
-          const rows = await membersOf(membersQuery(source, segment === 'members/all').whereIn('m.user_id', storedIds([input.user_id])));
+          const rows = await membersOf(membersQuery(source, segment === 'members/all').whereIn('m.userId', storedIds([input.user_id])));
           const [row] = highestPerUser(rows);
           if (!row) throw recordNotFound();
           return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
@@ -191,11 +193,12 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         const errors: Record<string, string> = {};
         let createdId = 0;
         for (const identifier of identifiers) {
-          const user: UserRow | undefined = byUsername
-            ? await userWhere(database.legacy.from(User).whereRaw('lower(username) = ?', [identifier.toLowerCase()]))
+          const query = byUsername
+            ? database.table(UserEntity).select('id').whereIgnoringCase('username', identifier)
             : /^\d+$/.test(identifier) && recordId(identifier) !== null
-              ? await userWhere(database.legacy.from(User).where('id', Number(identifier)))
+              ? database.table(UserEntity).select('id').where('id', Number(identifier))
               : undefined;
+          const user = query && (await database.row(query));
           if (!user) {
             if (!bulk) throw notFound('User');
             errors[identifier] = 'User not found';
@@ -203,15 +206,15 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
           }
           const now = new Date();
           const id = await unlessTaken(
-            database.legacy.em().insert(Member, {
-              source_type: source.type,
-              source_id: source.id,
-              user_id: user.id,
-              access_level: input.access_level,
-              expires_at: input.expires_at ?? null,
-              created_by_id: ctx.user!.id,
-              created_at: now,
-              updated_at: now,
+            database.insert(MemberEntity, {
+              sourceType: source.type,
+              sourceId: source.id,
+              userId: user.id,
+              accessLevel: input.access_level,
+              expiresAt: input.expires_at ?? null,
+              createdById: ctx.user!.id,
+              createdAt: now,
+              updatedAt: now,
             }),
             () => null,
           );
@@ -241,11 +244,10 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         const member = await directMember(source, input.user_id);
         if (!member) throw recordNotFound();
         assertValidMembership(input.access_level, input.expires_at);
-        assertMayGrant(source, Math.max(input.access_level, member.access_level));
+        assertMayGrant(source, Math.max(input.access_level, member.accessLevel));
         await assertNotLastOwner(source, member, input.access_level);
-        const changes: Partial<MemberRow> = { access_level: input.access_level, updated_at: new Date() };
-        if (input.expires_at !== undefined) changes.expires_at = input.expires_at;
-        await database.legacy.em().nativeUpdate(Member, { id: member.id }, changes);
+        const changes = { ...patchFrom<MemberRow, typeof input>(input, { access_level: 'accessLevel', expires_at: 'expiresAt' }), updatedAt: new Date() };
+        await database.update(MemberEntity, { id: member.id }, changes);
         const row = await memberOf(membersQuery(source, false).where('m.id', member.id));
         if (!row) throw recordNotFound();
         return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
@@ -261,9 +263,9 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         const source = await resolveSource(ctx, kind, self ? 0 : AccessLevel.MAINTAINER);
         const member = await directMember(source, input.user_id);
         if (!member) throw recordNotFound();
-        if (!self) assertMayGrant(source, member.access_level);
+        if (!self) assertMayGrant(source, member.accessLevel);
         await assertNotLastOwner(source, member, null);
-        await database.legacy.em().nativeDelete(Member, { id: member.id });
+        await database.delete(MemberEntity, { id: member.id });
         return noContent();
       },
     }),
@@ -283,13 +285,13 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
     if (level >= AccessLevel.OWNER && source.level < AccessLevel.OWNER) throw forbidden();
   }
 
-  async function assertNotLastOwner(source: Source, member: MemberRow, newLevel: number | null) {
-    if (source.type !== 'Namespace' || member.access_level !== AccessLevel.OWNER || newLevel === AccessLevel.OWNER) return;
-    const others = database.legacy
-      .table(Member)
-      .where({ source_type: 'Namespace', source_id: source.id, access_level: AccessLevel.OWNER })
+  async function assertNotLastOwner(source: Source, member: Member, newLevel: number | null) {
+    if (source.type !== 'Namespace' || member.accessLevel !== AccessLevel.OWNER || newLevel === AccessLevel.OWNER) return;
+    const others = database
+      .table(MemberEntity)
+      .where({ sourceType: 'Namespace', sourceId: source.id, accessLevel: AccessLevel.OWNER })
       .whereNot('id', member.id);
-    if ((await database.legacy.count(others.limit(1))) === 0) throw forbidden();
+    if ((await database.count(others.limit(1))) === 0) throw forbidden();
   }
 
   return [...routesFor('projects'), ...routesFor('groups')];

@@ -23,7 +23,7 @@ describe('namespaces', () => {
       expect(res.body.map((ns: Listed) => ns.full_path)).toEqual(['developer', 'test-group', 'test-group/sub']);
       expect(Object.keys(res.body[0])).toEqual(NAMESPACE_BASIC);
       expect(res.body[0]).toEqual({
-        id: app.users.developer.namespace_id,
+        id: app.users.developer.namespaceId,
         name: 'Developer User',
         path: 'developer',
         kind: 'user',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '@forgekit/plugin-core/testing';
-import { coreTokensRef, coreUsersRef } from '../refs.js';
+import { coreTokensRef, coreUsersRef } from '../contracts.js';
 
 const PROJECT_BASIC = [
   'id',

@@ -1,17 +1,9 @@
 /** GitLab's project entities: BasicProjectDetails and the full Project. */
-import type { UserRow } from '../entities/user.js';
+import type { Project, ProjectFieldExtension, ProjectPermissions } from '../contracts.js';
 import { namespaceBasic } from '../shared/namespace-presenter.js';
 import { visibilityName } from '../shared/levels.js';
-import type { ProjectWithNamespace } from './project-query.js';
-import { userBasic } from '../users/user-presenter.js';
-import type { ProjectPermissions } from '../access/access-service.js';
+import { userBasic, type UserBasicSource } from '../users/user-presenter.js';
 import { readProjectSettings } from './project-settings.js';
-
-/**
- * Adds or overrides fields of a project representation (another plugin's data, such
- * as the repository's `empty_repo`). Synchronous: it may not cost a query per project.
- */
-export type ProjectFieldExtension = (project: ProjectWithNamespace, body: Record<string, unknown>, view: 'basic' | 'full') => void;
 
 export interface PresentOptions {
   extensions?: readonly ProjectFieldExtension[];
@@ -19,12 +11,12 @@ export interface PresentOptions {
   /** Admins also see `repository_storage`. */
   isAdmin: boolean;
   /** The owner of a personal project. */
-  owner?: UserRow | null;
+  owner?: UserBasicSource | null;
   /** The caller's levels: signed-in callers see `permissions` on reads (GitLab's ProjectWithAccess). */
   permissions?: ProjectPermissions;
 }
 
-const fullPathOf = (project: ProjectWithNamespace) => `${project.ns_full_path}/${project.path}`;
+const fullPathOf = (project: Project) => `${project.namespace.fullPath}/${project.path}`;
 
 /**
  * Parsing the external URL costs more than the rest of a project's fields; lists present many.
@@ -42,15 +34,15 @@ function hostsOf(externalUrl: string) {
   return hosts;
 }
 
-export function projectBasic(project: ProjectWithNamespace, externalUrl: string, extensions: readonly ProjectFieldExtension[] = []) {
+export function projectBasic(project: Project, externalUrl: string, extensions: readonly ProjectFieldExtension[] = []) {
   const body: Record<string, unknown> = basicFields(project, externalUrl);
   for (const extend of extensions) extend(project, body, 'basic');
   return body;
 }
 
-export type ProjectIdentitySource = Pick<ProjectWithNamespace, 'id' | 'description' | 'name' | 'path' | 'ns_full_name' | 'ns_full_path'> & {
-  /** A Date as core reads it; epoch milliseconds or timestamp text from a caller's own read parse the same. */
-  created_at: unknown;
+/** What GitLab's ProjectIdentity shows of a project. */
+export type ProjectIdentitySource = Pick<Project, 'id' | 'description' | 'name' | 'path' | 'createdAt'> & {
+  namespace: Pick<Project['namespace'], 'fullName' | 'fullPath'>;
 };
 
 /** GitLab's ProjectIdentity entity, the start of every project representation. */
@@ -59,14 +51,14 @@ export function projectIdentity(project: ProjectIdentitySource) {
     id: project.id,
     description: project.description,
     name: project.name,
-    name_with_namespace: `${project.ns_full_name} / ${project.name}`,
+    name_with_namespace: `${project.namespace.fullName} / ${project.name}`,
     path: project.path,
-    path_with_namespace: `${project.ns_full_path}/${project.path}`,
-    created_at: (project.created_at instanceof Date ? project.created_at : new Date(project.created_at as number | string)).toISOString(),
+    path_with_namespace: `${project.namespace.fullPath}/${project.path}`,
+    created_at: project.createdAt.toISOString(),
   };
 }
 
-function basicFields(project: ProjectWithNamespace, externalUrl: string) {
+function basicFields(project: Project, externalUrl: string) {
   const fullPath = fullPathOf(project);
   const host = hostsOf(externalUrl).hostname;
   const topics = project.topics;
@@ -81,7 +73,7 @@ function basicFields(project: ProjectWithNamespace, externalUrl: string) {
     path: identity.path,
     path_with_namespace: identity.path_with_namespace,
     created_at: identity.created_at,
-    default_branch: project.default_branch,
+    default_branch: project.defaultBranch,
     tag_list: topics,
     topics,
     ssh_url_to_repo: `git@${host}:${fullPath}.git`,
@@ -91,24 +83,14 @@ function basicFields(project: ProjectWithNamespace, externalUrl: string) {
     forks_count: 0,
     avatar_url: null,
     star_count: 0,
-    last_activity_at: project.last_activity_at.toISOString(),
-    namespace: namespaceBasic(
-      {
-        id: project.namespace_id,
-        name: project.ns_name,
-        path: project.ns_path,
-        kind: project.ns_kind,
-        full_path: project.ns_full_path,
-        parent_id: project.ns_parent_id,
-      },
-      externalUrl,
-    ),
+    last_activity_at: project.lastActivityAt.toISOString(),
+    namespace: namespaceBasic(project.namespace, externalUrl),
   };
 }
 
 const permission = (level: number | null) => (level ? { access_level: level, notification_level: 3 } : null);
 
-export function projectFull(project: ProjectWithNamespace, options: PresentOptions) {
+export function projectFull(project: Project, options: PresentOptions) {
   const { externalUrl } = options;
   const settings = readProjectSettings(project.settings);
   const api = `${externalUrl}/api/v4/projects/${project.id}`;
@@ -150,8 +132,8 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
     packages_enabled: settings.packages_enabled,
     empty_repo: true,
     archived: project.archived,
-    visibility: visibilityName(project.visibility_level),
-    owner: project.ns_kind === 'user' && options.owner ? userBasic(options.owner, externalUrl) : undefined,
+    visibility: visibilityName(project.visibilityLevel),
+    owner: project.namespace.kind === 'user' && options.owner ? userBasic(options.owner, externalUrl) : undefined,
     resolve_outdated_diff_discussions: settings.resolve_outdated_diff_discussions,
     container_registry_enabled: enabled(settings.container_registry_access_level),
     issues_enabled: enabled(settings.issues_access_level),
@@ -183,7 +165,7 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
     emails_enabled: settings.emails_enabled,
     shared_runners_enabled: settings.shared_runners_enabled,
     lfs_enabled: settings.lfs_enabled,
-    creator_id: project.creator_id,
+    creator_id: project.creatorId,
     import_status: 'none',
     open_issues_count: 0,
     ci_config_path: settings.ci_config_path,
@@ -200,7 +182,7 @@ export function projectFull(project: ProjectWithNamespace, options: PresentOptio
     merge_method: settings.merge_method,
     squash_option: settings.squash_option,
     autoclose_referenced_issues: settings.autoclose_referenced_issues,
-    repository_storage: options.isAdmin ? project.repository_storage : undefined,
+    repository_storage: options.isAdmin ? project.repositoryStorage : undefined,
     permissions: options.permissions
       ? { project_access: permission(options.permissions.projectLevel), group_access: permission(options.permissions.groupLevel) }
       : undefined,

@@ -1,25 +1,21 @@
-/** Projects read with their namespace's columns (`ns_*`), the shape every project answer starts from. */
+/** Projects read with their namespace nested: the domain `Project` every project answer starts from. */
 import type { Database } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import type { NamespaceRow } from '../entities/namespace.js';
-import { Project, type ProjectRow } from '../entities/project.js';
+import type { PreparedRead } from '@forgekit/kernel/orm';
+import type { Project } from '../contracts.js';
+import { NamespaceEntity } from '../entities/namespace.js';
+import { ProjectEntity } from '../entities/project.js';
 
-const NAMESPACE_FIELDS = ['name', 'path', 'kind', 'full_path', 'full_name', 'parent_id', 'traversal_path', 'owner_id', 'visibility_level'] as const;
+/** What a project carries of its namespace (`ProjectNamespace`). */
+const NAMESPACE_PROPERTIES = ['id', 'name', 'path', 'kind', 'parentId', 'fullPath', 'fullName', 'traversalPath', 'ownerId', 'visibilityLevel'] as const;
 
-type NamespaceField = (typeof NAMESPACE_FIELDS)[number];
+/** `projects as p` joined with `namespaces as n`, each row a `Project`: a query to narrow. */
+export const projectsWithNamespace = (database: Database) =>
+  database.from(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').nest('namespace', 'n', NAMESPACE_PROPERTIES);
 
-/**
- * A row as read: a nullable column is `null` when empty, never missing (MikroORM's inferred
- * entity type makes nullable properties optional).
- */
-type Read<Row> = { [K in keyof Row as K extends string ? K : never]-?: Exclude<Row[K], undefined> };
+export type ProjectQuery = ReturnType<typeof projectsWithNamespace>;
 
-/** A project with its namespace's columns, prefixed `ns_`. */
-export type ProjectWithNamespace = Read<ProjectRow & { [K in NamespaceField as `ns_${K}`]: NamespaceRow[K] }>;
+/** The rows of a project query, as the domain objects they are (the join is inner: every project has its namespace). */
+export const asProjects = <T = Project>(rows: readonly unknown[]) => rows as T[];
 
-/** The namespace columns as `n.<column> as ns_<column>`: text and integers, which need no decoding. */
-const NAMESPACE_COLUMNS = NAMESPACE_FIELDS.map((field) => `n.${field} as ns_${field}`);
-
-/** `projects as p` joined with `namespaces as n`, selecting a ProjectWithNamespace: a query to narrow. */
-export const projectsWithNamespace = (database: Database): Knex.QueryBuilder =>
-  database.legacy.from(Project, 'p').join('namespaces as n', 'n.id', 'p.namespace_id').select(database.legacy.quotedColumns(NAMESPACE_COLUMNS));
+/** A prepared project read, answering domain objects. */
+export const asProjectRead = <P extends string, T = Project>(read: PreparedRead<unknown, P>) => read as PreparedRead<T, P>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
-import { coreTokensRef, coreUsersRef } from '../refs.js';
+import { coreTokensRef, coreUsersRef } from '../contracts.js';
 
 const PROJECT_BASIC = [
   'id',
@@ -183,14 +183,14 @@ describe('projects', () => {
         ['reporter', app.group.id],
         ['nonMember', app.group.id],
         ['owner', 999999],
-        ['owner', app.users.guest.namespace_id],
+        ['owner', app.users.guest.namespaceId],
       ] as const;
       for (const [token, namespaceId] of attempts) {
         const res = await app.post('/api/v4/projects', { name: 'Nope', namespace_id: namespaceId }, { token });
         expect(res.status, `${token} ${namespaceId}`).toBe(400);
         expect(res.body, `${token} ${namespaceId}`).toEqual(NAMESPACE_NOT_VALID);
       }
-      const admin = await createProject('admin', { name: unique('For Guest'), namespace_id: app.users.guest.namespace_id });
+      const admin = await createProject('admin', { name: unique('For Guest'), namespace_id: app.users.guest.namespaceId });
       expect(admin.path_with_namespace).toMatch(/^guest\//);
     });
 

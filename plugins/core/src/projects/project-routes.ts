@@ -14,18 +14,16 @@ import {
   type Route,
 } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
-import type { AccessService, ProjectPermissions, VisibilityFilter } from '../access/access-service.js';
-import { Namespace, type NamespaceRow } from '../entities/namespace.js';
-import { Project } from '../entities/project.js';
-import { User } from '../entities/user.js';
+import type { VisibilityFilter } from '../access/access-service.js';
+import type { AccessService, Namespace, Project, ProjectPermissions, ProjectService, SettingsService, User } from '../contracts.js';
+import { NamespaceEntity } from '../entities/namespace.js';
+import { ProjectEntity } from '../entities/project.js';
 import { readGroupSettings } from '../groups/group-settings.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { pathFromName } from '../shared/path-rules.js';
-import type { ProjectWithNamespace } from './project-query.js';
-import type { SettingsService } from '../settings/settings-service.js';
+import { usersQuery } from '../users/user-query.js';
 import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
-import type { ProjectService } from './project-service.js';
 import { ACCESS_LEVEL_SETTINGS, PROJECT_SETTING_DEFAULTS, type ProjectSettings } from './project-settings.js';
 import { coreEvents } from '../events.js';
 
@@ -99,48 +97,50 @@ export function projectRoutes(
   settings: SettingsService,
   events: EventBus,
 ): Route[] {
-  const userById = database.legacy.prepareRows(User, (p) => database.legacy.from(User).where('id', p.id));
+  const userById = database.prepareRows((p) => usersQuery(database).where('id', p.id));
+  const findUser = async (id: number) => (await userById.first({ id })) as User | undefined;
   /** GitLab's Project entity; reads by signed-in callers add `permissions`. */
-  async function present(ctx: RequestContext, project: ProjectWithNamespace, permissions?: ProjectPermissions) {
-    const owner = project.ns_kind === 'user' && project.ns_owner_id ? ((await userById.first({ id: project.ns_owner_id })) ?? null) : null;
+  async function present(ctx: RequestContext, project: Project, permissions?: ProjectPermissions) {
+    const { kind, ownerId } = project.namespace;
+    const owner = kind === 'user' && ownerId ? ((await findUser(ownerId)) ?? null) : null;
     return projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, permissions });
   }
 
   /** Where a new project goes; GitLab answers any namespace the caller may not use with one validation error. */
-  async function targetNamespace(ctx: RequestContext, namespaceId: number | null | undefined): Promise<NamespaceRow> {
+  async function targetNamespace(ctx: RequestContext, namespaceId: number | null | undefined): Promise<Namespace> {
     const user = ctx.user!;
     const query = namespaceId
-      ? database.legacy.from(Namespace).where('id', namespaceId)
-      : database.legacy.from(Namespace).where({ kind: 'user', owner_id: user.id });
-    const namespace = await database.legacy.row(Namespace, query);
+      ? database.from(NamespaceEntity).where('id', namespaceId)
+      : database.from(NamespaceEntity).where({ kind: 'user', ownerId: user.id });
+    const namespace = (await database.row(query)) as Namespace | undefined;
     if (namespace && (await mayCreateIn(user, namespace))) return namespace;
     throw validationFailed({ namespace: ['is not valid'] });
   }
 
-  async function mayCreateIn(user: Principal, namespace: NamespaceRow) {
+  async function mayCreateIn(user: Principal, namespace: Namespace) {
     if (user.isAdmin) return true;
-    if (namespace.kind === 'user') return namespace.owner_id === user.id;
+    if (namespace.kind === 'user') return namespace.ownerId === user.id;
     const group = await access.groupAccess(user, namespace);
     const needed = CREATION_LEVELS[readGroupSettings(namespace.settings).project_creation_level];
     return group.canRead && needed !== undefined && group.level >= needed;
   }
 
-  async function checkProjectLimit(ctx: RequestContext, namespace: NamespaceRow) {
+  async function checkProjectLimit(ctx: RequestContext, namespace: Namespace) {
     if (namespace.kind !== 'user' || ctx.user!.isAdmin) return;
-    const user = (await userById.first({ id: ctx.user!.id }))!;
-    const owned = await database.legacy.count(database.legacy.table(Project).where('namespace_id', namespace.id));
-    if (user.projects_limit === 0) {
+    const { projectsLimit } = (await findUser(ctx.user!.id))!;
+    const owned = await database.count(database.table(ProjectEntity).where('namespaceId', namespace.id));
+    if (projectsLimit === 0) {
       throw structuredError(403, { error: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
     }
-    if (owned >= user.projects_limit) {
-      throw structuredError(403, { error: [`Your project limit is ${user.projects_limit} projects! Please contact your administrator to increase it`] });
+    if (owned >= projectsLimit) {
+      throw structuredError(403, { error: [`Your project limit is ${projectsLimit} projects! Please contact your administrator to increase it`] });
     }
   }
 
   /** The instance default, lowered to the group's visibility. */
-  async function defaultVisibility(namespace: NamespaceRow) {
+  async function defaultVisibility(namespace: Namespace) {
     const level = Visibility[(await settings.get('default_project_visibility')) as keyof typeof Visibility];
-    return namespace.kind === 'group' ? Math.min(level, namespace.visibility_level) : level;
+    return namespace.kind === 'group' ? Math.min(level, namespace.visibilityLevel) : level;
   }
 
   /** Only admins may choose a storage shard; GitLab drops the param for everyone else. */

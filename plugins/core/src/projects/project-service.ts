@@ -1,38 +1,25 @@
 /** Projects: names, paths and visibility within a namespace. */
-import { longerThan, tooLongMessage, validationFailed, type Database } from '@forgekit/kernel';
+import { longerThan, patchFrom, tooLongMessage, validationFailed, type Database } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import type { ProjectLookup } from '../access/access-service.js';
-import { Member } from '../entities/member.js';
-import { Namespace, type NamespaceRow } from '../entities/namespace.js';
-import { Project, type ProjectRow } from '../entities/project.js';
+import type { Namespace, Project, ProjectFieldExtension, ProjectInput, ProjectService } from '../contracts.js';
+import { MemberEntity } from '../entities/member.js';
+import { NamespaceEntity } from '../entities/namespace.js';
+import { ProjectEntity, type ProjectRow } from '../entities/project.js';
 import { AccessLevel, visibilityName } from '../shared/levels.js';
 import { addLengthErrors, PROJECT_LENGTHS, TOPIC_LENGTH } from '../shared/length-rules.js';
 import { nameError, pathError } from '../shared/path-rules.js';
-import type { ProjectWithNamespace } from './project-query.js';
-import type { ProjectFieldExtension } from './project-presenter.js';
-import { readProjectSettings, type ProjectSettings } from './project-settings.js';
+import { readProjectSettings } from './project-settings.js';
 
-export interface ProjectInput {
-  name?: string;
-  path?: string;
-  description?: string;
-  visibilityLevel?: number;
-  defaultBranch?: string | null;
-  repositoryStorage?: string;
-  topics?: string[];
-  archived?: boolean;
-  settings?: Partial<ProjectSettings>;
-}
-
-export function createProjectService(database: Database, lookup: ProjectLookup) {
+export function createProjectService(database: Database, lookup: ProjectLookup): ProjectService {
   const fieldExtensions: ProjectFieldExtension[] = [];
 
-  async function validate(namespace: NamespaceRow, input: ProjectInput, exceptId: number | null) {
+  async function validate(namespace: Namespace, input: ProjectInput, exceptId: number | null) {
     const errors: Record<string, string[]> = {};
-    const taken = (column: 'name' | 'path', value: string) => {
-      const query = database.legacy.table(Project).where('namespace_id', namespace.id).whereRaw(`lower(${column}) = ?`, [value.toLowerCase()]);
+    const taken = (property: 'name' | 'path', value: string) => {
+      const query = database.table(ProjectEntity).where('namespaceId', namespace.id).whereIgnoringCase(property, value);
       if (exceptId) query.whereNot('id', exceptId);
-      return database.legacy.count(query.limit(1));
+      return database.count(query.limit(1));
     };
     if (input.name !== undefined) {
       const problem = input.name.trim() === '' ? "can't be blank" : nameError(input.name);
@@ -47,8 +34,8 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
       if (problem) errors.path = [problem];
       else if (await taken('path', input.path)) errors.path = ['has already been taken'];
     }
-    if (input.visibilityLevel !== undefined && namespace.kind === 'group' && input.visibilityLevel > namespace.visibility_level) {
-      errors.visibility_level = [`${visibilityName(input.visibilityLevel)} is not allowed in a ${visibilityName(namespace.visibility_level)} group.`];
+    if (input.visibilityLevel !== undefined && namespace.kind === 'group' && input.visibilityLevel > namespace.visibilityLevel) {
+      errors.visibility_level = [`${visibilityName(input.visibilityLevel)} is not allowed in a ${visibilityName(namespace.visibilityLevel)} group.`];
     }
     addLengthErrors(errors, PROJECT_LENGTHS, {
       ...input,
@@ -61,14 +48,13 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
   }
 
   return {
-    /** Project fields another plugin contributes to every representation. */
-    fieldExtensions: fieldExtensions as readonly ProjectFieldExtension[],
-    extendFields(extension: ProjectFieldExtension) {
+    fieldExtensions,
+    extendFields(extension) {
       fieldExtensions.push(extension);
     },
-    findById: (id: number) => lookup.findProject(String(id)),
+    findById: (id) => lookup.findProject(String(id)),
 
-    async create(namespace: NamespaceRow, input: ProjectInput & { name: string; path: string }, creatorId: number): Promise<ProjectWithNamespace> {
+    async create(namespace, input, creatorId): Promise<Project> {
       await validate(namespace, input, null);
       const now = new Date();
       // The unique index on (namespace, path) settles a create that raced past the check above.
@@ -76,33 +62,41 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
         throw validationFailed({ path: ['has already been taken'] });
       };
       const id = await unlessTaken(
-        database.legacy.transaction(async (em) => {
-          const projectId = await em.insert(Project, {
-            name: input.name,
-            path: input.path,
-            namespace_id: namespace.id,
-            description: input.description ?? '',
-            visibility_level: input.visibilityLevel ?? 0,
-            default_branch: input.defaultBranch ?? null,
-            repository_storage: input.repositoryStorage ?? 'default',
-            creator_id: creatorId,
-            topics: input.topics ?? [],
-            settings: JSON.stringify(input.settings ?? {}),
-            created_at: now,
-            updated_at: now,
-            last_activity_at: now,
-          });
-          if (namespace.kind === 'user' && namespace.owner_id) {
+        database.transaction(async (tx) => {
+          const projectId = await database.insert(
+            ProjectEntity,
+            {
+              name: input.name,
+              path: input.path,
+              namespaceId: namespace.id,
+              description: input.description ?? '',
+              visibilityLevel: input.visibilityLevel ?? 0,
+              defaultBranch: input.defaultBranch ?? null,
+              repositoryStorage: input.repositoryStorage ?? 'default',
+              creatorId,
+              topics: input.topics ?? [],
+              settings: JSON.stringify(input.settings ?? {}),
+              createdAt: now,
+              updatedAt: now,
+              lastActivityAt: now,
+            },
+            { tx },
+          );
+          if (namespace.kind === 'user' && namespace.ownerId) {
             // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
-            await em.insert(Member, {
-              source_type: 'Project',
-              source_id: projectId,
-              user_id: namespace.owner_id,
-              access_level: AccessLevel.OWNER,
-              created_by_id: creatorId,
-              created_at: now,
-              updated_at: now,
-            });
+            await database.insert(
+              MemberEntity,
+              {
+                sourceType: 'Project',
+                sourceId: projectId,
+                userId: namespace.ownerId,
+                accessLevel: AccessLevel.OWNER,
+                createdById: creatorId,
+                createdAt: now,
+                updatedAt: now,
+              },
+              { tx },
+            );
           }
           return projectId;
         }),
@@ -111,8 +105,8 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
       return (await lookup.byId.first({ id }))!;
     },
 
-    async update(project: ProjectWithNamespace, input: ProjectInput): Promise<ProjectWithNamespace> {
-      const namespace = (await database.legacy.row(Namespace, database.legacy.from(Namespace).where('id', project.namespace_id)))!;
+    async update(project, input): Promise<Project> {
+      const namespace = (await database.row(database.from(NamespaceEntity).where('id', project.namespaceId))) as Namespace;
       await validate(
         namespace,
         {
@@ -123,31 +117,34 @@ export function createProjectService(database: Database, lookup: ProjectLookup) 
         project.id,
       );
       const now = new Date();
-      const changes: Partial<ProjectRow> = { updated_at: now, last_activity_at: now };
-      if (input.name !== undefined) changes.name = input.name;
-      if (input.path !== undefined) changes.path = input.path;
-      if (input.description !== undefined) changes.description = input.description;
-      if (input.visibilityLevel !== undefined) changes.visibility_level = input.visibilityLevel;
-      if (input.defaultBranch !== undefined) changes.default_branch = input.defaultBranch;
-      if (input.repositoryStorage !== undefined) changes.repository_storage = input.repositoryStorage;
-      if (input.topics !== undefined) changes.topics = input.topics;
-      if (input.archived !== undefined) changes.archived = input.archived;
+      const changes: Partial<ProjectRow> = {
+        ...patchFrom<ProjectRow, ProjectInput>(input, {
+          name: 'name',
+          path: 'path',
+          description: 'description',
+          visibilityLevel: 'visibilityLevel',
+          defaultBranch: 'defaultBranch',
+          repositoryStorage: 'repositoryStorage',
+          topics: 'topics',
+          archived: 'archived',
+        }),
+        updatedAt: now,
+        lastActivityAt: now,
+      };
       if (input.settings && Object.keys(input.settings).length > 0) {
         changes.settings = JSON.stringify({ ...JSON.parse(project.settings || '{}'), ...input.settings });
       }
-      await database.legacy.em().nativeUpdate(Project, { id: project.id }, changes);
+      await database.update(ProjectEntity, { id: project.id }, changes);
       return (await lookup.byId.first({ id: project.id }))!;
     },
 
-    async remove(projectId: number) {
-      await database.legacy.transaction(async (em) => {
-        await em.nativeDelete(Member, { source_type: 'Project', source_id: projectId });
-        await em.nativeDelete(Project, { id: projectId });
+    async remove(projectId) {
+      await database.transaction(async (tx) => {
+        await database.delete(MemberEntity, { sourceType: 'Project', sourceId: projectId }, { tx });
+        await database.delete(ProjectEntity, { id: projectId }, { tx });
       });
     },
 
-    settingsOf: (project: ProjectRow) => readProjectSettings(project.settings),
+    settingsOf: (project) => readProjectSettings(project.settings),
   };
 }
-
-export type ProjectService = ReturnType<typeof createProjectService>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, f } from '@forgekit/kernel';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
-import { coreSettingsRef } from '../refs.js';
+import { coreSettingsRef } from '../contracts.js';
 
 /** A plugin that adds its own instance setting, as other plugins do. */
 const extraSettingPlugin = definePlugin({

@@ -1,5 +1,5 @@
 import { defineRoute, frameworkError, validateParams, params, type Route } from '@forgekit/kernel';
-import type { SettingsService } from './settings-service.js';
+import type { SettingsService } from '../contracts.js';
 import * as v from 'valibot';
 
 export function settingsRoutes(settings: SettingsService): Route[] {

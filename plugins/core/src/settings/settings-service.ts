@@ -4,29 +4,16 @@
  */
 import type * as v from 'valibot';
 import { f, type Database } from '@forgekit/kernel';
-import { ApplicationSetting } from '../entities/application-setting.js';
+import type { SettingDefinition, SettingsService } from '../contracts.js';
+import { ApplicationSettingEntity } from '../entities/application-setting.js';
 
-export interface SettingDefinition<T = unknown> {
-  key: string;
-  /** A field from `f.*`: how the value is parsed from a `PUT`. */
-  field: v.GenericSchema<unknown, T>;
-  default: T;
-  /** The plugin that defined it, for error messages. */
-  owner: string;
-  /**
-   * Settings that follow from this one when it is set (an old setting and its newer form
-   * kept in step); a key set in the same request wins over a derived value.
-   */
-  derive?: (value: T) => Record<string, unknown>;
-}
-
-export function createSettingsService(database: Database) {
-  const byKey = database.legacy.prepareRows(ApplicationSetting, (p) => database.legacy.from(ApplicationSetting).where('key', p.key));
+export function createSettingsService(database: Database): SettingsService {
+  const byKey = database.prepareRows((p) => database.from(ApplicationSettingEntity).where('key', p.key));
   const definitions = new Map<string, SettingDefinition>();
 
   // Read on every use: several server processes may share the table.
   async function load() {
-    const rows = await database.legacy.rows(ApplicationSetting, database.legacy.from(ApplicationSetting));
+    const rows = await database.rows(database.from(ApplicationSettingEntity));
     return new Map(rows.map((row) => [row.key, JSON.parse(row.value)]));
   }
 
@@ -53,12 +40,10 @@ export function createSettingsService(database: Database) {
       const values = { ...derived, ...given };
       const rows = Object.entries(values).map(([key, value]) => ({ key, value: JSON.stringify(value) }));
       // One statement: every setting of the request lands, or none.
-      if (rows.length > 0) await database.legacy.em().upsertMany(ApplicationSetting, rows);
+      await database.upsertMany(ApplicationSettingEntity, rows);
     },
   };
 }
-
-export type SettingsService = ReturnType<typeof createSettingsService>;
 
 /** The settings the core defines. */
 export function defineCoreSettings(settings: SettingsService) {

@@ -1,25 +1,17 @@
-import type { NamespaceRow } from '../entities/namespace.js';
+import type { Namespace } from '../contracts.js';
 
-export interface NamespaceLike {
-  id: number;
-  name: string;
-  path: string;
-  kind: 'user' | 'group';
-  full_path: string;
-  parent_id?: number | null;
-}
+/** What GitLab's NamespaceBasic shows of a namespace (a project carries as much of its own). */
+export type NamespaceBasicSource = Pick<Namespace, 'id' | 'name' | 'path' | 'kind' | 'fullPath' | 'parentId'>;
 
-export function namespaceBasic(ns: NamespaceLike, externalUrl: string) {
+export function namespaceBasic(ns: NamespaceBasicSource, externalUrl: string) {
   return {
     id: ns.id,
     name: ns.name,
     path: ns.path,
     kind: ns.kind,
-    full_path: ns.full_path,
-    parent_id: ns.parent_id ?? null,
+    full_path: ns.fullPath,
+    parent_id: ns.parentId ?? null,
     avatar_url: null,
-    web_url: ns.kind === 'group' ? `${externalUrl}/groups/${ns.full_path}` : `${externalUrl}/${ns.full_path}`,
+    web_url: ns.kind === 'group' ? `${externalUrl}/groups/${ns.fullPath}` : `${externalUrl}/${ns.fullPath}`,
   };
 }
-
-export const namespaceOf = (row: NamespaceRow): NamespaceLike => row;

@@ -1,16 +1,7 @@
 /** The users (one per role), tokens, group and project every plugin's tests start from. */
 import type { Kernel } from '@forgekit/kernel';
-import {
-  ALL_SCOPES,
-  coreGroupsRef,
-  coreProjectsRef,
-  coreTokensRef,
-  coreUsersRef,
-  type NamespaceRow,
-  type ProjectWithNamespace,
-  type UserRow,
-} from '../contracts.js';
-import { Member } from '../entities/member.js';
+import { ALL_SCOPES, coreGroupsRef, coreProjectsRef, coreTokensRef, coreUsersRef, type Namespace, type Project, type User } from '../contracts.js';
+import { MemberEntity } from '../entities/member.js';
 
 export const ROLES = ['admin', 'owner', 'maintainer', 'developer', 'reporter', 'guest', 'nonMember'] as const;
 export type Role = (typeof ROLES)[number];
@@ -18,13 +9,13 @@ export type Role = (typeof ROLES)[number];
 const LEVELS: Partial<Record<Role, number>> = { maintainer: 40, developer: 30, reporter: 20, guest: 10 };
 
 export interface Fixtures {
-  users: Record<Role, UserRow>;
+  users: Record<Role, User>;
   /** An `api`-scoped token per role (the admin's has every scope). */
   tokens: Record<Role, string>;
   /** `test-group`, owned by `owner`; the other roles are members of it. */
-  group: NamespaceRow;
+  group: Namespace;
   /** `test-group/test-project`, private. */
-  project: ProjectWithNamespace;
+  project: Project;
 }
 
 export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
@@ -33,7 +24,7 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   const groupsService = kernel.resolve(coreGroupsRef);
   const projectsService = kernel.resolve(coreProjectsRef);
 
-  const users = {} as Record<Role, UserRow>;
+  const users = {} as Record<Role, User>;
   const tokens = {} as Record<Role, string>;
   for (const role of ROLES) {
     const username = role === 'nonMember' ? 'non-member' : role === 'admin' ? 'administrator' : role;
@@ -51,16 +42,15 @@ export async function seedFixtures(kernel: Kernel): Promise<Fixtures> {
   }
   const group = await groupsService.create({ name: 'Test Group', path: 'test-group' }, users.owner.id);
   const now = new Date();
-  for (const [role, level] of Object.entries(LEVELS)) {
-    await kernel.database.legacy.em().insert(Member, {
-      source_type: 'Namespace',
-      source_id: group.id,
-      user_id: users[role as Role].id,
-      access_level: level,
-      created_at: now,
-      updated_at: now,
-    });
-  }
+  const members = Object.entries(LEVELS).map(([role, level]) => ({
+    sourceType: 'Namespace' as const,
+    sourceId: group.id,
+    userId: users[role as Role].id,
+    accessLevel: level,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await kernel.database.insertMany(MemberEntity, members);
   const project = await projectsService.create(group, { name: 'Test Project', path: 'test-project' }, users.owner.id);
   return { users, tokens, group, project };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
-import { coreTokensRef, coreUsersRef } from '../refs.js';
+import { coreTokensRef, coreUsersRef } from '../contracts.js';
 
 const UNAUTHORIZED = { message: '401 Unauthorized' };
 const EXPIRED = { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' };

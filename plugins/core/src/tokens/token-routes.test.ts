@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
-import { coreTokensRef, coreUsersRef } from '../refs.js';
+import { coreTokensRef, coreUsersRef } from '../contracts.js';
 
 const TOKEN_FIELDS = ['id', 'name', 'revoked', 'created_at', 'description', 'scopes', 'user_id', 'last_used_at', 'active', 'expires_at'];
 const REVOKED = { error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' };
@@ -22,8 +22,8 @@ describe('personal access tokens', () => {
   }
 
   async function tokenFor(userId: number, name = 'token', scopes = ['api'], expiresAt: string | null = null) {
-    const { row, secret } = await app.kernel.resolve(coreTokensRef).create({ userId, name, scopes, expiresAt });
-    return { id: row.id, secret };
+    const { token, secret } = await app.kernel.resolve(coreTokensRef).create({ userId, name, scopes, expiresAt });
+    return { id: token.id, secret };
   }
 
   describe('POST /users/:user_id/personal_access_tokens', () => {

@@ -18,12 +18,11 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { containsText } from '@forgekit/kernel/orm';
-import { PersonalAccessToken, type TokenRow } from '../entities/personal-access-token.js';
 import * as v from 'valibot';
-import type { UserService } from '../users/user-service.js';
+import type { PersonalAccessToken, TokenService, UserService } from '../contracts.js';
 import { addLengthErrors, TOKEN_LENGTHS } from '../shared/length-rules.js';
-import { ADMIN_ONLY_SCOPES, ALL_SCOPES, presentToken, type TokenService } from './token-service.js';
+import { ADMIN_ONLY_SCOPES, ALL_SCOPES } from './scopes.js';
+import { presentToken, tokensQuery } from './token-service.js';
 
 const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
@@ -41,6 +40,9 @@ type TokenInput = { name: string; scopes: string[]; description?: string | null;
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
+/** `sort` names and the properties they order by. */
+const SORT_PROPERTIES = { created: 'createdAt', expires: 'expiresAt', last_used: 'lastUsedAt', name: 'name' } as const;
+
 /** The token model's own checks; GitLab reports them as one sentence with 422. */
 function modelErrors(input: TokenInput, ownerIsAdmin: boolean): string | null {
   const lengths = addLengthErrors({}, TOKEN_LENGTHS, input);
@@ -55,26 +57,26 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
    * `self` is the presenting token. Otherwise only its owner or an admin may use one;
    * only admins learn that a token does not exist.
    */
-  async function findVisible(ctx: RequestContext, id: string): Promise<TokenRow> {
+  async function findVisible(ctx: RequestContext, id: string): Promise<PersonalAccessToken> {
     if (id === 'self') return (await tokens.findById(ctx.credential!.tokenId))!;
     const numeric = f.coerceInteger(id);
     if (typeof numeric !== 'number') throw frameworkError(400, 'id is invalid');
     const row = await tokens.findById(numeric);
-    if (row && (ctx.user!.isAdmin || row.user_id === ctx.user!.id)) return row;
+    if (row && (ctx.user!.isAdmin || row.userId === ctx.user!.id)) return row;
     throw ctx.user!.isAdmin ? notFound() : unauthorized();
   }
 
   async function issue(userId: number, input: TokenInput, ownerIsAdmin: boolean) {
     const problem = modelErrors(input, ownerIsAdmin);
     if (problem) throw unprocessable(problem);
-    const { row, secret } = await tokens.create({
+    const { token, secret } = await tokens.create({
       userId,
       name: input.name,
       scopes: input.scopes,
       description: input.description ?? null,
       expiresAt: input.expires_at ?? null,
     });
-    return reply(201, presentToken(row, secret));
+    return reply(201, presentToken(token, secret));
   }
 
   return [
@@ -119,31 +121,26 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
         const isAdmin = ctx.user!.isAdmin;
         if (!isAdmin && input.user_id && input.user_id !== ctx.user!.id) throw unauthorized();
         const today = new Date().toISOString().slice(0, 10);
-        const query = database.legacy.from(PersonalAccessToken).where((q) => {
-          if (!isAdmin) q.where('user_id', ctx.user!.id);
-          else if (input.user_id) q.where('user_id', input.user_id);
-          if (input.state === 'active') q.where('revoked', false).where((e) => e.whereNull('expires_at').orWhere('expires_at', '>', today));
-          if (input.state === 'inactive') q.where((e) => e.where('revoked', true).orWhere('expires_at', '<=', today));
+        const query = tokensQuery(database).where((q) => {
+          if (!isAdmin) q.where('userId', ctx.user!.id);
+          else if (input.user_id) q.where('userId', input.user_id);
+          if (input.state === 'active') q.where('revoked', false).where((e) => e.whereNull('expiresAt').orWhere('expiresAt', '>', today));
+          if (input.state === 'inactive') q.where((e) => e.where('revoked', true).orWhere('expiresAt', '<=', today));
           if (input.revoked !== undefined && input.revoked !== null) q.where('revoked', input.revoked);
-          if (input.search) q.where(containsText(q, 'name', input.search));
-          if (input.created_before) q.where('created_at', '<', input.created_before);
-          if (input.created_after) q.where('created_at', '>', input.created_after);
-          if (input.last_used_before) q.where('last_used_at', '<', input.last_used_before);
-          if (input.last_used_after) q.where('last_used_at', '>', input.last_used_after);
-          if (input.expires_before) q.where('expires_at', '<', input.expires_before);
-          if (input.expires_after) q.where('expires_at', '>', input.expires_after);
+          if (input.search) q.whereContains(['name'], input.search);
+          if (input.created_before) q.where('createdAt', '<', input.created_before);
+          if (input.created_after) q.where('createdAt', '>', input.created_after);
+          if (input.last_used_before) q.where('lastUsedAt', '<', input.last_used_before);
+          if (input.last_used_after) q.where('lastUsedAt', '>', input.last_used_after);
+          if (input.expires_before) q.where('expiresAt', '<', input.expires_before);
+          if (input.expires_after) q.where('expiresAt', '>', input.expires_after);
         });
-        const [column, direction] = (() => {
-          const sort = input.sort ?? 'created_desc';
-          const dir = sort.endsWith('_asc') ? 'asc' : 'desc';
-          const key = sort.replace(/_(asc|desc)$/, '');
-          return [key === 'created' ? 'created_at' : key === 'expires' ? 'expires_at' : key === 'last_used' ? 'last_used_at' : 'name', dir] as const;
-        })();
-        const rows = await database.legacy.rows(
-          PersonalAccessToken,
-          query.clone().orderBy(column, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset),
-        );
-        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
+        const sort = input.sort ?? 'created_desc';
+        const direction = sort.endsWith('_asc') ? 'asc' : 'desc';
+        const property = SORT_PROPERTIES[sort.replace(/_(asc|desc)$/, '') as keyof typeof SORT_PROPERTIES];
+        const ordered = query.clone().orderBy(property, direction).orderBy('id', direction).limit(ctx.page.perPage).offset(ctx.page.offset);
+        const rows = (await database.rows(ordered)) as PersonalAccessToken[];
+        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
         return page(
           rows.map((row) => presentToken(row)),
           total,
@@ -169,7 +166,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
         const row = await findVisible(ctx, ctx.params.id!);
         if (self && !ctx.credential!.scopes.some((scope) => scope === 'api' || scope === 'self_rotate')) throw forbidden();
         if (!presentToken(row).active) throw unauthorized();
-        const { row: successor, secret } = await tokens.rotate(row, input.expires_at ?? oneWeekFromNow());
+        const { token: successor, secret } = await tokens.rotate(row, input.expires_at ?? oneWeekFromNow());
         return reply(200, presentToken(successor, secret));
       },
     }),
@@ -182,7 +179,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
         const row = id === 'self' ? await tokens.findById(ctx.credential!.tokenId) : await tokens.findById(Number(id));
         if (!row) throw recordNotFound();
         // GitLab's revoke service refuses someone else's token as a bad request.
-        if (row.user_id !== ctx.user!.id && !ctx.user!.isAdmin) throw badRequest();
+        if (row.userId !== ctx.user!.id && !ctx.user!.isAdmin) throw badRequest();
         await tokens.revoke(row.id);
         return noContent();
       },

@@ -1,98 +1,99 @@
 /** Personal access tokens: stored only as digests; the secret is shown once. */
-import { generateToken, tokenDigest, type Database } from '@forgekit/kernel';
-import { recordId, type EntityManager } from '@forgekit/kernel/orm';
-import { PersonalAccessToken, type TokenRow } from '../entities/personal-access-token.js';
-import { ADMIN_ONLY_SCOPES, ALL_SCOPES, TOKEN_PREFIX } from './scopes.js';
+import { generateToken, tokenDigest, type Database, type Transaction } from '@forgekit/kernel';
+import { recordId } from '@forgekit/kernel/orm';
+import type { NewToken, PersonalAccessToken, TokenService } from '../contracts.js';
+import { PersonalAccessTokenEntity } from '../entities/personal-access-token.js';
+import { TOKEN_PREFIX } from './scopes.js';
 
-export { ADMIN_ONLY_SCOPES, ALL_SCOPES, TOKEN_PREFIX };
-export type { TokenRow };
+/** The properties of the domain `PersonalAccessToken`: all but the digest, which never leaves core. */
+export const TOKEN_PROPERTIES = [
+  'id',
+  'userId',
+  'name',
+  'description',
+  'scopes',
+  'revoked',
+  'expiresAt',
+  'lastUsedAt',
+  'previousTokenId',
+  'createdAt',
+  'updatedAt',
+] as const;
 
-export interface NewToken {
-  userId: number;
-  name: string;
-  scopes: readonly string[];
-  description?: string | null;
-  expiresAt?: string | null;
-  /** Use this secret instead of a random one (the bootstrap root token). */
-  secret?: string;
-  previousTokenId?: number | null;
-}
+const isActive = (token: PersonalAccessToken) => !token.revoked && !(token.expiresAt && token.expiresAt <= new Date().toISOString().slice(0, 10));
 
-const isActive = (row: TokenRow) => !row.revoked && !(row.expires_at && row.expires_at <= new Date().toISOString().slice(0, 10));
-
-export function presentToken(row: TokenRow, secret?: string) {
+export function presentToken(token: PersonalAccessToken, secret?: string) {
   const body: Record<string, unknown> = {
-    id: row.id,
-    name: row.name,
-    revoked: row.revoked,
-    created_at: row.created_at.toISOString(),
-    description: row.description,
-    scopes: row.scopes,
-    user_id: row.user_id,
-    last_used_at: row.last_used_at?.toISOString() ?? null,
-    active: isActive(row),
-    expires_at: row.expires_at,
+    id: token.id,
+    name: token.name,
+    revoked: token.revoked,
+    created_at: token.createdAt.toISOString(),
+    description: token.description,
+    scopes: token.scopes,
+    user_id: token.userId,
+    last_used_at: token.lastUsedAt?.toISOString() ?? null,
+    active: isActive(token),
+    expires_at: token.expiresAt,
   };
   if (secret) body.token = secret;
   return body;
 }
 
-export function createTokenService(database: Database) {
-  const tokens = () => database.legacy.from(PersonalAccessToken);
-  const byId = (id: number, em?: EntityManager): Promise<TokenRow | undefined> => database.legacy.row(PersonalAccessToken, tokens().where('id', id), { em });
+/** Tokens, selecting the domain `PersonalAccessToken`: a query to narrow. */
+export const tokensQuery = (database: Database) => database.table(PersonalAccessTokenEntity).select(...TOKEN_PROPERTIES);
 
-  async function create(input: NewToken, em: EntityManager = database.legacy.em()): Promise<{ row: TokenRow; secret: string }> {
+export function createTokenService(database: Database): TokenService {
+  const byId = async (id: number, tx?: Transaction) => (await database.row(tokensQuery(database).where('id', id), { tx })) as PersonalAccessToken | undefined;
+  const revoked = () => ({ revoked: true, updatedAt: new Date() });
+
+  async function create(input: NewToken, tx?: Transaction) {
     const secret = input.secret ?? generateToken(TOKEN_PREFIX);
     const now = new Date();
-    const id = await em.insert(PersonalAccessToken, {
-      user_id: input.userId,
-      name: input.name,
-      description: input.description ?? null,
-      token_digest: tokenDigest(secret),
-      scopes: [...input.scopes],
-      revoked: false,
-      expires_at: input.expiresAt ?? null,
-      previous_token_id: input.previousTokenId ?? null,
-      created_at: now,
-      updated_at: now,
-    });
-    const row = (await byId(id, em === database.legacy.em() ? undefined : em))!;
-    return { row, secret };
+    const id = await database.insert(
+      PersonalAccessTokenEntity,
+      {
+        userId: input.userId,
+        name: input.name,
+        description: input.description ?? null,
+        tokenDigest: tokenDigest(secret),
+        scopes: [...input.scopes],
+        revoked: false,
+        expiresAt: input.expiresAt ?? null,
+        previousTokenId: input.previousTokenId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { tx },
+    );
+    return { token: (await byId(id, tx))!, secret };
   }
 
   return {
     create,
-    findById: async (id: number) => (recordId(id) === null ? undefined : byId(id)),
-    findByDigest: (digest: string): Promise<TokenRow | undefined> => database.legacy.row(PersonalAccessToken, tokens().where('token_digest', digest)),
-    async revoke(id: number) {
-      await database.legacy.em().nativeUpdate(PersonalAccessToken, { id }, { revoked: true, updated_at: new Date() });
+    findById: async (id) => (recordId(id) === null ? undefined : byId(id)),
+    findByDigest: async (digest) => (await database.row(tokensQuery(database).where('tokenDigest', digest))) as PersonalAccessToken | undefined,
+    async revoke(id) {
+      await database.update(PersonalAccessTokenEntity, { id }, revoked());
     },
-    /** Records a use of the token. */
-    async touch(id: number) {
-      await database.legacy.em().nativeUpdate(PersonalAccessToken, { id }, { last_used_at: new Date() });
+    async touch(id) {
+      await database.update(PersonalAccessTokenEntity, { id }, { lastUsedAt: new Date() });
     },
-    /** Revokes the token and issues a successor with the same name and scopes. */
-    async rotate(row: TokenRow, expiresAt: string | null) {
-      return database.legacy.transaction(async (em) => {
-        await em.nativeUpdate(PersonalAccessToken, { id: row.id }, { revoked: true, updated_at: new Date() });
-        return create({ userId: row.user_id, name: row.name, description: row.description, scopes: row.scopes, expiresAt, previousTokenId: row.id }, em);
+    async rotate(token, expiresAt) {
+      return database.transaction(async (tx) => {
+        await database.update(PersonalAccessTokenEntity, { id: token.id }, revoked(), { tx });
+        const { userId, name, description, scopes } = token;
+        return create({ userId, name, description, scopes, expiresAt, previousTokenId: token.id }, tx);
       });
     },
-    /** Revokes this token and every token rotated from it (GitLab's token family). */
-    async revokeFamily(row: Pick<TokenRow, 'id'>) {
-      const family = new Set<number>([row.id]);
-      let frontier = [row.id];
+    async revokeFamily(token) {
+      const family = new Set<number>([token.id]);
+      let frontier = [token.id];
       while (frontier.length > 0) {
-        const next = await database.legacy.rows(
-          PersonalAccessToken,
-          database.legacy.table(PersonalAccessToken).whereIn('previous_token_id', frontier).select('id'),
-        );
-        frontier = next.map((r) => r.id).filter((id) => !family.has(id));
+        const next = await database.rows(database.table(PersonalAccessTokenEntity).whereIn('previousTokenId', frontier).select('id'));
+        frontier = next.map((row) => row.id).filter((id) => !family.has(id));
         for (const id of frontier) family.add(id);
       }
-      await database.legacy.em().nativeUpdate(PersonalAccessToken, { id: { $in: [...family] } }, { revoked: true, updated_at: new Date() });
+      await database.update(PersonalAccessTokenEntity, { id: { $in: [...family] } }, revoked());
     },
   };
 }
-
-export type TokenService = ReturnType<typeof createTokenService>;

@@ -4,16 +4,15 @@
  * does not have; here it is the `ghost<n>` user with the matching `ghost<n>@example.com` address, and
  * as in GitLab the name goes to `ghost1`, `ghost2` … when someone else holds `ghost`.
  */
-import type { UserRow } from '../entities/user.js';
-import type { UserService } from './user-service.js';
+import type { User, UserService } from '../contracts.js';
 
 const ATTEMPTS = 20;
 const emailOf = (username: string) => `${username}@example.com`;
 
-export async function ghostUser(users: Pick<UserService, 'findByUsername' | 'create'>): Promise<UserRow> {
+export async function ghostUser(users: Pick<UserService, 'findByUsername' | 'create'>): Promise<User> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const username = attempt === 0 ? 'ghost' : `ghost${attempt}`;
-    const isGhost = (user: UserRow | undefined) => user !== undefined && user.email.toLowerCase() === emailOf(username);
+    const isGhost = (user: User | undefined) => user !== undefined && user.email.toLowerCase() === emailOf(username);
     const found = await users.findByUsername(username);
     if (found) {
       if (isGhost(found)) return found;
@@ -24,7 +23,7 @@ export async function ghostUser(users: Pick<UserService, 'findByUsername' | 'cre
     } catch (error) {
       // Another deletion created it meanwhile, or someone holds the address: look again, or take the next name.
       const raced = await users.findByUsername(username);
-      if (isGhost(raced)) return raced as UserRow;
+      if (isGhost(raced)) return raced as User;
       if (raced === undefined && attempt === ATTEMPTS - 1) throw error;
     }
   }

@@ -4,8 +4,9 @@
  * which clients only copy from the `rel="next"` link.
  */
 import { frameworkError } from '@forgekit/kernel';
-import type { Knex } from '@forgekit/kernel/orm';
-import type { UserRow } from '../entities/user.js';
+import type { Conditions } from '@forgekit/kernel/orm';
+import type { User } from '../contracts.js';
+import type { UserEntity } from '../entities/user.js';
 
 export const KEYSET_ORDERS = ['id', 'name', 'username'] as const;
 type KeysetOrder = (typeof KEYSET_ORDERS)[number];
@@ -30,11 +31,11 @@ export function decodeCursor(cursor: string): Cursor {
   throw frameworkError(400, 'cursor is invalid');
 }
 
-export const encodeCursor = (row: UserRow, order: KeysetOrder) =>
+export const encodeCursor = (row: User, order: KeysetOrder) =>
   Buffer.from(JSON.stringify({ value: row[order], id: row.id } satisfies Cursor)).toString('base64url');
 
 /** Rows strictly after the cursor in the list's order; ties on the sort value go by id. */
-export function afterCursor(query: Knex.QueryBuilder, order: KeysetOrder, sort: string, cursor: Cursor) {
+export function afterCursor(query: Conditions<Record<'', typeof UserEntity>, ''>, order: KeysetOrder, sort: string, cursor: Cursor) {
   const beyond = sort === 'asc' ? '>' : '<'; // any other value is the default, desc
   if (order === 'id') return query.where('id', beyond, cursor.id);
   return query.where((q) => q.where(order, beyond, cursor.value).orWhere((tie) => tie.where(order, cursor.value).where('id', beyond, cursor.id)));

@@ -1,14 +1,17 @@
 /** GitLab's user entities, fields in declaration order. */
-import type { UserRow } from '../entities/user.js';
+import type { User } from '../contracts.js';
+
+/** What GitLab's UserBasic shows of a user. */
+export type UserBasicSource = Pick<User, 'id' | 'username' | 'publicEmail' | 'name' | 'state'>;
 
 /** Who is looking: profile fields of a private profile show only to its owner and admins. */
 export type Viewer = { id: number; isAdmin: boolean } | null;
 
-export function userBasic(user: UserRow, externalUrl: string) {
+export function userBasic(user: UserBasicSource, externalUrl: string) {
   return {
     id: user.id,
     username: user.username,
-    public_email: user.public_email ?? null,
+    public_email: user.publicEmail ?? null,
     name: user.name,
     state: user.state,
     locked: false,
@@ -17,10 +20,10 @@ export function userBasic(user: UserRow, externalUrl: string) {
   };
 }
 
-export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
-  const profileReadable = !user.private_profile || (!!viewer && (viewer.isAdmin || viewer.id === user.id));
+export function userDetail(user: User, externalUrl: string, viewer: Viewer) {
+  const profileReadable = !user.privateProfile || (!!viewer && (viewer.isAdmin || viewer.id === user.id));
   const body: Record<string, unknown> = userBasic(user, externalUrl);
-  if (profileReadable) body.created_at = user.created_at.toISOString();
+  if (profileReadable) body.created_at = user.createdAt.toISOString();
   Object.assign(body, {
     bio: user.bio,
     location: user.location,
@@ -28,9 +31,9 @@ export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
     linkedin: '',
     twitter: '',
     discord: '',
-    website_url: user.website_url,
+    website_url: user.websiteUrl,
     organization: user.organization,
-    job_title: user.job_title,
+    job_title: user.jobTitle,
     pronouns: user.pronouns,
     bot: user.bot,
     work_information: null,
@@ -42,33 +45,33 @@ export function userDetail(user: UserRow, externalUrl: string, viewer: Viewer) {
 }
 
 /** `GET /user`: the caller's own view. */
-export function userPublic(user: UserRow, externalUrl: string) {
+export function userPublic(user: User, externalUrl: string) {
   return {
     ...userDetail(user, externalUrl, { id: user.id, isAdmin: user.admin }),
     last_sign_in_at: null,
-    confirmed_at: user.confirmed_at?.toISOString() ?? null,
-    last_activity_on: user.last_activity_on,
+    confirmed_at: user.confirmedAt?.toISOString() ?? null,
+    last_activity_on: user.lastActivityOn,
     email: user.email,
     theme_id: 1,
     color_scheme_id: 1,
-    projects_limit: user.projects_limit,
+    projects_limit: user.projectsLimit,
     current_sign_in_at: null,
     identities: [],
-    can_create_group: user.can_create_group,
-    can_create_project: user.projects_limit > 0 && !user.external,
+    can_create_group: user.canCreateGroup,
+    can_create_project: user.projectsLimit > 0 && !user.external,
     two_factor_enabled: false,
     external: user.external,
-    private_profile: user.private_profile,
+    private_profile: user.privateProfile,
     commit_email: user.email,
   };
 }
 
-export function userWithAdmin(user: UserRow, externalUrl: string, createdBy: UserRow | null) {
+export function userWithAdmin(user: User, externalUrl: string, createdBy: User | null) {
   return {
     ...userPublic(user, externalUrl),
     is_admin: user.admin,
     note: user.note,
-    namespace_id: user.namespace_id,
+    namespace_id: user.namespaceId,
     created_by: createdBy ? userBasic(createdBy, externalUrl) : null,
     current_sign_in_ip: null,
     last_sign_in_ip: null,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '@forgekit/plugin-core/testing';
-import { coreGroupsRef, coreProjectsRef, coreUsersRef } from '../refs.js';
+import { coreGroupsRef, coreProjectsRef, coreUsersRef, type Namespace } from '../contracts.js';
+import { NamespaceEntity } from '../entities/namespace.js';
 
 const USER_BASIC = ['id', 'username', 'public_email', 'name', 'state', 'locked', 'avatar_url', 'web_url'];
 const USER_DETAIL = [
@@ -90,7 +91,7 @@ describe('users', () => {
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(USER_WITH_ADMIN);
       expect(res.body.is_admin).toBe(true);
-      expect(res.body.namespace_id).toBe(app.users.admin.namespace_id);
+      expect(res.body.namespace_id).toBe(app.users.admin.namespaceId);
     });
 
     it('refuses anonymous callers', async () => {
@@ -357,7 +358,7 @@ describe('users', () => {
       const user = await createUser();
       const users = app.kernel.resolve(coreUsersRef);
       const row = (await users.findById(user.id))!;
-      const namespace = (await app.kernel.database.legacy.knex('namespaces').where('id', row.namespace_id).first())!;
+      const namespace = (await app.kernel.database.row(app.kernel.database.from(NamespaceEntity).where('id', row.namespaceId!))) as Namespace;
       const project = await app.kernel.resolve(coreProjectsRef).create(namespace, { name: 'Mine', path: 'mine' }, user.id);
       const seen: unknown[] = [];
       app.kernel.events.on('project.deleted', (payload) => void seen.push(['project', payload]));

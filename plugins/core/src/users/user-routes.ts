@@ -18,11 +18,10 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { containsText } from '@forgekit/kernel/orm';
-import { User, type UserRow } from '../entities/user.js';
-import type { GroupService } from '../groups/group-service.js';
+import type { Direction } from '@forgekit/kernel/orm';
+import type { GroupService, User, UserProfile, UserService } from '../contracts.js';
 import { removeGroupAndNotify } from '../groups/remove-group.js';
-import type { UserService } from './user-service.js';
+import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
 import { coreEvents } from '../events.js';
@@ -45,19 +44,22 @@ const profileFields = {
 
 type ProfileInput = { [K in keyof typeof profileFields]?: any };
 
-const profileOf = (input: ProfileInput) => ({
+const profileOf = (input: ProfileInput): Partial<UserProfile> => ({
   bio: input.bio ?? undefined,
   location: input.location ?? undefined,
-  public_email: input.public_email,
-  website_url: input.website_url ?? undefined,
+  publicEmail: input.public_email,
+  websiteUrl: input.website_url ?? undefined,
   organization: input.organization ?? undefined,
-  job_title: input.job_title ?? undefined,
+  jobTitle: input.job_title ?? undefined,
   pronouns: input.pronouns,
 });
 
+/** `order_by` values and the properties they order by. */
+const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+
 export function userRoutes(database: Database, users: UserService, groups: GroupService, events: EventBus): Route[] {
-  async function adminView(ctx: RequestContext, user: UserRow) {
-    const creator = user.created_by_id ? ((await users.findById(user.created_by_id)) ?? null) : null;
+  async function adminView(ctx: RequestContext, user: User) {
+    const creator = user.createdById ? ((await users.findById(user.createdById)) ?? null) : null;
     return userWithAdmin(user, ctx.externalUrl, creator);
   }
 
@@ -101,35 +103,34 @@ export function userRoutes(database: Database, users: UserService, groups: Group
         if (!ctx.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
         const order = input.pagination === 'keyset' ? keysetOrder(input.order_by!) : null;
         const isAdmin = !!ctx.user?.isAdmin;
-        const query = database.legacy.from(User).where((q) => {
-          if (input.username) q.whereRaw('lower(username) = ?', [input.username.toLowerCase()]);
+        const query = usersQuery(database).where((q) => {
+          if (input.username) q.whereIgnoringCase('username', input.username);
           if (input.search) {
             const search = input.search;
-            q.where((s) =>
-              s
-                .where(containsText(s, 'username', search))
-                .orWhere(containsText(s, 'name', search))
-                .orWhereRaw('lower(email) = ?', [search.toLowerCase()]),
-            );
+            q.where((s) => s.whereContains(['username', 'name'], search).orWhereIgnoringCase('email', search));
           }
           if (input.active) q.where('state', 'active');
           if (input.blocked) q.where('state', 'blocked');
           if (isAdmin && input.external) q.where('external', true);
           if (isAdmin && input.admins) q.where('admin', true);
         });
-        const ordered = query.clone().orderBy(input.order_by!, input.sort!).orderBy('id', input.sort!);
-        const present = async (rows: UserRow[]): Promise<Record<string, unknown>[]> =>
+        const sort = input.sort as Direction;
+        const ordered = query
+          .clone()
+          .orderBy(USER_ORDERS[input.order_by as keyof typeof USER_ORDERS], sort)
+          .orderBy('id', sort);
+        const present = async (rows: User[]): Promise<Record<string, unknown>[]> =>
           isAdmin ? Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
         if (order) {
           // One row more than the page tells whether a next page exists.
           if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
-          const fetched = await database.legacy.rows(User, ordered.limit(ctx.page.perPage + 1));
+          const fetched = (await database.rows(ordered.limit(ctx.page.perPage + 1))) as User[];
           const rows = fetched.slice(0, ctx.page.perPage);
           const next = fetched.length > rows.length ? { cursor: encodeCursor(rows[rows.length - 1]!, order) } : null;
           return keysetPage(await present(rows), next);
         }
-        const rows = await database.legacy.rows(User, ordered.limit(ctx.page.perPage).offset(ctx.page.offset));
-        const total = await totalFor(ctx.page, rows.length, () => database.legacy.count(query));
+        const rows = (await database.rows(ordered.limit(ctx.page.perPage).offset(ctx.page.offset))) as User[];
+        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
         return page(await present(rows), total);
       },
     }),
@@ -239,8 +240,8 @@ export function userRoutes(database: Database, users: UserService, groups: Group
 type Transition = string | null | ApiError;
 
 /** Block, unblock, deactivate and activate: 201 `true`, or GitLab's refusals. */
-function stateRoutes(users: UserService, find: (id: number) => Promise<UserRow>): Route[] {
-  const transition = (action: string, decide: (user: UserRow, ctx: RequestContext) => Transition) =>
+function stateRoutes(users: UserService, find: (id: number) => Promise<User>): Route[] {
+  const transition = (action: string, decide: (user: User, ctx: RequestContext) => Transition) =>
     defineRoute({
       method: 'POST',
       path: `/users/:id/${action}`,

@@ -1,5 +1,5 @@
 import { created, defineRoute, page, recordNotFound, type RequestContext, type Route } from '@forgekit/kernel';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import type { FeatureFlagsProjectAccess } from '../shared/project-access.js';
 import { createFlagParams, listFlagParams, updateFlagParams } from './flag-params.js';
 import { flagEntity } from './flag-presenter.js';
@@ -7,7 +7,7 @@ import type { FlagService } from './flag-service.js';
 
 /** `/projects/:id/feature_flags`: Developer and above, for reads and writes alike. */
 export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjectAccess): Route[] {
-  async function flagOf(project: ProjectWithNamespace, name: string) {
+  async function flagOf(project: Project, name: string) {
     const loaded = await flags.findByName(project.id, name);
     if (!loaded) throw recordNotFound();
     return loaded;

@@ -1,5 +1,5 @@
 import { forbidden, type Principal } from '@forgekit/kernel';
-import { AccessLevel, type AccessService, type ProjectService, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type ProjectService, type Project } from '@forgekit/plugin-core/contracts';
 
 /**
  * A project whose feature flags and user lists the caller may manage: Developer or
@@ -7,7 +7,7 @@ import { AccessLevel, type AccessService, type ProjectService, type ProjectWithN
  * (`feature_flags_access_level`) switched off.
  */
 export function featureFlagsProjectAccess(access: AccessService, projects: ProjectService) {
-  return async (user: Principal | null, idOrPath: string): Promise<ProjectWithNamespace> => {
+  return async (user: Principal | null, idOrPath: string): Promise<Project> => {
     const { project } = await access.requireProject(user, idOrPath, AccessLevel.DEVELOPER);
     if (projects.settingsOf(project).feature_flags_access_level === 'disabled') throw forbidden();
     return project;

@@ -1,5 +1,5 @@
 import { created, defineRoute, noContent, page, recordNotFound, type RequestContext, type Route } from '@forgekit/kernel';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import type { FeatureFlagsProjectAccess } from '../shared/project-access.js';
 import { createUserListParams, listUserListParams, updateUserListParams } from './user-list-params.js';
 import { userListEntity } from './user-list-presenter.js';
@@ -7,7 +7,7 @@ import type { UserListService } from './user-list-service.js';
 
 /** `/projects/:id/feature_flags_user_lists`: Developer and above; single lists by iid. */
 export function userListRoutes(userLists: UserListService, projectAccess: FeatureFlagsProjectAccess): Route[] {
-  async function listOf(project: ProjectWithNamespace, iid: string) {
+  async function listOf(project: Project, iid: string) {
     const list = await userLists.findByIid(project.id, iid);
     if (!list) throw recordNotFound();
     return list;

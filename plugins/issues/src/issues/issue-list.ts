@@ -39,9 +39,9 @@ export function createIssueLister(deps: ListDeps) {
       const { project, level } = scope.access;
       const all = !!user?.isAdmin || level >= AccessLevel.PLANNER;
       const confidential: ConfidentialVisibility = all ? { all: true } : { all: false, projectIds: [], userId: user?.id ?? null };
-      return { projectIds: [project.id], confidential, groupIds: project.ns_kind === 'group' ? idsOf(project.ns_traversal_path) : [] };
+      return { projectIds: [project.id], confidential, groupIds: project.namespace.kind === 'group' ? idsOf(project.namespace.traversalPath) : [] };
     }
-    const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversal_path } : {};
+    const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversalPath } : {};
     const projectIds = await deps.access.visibleProjectIds(user, under);
     const confidential: ConfidentialVisibility = user?.isAdmin
       ? { all: true }
@@ -50,7 +50,7 @@ export function createIssueLister(deps: ListDeps) {
           projectIds: user ? await deps.access.visibleProjectIds(user, { ...under, minLevel: AccessLevel.PLANNER }) : [],
           userId: user?.id ?? null,
         };
-    const groupIds = scope.kind === 'group' ? idsOf(scope.access.group.traversal_path) : await deps.access.visibleGroupIds(user);
+    const groupIds = scope.kind === 'group' ? idsOf(scope.access.group.traversalPath) : await deps.access.visibleGroupIds(user);
     return { projectIds, confidential, groupIds };
   }
 

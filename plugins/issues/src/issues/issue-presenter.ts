@@ -58,7 +58,7 @@ export function createIssuePresenter(deps: PresenterDeps) {
     const paths = new Map(known);
     const missing = unique(issues.map((issue) => issue.projectId)).filter((id) => !paths.has(id));
     const projects = await Promise.all(missing.map((id) => deps.projects.findById(id)));
-    for (const project of projects) if (project) paths.set(project.id, `${project.ns_full_path}/${project.path}`);
+    for (const project of projects) if (project) paths.set(project.id, `${project.namespace.fullPath}/${project.path}`);
     return paths;
   }
 

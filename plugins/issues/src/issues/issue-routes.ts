@@ -36,7 +36,8 @@ function iidOf(text: string): number {
   return Number(text);
 }
 
-const pathsOf = (projectAccess: ProjectAccess) => new Map([[projectAccess.project.id, `${projectAccess.project.ns_full_path}/${projectAccess.project.path}`]]);
+const pathsOf = (projectAccess: ProjectAccess) =>
+  new Map([[projectAccess.project.id, `${projectAccess.project.namespace.fullPath}/${projectAccess.project.path}`]]);
 
 export function issueRoutes({ service, store, access, lister, orderFor, present }: IssueRouteDeps): Route[] {
   async function listPage(

@@ -13,7 +13,7 @@ import {
   type Transaction,
 } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
-import { AccessLevel, type AccessService, type ProjectAccess, type UserRow, type UserService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type ProjectAccess, type User, type UserService } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestoneEventsService } from '@forgekit/plugin-milestone-events/contracts';
@@ -52,7 +52,7 @@ function validDate(text: string): boolean {
 }
 
 /** The principal a user row stands for, to ask core what they may read. */
-function principalOf(user: UserRow): Principal {
+function principalOf(user: User): Principal {
   const flag = (value: unknown) => value === true || value === 1 || value === '1' || value === 't';
   return { id: user.id, username: user.username, name: user.name, isAdmin: flag(user.admin), external: flag(user.external), state: user.state };
 }
@@ -92,8 +92,8 @@ export function createIssueService(deps: IssueServiceDeps) {
   }
 
   /** Assignees as GitLab keeps them: existing users who can read the project, in the order given. */
-  async function assignable(projectId: number, ids: readonly number[]): Promise<UserRow[]> {
-    const users: UserRow[] = [];
+  async function assignable(projectId: number, ids: readonly number[]): Promise<User[]> {
+    const users: User[] = [];
     for (const id of new Set(ids)) {
       if (id <= 0) continue;
       const user = await deps.users.findById(id);

@@ -3,7 +3,7 @@
  * ancestors and descendants the caller may read, and full paths for web URLs.
  */
 import { ApiError, type Principal } from '@forgekit/kernel';
-import type { AccessService, GroupService, NamespaceRow, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { AccessService, GroupService, Namespace, ProjectService, Project } from '@forgekit/plugin-core/contracts';
 
 export interface IterationGroup {
   id: number;
@@ -14,11 +14,13 @@ export interface IterationGroup {
 
 const lineageOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
-const asGroup = (row: NamespaceRow): IterationGroup => ({ id: row.id, fullPath: row.full_path, lineage: lineageOf(row.traversal_path) });
+const asGroup = (row: Namespace): IterationGroup => ({ id: row.id, fullPath: row.fullPath, lineage: lineageOf(row.traversalPath) });
 
 /** A project's group, or null for a personal (or missing) project. */
-const groupOfProject = (project: ProjectWithNamespace | undefined): IterationGroup | null =>
-  project?.ns_kind === 'group' ? { id: project.namespace_id, fullPath: project.ns_full_path, lineage: lineageOf(project.ns_traversal_path) } : null;
+const groupOfProject = (project: Project | undefined): IterationGroup | null =>
+  project?.namespace.kind === 'group'
+    ? { id: project.namespaceId, fullPath: project.namespace.fullPath, lineage: lineageOf(project.namespace.traversalPath) }
+    : null;
 
 export function createGroupDirectory(access: AccessService, projects: ProjectService, groups: GroupService) {
   /** The group as `user` may read it, or null (not found, or hidden from the user). */
@@ -46,7 +48,7 @@ export function createGroupDirectory(access: AccessService, projects: ProjectSer
     /** Full paths of groups by id, for web URLs. */
     async fullPaths(ids: readonly number[]): Promise<Map<number, string>> {
       const found = await Promise.all([...new Set(ids)].map((id) => groups.findById(id)));
-      return new Map(found.filter((group) => group !== undefined).map((group) => [group.id, group.full_path]));
+      return new Map(found.filter((group) => group !== undefined).map((group) => [group.id, group.fullPath]));
     },
   };
 }

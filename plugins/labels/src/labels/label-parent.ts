@@ -1,5 +1,5 @@
 /** Where labels are listed and created: a project (with its groups) or a group (with its ancestors). */
-import type { GroupAccess, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { GroupAccess, Project } from '@forgekit/plugin-core/contracts';
 import type { LabelScope } from './label-store.js';
 
 export type LabelParent =
@@ -19,12 +19,12 @@ export type LabelParent =
 
 const idsOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
-export function projectParent(project: ProjectWithNamespace): LabelParent {
-  return { kind: 'project', id: project.id, groupIds: project.ns_kind === 'group' ? idsOf(project.ns_traversal_path) : [] };
+export function projectParent(project: Project): LabelParent {
+  return { kind: 'project', id: project.id, groupIds: project.namespace.kind === 'group' ? idsOf(project.namespace.traversalPath) : [] };
 }
 
 export function groupParent(group: GroupAccess['group']): LabelParent {
-  return { kind: 'group', id: group.id, ancestorIds: idsOf(group.traversal_path).filter((id) => id !== group.id), traversalPath: group.traversal_path };
+  return { kind: 'group', id: group.id, ancestorIds: idsOf(group.traversalPath).filter((id) => id !== group.id), traversalPath: group.traversalPath };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The projects and groups milestones belong to, as the core plugin tells them: web paths, ancestors, readability. */
 import type { Principal } from '@forgekit/kernel';
-import type { AccessService, GroupService, NamespaceRow, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { AccessService, GroupService, Namespace, ProjectService, Project } from '@forgekit/plugin-core/contracts';
 import type { Milestone } from '../contracts.js';
 import type { Parent } from './milestone-store.js';
 
@@ -19,19 +19,19 @@ export type WebParent = Pick<ParentInfo, 'kind' | 'id' | 'fullPath'>;
 
 const lineageOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
-export function projectParent(project: ProjectWithNamespace): ParentInfo {
-  const inGroup = project.ns_kind === 'group';
+export function projectParent(project: Project): ParentInfo {
+  const inGroup = project.namespace.kind === 'group';
   return {
     kind: 'project',
     id: project.id,
-    fullPath: `${project.ns_full_path}/${project.path}`,
-    groupId: inGroup ? project.namespace_id : null,
-    groupLineage: inGroup ? lineageOf(project.ns_traversal_path) : [],
+    fullPath: `${project.namespace.fullPath}/${project.path}`,
+    groupId: inGroup ? project.namespaceId : null,
+    groupLineage: inGroup ? lineageOf(project.namespace.traversalPath) : [],
   };
 }
 
-export function groupParent(group: NamespaceRow): ParentInfo {
-  return { kind: 'group', id: group.id, fullPath: group.full_path, groupId: group.id, groupLineage: lineageOf(group.traversal_path) };
+export function groupParent(group: Namespace): ParentInfo {
+  return { kind: 'group', id: group.id, fullPath: group.fullPath, groupId: group.id, groupLineage: lineageOf(group.traversalPath) };
 }
 
 export function createParentDirectory(core: { access: AccessService; projects: ProjectService; groups: GroupService }, externalUrl: string) {
@@ -87,7 +87,7 @@ export function createParentDirectory(core: { access: AccessService; projects: P
     /** The project's own direct-group id (a group milestone's title must differ from those of the group's own projects). */
     async projectGroupId(projectId: number): Promise<number | null> {
       const project = await core.projects.findById(projectId);
-      return project && project.ns_kind === 'group' ? project.namespace_id : null;
+      return project && project.namespace.kind === 'group' ? project.namespaceId : null;
     },
   };
 }

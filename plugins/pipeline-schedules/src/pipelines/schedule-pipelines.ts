@@ -5,7 +5,7 @@
  * server processes tick at once, each due run gives exactly one pipeline.
  */
 import type { Database, EventBus } from '@forgekit/kernel';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import { pipelineScheduleEvents } from '../contracts.js';
 import type { PipelineRow } from '../entities/pipeline.js';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
@@ -15,7 +15,7 @@ import type { ScheduleStore } from '../schedules/schedule-store.js';
 import { SCHEDULE_SOURCE, type PipelineStore } from './pipeline-store.js';
 
 export function createSchedulePipelines(database: Database, schedules: ScheduleStore, pipelines: PipelineStore, refs: RefResolver, events: EventBus) {
-  async function newPipeline(schedule: PipelineScheduleRow, project: ProjectWithNamespace, userId: number | null) {
+  async function newPipeline(schedule: PipelineScheduleRow, project: Project, userId: number | null) {
     return {
       projectId: project.id,
       scheduleId: schedule.id,
@@ -37,7 +37,7 @@ export function createSchedulePipelines(database: Database, schedules: ScheduleS
 
   return {
     /** A pipeline now, started by `userId`. */
-    async start(schedule: PipelineScheduleRow, project: ProjectWithNamespace, userId: number): Promise<PipelineRow> {
+    async start(schedule: PipelineScheduleRow, project: Project, userId: number): Promise<PipelineRow> {
       const input = await newPipeline(schedule, project, userId);
       const pipeline = await database.transaction((tx) => pipelines.create(tx, input));
       await announce(pipeline, schedule.id);
@@ -49,7 +49,7 @@ export function createSchedulePipelines(database: Database, schedules: ScheduleS
      * and, when `startPipeline`, creates the pipeline. Null when another process
      * claimed the run first, or when no pipeline was to be started.
      */
-    async fireDue(schedule: PipelineScheduleRow, project: ProjectWithNamespace, nextRunAt: Date, startPipeline: boolean): Promise<PipelineRow | null> {
+    async fireDue(schedule: PipelineScheduleRow, project: Project, nextRunAt: Date, startPipeline: boolean): Promise<PipelineRow | null> {
       const input = startPipeline ? await newPipeline(schedule, project, schedule.ownerId ?? null) : null;
       const pipeline = await database.transaction(async (tx) => {
         const claimed = await schedules.claimRun(tx, schedule, nextRunAt);

@@ -4,7 +4,7 @@
  * still start pipelines in the project (as GitLab, which skips the run otherwise).
  */
 import type { Logger } from '@forgekit/kernel';
-import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { ProjectService, Project } from '@forgekit/plugin-core/contracts';
 import { nextRunAt } from '../cron/next-run.js';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { SchedulePipelines } from '../pipelines/schedule-pipelines.js';
@@ -17,7 +17,7 @@ export interface SchedulerDeps {
   schedules: ScheduleStore;
   projects: ProjectService;
   runs: SchedulePipelines;
-  ownerMayRun: (project: ProjectWithNamespace, ownerId: number | null) => Promise<boolean>;
+  ownerMayRun: (project: Project, ownerId: number | null) => Promise<boolean>;
   log: Logger;
   workerCron?: string;
 }

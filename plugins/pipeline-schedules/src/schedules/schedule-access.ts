@@ -5,19 +5,12 @@
  * edits one; Maintainers and the owner delete it or take it over.
  */
 import { forbidden, notFound, type Principal, type RequestContext } from '@forgekit/kernel';
-import {
-  AccessLevel,
-  type AccessService,
-  type ProjectAccess,
-  type ProjectService,
-  type ProjectWithNamespace,
-  type UserService,
-} from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService, type Project, type UserService } from '@forgekit/plugin-core/contracts';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { ScheduleStore } from './schedule-store.js';
 
 export interface ProjectAbilities {
-  project: ProjectWithNamespace;
+  project: Project;
   user: Principal;
   readSchedules: boolean;
   createSchedules: boolean;
@@ -77,7 +70,7 @@ export function createScheduleAccess(access: AccessService, projects: ProjectSer
   }
 
   /** Whether a schedule's owner may still start its pipelines (an active user with `create_pipeline`). */
-  async function ownerMayRun(project: ProjectWithNamespace, ownerId: number | null): Promise<boolean> {
+  async function ownerMayRun(project: Project, ownerId: number | null): Promise<boolean> {
     const owner = ownerId === null ? undefined : await users.findById(ownerId);
     if (owner?.state !== 'active') return false;
     const principal: Principal = {

@@ -1,10 +1,10 @@
 /** GitLab's PipelineSchedule and PipelineScheduleDetails entities, and the schedule Variable. */
-import { type UserRow, userBasic } from '@forgekit/plugin-core/contracts';
+import { type User, userBasic } from '@forgekit/plugin-core/contracts';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { PipelineScheduleInputRow } from '../entities/pipeline-schedule-input.js';
 import type { PipelineScheduleVariableRow } from '../entities/pipeline-schedule-variable.js';
 
-export function scheduleEntity(row: PipelineScheduleRow, owner: UserRow | undefined, inputs: readonly PipelineScheduleInputRow[], externalUrl: string) {
+export function scheduleEntity(row: PipelineScheduleRow, owner: User | undefined, inputs: readonly PipelineScheduleInputRow[], externalUrl: string) {
   return {
     id: row.id,
     description: row.description,

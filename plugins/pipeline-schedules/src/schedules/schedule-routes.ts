@@ -1,6 +1,6 @@
 /** `/projects/:id/pipeline_schedules`: list, read, create, edit, take over and delete schedules. */
 import { checkUnmodifiedSince, created, defineRoute, f, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { ScheduleVariableStore } from '../variables/schedule-variable-store.js';
 import { authorize, type ScheduleAccess } from './schedule-access.js';
@@ -21,7 +21,7 @@ const BASE = '/projects/:id/pipeline_schedules';
 const ONE = `${BASE}/:pipeline_schedule_id`;
 
 export function scheduleRoutes({ access, store, service, views, variables }: ScheduleRouteDeps): Route[] {
-  const details = (ctx: RequestContext, row: PipelineScheduleRow, project: ProjectWithNamespace) => views.details(row, project, ctx.externalUrl);
+  const details = (ctx: RequestContext, row: PipelineScheduleRow, project: Project) => views.details(row, project, ctx.externalUrl);
 
   return [
     defineRoute({

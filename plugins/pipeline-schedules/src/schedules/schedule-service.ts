@@ -4,7 +4,7 @@
  * run, and every save recomputes `next_run_at`.
  */
 import { longerThan, TEXT_LIMIT, tooLongMessage, validationFailed } from '@forgekit/kernel';
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import type { PlanLimitsService } from '@forgekit/plugin-plan-limits/contracts';
 import { isValidCron } from '../cron/cron-expression.js';
 import { nextRunAt } from '../cron/next-run.js';
@@ -47,10 +47,10 @@ type Errors = Record<string, string[]>;
 
 const limitMessage = (limit: number) => `Maximum number of ci pipeline schedules (${limit}) exceeded`;
 
-export const refProjectOf = (project: ProjectWithNamespace): RefProject => ({
+export const refProjectOf = (project: Project): RefProject => ({
   id: project.id,
-  fullPath: `${project.ns_full_path}/${project.path}`,
-  defaultBranch: project.default_branch ?? null,
+  fullPath: `${project.namespace.fullPath}/${project.path}`,
+  defaultBranch: project.defaultBranch ?? null,
 });
 
 const isBlank = (value: string) => value.trim() === '';
@@ -94,7 +94,7 @@ function modelErrors(values: ScheduleText, inputs: InputPlan, limitError: string
 
 export function createScheduleService({ store, refs, limits, workerCron }: ScheduleServiceOptions) {
   /** A full ref for what was sent, or `{"ref": ["is ambiguous"]}`. */
-  async function fullRef(project: ProjectWithNamespace, ref: string): Promise<string> {
+  async function fullRef(project: Project, ref: string): Promise<string> {
     // A ref past the bound is neither looked up nor kept.
     if (longerThan(ref, TEXT_LIMIT)) throw validationFailed({ ref: [tooLongMessage(TEXT_LIMIT)] });
     if (FULL_REF.test(ref)) return ref;
@@ -111,7 +111,7 @@ export function createScheduleService({ store, refs, limits, workerCron }: Sched
   const nextRun = (cron: string, cronTimezone: string) => nextRunAt(cron, cronTimezone, new Date(), workerCron)!;
 
   return {
-    async create(project: ProjectWithNamespace, ownerId: number, input: NewSchedule): Promise<PipelineScheduleRow> {
+    async create(project: Project, ownerId: number, input: NewSchedule): Promise<PipelineScheduleRow> {
       const ref = await fullRef(project, input.ref);
       const cron = input.cron.trim();
       const inputs = planInputs([], input.inputs ?? []);
@@ -136,7 +136,7 @@ export function createScheduleService({ store, refs, limits, workerCron }: Sched
       return stored;
     },
 
-    async update(project: ProjectWithNamespace, schedule: PipelineScheduleRow, changes: ScheduleChanges): Promise<PipelineScheduleRow> {
+    async update(project: Project, schedule: PipelineScheduleRow, changes: ScheduleChanges): Promise<PipelineScheduleRow> {
       const ref = changes.ref === undefined ? schedule.ref : await fullRef(project, changes.ref ?? '');
       const pick = (sent: string | null | undefined, current: string) => (sent === undefined ? current : (sent ?? ''));
       const values = {

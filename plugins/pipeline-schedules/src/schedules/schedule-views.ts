@@ -1,5 +1,5 @@
 /** Schedules as the API returns them, with their owners, inputs and newest pipeline loaded. */
-import type { ProjectWithNamespace, UserRow, UserService } from '@forgekit/plugin-core/contracts';
+import type { Project, User, UserService } from '@forgekit/plugin-core/contracts';
 import type { PipelineScheduleRow } from '../entities/pipeline-schedule.js';
 import type { PipelineScheduleVariableRow } from '../entities/pipeline-schedule-variable.js';
 import { pipelineBasic } from '../pipelines/pipeline-presenter.js';
@@ -7,13 +7,13 @@ import type { PipelineStore } from '../pipelines/pipeline-store.js';
 import { scheduleEntity, scheduleVariableEntity } from './schedule-presenter.js';
 import type { ScheduleStore } from './schedule-store.js';
 
-export const projectPathOf = (project: ProjectWithNamespace) => `${project.ns_full_path}/${project.path}`;
+export const projectPathOf = (project: Project) => `${project.namespace.fullPath}/${project.path}`;
 
 export function createScheduleViews(store: ScheduleStore, pipelines: PipelineStore, users: UserService) {
   async function owners(rows: readonly PipelineScheduleRow[]) {
     const ids = [...new Set(rows.map((row) => row.ownerId).filter((id): id is number => typeof id === 'number'))];
     const found = await Promise.all(ids.map((id) => users.findById(id)));
-    return new Map(found.filter((user): user is UserRow => !!user).map((user) => [user.id, user]));
+    return new Map(found.filter((user): user is User => !!user).map((user) => [user.id, user]));
   }
 
   async function list(rows: readonly PipelineScheduleRow[], externalUrl: string) {
@@ -26,7 +26,7 @@ export function createScheduleViews(store: ScheduleStore, pipelines: PipelineSto
   return {
     list,
     /** The details entity; `variables` only when the caller may read them. */
-    async details(row: PipelineScheduleRow, project: ProjectWithNamespace, externalUrl: string, variables?: readonly PipelineScheduleVariableRow[]) {
+    async details(row: PipelineScheduleRow, project: Project, externalUrl: string, variables?: readonly PipelineScheduleVariableRow[]) {
       const [entity] = await list([row], externalUrl);
       const last = await pipelines.latestForSchedule(row.id);
       const body: Record<string, unknown> = { ...entity, last_pipeline: last ? pipelineBasic(last, projectPathOf(project), externalUrl) : null };

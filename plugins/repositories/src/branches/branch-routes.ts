@@ -139,10 +139,10 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
         try {
           if (!(await repos.hasBranches(repository))) {
             // As GitLab does, a branch in an empty repository starts from a first commit on the default branch.
-            const defaultBranch = access.project.default_branch ?? 'main';
+            const defaultBranch = access.project.defaultBranch ?? 'main';
             const policy = await protection.policyFor(ctx.user, access.project, { access, repository });
             if (!policy.canPush(defaultBranch))
-              throw apiError(400, emptyProjectPushMessage(`${access.project.ns_full_path}/${access.project.path}`, ctx.externalUrl));
+              throw apiError(400, emptyProjectPushMessage(`${access.project.namespace.fullPath}/${access.project.path}`, ctx.externalUrl));
             await repos.commitFiles(
               repository,
               {

@@ -1,5 +1,5 @@
 /** GitLab's Commit and CommitDetail entities. */
-import type { ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { Project } from '@forgekit/plugin-core/contracts';
 import type { CommitInfo } from '../git/repo-reader.js';
 
 /** git's strict ISO time (`2024-05-01T10:00:00+02:00`) in GitLab's form, with milliseconds. */
@@ -7,7 +7,7 @@ export function gitTime(iso: string): string {
   return iso.replace(/(T\d{2}:\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/, (_, time: string, zone: string) => `${time}.000${zone === 'Z' ? '+00:00' : zone}`);
 }
 
-export const projectWebUrl = (externalUrl: string, project: ProjectWithNamespace) => `${externalUrl}/${project.ns_full_path}/${project.path}`;
+export const projectWebUrl = (externalUrl: string, project: Project) => `${externalUrl}/${project.namespace.fullPath}/${project.path}`;
 
 export function commitTitle(message: string): string {
   return message.trim() === '' ? 'No commit message' : message.split(/[\r\n]/, 1)[0]!;

@@ -81,7 +81,7 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
         if (input.start_project) {
           // Projects have no forks here, so no start project is ever in this one's fork network.
           const { project: start } = await accessService.requireProject(ctx.user, input.start_project);
-          throw forbidden(`Project is not included in the fork network for ${start.ns_full_name} / ${start.name}`);
+          throw forbidden(`Project is not included in the fork network for ${start.namespace.fullName} / ${start.name}`);
         }
         const { access, repository } = await projectRepos.forWrite(ctx, PUSH_INTO_BRANCH);
         const policy = await protection.policyFor(ctx.user, access.project, { access, repository });

@@ -73,7 +73,7 @@ export function gitHttpRoutes(options: {
       const readOnly = !!(await repos.find(key))?.readOnly;
       gitAccess.checkPush(ctx.user, projectAccess, target.target, readOnly);
     } else gitAccess.checkDownload(ctx.user, projectAccess, target.target);
-    const repository = await repos.ensure(key, { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' });
+    const repository = await repos.ensure(key, { storage: project.repositoryStorage, defaultBranch: project.defaultBranch ?? 'main' });
     return { repository, target, projectAccess };
   }
 
@@ -161,7 +161,7 @@ export function gitHttpRoutes(options: {
       policy,
       defaultBranch: await repos.headBranch(repository),
       empty: !(await repos.hasBranches(repository)),
-      fullPath: `${project.ns_full_path}/${project.path}`,
+      fullPath: `${project.namespace.fullPath}/${project.path}`,
       externalUrl: ctx.externalUrl,
       onProtectedBranch: async (sha) => {
         const { stdout } = await git(repository.gitDir, ['for-each-ref', `--contains=${sha}`, '--format=%(refname:lstrip=2)', 'refs/heads/'], {

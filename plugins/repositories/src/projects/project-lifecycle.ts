@@ -20,9 +20,9 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
     if (!project) return;
     // An administrator's explicit storage stays; otherwise the weights decide.
     const chosen =
-      project.repository_storage !== 'default' && repos.storages.has(project.repository_storage) ? project.repository_storage : await repos.pickStorage();
-    const defaultBranch = project.default_branch && isValidRefName(project.default_branch) ? project.default_branch : INSTANCE_DEFAULT_BRANCH;
-    if (chosen !== project.repository_storage || project.default_branch !== defaultBranch) {
+      project.repositoryStorage !== 'default' && repos.storages.has(project.repositoryStorage) ? project.repositoryStorage : await repos.pickStorage();
+    const defaultBranch = project.defaultBranch && isValidRefName(project.defaultBranch) ? project.defaultBranch : INSTANCE_DEFAULT_BRANCH;
+    if (chosen !== project.repositoryStorage || project.defaultBranch !== defaultBranch) {
       project = await projects.update(project, { repositoryStorage: chosen, defaultBranch });
     }
     const repository = await repos.ensure({ kind: 'project', containerId: projectId }, { storage: chosen, defaultBranch });
@@ -46,10 +46,10 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
   events.on(coreEvents.projectUpdated, async ({ projectId }) => {
     const project = await projects.findById(projectId);
     const repository = project && (await repos.find({ kind: 'project', containerId: projectId }));
-    if (!project?.default_branch || !repository) return;
+    if (!project?.defaultBranch || !repository) return;
     // A new default branch moves HEAD once the branch exists.
-    if ((await repos.headBranch(repository)) !== project.default_branch && (await repos.branchHead(repository, project.default_branch))) {
-      await repos.setHeadBranch(repository, project.default_branch);
+    if ((await repos.headBranch(repository)) !== project.defaultBranch && (await repos.branchHead(repository, project.defaultBranch))) {
+      await repos.setHeadBranch(repository, project.defaultBranch);
     }
   });
 
@@ -67,6 +67,6 @@ export function registerProjectLifecycle(options: { events: EventBus; projects: 
 
   projects.extendFields((project, body, view) => {
     if (body.default_branch === null || body.default_branch === undefined) body.default_branch = INSTANCE_DEFAULT_BRANCH;
-    if (view === 'full') body.empty_repo = repos.isEmptyOnDisk(diskPathFor({ kind: 'project', containerId: project.id }), project.repository_storage);
+    if (view === 'full') body.empty_repo = repos.isEmptyOnDisk(diskPathFor({ kind: 'project', containerId: project.id }), project.repositoryStorage);
   });
 }

@@ -4,7 +4,7 @@
  * GitLab, the payload is built after the push by a job, off the request's path.
  */
 import type { EventBus } from '@forgekit/kernel';
-import type { ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { ProjectService, Project } from '@forgekit/plugin-core/contracts';
 import { hookCommitTitle } from '../commits/commit-presenter.js';
 import { ZERO_SHA } from '../git/ref-names.js';
 import { changedPaths, listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';
@@ -17,8 +17,8 @@ export const POST_RECEIVE_JOB = 'repositories:post-receive';
 /** GitLab lists at most this many commits in a push payload. */
 const COMMITS_LIMIT = 20;
 
-export function projectHookData(project: ProjectWithNamespace, externalUrl: string) {
-  const fullPath = `${project.ns_full_path}/${project.path}`;
+export function projectHookData(project: Project, externalUrl: string) {
+  const fullPath = `${project.namespace.fullPath}/${project.path}`;
   const webUrl = `${externalUrl}/${fullPath}`;
   const sshUrl = `git@${new URL(externalUrl).hostname}:${fullPath}.git`;
   const httpUrl = `${webUrl}.git`;
@@ -31,10 +31,10 @@ export function projectHookData(project: ProjectWithNamespace, externalUrl: stri
       avatar_url: null,
       git_ssh_url: sshUrl,
       git_http_url: httpUrl,
-      namespace: project.ns_name,
-      visibility_level: project.visibility_level,
+      namespace: project.namespace.name,
+      visibility_level: project.visibilityLevel,
       path_with_namespace: fullPath,
-      default_branch: project.default_branch,
+      default_branch: project.defaultBranch,
       ci_config_path: null,
       homepage: webUrl,
       url: sshUrl,
@@ -48,7 +48,7 @@ export function projectHookData(project: ProjectWithNamespace, externalUrl: stri
       homepage: webUrl,
       git_http_url: httpUrl,
       git_ssh_url: sshUrl,
-      visibility_level: project.visibility_level,
+      visibility_level: project.visibilityLevel,
     },
   };
 }
@@ -99,7 +99,7 @@ export function postReceive(events: EventBus, projects: ProjectService, repos: R
 
 async function pushPayload(
   repository: RepositoryHandle,
-  project: ProjectWithNamespace,
+  project: Project,
   hookData: ReturnType<typeof projectHookData>,
   update: RefUpdate,
   pusher: Pusher | null,

@@ -11,7 +11,7 @@ import {
   type GroupService,
   type ProjectAccess,
   type ProjectService,
-  type ProjectWithNamespace,
+  type Project,
   type SettingsService,
 } from '@forgekit/plugin-core/contracts';
 import { branchProtectionDefaults } from '@forgekit/plugin-core/contracts';
@@ -42,9 +42,9 @@ export function createBranchProtection(deps: {
 }) {
   const { store, access: accessService, projects, groups, settings, repos } = deps;
 
-  async function defaultsFor(project: ProjectWithNamespace): Promise<BranchProtectionDefaults> {
-    if (project.ns_kind === 'group') {
-      const level = groupLevel((await groups.findById(project.namespace_id))?.settings);
+  async function defaultsFor(project: Project): Promise<BranchProtectionDefaults> {
+    if (project.namespace.kind === 'group') {
+      const level = groupLevel((await groups.findById(project.namespaceId))?.settings);
       if (level !== undefined) return branchProtectionDefaults(level);
     }
     return (await settings.get(DEFAULT_BRANCH_PROTECTION_DEFAULTS_KEY)) as BranchProtectionDefaults;
@@ -53,7 +53,7 @@ export function createBranchProtection(deps: {
   /** The rules for one caller on one project (the repository and access looked up unless given). */
   async function policyFor(
     user: Principal | null,
-    project: ProjectWithNamespace,
+    project: Project,
     known: { access?: ProjectAccess; repository?: RepositoryHandle | null } = {},
   ): Promise<BranchPolicy> {
     const [access, repository, protections, defaults] = await Promise.all([
@@ -74,7 +74,7 @@ export function createBranchProtection(deps: {
      * Protects a project's new default branch as its namespace's default branch protection
      * says (GitLab's Projects::ProtectDefaultBranchService), unless a rule covers it already.
      */
-    async protectDefaultBranch(project: ProjectWithNamespace, branch: string): Promise<void> {
+    async protectDefaultBranch(project: Project, branch: string): Promise<void> {
       const defaults = await defaultsFor(project);
       if (!protectsAtAll(defaults)) return;
       if ((await store.forProject(project.id)).some((protection) => matchesBranch(protection.name, branch))) return;
@@ -86,20 +86,20 @@ export function createBranchProtection(deps: {
       });
     },
 
-    async isProtected(project: ProjectWithNamespace, branch: string) {
+    async isProtected(project: Project, branch: string) {
       return (await policyFor(null, project)).isProtected(branch);
     },
-    async canPush(user: Principal | null, project: ProjectWithNamespace, branch: string) {
+    async canPush(user: Principal | null, project: Project, branch: string) {
       return (await policyFor(user, project)).canPush(branch);
     },
-    async canMerge(user: Principal | null, project: ProjectWithNamespace, branch: string) {
+    async canMerge(user: Principal | null, project: Project, branch: string) {
       return (await policyFor(user, project)).canMerge(branch);
     },
-    async canDelete(user: Principal | null, project: ProjectWithNamespace, branch: string) {
+    async canDelete(user: Principal | null, project: Project, branch: string) {
       return (await policyFor(user, project)).canDelete(branch);
     },
     /** Whether a force push to the branch is allowed (for anyone who may push to it). */
-    async canForcePush(project: ProjectWithNamespace, branch: string) {
+    async canForcePush(project: Project, branch: string) {
       return (await policyFor(null, project)).canForcePush(branch);
     },
   };

@@ -18,7 +18,7 @@ export function repositoryFeatureOpen(projects: ProjectService, access: ProjectA
 export function canDownloadCode(projects: ProjectService, access: ProjectAccess, user: Principal | null): boolean {
   if (!repositoryFeatureOpen(projects, access, user)) return false;
   if (user?.isAdmin || access.level >= AccessLevel.REPORTER) return true;
-  return access.canRead && access.project.visibility_level >= Visibility.internal;
+  return access.canRead && access.project.visibilityLevel >= Visibility.internal;
 }
 
 /** GitLab's `push_code`: Developer and up, and not on an archived project. */
@@ -57,7 +57,7 @@ export function createProjectRepositories(access: AccessService, projects: Proje
       const { project } = projectAccess;
       const repository = await repos.ensure(
         { kind: 'project', containerId: project.id },
-        { storage: project.repository_storage, defaultBranch: project.default_branch ?? 'main' },
+        { storage: project.repositoryStorage, defaultBranch: project.defaultBranch ?? 'main' },
       );
       return { access: projectAccess, repository };
     },

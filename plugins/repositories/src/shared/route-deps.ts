@@ -1,4 +1,4 @@
-import type { AccessService, ProjectService, ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import type { AccessService, ProjectService, Project } from '@forgekit/plugin-core/contracts';
 import { apiError } from '@forgekit/kernel';
 import { RepositoryError } from '../git/repository-error.js';
 import type { BranchProtection } from '../protected-branches/branch-protection.js';
@@ -23,12 +23,12 @@ export function asApiError(error: unknown, status = 400): never {
 }
 
 /** The branch reads default to: the repository's HEAD, else the project's setting, else `main`. */
-export async function defaultBranchOf(repos: RepositoryService, repository: RepositoryHandle | null, project: ProjectWithNamespace): Promise<string> {
+export async function defaultBranchOf(repos: RepositoryService, repository: RepositoryHandle | null, project: Project): Promise<string> {
   const head = repository ? await repos.headBranch(repository) : null;
-  return head ?? project.default_branch ?? 'main';
+  return head ?? project.defaultBranch ?? 'main';
 }
 
 /** Sets the project's `default_branch` when the first branch of an empty repository appeared. */
-export async function adoptDefaultBranch(projects: ProjectService, project: ProjectWithNamespace, branch: string) {
-  if (project.default_branch !== branch) await projects.update(project, { defaultBranch: branch });
+export async function adoptDefaultBranch(projects: ProjectService, project: Project, branch: string) {
+  if (project.defaultBranch !== branch) await projects.update(project, { defaultBranch: branch });
 }

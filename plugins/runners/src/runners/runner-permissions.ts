@@ -38,7 +38,7 @@ export function createRunnerPermissions(access: AccessService, projects: Project
     const { level } = await access.groupAccess(user, group);
     const owner = level >= AccessLevel.OWNER;
     const maintainer = level >= AccessLevel.MAINTAINER;
-    const read = maintainer || (await maintainsProjectUnder(user, group.traversal_path));
+    const read = maintainer || (await maintainsProjectUnder(user, group.traversalPath));
     return { read, update: owner, delete: owner, assign: owner, readJobs: maintainer };
   }
 

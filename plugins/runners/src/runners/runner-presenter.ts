@@ -1,13 +1,13 @@
 /** GitLab's runner entities: the list item (Runner) and RunnerDetails. */
 import type { Principal } from '@forgekit/kernel';
 import { projectIdentity, userBasic } from '@forgekit/plugin-core/contracts';
-import type { AccessService, GroupService, ProjectService, UserRow, UserService } from '@forgekit/plugin-core/contracts';
+import type { AccessService, GroupService, ProjectService, User, UserService } from '@forgekit/plugin-core/contracts';
 import type { RunnerAbilities } from './runner-permissions.js';
 import type { RunnerRow } from './runner-row.js';
 import { isOnline, restStatus } from './runner-status.js';
 import type { RunnerStore } from './runner-store.js';
 
-function runnerItem(runner: RunnerRow, creator: UserRow | undefined, externalUrl: string) {
+function runnerItem(runner: RunnerRow, creator: User | undefined, externalUrl: string) {
   const body: Record<string, unknown> = {
     id: runner.id,
     description: runner.description,
@@ -38,7 +38,7 @@ interface CoreServices {
 export function createRunnerPresenter(store: RunnerStore, { users, projects, groups, access }: CoreServices) {
   async function creatorsOf(runners: readonly RunnerRow[]) {
     const ids = [...new Set(runners.map((runner) => runner.creatorId).filter((id): id is number => id !== null && id !== undefined))];
-    const creators = new Map<number, UserRow>();
+    const creators = new Map<number, User>();
     for (const id of ids) {
       const user = await users.findById(id);
       if (user) creators.set(id, user);
@@ -62,7 +62,7 @@ export function createRunnerPresenter(store: RunnerStore, { users, projects, gro
     const group = await groups.findById(runner.groupId);
     if (!group) return [];
     if (!user.isAdmin && (await access.visibleGroupIds(user, { ids: [group.id], membershipOnly: true })).length === 0) return [];
-    return [{ id: group.id, web_url: `${externalUrl}/groups/${group.full_path}`, name: group.name }];
+    return [{ id: group.id, web_url: `${externalUrl}/groups/${group.fullPath}`, name: group.name }];
   }
 
   return {

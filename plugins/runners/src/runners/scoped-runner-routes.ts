@@ -1,6 +1,6 @@
 /** `/projects/:id/runners` and `/groups/:id/runners`: runners available to a project or group. */
 import { apiError, checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, notFound, params, recordNotFound, type Route } from '@forgekit/kernel';
-import { AccessLevel, type NamespaceRow, type ProjectWithNamespace } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type Namespace, type Project } from '@forgekit/plugin-core/contracts';
 import { RunnerEntity } from '../entities/runner.js';
 import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { LimitError } from '../limits/runner-limits.js';
@@ -27,8 +27,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   const instanceRunners = (q: RunnerConditions) => q.orWhere('r.runnerType', 'instance_type');
 
   /** The project's own runners, its groups' runners, and instance runners if it allows them. */
-  function projectRunners(project: ProjectWithNamespace) {
-    const groupIds = project.ns_kind === 'group' ? ancestorIds(project.ns_traversal_path) : [];
+  function projectRunners(project: Project) {
+    const groupIds = project.namespace.kind === 'group' ? ancestorIds(project.namespace.traversalPath) : [];
     const sharedEnabled = settingsOf(project.settings).shared_runners_enabled !== false;
     return database.from(RunnerEntity, 'r').where((q) => {
       q.whereIn('r.id', database.table(RunnerProjectEntity).select('runnerId').where('projectId', project.id));
@@ -38,10 +38,10 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
   }
 
   /** The group's and its ancestors' runners, and instance runners if it allows them. */
-  function groupRunners(group: NamespaceRow) {
+  function groupRunners(group: Namespace) {
     const sharedEnabled = (settingsOf(group.settings).shared_runners_setting ?? 'enabled') === 'enabled';
     return database.from(RunnerEntity, 'r').where((q) => {
-      q.whereIn('r.groupId', ancestorIds(group.traversal_path));
+      q.whereIn('r.groupId', ancestorIds(group.traversalPath));
       if (sharedEnabled) instanceRunners(q);
     });
   }

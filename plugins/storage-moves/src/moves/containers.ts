@@ -38,24 +38,24 @@ export function containerAdapters(deps: { repos: RepositoryPlacement; projects: 
       return (await access.requireProject(user, idOrPath)).project.id;
     },
     async currentStorage(id) {
-      return (await projects.findById(id))?.repository_storage ?? 'default';
+      return (await projects.findById(id))?.repositoryStorage ?? 'default';
     },
     async containersOn(storage, by) {
       // The project's own storage is what `GET /projects?repository_storage=` reads; a project
       // whose repository was never written has no repository record to go by.
       const onStorage: number[] = [];
       for (const id of await access.visibleProjectIds(by)) {
-        if ((await projects.findById(id))?.repository_storage === storage) onStorage.push(id);
+        if ((await projects.findById(id))?.repositoryStorage === storage) onStorage.push(id);
       }
       return onStorage;
     },
     async prepare(id) {
       const row = await projects.findById(id);
-      if (row) await repos.ensure({ kind: 'project', containerId: id }, { storage: row.repository_storage, defaultBranch: row.default_branch ?? 'main' });
+      if (row) await repos.ensure({ kind: 'project', containerId: id }, { storage: row.repositoryStorage, defaultBranch: row.defaultBranch ?? 'main' });
     },
     async recordStorage(id, storage) {
       const row = await projects.findById(id);
-      if (row && row.repository_storage !== storage) await projects.update(row, { repositoryStorage: storage });
+      if (row && row.repositoryStorage !== storage) await projects.update(row, { repositoryStorage: storage });
     },
     async present(ids) {
       const shown = new Map<number, Record<string, unknown>>();
@@ -104,7 +104,7 @@ export function containerAdapters(deps: { repos: RepositoryPlacement; projects: 
       const shown = new Map<number, Record<string, unknown>>();
       for (const id of new Set(ids)) {
         const row = await groups.findById(id);
-        if (row) shown.set(id, { id: row.id, web_url: `${externalUrl}/groups/${row.full_path}`, name: row.name });
+        if (row) shown.set(id, { id: row.id, web_url: `${externalUrl}/groups/${row.fullPath}`, name: row.name });
       }
       return shown;
     },
