@@ -14,6 +14,7 @@ import { BootError } from './plugin/boot-order.js';
 import { kernelServices } from './plugin/kernel-services.js';
 import { definePlugin } from './plugin/define-plugin.js';
 import { createServiceRef } from './plugin/service-ref.js';
+import { internalsOf } from './db/internals.js';
 
 const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
 
@@ -45,7 +46,7 @@ const demo = definePlugin({
   ],
   register(ctx) {
     ctx.resolve(kernelServices.uploads).limitFileSize(async () => uploadLimit);
-    const db = ctx.resolve(kernelServices.database).legacy.knex;
+    const db = internalsOf(ctx.resolve(kernelServices.database)).knex;
     ctx.provide(kernelServices.identity, identity);
     ctx.routes(
       defineRoute({
@@ -162,7 +163,7 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('records kernel and plugin migrations by owner', async () => {
-    const names = await kernel.database.legacy.knex('forgekit_migrations').pluck('name');
+    const names = await internalsOf(kernel.database).knex('forgekit_migrations').pluck('name');
     expect(names).toEqual(['kernel:202611220500-rate-limits', 'kernel:202611241000-secrets-key-check', 'demo:202601010000-notes']);
   });
 });
@@ -340,8 +341,10 @@ describe('authentication', () => {
 
 describe('pagination', () => {
   beforeAll(async () => {
-    await kernel.database.legacy.knex('notes').del();
-    await kernel.database.legacy.knex('notes').insert([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+    await internalsOf(kernel.database).knex('notes').del();
+    await internalsOf(kernel.database)
+      .knex('notes')
+      .insert([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
   });
 
   it('writes the headers for a page', async () => {
@@ -410,7 +413,7 @@ describe('boot', () => {
     const config = { dataDir: dir, logLevel: 'silent' as const };
     await (await createKernel({ plugins: [demo], config })).stop();
     const again = await createKernel({ plugins: [demo], config });
-    expect(await again.database.legacy.knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: kernelMigrations.length + 1 }]);
+    expect(await internalsOf(again.database).knex('forgekit_migrations').count({ n: '*' })).toEqual([{ n: kernelMigrations.length + 1 }]);
     await again.stop();
     await rm(dir, { recursive: true, force: true });
   });

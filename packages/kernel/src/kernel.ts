@@ -8,6 +8,7 @@ import { checkConfig } from './config/check-config.js';
 import type { KernelConfig, KernelConfigInput } from './config/kernel-config.js';
 import { runMigrations, type OwnedMigration } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
+import { internalsOf } from './db/internals.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
 import { API_PREFIX } from './http/api-prefix.js';
 import { createHttpApp } from './http/create-http-app.js';
@@ -176,13 +177,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         },
       },
     }));
-    const applied = await runMigrations(database.legacy.knex, migrations);
+    const applied = await runMigrations(internalsOf(database).knex, migrations);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
     secrets = await openSecrets({
       secretsKey: config.secretsKey,
       secretsKeyFile: config.secretsKeyFile,
       dataDir: config.dataDir,
-      knex: database.legacy.knex,
+      knex: internalsOf(database).knex,
       log,
     });
   } catch (error) {
@@ -204,7 +205,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   container.registerSingleton(kernelServices.events.id, InProcessEventBus);
   container.registerSingleton<JobService>(kernelServices.jobs.id, postgres ? PgBossJobService : InProcessJobService);
   container.register(kernelServices.rateLimits.id, {
-    useFactory: instanceCachingFactory((c) => (postgres ? postgresRateLimits(c.resolve<Database>(kernelTokens.database).legacy.knex) : memoryRateLimits())),
+    useFactory: instanceCachingFactory((c) =>
+      postgres ? postgresRateLimits(internalsOf(c.resolve<Database>(kernelTokens.database)).knex) : memoryRateLimits(),
+    ),
   });
   container.register(kernelServices.files.id, {
     useFactory: instanceCachingFactory((c) => createFileStorage(join(c.resolve<InstanceInfo>(kernelTokens.instance).dataDir, 'files'))),

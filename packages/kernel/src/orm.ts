@@ -1,19 +1,15 @@
 /**
- * The ORM surface plugins use. Plugins import MikroORM only through here, so one
- * copy of it (and one instance) serves every plugin.
+ * The data surface plugins use: entity definitions (MikroORM's `defineEntity`, through here
+ * so one copy of MikroORM serves every plugin), migrations, and the property-named query
+ * builder's types. Reads and writes themselves are methods of the kernel's `Database`.
  */
-export { defineEntity, EntitySchema, MikroORM, EntityManager } from '@mikro-orm/core';
-export type { EntityName, FilterQuery, RequiredEntityData, Loaded } from '@mikro-orm/core';
-export type { Knex } from '@mikro-orm/knex';
+export { defineEntity, EntitySchema } from '@mikro-orm/core';
 export type { PluginMigration } from './db/migrate.js';
 export { recordId, nextInternalId, MAX_RECORD_ID, MAX_CHOSEN_IID, INTEGER_COLUMN, type IntegerRange } from './db/values.js';
-export { containsText } from './db/text-match.js';
-export { idListReads } from './db/id-list-reads.js';
 export { mergeLinks, type LinkMerge } from './db/merge-links.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
-export type { Rows, PreparedRead, ReadOptions, ValueKind, ValueRow } from './db/entity-reads.js';
-export type { Joined } from './db/entity-rows.js';
+export type { PreparedRead, ValueKind, ValueRow } from './db/entity-reads.js';
 export type { InferEntity } from '@mikro-orm/core';
 export {
   sql,

@@ -10,7 +10,7 @@ export async function schemaDriftOf(plugins: readonly ForgePlugin<any>[]): Promi
   const app = await createTestKernelApp({ plugins });
   try {
     const drift: Record<string, string[]> = {};
-    for (const plugin of app.kernel.plugins) drift[plugin.id] = await schemaDrift(app.kernel.database.legacy.orm, plugin.entities ?? []);
+    for (const plugin of app.kernel.plugins) drift[plugin.id] = await schemaDrift(app.kernel.database, plugin.entities ?? []);
     return drift;
   } finally {
     await app.close();

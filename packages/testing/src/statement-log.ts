@@ -13,22 +13,16 @@ export interface StatementLog {
  */
 const TOKEN_LAST_USE = /^update .personal_access_tokens./;
 
-/** Records knex's statements and the prepared reads (which knex's `query` event does not see). */
+/** Records every statement: prepared reads, writes and transactions. */
 export function recordStatements(kernel: Kernel): StatementLog {
   const statements: string[] = [];
-  const record = (query: { sql: string }) => statements.push(query.sql);
-  const { database } = kernel;
-  database.legacy.knex.on('query', record);
-  const stopObserving = database.observeReads((sql) => statements.push(sql));
+  const stopObserving = kernel.database.observeStatements((sql) => statements.push(sql));
   return {
     async during(request) {
       statements.length = 0;
       await request();
       return statements.filter((sql) => !TOKEN_LAST_USE.test(sql));
     },
-    stop() {
-      database.legacy.knex.off('query', record);
-      stopObserving();
-    },
+    stop: stopObserving,
   };
 }

@@ -77,7 +77,7 @@ export const branchProtectionRef = createServiceRef<BranchProtection>('repositor
 
 export type { BranchProtection } from './protected-branches/branch-protection.js';
 export { PUSH_INTO_BRANCH, type BranchPolicy, type BranchProtectionDefaults } from './protected-branches/branch-policy.js';
-export type { ProtectedBranch, AccessRule, ProtectionAction } from './protected-branches/protected-branch-store.js';
+export type { ProtectedBranch, AccessRule, ProtectionAction } from './protected-branches/protected-branch.js';
 export type { RepositoryService, RepositoryHandle, Pusher, RefsUpdated, ContainerDescriber } from './storage/repository-service.js';
 export type { ProjectRepositories, ProjectRepository } from './shared/project-repository.js';
 export { REPOSITORY_KINDS, type RepositoryKey, type RepositoryKind } from './storage/storages.js';

@@ -10,6 +10,7 @@ import { schemaDrift } from './schema-drift.js';
 import { openDatabase, type Database } from './open-database.js';
 import { ref, sql } from './query.js';
 import type { Transaction } from './transaction.js';
+import { internalsOf } from './internals.js';
 
 const Shelf = defineEntity({
   name: 'Shelf',
@@ -95,7 +96,7 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
       url = parsed.toString();
     }
     database = await openDatabase({ url, dataDir, entities: [Shelf, Book, Page] });
-    const { knex } = database.legacy;
+    const { knex } = internalsOf(database);
     await knex.schema.createTable('shelves', (t) => {
       t.increments('id');
       t.string('name', 64).notNullable().unique();
@@ -264,12 +265,12 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   });
 
   it('finds no drift where entities describe the migrated tables, and names each difference where they do not', async () => {
-    expect(await schemaDrift(database.legacy.orm, [Page])).toEqual([]);
+    expect(await schemaDrift(database, [Page])).toEqual([]);
     // A second connection to the same tables; an in-memory database has no second connection.
     if (url === ':memory:') return;
     const drifted = await openDatabase({ url, dataDir, entities: [PageDrifted] });
     try {
-      const lines = await schemaDrift(drifted.legacy.orm, [PageDrifted]);
+      const lines = await schemaDrift(drifted, [PageDrifted]);
       expect(lines).toContain('pages.footnote: described but not migrated');
       expect(lines.some((line) => line.startsWith('pages.draft: default'))).toBe(true);
       expect(lines.some((line) => line.includes('migrated but not described') && line.includes('book_id, number'))).toBe(true);
@@ -390,7 +391,7 @@ describe.each(modes)('entity reads and writes (%s)', (mode) => {
   } else {
     it('runs one write transaction at a time, so a lock has nothing to add on SQLite', async () => {
       // The second transaction waits for the one write connection while the first is open.
-      const pool = (database.legacy.knex.client as unknown as { pool: { numPendingAcquires(): number } }).pool;
+      const pool = (internalsOf(database).knex.client as unknown as { pool: { numPendingAcquires(): number } }).pool;
       const order = await twoTransactions('shelf:1', 'shelf:2', async () => pool.numPendingAcquires() > 0);
       expect(order).toEqual(['a:locked', 'a:end', 'b:locked']);
     });

@@ -1,21 +1,17 @@
 /**
- * The one way to read: a knex query over an entity's table, run as a prepared statement
- * (compiled once per SQL text) and answered as the entity's properties, decoded.
- * Hot reads build their query once (`prepareRows`) with named parameters.
+ * The engine under the reads (reads.ts): a statement run as a prepared statement, compiled
+ * once per SQL text, or inside a transaction; rows decoded into the entity's properties;
+ * computed values decoded by the kind each is named with.
  */
-import type { EntityManager, EntitySchema, InferEntity } from '@mikro-orm/core';
+import type { EntityManager, EntitySchema } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
-import { type createCodecs, type Joined, type NoJoins, rowShape, valueDecoders } from './entity-rows.js';
+import { type createCodecs, type Joined, rowShape, valueDecoders } from './entity-rows.js';
 import { compileNamed, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries, RawRows } from './prepared-queries.js';
-import { countRows } from './rows-only.js';
 
-/** The rows of a query whose main entity is `E`, with joined entities nested under their keys. */
-export type Rows<E, J extends Joined = NoJoins> = InferEntity<E> & { [K in keyof J]: InferEntity<J[K]['entity']> };
-
-export interface ReadOptions<J extends Joined> {
-  /** Entities joined in: their columns, selected with `columns(entity, alias, prefix)`, nest under each key. */
-  joined?: J;
+interface ReadOptions {
+  /** Entities joined in: their columns nest under each key. */
+  joined?: Joined;
   /** Read inside this transaction (its writes are visible; nothing is prepared). */
   em?: EntityManager;
 }
@@ -32,47 +28,7 @@ export interface PreparedRead<Row, P extends string> {
   first(params: Readonly<Record<P, unknown>>): Promise<Row | undefined>;
 }
 
-export interface EntityReads {
-  /** `select <entity columns> from <table> [as alias]`: a query to narrow with knex. */
-  from(entity: EntitySchema<any, any>, alias?: string): Knex.QueryBuilder;
-  /** `from <table> [as alias]` with nothing selected yet: for aggregates and subqueries. */
-  table(entity: EntitySchema<any, any>, alias?: string): Knex.QueryBuilder;
-  /** The entity's columns for a select list, qualified by `alias` and renamed with `prefix` (for joins). */
-  columns(entity: EntitySchema<any, any>, alias?: string, prefix?: string): string[];
-  /**
-   * Column references (`n.name as ns_name`) as one select fragment, quoted once per list
-   * (keep the list in a constant): knex would parse and quote each again on every query.
-   */
-  quotedColumns(columns: readonly string[]): Knex.Raw;
-  rows<E extends EntitySchema<any, any>, J extends Joined = NoJoins>(entity: E, query: Knex.QueryBuilder, options?: ReadOptions<J>): Promise<Rows<E, J>[]>;
-  row<E extends EntitySchema<any, any>, J extends Joined = NoJoins>(
-    entity: E,
-    query: Knex.QueryBuilder,
-    options?: ReadOptions<J>,
-  ): Promise<Rows<E, J> | undefined>;
-  /** `count(*)` of a query's rows, as a number on both engines. */
-  count(query: Knex.QueryBuilder, options?: { em?: EntityManager }): Promise<number>;
-  /** The first row of an aggregate query (`count`, `sum`, `max` …), each value a number (null stays null). */
-  totals<K extends string>(query: Knex.QueryBuilder, options?: { em?: EntityManager }): Promise<Record<K, number | null>>;
-  /**
-   * Computed columns that belong to no entity (grouped counts, distinct values, unions):
-   * the query selects each key of `shape` under that name, and each value is decoded as
-   * its kind, the same on both engines.
-   */
-  values<S extends Record<string, ValueKind>>(query: Knex.QueryBuilder, shape: S, options?: { em?: EntityManager }): Promise<ValueRow<S>[]>;
-  prepareRows<E extends EntitySchema<any, any>, P extends string, J extends Joined = NoJoins>(
-    entity: E,
-    build: (params: Record<P, never>) => Knex.QueryBuilder,
-    options?: { joined?: J },
-  ): PreparedRead<Rows<E, J>, P>;
-  /** `values`, compiled once: `params` fill the names the builder used, as with `prepareRows`. */
-  prepareValues<S extends Record<string, ValueKind>, P extends string>(
-    build: (params: Record<P, never>) => Knex.QueryBuilder,
-    shape: S,
-  ): PreparedRead<ValueRow<S>, P>;
-}
-
-/** What both read APIs share: running a statement (prepared, or in a transaction), row shapes, decoders. */
+/** Running a statement (prepared, or in a transaction), row shapes, decoders: what the reads are built on. */
 export type ReadEngine = ReturnType<typeof createReadEngine>;
 
 export function createReadEngine(knex: Knex, prepared: PreparedQueries, codecs: ReturnType<typeof createCodecs>) {
@@ -107,7 +63,7 @@ export function createReadEngine(knex: Knex, prepared: PreparedQueries, codecs: 
     return { sql: compiled.sql, raw };
   }
 
-  async function read(entity: EntitySchema<any, any>, query: Knex.QueryBuilder, options: ReadOptions<Joined> = {}) {
+  async function read(entity: EntitySchema<any, any>, query: Knex.QueryBuilder, options: ReadOptions = {}) {
     const { sql, raw } = await run(query, options.em);
     const shape = shapeFor(entity, options.joined, sql, raw.columns);
     return raw.rows.map(shape);
@@ -161,72 +117,4 @@ export function createReadEngine(knex: Knex, prepared: PreparedQueries, codecs: 
   }
 
   return { knex, tableOf, columnNames, shapeFor, run, read, selectList, withFirst, compilePrepared, decodeValues, totals, codecs };
-}
-
-export function createEntityReads(engine: ReadEngine): EntityReads {
-  const { knex, tableOf, columnNames, shapeFor, run, read, selectList, withFirst, compilePrepared, decodeValues, totals } = engine;
-
-  const columns: EntityReads['columns'] = (entity, alias, prefix) =>
-    columnNames(entity).map((column) => {
-      const qualified = alias ? `${alias}.${column}` : column;
-      return prefix ? `${qualified} as ${prefix}${column}` : qualified;
-    });
-
-  const table: EntityReads['table'] = (entity, alias) => knex(alias ? `${tableOf(entity)} as ${alias}` : tableOf(entity));
-
-  const quotedLists = new WeakMap<readonly string[], string>();
-  function quotedColumns(list: readonly string[]) {
-    let text = quotedLists.get(list);
-    if (text === undefined) {
-      text = list
-        .map((column) => {
-          const [reference, name] = column.split(/\s+as\s+/i);
-          const quoted = reference!.split('.').map(quoteIdentifier).join('.');
-          return name ? `${quoted} as ${quoteIdentifier(name)}` : quoted;
-        })
-        .join(', ');
-      quotedLists.set(list, text);
-    }
-    return knex.raw(text);
-  }
-
-  async function values(query: Knex.QueryBuilder, shape: Record<string, ValueKind>, options: { em?: EntityManager } = {}) {
-    return decodeValues((await run(query, options.em)).raw, shape);
-  }
-
-  return {
-    from: (entity, alias) => table(entity, alias).select(selectList(entity, alias)),
-    table,
-    columns,
-    quotedColumns,
-    totals: totals as EntityReads['totals'],
-    values: values as EntityReads['values'],
-    rows: read as EntityReads['rows'],
-    async row(entity, query, options) {
-      const rows = await read(entity, query.clone().limit(1), options);
-      return rows[0] as never;
-    },
-    async count(query, options = {}) {
-      return (await totals(countRows(knex, query), options)).n ?? 0;
-    },
-    prepareRows(entity, build, options = {}) {
-      const statement = compilePrepared(build as (params: Record<string, never>) => Knex.QueryBuilder);
-      // The synchronous SQLite reader answers the same columns array every time: its shape is kept here.
-      let lastColumns: readonly string[] | undefined;
-      let lastShape: ((values: unknown[]) => unknown) | undefined;
-      const all = async (values: Readonly<Record<string, unknown>>) => {
-        const raw = await statement.raw(values);
-        if (raw.columns !== lastColumns || !lastShape) {
-          lastShape = shapeFor(entity, options.joined, statement.sql, raw.columns);
-          lastColumns = raw.columns;
-        }
-        return raw.rows.map(lastShape);
-      };
-      return withFirst(all) as never;
-    },
-    prepareValues(build, shape) {
-      const statement = compilePrepared(build as (params: Record<string, never>) => Knex.QueryBuilder);
-      return withFirst(async (values) => decodeValues(await statement.raw(values), shape)) as never;
-    },
-  };
 }

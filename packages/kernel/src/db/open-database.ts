@@ -4,8 +4,9 @@ import { MikroORM, type EntitySchema } from '@mikro-orm/core';
 import BetterSqlite from 'better-sqlite3';
 import type { Knex } from '@mikro-orm/knex';
 import { createCodecs } from './entity-rows.js';
-import { createEntityReads, createReadEngine, type EntityReads } from './entity-reads.js';
-import { createEntityWrites, type EntityWrites } from './entity-writes.js';
+import { createReadEngine } from './entity-reads.js';
+import { createEntityWrites } from './entity-writes.js';
+import { internalsOf, registerInternals } from './internals.js';
 import { createQueryFactory, type QueryFactory } from './query.js';
 import { createReads, type Reads } from './reads.js';
 import { createWrites, type Writes } from './writes.js';
@@ -24,14 +25,11 @@ export interface Database extends QueryFactory, Reads, Writes {
   readonly dialect: Dialect;
   /** Sees the SQL of every prepared read, which knex's `query` event does not; returns the unsubscribe. */
   observeReads(listener: (sql: string) => void): () => void;
+  /** Sees the SQL of every statement, prepared reads and the rest (writes, transactions), as it starts; returns the unsubscribe. */
+  observeStatements(listener: (sql: string) => void): () => void;
   /** Sees the SQL and duration of every prepared statement once it finished (knex's events see the rest); returns the unsubscribe. */
   timeReads(listener: StatementTimer): () => void;
   close(): Promise<void>;
-  /**
-   * The column-named API plugins are moving off: knex builders over column names and
-   * MikroORM's EntityManager. Going away; new code uses the property-named API above.
-   */
-  readonly legacy: EntityReads & EntityWrites & { readonly orm: MikroORM; readonly knex: Knex };
 }
 
 export interface DatabaseOptions {
@@ -65,7 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName });
   const database = wrap(orm, 'sqlite', memory ? undefined : openReader(dbName));
-  const { knex } = database.legacy;
+  const { knex } = internalsOf(database);
   await knex.raw('PRAGMA foreign_keys = ON');
   if (!memory) {
     await knex.raw('PRAGMA journal_mode = WAL');
@@ -100,18 +98,28 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
       return columns;
     },
   });
-  return {
+  const database: Database = {
     ...queries,
     ...createReads(engine),
     ...createWrites(entityWrites),
     dialect,
     observeReads: (listener) => prepared.observe(listener),
+    observeStatements(listener) {
+      const onQuery = (query: { sql: string }) => listener(query.sql);
+      knex.on('query', onQuery);
+      const stopReads = prepared.observe(listener);
+      return () => {
+        knex.off('query', onQuery);
+        stopReads();
+      };
+    },
     timeReads: (listener) => prepared.time(listener),
-    legacy: { ...createEntityReads(engine), ...entityWrites, orm, knex },
     async close() {
       await prepared.finalize();
       reader?.close();
       await orm.close(true);
     },
   };
+  registerInternals(database, { knex, orm });
+  return database;
 }

@@ -6,6 +6,7 @@ import { defineEntity } from '@mikro-orm/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './open-database.js';
+import { internalsOf } from './internals.js';
 
 const Author = defineEntity({
   name: 'NestAuthor',
@@ -60,7 +61,7 @@ describe(`nested properties and scalar subqueries (${baseUrl ? 'postgresql' : 's
       url = parsed.toString();
     }
     database = await openDatabase({ url, dataDir, entities: [Author, Note, Vote] });
-    const { knex } = database.legacy;
+    const { knex } = internalsOf(database);
     await knex.schema.createTable('nest_authors', (t) => {
       t.increments('id');
       t.string('name', 64).notNullable();

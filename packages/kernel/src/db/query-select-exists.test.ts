@@ -5,6 +5,7 @@ import { defineEntity } from '@mikro-orm/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './open-database.js';
+import { internalsOf } from './internals.js';
 
 const Note = defineEntity({
   name: 'ExistsNote',
@@ -48,7 +49,7 @@ describe.each(modes)('selectExists (%s)', (mode) => {
       url = parsed.toString();
     }
     database = await openDatabase({ url, dataDir, entities: [Note, Star] });
-    const { knex } = database.legacy;
+    const { knex } = internalsOf(database);
     await knex.schema.createTable('exists_notes', (t) => {
       t.increments('id');
       t.string('title', 64).notNullable();

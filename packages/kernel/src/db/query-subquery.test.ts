@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './open-database.js';
 import { ref, sql } from './query.js';
+import { internalsOf } from './internals.js';
 
 const Book = defineEntity({
   name: 'SubqueryBook',
@@ -50,7 +51,7 @@ describe.each(modes)('correlated subqueries (%s)', (mode) => {
       url = parsed.toString();
     }
     database = await openDatabase({ url, dataDir, entities: [Book, Tag] });
-    const { knex } = database.legacy;
+    const { knex } = internalsOf(database);
     await knex.schema.createTable('subquery_books', (t) => {
       t.increments('id');
       t.integer('shelf_id').notNullable();

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './open-database.js';
 import { sql } from './query.js';
+import { internalsOf } from './internals.js';
 
 const Author = defineEntity({
   name: 'UnionAuthor',
@@ -50,7 +51,7 @@ describe.each(modes)('union all (%s)', (mode) => {
       url = parsed.toString();
     }
     database = await openDatabase({ url, dataDir, entities: [Author, Tag] });
-    const { knex } = database.legacy;
+    const { knex } = internalsOf(database);
     for (const [table, column] of [
       ['union_authors', 'user_id'],
       ['union_tags', 'label_id'],

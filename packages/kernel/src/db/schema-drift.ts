@@ -4,6 +4,8 @@
  * and write goes through; this keeps the two equal, on both engines.
  */
 import type { EntitySchema, MikroORM } from '@mikro-orm/core';
+import { internalsOf } from './internals.js';
+import type { Database } from './open-database.js';
 import { DatabaseSchema, SchemaComparator, type AbstractSqlConnection, type AbstractSqlPlatform, type SqlSchemaGenerator } from '@mikro-orm/knex';
 
 /** knex writes SQLite boolean defaults as '0'/'1'; MikroORM describes them as false/true. The same default. */
@@ -19,7 +21,12 @@ const sameDefault = (from: unknown, to: unknown) =>
   from === to || unquotedNumber(from) === unquotedNumber(to) || SAME_DEFAULTS.some(([a, b]) => (from === a && to === b) || (from === b && to === a));
 
 /** One line per difference, `table.column: what differs`; empty when the schema is what the entities say. */
-export async function schemaDrift(orm: MikroORM, entities: readonly EntitySchema<any, any>[]): Promise<string[]> {
+/** Where the database differs from what `entities` describe, a line per difference (none: no drift). */
+export function schemaDrift(database: Database, entities: readonly EntitySchema<any, any>[]): Promise<string[]> {
+  return driftOf(internalsOf(database).orm, entities);
+}
+
+async function driftOf(orm: MikroORM, entities: readonly EntitySchema<any, any>[]): Promise<string[]> {
   const tables = new Set(entities.map((entity) => entity.meta.tableName ?? entity.meta.collection));
   const platform = orm.em.getPlatform() as unknown as AbstractSqlPlatform;
   const connection = orm.em.getConnection() as unknown as AbstractSqlConnection;

@@ -11,6 +11,7 @@ import { createKernel, type Kernel } from '../kernel.js';
 import { definePlugin } from '../plugin/define-plugin.js';
 import { kernelServices } from '../plugin/kernel-services.js';
 import type { Metrics } from './metrics.js';
+import { internalsOf } from '../db/internals.js';
 
 /** `/-/metrics` scraped over a real socket, behind a trusted proxy, while requests, statements and jobs run. */
 let webhooks: Metrics;
@@ -19,7 +20,7 @@ const counted = definePlugin({
   compatibility: '*',
   migrations: [{ name: '202601010000-rows', up: (knex) => knex.schema.createTable('counted_rows', (table) => table.increments('id')) }],
   register(ctx) {
-    const knex = ctx.resolve(kernelServices.database).legacy.knex;
+    const knex = internalsOf(ctx.resolve(kernelServices.database)).knex;
     webhooks = ctx.resolve(kernelServices.metrics);
     ctx.jobs.define('counted:works', async () => {
       await knex('counted_rows').insert({});

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/open-database.js';
+import { internalsOf } from '../db/internals.js';
 
 export interface Metrics {
   /** This kernel's registry: a plugin may register metrics of its own on it. */
@@ -147,7 +148,7 @@ interface KnexQuery {
  * knex (writes, migrations, transactions), the prepared-statement timer for entity reads.
  * Returns the unsubscribe.
  */
-export function timeStatements(database: Pick<Database, 'legacy' | 'timeReads'>, observe: (sql: string, seconds: number) => void): () => void {
+export function timeStatements(database: Database, observe: (sql: string, seconds: number) => void): () => void {
   const started = new Map<string, number>();
   const onQuery = (query: KnexQuery) => {
     if (query.__knexQueryUid) started.set(query.__knexQueryUid, performance.now());
@@ -161,7 +162,7 @@ export function timeStatements(database: Pick<Database, 'legacy' | 'timeReads'>,
   };
   const onResponse = (_response: unknown, query: KnexQuery) => onDone(query);
   const onError = (_error: unknown, query: KnexQuery) => onDone(query);
-  const { knex } = database.legacy;
+  const { knex } = internalsOf(database);
   knex.on('query', onQuery).on('query-response', onResponse).on('query-error', onError);
   const stopReads = database.timeReads(observe);
   return () => {

@@ -11,6 +11,7 @@ import { kernelServices } from '../plugin/kernel-services.js';
 import { BootError } from '../plugin/boot-order.js';
 import { createSecrets, generateSecretsKey } from './secrets.js';
 import { GENERATED_KEY_FILE, KEY_CHECK_TABLE } from './secrets-key.js';
+import { internalsOf } from '../db/internals.js';
 
 const plaintext = 'private key material';
 
@@ -121,7 +122,7 @@ describe(`the secrets key at boot (${baseUrl ? 'PostgreSQL' : 'SQLite'})`, () =>
   });
 
   it('keeps a check of the key in the database, not the key', async () => {
-    const rows = await withKernel(await boot(dataDir), (kernel) => kernel.database.legacy.knex(KEY_CHECK_TABLE).select());
+    const rows = await withKernel(await boot(dataDir), (kernel) => internalsOf(kernel.database).knex(KEY_CHECK_TABLE).select());
     expect(rows).toHaveLength(1);
     expect(rows[0].key_check).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(generatedKey);

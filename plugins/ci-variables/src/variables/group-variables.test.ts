@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { planLimitsPlugin, planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
+import { CiVariableEntity } from '../entities/ci-variable.js';
 
 describe('group variables', () => {
   let app: TestApp;
@@ -166,8 +167,8 @@ describe('group variables', () => {
   it("drops a group's variables when the group is deleted", async () => {
     const group = await app.post('/api/v4/groups', { name: 'Doomed Group', path: 'doomed-group' }, { token: 'owner' });
     await app.post(`/api/v4/groups/${group.body.id}/variables`, { key: 'DOOMED', value: 'x' }, { token: 'owner' });
-    const db = app.kernel.database.legacy.knex;
-    const count = async () => Number((await db('ci_variables').where({ owner_type: 'group', owner_id: group.body.id }).count({ n: '*' }))[0]!.n);
+    const { database } = app.kernel;
+    const count = () => database.count(database.from(CiVariableEntity).where({ ownerType: 'group', ownerId: group.body.id }));
     expect(await count()).toBe(1);
     expect((await app.delete(`/api/v4/groups/${group.body.id}`, { token: 'owner' })).status).toBe(202);
     expect(await count()).toBe(0);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { planLimitsPlugin, planLimitsServiceRef } from '@forgekit/plugin-plan-limits';
 import { ciVariablesPlugin } from '../plugin.js';
+import { CiVariableEntity } from '../entities/ci-variable.js';
 
 describe('project variables', () => {
   let app: TestApp;
@@ -406,8 +407,8 @@ describe('project variables', () => {
   it("drops a project's variables when the project is deleted", async () => {
     const project = await app.post('/api/v4/projects', { name: 'Doomed Project', namespace_id: app.group.id }, { token: 'owner' });
     await app.post(`/api/v4/projects/${project.body.id}/variables`, { key: 'DOOMED', value: 'x' }, { token: 'owner' });
-    const db = app.kernel.database.legacy.knex;
-    const count = async () => Number((await db('ci_variables').where({ owner_type: 'project', owner_id: project.body.id }).count({ n: '*' }))[0]!.n);
+    const { database } = app.kernel;
+    const count = () => database.count(database.from(CiVariableEntity).where({ ownerType: 'project', ownerId: project.body.id }));
     expect(await count()).toBe(1);
     expect((await app.delete(`/api/v4/projects/${project.body.id}`, { token: 'owner' })).status).toBe(202);
     expect(await count()).toBe(0);

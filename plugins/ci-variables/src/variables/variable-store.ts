@@ -1,4 +1,4 @@
-/** Variables in the database: reads through the entity, writes through the EntityManager. */
+/** Variables in the database: read and written by property. */
 import type { Database, Transaction } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import { CiVariableEntity, type CiVariableRow } from '../entities/ci-variable.js';

@@ -2,7 +2,7 @@ import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterAgentEntity } from '../entities/cluster-agent.js';
 import { ClusterAgentTokenEntity } from '../entities/cluster-agent-token.js';
-import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
+import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../testing/agent-fixtures.js';
 
 describe('cluster agents', () => {
   let app: TestApp;

@@ -6,8 +6,8 @@ import type { TestApp } from '@forgekit/plugin-core/testing';
 import { createTestDatabase } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterAgentUrlConfigurationEntity } from '../entities/cluster-agent-url-configuration.js';
-import { registerAgent, startApp } from '../test-support/agent-fixtures.js';
-import { legacyPlain, legacySealed } from '../test-support/legacy-values.js';
+import { registerAgent, startApp } from '../testing/agent-fixtures.js';
+import { legacyPlain, legacySealed } from '../testing/legacy-values.js';
 import { resealLegacyValues } from './reseal-legacy-values.js';
 import { createSecretBox } from './secret-box.js';
 

@@ -1,6 +1,6 @@
 import { createSecrets, generateSecretsKey } from '@forgekit/kernel';
 import { describe, expect, it } from 'vitest';
-import { legacyPlain, legacySealed } from '../test-support/legacy-values.js';
+import { legacyPlain, legacySealed } from '../testing/legacy-values.js';
 import { createSecretBox } from './secret-box.js';
 
 describe('secret box', () => {

@@ -3,7 +3,7 @@ import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterAgentsServiceRef } from '../contracts.js';
 import { ClusterAgentTokenEntity } from '../entities/cluster-agent-token.js';
-import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
+import { agentsPath, createAgentToken, createProject, modelErrors, registerAgent, startApp } from '../testing/agent-fixtures.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

@@ -3,8 +3,8 @@ import { kernelServices } from '@forgekit/kernel';
 import type { TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterAgentUrlConfigurationEntity } from '../entities/cluster-agent-url-configuration.js';
-import { agentsPath, modelErrors, registerAgent, startApp } from '../test-support/agent-fixtures.js';
-import { TEST_CERT_PEM, TEST_KEY_PEM } from '../test-support/pem-fixtures.js';
+import { agentsPath, modelErrors, registerAgent, startApp } from '../testing/agent-fixtures.js';
+import { TEST_CERT_PEM, TEST_KEY_PEM } from '../testing/pem-fixtures.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const configurationsWhere = (app: TestApp, where: { id: number } | { agentId: number }) =>

@@ -2,25 +2,9 @@
 import { patchFrom, type Database, type Transaction } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import { ProtectedBranchAccessLevelEntity, ProtectedBranchEntity, type ProtectedBranchRow } from '../entities/protected-branch.js';
+import { PROTECTION_ACTIONS, type AccessRule, type ProtectedBranch, type ProtectionAction } from './protected-branch.js';
 
-export const PROTECTION_ACTIONS = ['push', 'merge', 'unprotect'] as const;
-export type ProtectionAction = (typeof PROTECTION_ACTIONS)[number];
-
-export interface AccessRule {
-  id: number;
-  accessLevel: number;
-}
-
-/** A protected branch or `*` pattern of a project, with who may push, merge and unprotect. */
-export interface ProtectedBranch {
-  id: number;
-  projectId: number;
-  name: string;
-  allowForcePush: boolean;
-  codeOwnerApprovalRequired: boolean;
-  updatedAt: Date;
-  rules: Record<ProtectionAction, AccessRule[]>;
-}
+export { PROTECTION_ACTIONS, type AccessRule, type ProtectedBranch, type ProtectionAction } from './protected-branch.js';
 
 export interface NewProtectedBranch {
   name: string;
