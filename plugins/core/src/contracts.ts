@@ -19,7 +19,8 @@ export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
 export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
 /** GitLab's shared wire entities, for other plugins' representations of users, projects and protection. */
-export { userBasic } from './users/user-presenter.js';
+export { userBasic, userPublic } from './users/user-presenter.js';
+export type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */
 export { ghostUser } from './users/ghost-user.js';
 export { projectIdentity } from './projects/project-presenter.js';

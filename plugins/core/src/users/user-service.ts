@@ -8,6 +8,7 @@ import { User, type UserRow } from '../entities/user.js';
 import { addLengthErrors, USER_LENGTHS } from '../shared/length-rules.js';
 import { pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
 import { hashPassword } from './password.js';
+import type { UserFieldExtension, Viewer } from './user-presenter.js';
 
 export interface NewUser {
   username: string;
@@ -32,6 +33,7 @@ const MIN_PASSWORD = 8;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 export function createUserService(database: Database) {
+  const fieldExtensions: UserFieldExtension[] = [];
   const byId = database.legacy.prepareRows(User, (p) => database.legacy.from(User).where('id', p.id));
   const findById = async (id: number): Promise<UserRow | undefined> => (recordId(id) === null ? undefined : byId.first({ id }));
   const findByUsername = (username: string): Promise<UserRow | undefined> =>
@@ -83,8 +85,23 @@ export function createUserService(database: Database) {
   }
 
   return {
+    /** Adds fields to every user answer core presents (see `UserFieldExtension`). */
+    extendFields(extension: UserFieldExtension) {
+      fieldExtensions.push(extension);
+    },
+    /** Runs the plugins' field extensions over the bodies about to be answered. */
+    async applyFieldExtensions(entries: readonly { user: UserRow; body: Record<string, unknown> }[], viewer: Viewer) {
+      if (entries.length === 0) return;
+      for (const extension of fieldExtensions) await extension(entries, viewer);
+    },
     findById,
     findByUsername,
+    /** The users with these ids that exist, in id order. */
+    async findByIds(ids: readonly number[]): Promise<UserRow[]> {
+      const wanted = [...new Set(ids.filter((id) => recordId(id) !== null))];
+      if (wanted.length === 0) return [];
+      return database.legacy.rows(User, database.legacy.from(User).whereIn('id', wanted).orderBy('id'));
+    },
     /** A numeric id or a username. */
     async findByIdOrUsername(value: string) {
       return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);
