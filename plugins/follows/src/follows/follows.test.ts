@@ -13,9 +13,9 @@ describe('follows', () => {
   const follow = (id: number, token = 'developer') => app.post(`/api/v4/users/${id}/follow`, {}, { token });
   const unfollow = (id: number, token = 'developer') => app.post(`/api/v4/users/${id}/unfollow`, {}, { token });
   /** `token` null: anonymous. */
-  const followersOf = (id: number, token: string | null = 'developer', query: Record<string, unknown> = {}) =>
+  const followersOf = (id: number, token: string | null = 'developer', query: Record<string, string | number> = {}) =>
     app.get(`/api/v4/users/${id}/followers`, { token: token ?? undefined, query });
-  const followingOf = (id: number, token: string | null = 'developer', query: Record<string, unknown> = {}) =>
+  const followingOf = (id: number, token: string | null = 'developer', query: Record<string, string | number> = {}) =>
     app.get(`/api/v4/users/${id}/following`, { token: token ?? undefined, query });
 
   /** A new user with an `api` token. */
