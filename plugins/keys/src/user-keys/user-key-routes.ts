@@ -27,7 +27,11 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
     if (!user) throw notFound('User');
     return user;
   }
-  const callerOf = async (ctx: RequestContext) => userOr404(String(ctx.user!.id));
+  async function callerOf(ctx: RequestContext): Promise<CoreUser> {
+    const user = await users.findById(ctx.user!.id);
+    if (!user) throw notFound('User');
+    return user;
+  }
 
   async function listOf(ctx: RequestContext, user: CoreUser) {
     const { perPage, offset } = ctx.page!;
