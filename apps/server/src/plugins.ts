@@ -3,14 +3,17 @@ import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
+import { followsPlugin } from '@forgekit/plugin-follows';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { issuesPlugin } from '@forgekit/plugin-issues';
+import { keysPlugin } from '@forgekit/plugin-keys';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
+import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
@@ -34,6 +37,9 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   iterationsPlugin,
   notesPlugin,
   issuesPlugin,
+  keysPlugin,
+  followsPlugin,
+  projectAliasesPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

@@ -5,6 +5,7 @@
  */
 import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
 import type * as v from 'valibot';
+import type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 import type { GroupSettings } from './groups/group-settings.js';
 import type { ProjectSettings } from './projects/project-settings.js';
 
@@ -15,7 +16,8 @@ export { CI_STATUSES, COMPLETED_CI_STATUSES, type CiStatus } from './shared/ci-s
 export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
 /** GitLab's shared wire entities, for other plugins' representations of users, projects and protection. */
-export { userBasic } from './users/user-presenter.js';
+export { userBasic, userPublic } from './users/user-presenter.js';
+export type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */
 export { ghostUser } from './users/ghost-user.js';
 export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
@@ -218,7 +220,13 @@ export type UserPatch = Partial<Omit<NewUser, 'createdById' | 'confirmed'>> & { 
 
 /** Users and their personal namespaces. */
 export interface UserService {
+  /** Adds fields to every user answer core presents (see `UserFieldExtension`). */
+  extendFields(extension: UserFieldExtension): void;
+  /** Runs the plugins' field extensions over the bodies about to be answered. */
+  applyFieldExtensions(entries: readonly { user: User; body: Record<string, unknown> }[], viewer: Viewer): Promise<void>;
   findById(id: number): Promise<User | undefined>;
+  /** The users with these ids that exist, in id order. */
+  findByIds(ids: readonly number[]): Promise<User[]>;
   /** Case-insensitive. */
   findByUsername(username: string): Promise<User | undefined>;
   /** A numeric id or a username. */

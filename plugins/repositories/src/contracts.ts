@@ -4,6 +4,7 @@
  * types and helpers that go with them.
  */
 import { createServiceRef } from '@forgekit/kernel';
+import type { GitPaths } from './git-http/git-paths.js';
 import type { BranchProtection } from './protected-branches/branch-protection.js';
 import type { ProjectRepositories } from './shared/project-repository.js';
 import type { RepositoryPlacement } from './storage/repository-placement.js';
@@ -75,6 +76,14 @@ export const repositoriesServiceRef = createServiceRef<RepositoryService>('repos
  */
 export const branchProtectionRef = createServiceRef<BranchProtection>('repositories.branch-protection');
 
+/**
+ * Other names for projects in git URLs: a resolver added with `addResolver(name => projectId | null)`
+ * lets `/<name>.git` (a URL with no namespace) clone and push the project it names, with the
+ * project's access rules. The project aliases plugin adds one.
+ */
+export const gitPathsRef = createServiceRef<GitPaths>('repositories.git-paths');
+
+export type { GitPaths, GitPathResolver } from './git-http/git-paths.js';
 export type { BranchProtection } from './protected-branches/branch-protection.js';
 export { PUSH_INTO_BRANCH, type BranchPolicy, type BranchProtectionDefaults } from './protected-branches/branch-policy.js';
 export type { ProtectedBranch, AccessRule, ProtectionAction } from './protected-branches/protected-branch.js';

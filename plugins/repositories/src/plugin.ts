@@ -8,6 +8,7 @@ import { RepositoryEntity } from './entities/repository.js';
 import { fileRoutes } from './files/file-routes.js';
 import { checkGitInstalled } from './git/git-runner.js';
 import { gitHttpRoutes } from './git-http/git-http-routes.js';
+import { createGitPaths } from './git-http/git-paths.js';
 import { init } from './migrations/202611231000-init.js';
 import { protectedBranches } from './migrations/202611241000-protected-branches.js';
 import { registerProjectLifecycle } from './projects/project-lifecycle.js';
@@ -18,7 +19,7 @@ import { protectDefaultBranches } from './protected-branches/default-branch-prot
 import { protectedBranchRoutes } from './protected-branches/protected-branch-routes.js';
 import { createProtectedBranchStore } from './protected-branches/protected-branch-store.js';
 import { defineProtectionSettings } from './protected-branches/protection-settings.js';
-import { branchProtectionRef, repositoriesServiceRef, repositoryPlacementRef, repositoryReadRef, repositoryWriteRef } from './contracts.js';
+import { branchProtectionRef, gitPathsRef, repositoriesServiceRef, repositoryPlacementRef, repositoryReadRef, repositoryWriteRef } from './contracts.js';
 import { createProjectRepositories } from './shared/project-repository.js';
 import type { RouteDeps } from './shared/route-deps.js';
 import { createRepositoryPlacement } from './storage/repository-placement.js';
@@ -35,7 +36,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
   entities: [RepositoryEntity, ProtectedBranchEntity, ProtectedBranchAccessLevelEntity],
   migrations: [init, protectedBranches],
   requires: [coreAccessRef, coreProjectsRef, coreUsersRef, coreSettingsRef, coreGroupsRef],
-  provides: [repositoryReadRef, repositoryWriteRef, repositoryPlacementRef, repositoriesServiceRef, branchProtectionRef],
+  provides: [repositoryReadRef, repositoryWriteRef, repositoryPlacementRef, repositoriesServiceRef, branchProtectionRef, gitPathsRef],
   async register(ctx) {
     await checkGitInstalled();
     const database = ctx.resolve(kernelServices.database);
@@ -62,6 +63,8 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
     const protectedBranches = createProtectedBranchStore(database);
     const protection = createBranchProtection({ store: protectedBranches, access, projects, groups, settings, repos });
     ctx.provide(branchProtectionRef, protection);
+    const gitPaths = createGitPaths();
+    ctx.provide(gitPathsRef, gitPaths);
 
     const housekeeping = createHousekeeping(repos, ctx.jobs, ctx.log);
     ctx.jobs.define(HOUSEKEEPING_JOB, (data: { repositoryId?: number } | undefined) => housekeeping.run(data ?? {}));
@@ -83,7 +86,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
       ...fileRoutes(deps),
       ...compareRoutes(deps),
       ...protectedBranchRoutes({ store: protectedBranches, access, projectRepos }),
-      ...gitHttpRoutes({ access, projects, repos, projectRepos, protection }),
+      ...gitHttpRoutes({ access, projects, repos, projectRepos, protection, gitPaths }),
     );
   },
 });

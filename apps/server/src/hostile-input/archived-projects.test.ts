@@ -25,6 +25,11 @@ const STILL_WRITABLE = [
   'POST /api/v4/projects/:id/repository_storage_moves',
   'POST /api/v4/projects/:id/labels/:label_id/subscribe',
   'POST /api/v4/projects/:id/labels/:label_id/unsubscribe',
+  // Deploy keys need `admin_project`, which GitLab's archived rule leaves alone.
+  'POST /api/v4/projects/:id/deploy_keys',
+  'PUT /api/v4/projects/:id/deploy_keys/:key_id',
+  'POST /api/v4/projects/:id/deploy_keys/:key_id/enable',
+  'DELETE /api/v4/projects/:id/deploy_keys/:key_id',
 ];
 
 let app: TestApp;

@@ -7,6 +7,13 @@ export type UserBasicSource = Pick<User, 'id' | 'username' | 'publicEmail' | 'na
 /** Who is looking: profile fields of a private profile show only to its owner and admins. */
 export type Viewer = { id: number; isAdmin: boolean } | null;
 
+/**
+ * Fields another plugin contributes to the user answers core presents (`followers`,
+ * `following`, `is_followed` …), for several users at once. It may set or change the
+ * body's fields; core calls it before it answers.
+ */
+export type UserFieldExtension = (entries: readonly { user: User; body: Record<string, unknown> }[], viewer: Viewer) => Promise<void>;
+
 export function userBasic(user: UserBasicSource, externalUrl: string) {
   return {
     id: user.id,

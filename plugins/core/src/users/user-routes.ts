@@ -58,10 +58,21 @@ const profileOf = (input: ProfileInput): Partial<UserProfile> => ({
 const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
 
 export function userRoutes(database: Database, users: UserService, groups: GroupService, events: EventBus): Route[] {
-  async function adminView(ctx: RequestContext, user: User) {
+  /** The bodies after the plugins' field extensions (followers, say) had their say. */
+  async function extended<T extends Record<string, unknown>>(ctx: RequestContext, rows: readonly User[], bodies: T[]): Promise<T[]> {
+    await users.applyFieldExtensions(
+      rows.map((user, i) => ({ user, body: bodies[i]! })),
+      ctx.user,
+    );
+    return bodies;
+  }
+  const extendedOne = async <T extends Record<string, unknown>>(ctx: RequestContext, user: User, body: T) => (await extended(ctx, [user], [body]))[0]!;
+
+  async function adminBody(ctx: RequestContext, user: User) {
     const creator = user.createdById ? ((await users.findById(user.createdById)) ?? null) : null;
     return userWithAdmin(user, ctx.externalUrl, creator);
   }
+  const adminView = async (ctx: RequestContext, user: User) => extendedOne(ctx, user, await adminBody(ctx, user));
 
   async function findUserOr404(id: number) {
     const user = await users.findById(id);
@@ -78,7 +89,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       scopes: ['read_user'],
       async handler(ctx) {
         const user = await findUserOr404(ctx.user!.id);
-        return ctx.user!.isAdmin ? adminView(ctx, user) : userPublic(user, ctx.externalUrl);
+        return ctx.user!.isAdmin ? adminView(ctx, user) : extendedOne(ctx, user, userPublic(user, ctx.externalUrl));
       },
     }),
     defineRoute({
@@ -120,7 +131,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           .orderBy(USER_ORDERS[input.order_by as keyof typeof USER_ORDERS], sort)
           .orderBy('id', sort);
         const present = async (rows: User[]): Promise<Record<string, unknown>[]> =>
-          isAdmin ? Promise.all(rows.map((row) => adminView(ctx, row))) : rows.map((row) => userBasic(row, ctx.externalUrl));
+          isAdmin ? extended(ctx, rows, await Promise.all(rows.map((row) => adminBody(ctx, row)))) : rows.map((row) => userBasic(row, ctx.externalUrl));
         if (order) {
           // One row more than the page tells whether a next page exists.
           if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
@@ -143,7 +154,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       async handler(ctx, input) {
         const user = await findUserOr404(input.id);
         if (ctx.user?.isAdmin) return adminView(ctx, user);
-        return userDetail(user, ctx.externalUrl, ctx.user);
+        return extendedOne(ctx, user, userDetail(user, ctx.externalUrl, ctx.user));
       },
     }),
     defineRoute({

@@ -9,12 +9,14 @@ import { UserEntity, type UserRow } from '../entities/user.js';
 import { addLengthErrors, USER_LENGTHS } from '../shared/length-rules.js';
 import { pathError, RESERVED_TOP_LEVEL } from '../shared/path-rules.js';
 import { hashPassword } from './password.js';
+import type { UserFieldExtension } from './user-presenter.js';
 import { usersQuery } from './user-query.js';
 
 const MIN_PASSWORD = 8;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 export function createUserService(database: Database): UserService {
+  const fieldExtensions: UserFieldExtension[] = [];
   const byId = database.prepareRows((p) => usersQuery(database).where('id', p.id));
   const findById = async (id: number) => (recordId(id) === null ? undefined : ((await byId.first({ id })) as User | undefined));
   const findByUsername = async (username: string) => (await database.row(usersQuery(database).whereIgnoringCase('username', username))) as User | undefined;
@@ -66,8 +68,20 @@ export function createUserService(database: Database): UserService {
   }
 
   return {
+    extendFields(extension) {
+      fieldExtensions.push(extension);
+    },
+    async applyFieldExtensions(entries, viewer) {
+      if (entries.length === 0) return;
+      for (const extension of fieldExtensions) await extension(entries, viewer);
+    },
     findById,
     findByUsername,
+    async findByIds(ids) {
+      const wanted = [...new Set(ids.filter((id) => recordId(id) !== null))];
+      if (wanted.length === 0) return [];
+      return (await database.rows(usersQuery(database).whereIn('id', wanted).orderBy('id'))) as User[];
+    },
     async findByIdOrUsername(value: string) {
       return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);
     },

@@ -52,11 +52,12 @@ export function createGitAccess(access: AccessService, projects: ProjectService)
       if (!scopes.some((scope) => credential.scopes.includes(scope))) throw forbiddenText(refusal);
     },
 
-    /** The project behind a git URL that the caller may read, or the refusal to send. */
-    async project(user: Principal | null, fullPath: string): Promise<ProjectAccess> {
+    /** The project behind a git URL (its path or id; null when the URL names none) that the caller may read, or the refusal to send. */
+    async project(user: Principal | null, pathOrId: string | null): Promise<ProjectAccess> {
       let projectAccess: ProjectAccess;
       try {
-        projectAccess = await access.requireProject(user, fullPath);
+        if (pathOrId === null) throw new Error('no project');
+        projectAccess = await access.requireProject(user, pathOrId);
       } catch {
         throw user ? notFoundText() : challenge();
       }

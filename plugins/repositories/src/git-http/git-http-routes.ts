@@ -14,6 +14,7 @@ import type { ProjectRepositories } from '../shared/project-repository.js';
 import { adoptDefaultBranch } from '../shared/route-deps.js';
 import type { RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 import { createGitAccess, forbiddenText, GitHttpRefusal, type RepositoryTarget } from './git-access.js';
+import type { GitPaths } from './git-paths.js';
 import type { BranchProtection } from '../protected-branches/branch-protection.js';
 import { FLUSH, pktLine, type PushCommand } from './pkt-line.js';
 import { preReceiveHook } from './pre-receive-hook.js';
@@ -22,7 +23,8 @@ import { CorruptBody, drain, MAX_NEGOTIATION_BYTES, readPushCommands, requestInp
 
 /**
  * GitLab allows groups twenty levels deep. One route per depth (rather than a catch-all)
- * keeps `/api/v4` and the not-found answer untouched.
+ * keeps `/api/v4` and the not-found answer untouched. Depth 0, `/<name>.git`, is no
+ * project path: it reaches a project only through another name (an alias).
  */
 const MAX_NAMESPACE_DEPTH = 20;
 const SERVICES = ['git-upload-pack', 'git-receive-pack'] as const;
@@ -52,8 +54,9 @@ export function gitHttpRoutes(options: {
   repos: RepositoryService;
   projectRepos: ProjectRepositories;
   protection: BranchProtection;
+  gitPaths: GitPaths;
 }): Route[] {
-  const { projects, repos, projectRepos, protection } = options;
+  const { projects, repos, projectRepos, protection, gitPaths } = options;
   const gitAccess = createGitAccess(options.access, projects);
 
   /** The repository a request addresses, after the access rules for `service`. */
@@ -66,7 +69,8 @@ export function gitHttpRoutes(options: {
     if (!target) throw frameworkError(404, '404 Not Found');
     const push = service === 'git-receive-pack';
     gitAccess.checkScopes(ctx.credential, push ? 'push' : 'download');
-    const projectAccess = await gitAccess.project(ctx.user, target.fullPath);
+    const projectRef = depth === 0 ? await gitPaths.resolve(target.fullPath) : target.fullPath;
+    const projectAccess = await gitAccess.project(ctx.user, projectRef === null ? null : String(projectRef));
     const { project } = projectAccess;
     const key = { kind: target.target, containerId: project.id };
     if (push) {
@@ -256,7 +260,7 @@ export function gitHttpRoutes(options: {
   }
 
   const routes: Route[] = [];
-  for (let depth = 1; depth <= MAX_NAMESPACE_DEPTH; depth++) {
+  for (let depth = 0; depth <= MAX_NAMESPACE_DEPTH; depth++) {
     // Params are named by position so every depth shares one param node per level.
     const prefix = Array.from({ length: depth + 1 }, (_, i) => `/:s${i}`).join('');
     // Scopes are checked in `open`, so that git shows a refused token the plain-text reason.

@@ -1,0 +1,4 @@
+import { followsPlugin } from './plugin.js';
+
+export { followsPlugin } from './plugin.js';
+export default followsPlugin;

@@ -1,0 +1,4 @@
+import { projectAliasesPlugin } from './plugin.js';
+
+export { projectAliasesPlugin } from './plugin.js';
+export default projectAliasesPlugin;
