@@ -25,6 +25,11 @@ const STILL_WRITABLE = [
   'POST /api/v4/projects/:id/repository_storage_moves',
   'POST /api/v4/projects/:id/labels/:label_id/subscribe',
   'POST /api/v4/projects/:id/labels/:label_id/unsubscribe',
+  'POST /api/v4/projects/:id/badges',
+  'PUT /api/v4/projects/:id/badges/:badge_id',
+  'DELETE /api/v4/projects/:id/badges/:badge_id',
+  'DELETE /api/v4/projects/:id/uploads/:upload_id',
+  'DELETE /api/v4/projects/:id/uploads/:upload_id/:filename',
 ];
 
 let app: TestApp;
