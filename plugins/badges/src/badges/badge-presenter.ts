@@ -1,17 +1,30 @@
 /** GitLab's badge entities: `Badge` for kept badges, `BasicBadgeDetails` for a render preview. */
 import type { BadgeRow } from '../entities/badge.js';
-import { renderUrl, type PlaceholderValues } from './placeholders.js';
+import { replacePlaceholders, resolvePlaceholders, type PlaceholderValues } from './placeholders.js';
 
 export interface RenderedUrls {
   link: string;
   image: string;
 }
 
-/** Both URLs with their placeholders replaced; as written when there is no project to take values from. */
-export async function renderBoth(urls: { linkUrl: string; imageUrl: string }, values: PlaceholderValues | null): Promise<RenderedUrls> {
-  if (!values) return { link: urls.linkUrl, image: urls.imageUrl };
-  const [link, image] = await Promise.all([renderUrl(urls.linkUrl, values), renderUrl(urls.imageUrl, values)]);
-  return { link, image };
+type BadgeUrls = { linkUrl: string; imageUrl: string };
+
+/**
+ * Each badge's URLs with their placeholders replaced, every value looked up once for all of
+ * them; the URLs as written when there is no project to take values from.
+ */
+export async function renderAll(badges: readonly BadgeUrls[], values: PlaceholderValues | null): Promise<RenderedUrls[]> {
+  if (!values) return badges.map((badge) => ({ link: badge.linkUrl, image: badge.imageUrl }));
+  const resolved = await resolvePlaceholders(
+    badges.flatMap((badge) => [badge.linkUrl, badge.imageUrl]),
+    values,
+  );
+  return badges.map((badge) => ({ link: replacePlaceholders(badge.linkUrl, resolved), image: replacePlaceholders(badge.imageUrl, resolved) }));
+}
+
+/** One badge's URLs rendered. */
+export async function renderBoth(urls: BadgeUrls, values: PlaceholderValues | null): Promise<RenderedUrls> {
+  return (await renderAll([urls], values))[0]!;
 }
 
 /** `BasicBadgeDetails`: what a render request answers. */

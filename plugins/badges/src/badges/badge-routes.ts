@@ -8,7 +8,7 @@
 import { created, defineRoute, f, frameworkError, noContent, page, params, totalFor, unauthorized, type RequestContext, type Route } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { BadgeKind } from '../entities/badge.js';
-import { presentBadge, presentPreview, renderBoth } from './badge-presenter.js';
+import { presentBadge, presentPreview, renderAll, renderBoth } from './badge-presenter.js';
 import type { BadgeService } from './badge-service.js';
 import type { BadgeScope } from './badge-store.js';
 import { hasPlaceholders, type PlaceholderValues } from './placeholders.js';
@@ -59,7 +59,8 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
         const { perPage, offset } = ctx.page;
         const badges = await service.list(source.scope, name ?? undefined, perPage, offset);
         const values = await valuesFor(source, badges);
-        const shown = await Promise.all(badges.map(async (badge) => presentBadge(badge, await renderBoth(badge, values))));
+        const rendered = await renderAll(badges, values);
+        const shown = badges.map((badge, index) => presentBadge(badge, rendered[index]!));
         return page(shown, await totalFor(ctx.page, badges.length, () => service.count(source.scope, name ?? undefined)));
       },
     }),

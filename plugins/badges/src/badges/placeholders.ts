@@ -39,20 +39,43 @@ const ESCAPED = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu;
 const escapeValue = (value: string) =>
   value.replace(ESCAPED, (char) => [...Buffer.from(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 
+/** Every placeholder match; `replace` resets a global pattern's position itself. */
+const EVERY = new RegExp(SOURCE, 'g');
+
+/** The placeholders the URLs name, each once. */
+export function placeholdersIn(urls: readonly string[]): PlaceholderName[] {
+  const names = new Set<PlaceholderName>();
+  for (const url of urls) {
+    if (!url.includes('%')) continue;
+    for (const match of url.matchAll(EVERY)) names.add(canonical(match[1]!));
+  }
+  return [...names];
+}
+
+export type ResolvedPlaceholders = ReadonlyMap<PlaceholderName, string | null>;
+
+/** The values of the placeholders the URLs name, looked up together. */
+export async function resolvePlaceholders(urls: readonly string[], values: PlaceholderValues): Promise<ResolvedPlaceholders> {
+  const names = placeholdersIn(urls);
+  return new Map(await Promise.all(names.map(async (name) => [name, await values(name)] as const)));
+}
+
 /** The URL with each known placeholder replaced by its value, escaped for a URL; the rest of the URL is kept as written. */
-export async function renderUrl(url: string, values: PlaceholderValues): Promise<string> {
-  const pattern = new RegExp(SOURCE, 'g');
-  const names = new Set([...url.matchAll(pattern)].map((match) => canonical(match[1]!)));
-  if (names.size === 0) return url;
-  const resolved = new Map(await Promise.all([...names].map(async (name) => [name, await values(name)] as const)));
-  return url.replace(pattern, (match, name: string) => {
+export function replacePlaceholders(url: string, resolved: ResolvedPlaceholders): string {
+  if (!url.includes('%')) return url;
+  return url.replace(EVERY, (match, name: string) => {
     const value = resolved.get(canonical(name));
     return value === null || value === undefined ? match : escapeValue(value);
   });
 }
 
+/** One URL rendered: its placeholders looked up and replaced. */
+export async function renderUrl(url: string, values: PlaceholderValues): Promise<string> {
+  return replacePlaceholders(url, await resolvePlaceholders([url], values));
+}
+
 /** The URL with every placeholder replaced by a plain word, to check what it will be once rendered. */
-export const withoutPlaceholders = (url: string) => url.replace(new RegExp(SOURCE, 'g'), 'placeholder');
+export const withoutPlaceholders = (url: string) => url.replace(EVERY, 'placeholder');
 
 /** Runs each placeholder's lookup at most once for the values it serves (one request's badges). */
 export function memoized(compute: PlaceholderValues): PlaceholderValues {
