@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { uploadsServiceRef } from '@forgekit/plugin-uploads/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, failureOf, type Api } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
@@ -129,6 +132,22 @@ describe('uploads and badges through @gitbeaker/rest, python-gitlab and a browse
       expect((await admin.ProjectMarkdownUploads.all(site.id)).map((item) => item.filename)).toEqual(['screen_shot.png']);
     });
 
+    it("lists, downloads and removes a group's uploads through gitbeaker", async () => {
+      // GitLab has no group POST: a group's files arrive through the uploads service.
+      const incoming = join(server.kernel.files.root, '..', 'group-logo.incoming');
+      await writeFile(incoming, png);
+      const kept = await server.kernel.resolve(uploadsServiceRef).create({ kind: 'group', id: group.id }, { path: incoming, filename: 'logo.png' }, null);
+      const listed = await admin.GroupMarkdownUploads.all(group.id);
+      expect(listed).toEqual([{ id: kept.id, size: png.length, filename: 'logo.png', created_at: expect.any(String), uploaded_by: null }]);
+      const blob = await admin.GroupMarkdownUploads.download(group.id, kept.id);
+      expect(Buffer.from(await blob.arrayBuffer()).equals(png)).toBe(true);
+      const opened = await fetch(`${server.url}${kept.fullPath}`);
+      expect(opened.headers.get('content-type')).toBe('image/png');
+      await admin.GroupMarkdownUploads.remove(group.id, kept.id);
+      expect(await admin.GroupMarkdownUploads.all(group.id)).toEqual([]);
+      expect((await fetch(`${server.url}${kept.fullPath}`)).status).toBe(404);
+    });
+
     it('uploads through python-gitlab', async () => {
       const result = await python(
         server,
@@ -208,6 +227,12 @@ print(json.dumps(uploaded))`,
 
       const edited = await admin.ProjectBadges.edit(site.id, badge.id, { name: 'CI' });
       expect(edited).toMatchObject({ name: 'CI', link_url: badge.link_url });
+      expect(await anonymous.ProjectBadges.show(site.id, groupBadge.id)).toMatchObject({ name: 'Home', kind: 'group' });
+      expect(await admin.GroupBadges.all(group.id)).toMatchObject([{ id: groupBadge.id, kind: 'group' }]);
+      expect(await admin.GroupBadges.edit(group.id, groupBadge.id, { name: 'Start' })).toMatchObject({ name: 'Start' });
+      expect(await anonymous.GroupBadges.show(group.id, groupBadge.id)).toMatchObject({ name: 'Start' });
+      expect(await admin.GroupBadges.preview(group.id, 'https://x/%{project_namespace}', 'https://x/i')).toMatchObject({ rendered_link_url: 'https://x/docs' });
+      expect(await failureOf(anonymous.GroupBadges.preview(group.id, 'https://x', 'https://y'))).toMatchObject({ status: 401 });
       await admin.ProjectBadges.remove(site.id, badge.id);
       await admin.GroupBadges.remove(group.id, groupBadge.id);
       expect(await admin.ProjectBadges.all(site.id)).toEqual([]);
