@@ -38,7 +38,7 @@ async function sampled(pid, intervalMs, work) {
   }
 }
 
-/** One multipart upload of `size` bytes; resolves with the status (or `closed` when the server hung up first). */
+/** One multipart upload of `size` bytes; resolves with the status (or `closed` when the connection ended with no answer). */
 function upload(url, token, size, { declareLength = true } = {}) {
   const boundary = 'forgekit-bench';
   const head = Buffer.from(
@@ -55,7 +55,10 @@ function upload(url, token, size, { declareLength = true } = {}) {
       resolve(status);
       req.destroy();
     };
+    // The status counts as soon as it arrives: a server that refuses a body mid-way closes the
+    // connection after answering, and the client may see the reset before the answer's end.
     const req = request(url, { method: 'POST', headers }, (res) => {
+      if (res.statusCode !== 201) return finish(String(res.statusCode));
       res.resume();
       res.on('end', () => finish(String(res.statusCode)));
     });
