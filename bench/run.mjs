@@ -14,6 +14,7 @@ import { measure } from './lib/measure.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { formatTable, formatTargets } from './lib/report.mjs';
 import { startBaseline, startForgekit } from './lib/servers.mjs';
+import { formatUploads, measureUploads, UPLOADS_NAME } from './lib/uploads.mjs';
 import { scenarios } from './scenarios.mjs';
 
 const { values: options } = parseArgs({
@@ -76,12 +77,20 @@ async function main() {
     }
   }
 
+  // Not a req/s scenario: uploads are measured in MB/s and server memory, after the table's scenarios.
+  let uploads = null;
+  if (!options.only || UPLOADS_NAME.includes(options.only)) {
+    progress(`measuring ${UPLOADS_NAME} (${durationSeconds} s)...`);
+    uploads = await measureUploads(forgekit, ctx, { durationSeconds });
+  }
+
   console.log('');
   console.log(formatTable(rows));
+  if (uploads) console.log(`\n${formatUploads(uploads)}`);
   const targetLines = formatTargets(rows, connectionCounts[0]);
   if (targetLines) console.log(`\n${targetLines}`);
   if (options.json) {
-    writeFileSync(options.json, `${JSON.stringify({ finishedAt: new Date().toISOString(), durationSeconds, warmupSeconds, rows }, null, 2)}\n`);
+    writeFileSync(options.json, `${JSON.stringify({ finishedAt: new Date().toISOString(), durationSeconds, warmupSeconds, rows, uploads }, null, 2)}\n`);
     progress(`results written to ${options.json}`);
   }
 }

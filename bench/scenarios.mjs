@@ -100,6 +100,33 @@ export const scenarios = [
     targets: { minRatio: 0.06, maxP99Ms: 25 },
   },
   {
+    name: 'GET /projects/:id/badges (rendered placeholders)',
+    method: 'GET',
+    path: ({ badgesProject }) => `/projects/${badgesProject.id}/badges`,
+    // A project with a repository, two badges of its group and four of its own, each URL
+    // naming placeholders: paths, names and ids from the project, the default branch and its
+    // head commit from the repository.
+    async seed(api, { group }) {
+      const badgesProject = await api.post('/projects', { name: 'Bench badges', path: 'bench-badges', namespace_id: group.id, initialize_with_readme: true });
+      for (let i = 1; i <= 2; i++) {
+        await api.post(`/groups/${group.id}/badges`, {
+          name: `Group ${i}`,
+          link_url: `https://%{service_server}/%{project_path}/-/wikis/home?n=${i}`,
+          image_url: `https://img.example.com/%{project_namespace}/%{project_name}/${i}.svg`,
+        });
+      }
+      for (let i = 1; i <= 4; i++) {
+        await api.post(`/projects/${badgesProject.id}/badges`, {
+          name: `Pipeline ${i}`,
+          link_url: `https://ci.example.com/%{project_path}/-/commits/%{default_branch}?id=%{project_id}&n=${i}`,
+          image_url: `https://ci.example.com/%{project_path}/badges/%{default_branch}/pipeline.svg?sha=%{commit_sha}`,
+        });
+      }
+      return { badgesProject };
+    },
+    targets: { minRatio: 0.06 },
+  },
+  {
     name: 'POST /projects/:id/repository/commits',
     method: 'POST',
     path: ({ repo }) => `/projects/${repo.id}/repository/commits`,

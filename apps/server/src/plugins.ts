@@ -1,4 +1,5 @@
 import type { ForgePlugin } from '@forgekit/kernel';
+import { badgesPlugin } from '@forgekit/plugin-badges';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
@@ -18,6 +19,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
+import { uploadsPlugin } from '@forgekit/plugin-uploads';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -40,6 +42,8 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   keysPlugin,
   followsPlugin,
   projectAliasesPlugin,
+  uploadsPlugin,
+  badgesPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

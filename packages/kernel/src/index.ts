@@ -26,7 +26,7 @@ export { checkUnmodifiedSince } from './http/preconditions.js';
 export { patchFrom, type PatchField } from './http/patch.js';
 export type { JobService, JobHandler, EnqueueOptions } from './services/jobs.js';
 export type { RateLimitService, RateLimit } from './services/rate-limit.js';
-export type { FileStorage } from './services/file-storage.js';
+export type { FileStorage, StoredFile } from './services/file-storage.js';
 export { createSecrets, generateSecretsKey, type Secrets } from './services/secrets.js';
 export { createLogger, type Logger } from './services/logger.js';
 export { aggregateMetrics, type Metrics, type MetricsExposition, type MetricsSnapshot } from './services/metrics.js';

@@ -399,6 +399,12 @@ describe('input', () => {
     const response = await call('/api/v4/uploads', { method: 'POST', body: form });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ message: '413 Request Entity Too Large' });
+    const atLimit = new FormData();
+    atLimit.append('title', 'report');
+    atLimit.append('file', new Blob(['ten bytes!']), 'exact.txt');
+    const taken = await call('/api/v4/uploads', { method: 'POST', body: atLimit });
+    expect(taken.status).toBe(201);
+    expect(await taken.json()).toMatchObject({ filename: 'exact.txt', size: 10, text: 'ten bytes!' });
     uploadLimit = 1024;
     const uploads = join(dataDir, 'tmp', 'uploads');
     expect(await readdir(uploads)).toEqual([]);

@@ -30,6 +30,11 @@ const STILL_WRITABLE = [
   'PUT /api/v4/projects/:id/deploy_keys/:key_id',
   'POST /api/v4/projects/:id/deploy_keys/:key_id/enable',
   'DELETE /api/v4/projects/:id/deploy_keys/:key_id',
+  'POST /api/v4/projects/:id/badges',
+  'PUT /api/v4/projects/:id/badges/:badge_id',
+  'DELETE /api/v4/projects/:id/badges/:badge_id',
+  'DELETE /api/v4/projects/:id/uploads/:upload_id',
+  'DELETE /api/v4/projects/:id/uploads/:upload_id/:filename',
 ];
 
 let app: TestApp;

@@ -104,7 +104,9 @@ async function readMultipart(event: H3Event, limits: BodyLimits): Promise<BodyIn
     parser = busboy({
       headers: event.node.req.headers as Record<string, string>,
       defParamCharset: 'utf8',
-      limits: { fieldSize: limits.maxBodySize, fields: MAX_PAIRS, files: MAX_FILES, parts: MAX_PAIRS, fileSize: maxFileSize || limits.maxBodySize },
+      // busboy reports a file as over its limit once it holds `fileSize` bytes: one more, so a
+      // file of exactly the limit is taken (GitLab refuses only what is larger).
+      limits: { fieldSize: limits.maxBodySize, fields: MAX_PAIRS, files: MAX_FILES, parts: MAX_PAIRS, fileSize: (maxFileSize || limits.maxBodySize) + 1 },
     });
   } catch {
     throw frameworkError(400, 'There was a problem with the request body');

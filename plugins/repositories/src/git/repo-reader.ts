@@ -27,6 +27,8 @@ export interface RefInfo {
   tagMessage: string | null;
   /** An annotated tag's date, else null. */
   tagDate: string | null;
+  /** The committer date of the commit the ref points at (tags peeled), ISO 8601: what "updated" orders refs by. */
+  committedDate: string;
 }
 
 export interface TreeEntry {
@@ -168,12 +170,22 @@ function sumNumstat(text: string) {
 /** Branches (`refs/heads/`) or tags (`refs/tags/`), tags peeled to their commits. */
 export async function listRefs(gitDir: string, kind: 'branches' | 'tags'): Promise<RefInfo[]> {
   const prefix = kind === 'branches' ? 'refs/heads/' : 'refs/tags/';
-  const format = [`%(refname)`, '%(objectname)', '%(*objectname)', '%(objecttype)', '%(*objecttype)', '%(creatordate:iso-strict)', '%(contents)'].join(FIELD);
+  const format = [
+    `%(refname)`,
+    '%(objectname)',
+    '%(*objectname)',
+    '%(objecttype)',
+    '%(*objecttype)',
+    '%(creatordate:iso-strict)',
+    '%(committerdate:iso-strict)',
+    '%(*committerdate:iso-strict)',
+    '%(contents)',
+  ].join(FIELD);
   const text = await gitText(gitDir, ['for-each-ref', `--format=${RECORD}${format}`, prefix]);
   const refs: RefInfo[] = [];
   for (const record of text.split(RECORD)) {
     if (!record) continue;
-    const [refname, objectName, peeledName, objectType, peeledType, date, ...contents] = record.split(FIELD);
+    const [refname, objectName, peeledName, objectType, peeledType, date, committed, peeledCommitted, ...contents] = record.split(FIELD);
     const annotated = objectType === 'tag';
     // A tag may point at something other than a commit (a tree or blob); those have no commit.
     const commitId = annotated ? (peeledType === 'commit' ? peeledName! : '') : objectType === 'commit' ? objectName! : '';
@@ -184,6 +196,7 @@ export async function listRefs(gitDir: string, kind: 'branches' | 'tags'): Promi
       targetId: objectName!,
       tagMessage: annotated ? contents.join(FIELD).replace(/\n+$/, '') : null,
       tagDate: annotated ? date! : null,
+      committedDate: annotated ? peeledCommitted! : committed!,
     });
   }
   return refs;
