@@ -1,7 +1,7 @@
 /** What other plugins may use of notes: the recorder of system notes on any noteable, and the note routes of each noteable kind. */
 import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
 
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet';
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'WikiPage';
 
 export interface SystemNote {
   noteableType: NoteableType;

@@ -1,0 +1,2 @@
+export { findReferences, type RenderOptions, renderMarkdown } from './render.js';
+export type { Reference, ReferenceKind, ReferenceLink } from './references.js';
