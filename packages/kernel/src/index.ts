@@ -20,6 +20,7 @@ export { tokenDigest, generateToken, type Principal, type Credential, type Ident
 export { insufficientScope, scopesFor } from './auth/authenticate.js';
 export type { Database, Dialect } from './db/open-database.js';
 export type { Transaction, TxOption } from './db/transaction.js';
+export type { IdQuery } from './db/query.js';
 export { isPostgresUrl } from './db/open-database.js';
 export { defineEvent, type EventBus, type EventHandler, type EventDescriptor } from './services/events.js';
 export { checkUnmodifiedSince } from './http/preconditions.js';

@@ -3,8 +3,7 @@
  * services answer in (users, namespaces, projects, members, tokens), its events, its
  * constants and GitLab's shared wire entities. Nothing here reaches core's tables.
  */
-import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
-import type { IdQuery } from '@forgekit/kernel/orm';
+import { createServiceRef, type IdQuery, type Principal, type Transaction } from '@forgekit/kernel';
 import type * as v from 'valibot';
 import type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 import type { GroupSettings } from './groups/group-settings.js';
