@@ -18,7 +18,7 @@ export {
 export { relinkWebUrl, type RequestContext } from './http/context.js';
 export * from './http/errors.js';
 export { reply, created, noContent, accepted, raw, stream, page, Page, keysetPage, KeysetPage, Reply } from './http/responses.js';
-export { params, rules, validateParams, type ParamsSchema } from './http/params.js';
+export { params, rules, validateParams, describeRule, type ParamsSchema, type GroupRule } from './http/params.js';
 export * as f from './http/fields.js';
 export type { DescribedField, FieldDescription } from './http/fields.js';
 export { TEXT_LIMIT, charLength, longerThan, tooLongMessage } from './http/text-length.js';

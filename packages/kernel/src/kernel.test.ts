@@ -177,6 +177,8 @@ describe('routing', () => {
       auth: 'none',
       inputs: ['name'],
       fields: { name: { type: 'string', required: true } },
+      rules: [],
+      scopes: [],
       streamBody: false,
       paginated: false,
       uploads: false,

@@ -13,6 +13,8 @@ import { isPostgresUrl, openDatabase, type Database } from './db/open-database.j
 import { API_PREFIX } from './http/api-prefix.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { describeField, type DescribedField } from './http/fields.js';
+import { describeRule, type GroupRule } from './http/params.js';
+import { scopesFor } from './auth/authenticate.js';
 import { defineRoute, type AuthMode, type HttpMethod, type Route, type RouteGuard, type RouteResponse } from './http/route.js';
 import { isLocalCaller } from './http/local-callers.js';
 import { raw } from './http/responses.js';
@@ -79,6 +81,10 @@ export interface RouteInfo {
   readonly inputs: readonly string[];
   /** What each of `inputs` takes, where the kernel's field types tell (see `describeField`). */
   readonly fields: Readonly<Record<string, DescribedField | undefined>>;
+  /** The group rules of its params (`rules.exactlyOneOf(...)`, ...), where `rules` built them. */
+  readonly rules: readonly GroupRule[];
+  /** The token scopes that allow it, or `handler` when the route checks them itself; none on `none` routes. */
+  readonly scopes: readonly string[] | 'handler';
   /** Whether the handler takes the body as bytes rather than parsed params. */
   readonly streamBody: boolean;
   /** Offset pagination: `page`/`per_page` in, pagination headers out. */
@@ -142,6 +148,11 @@ function metricsRoute(exposition: () => Promise<MetricsExposition>): Route<any> 
   });
 }
 
+function scopesOf(route: Route<any>): RouteInfo['scopes'] {
+  if (route.auth === 'none') return Object.freeze([]);
+  return route.scopes === 'handler' ? 'handler' : Object.freeze(scopesFor(route.method, route.scopes));
+}
+
 function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo {
   const entries = (route.input?.schema as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
   return Object.freeze({
@@ -151,6 +162,8 @@ function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo
     auth: route.auth ?? 'required',
     inputs: Object.freeze(Object.keys(entries)),
     fields: Object.freeze(Object.fromEntries(Object.entries(entries).map(([name, field]) => [name, describeField(field)]))),
+    rules: Object.freeze((route.input?.rules ?? []).map(describeRule).filter((rule) => rule !== undefined)),
+    scopes: scopesOf(route),
     streamBody: route.streamBody === true,
     paginated: route.paginated === true,
     uploads: route.uploads === true,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityProvider } from '../auth/identity.js';
 import * as f from '../http/fields.js';
-import { params } from '../http/params.js';
+import { params, rules } from '../http/params.js';
 import { noContent, page } from '../http/responses.js';
 import { defineRoute } from '../http/route.js';
 import { createKernel, type Kernel } from '../kernel.js';
@@ -27,7 +27,7 @@ const widgets = definePlugin({
         auth: 'optional',
         paginated: true,
         input: params({
-          state: f.optional(f.values(['open', 'closed'])),
+          state: f.optional(f.values(['open', 'closed']), 'open'),
           labels: f.optional(f.commaList()),
           iids: f.optional(f.array(f.integer())),
           filter: f.optional(f.hash({ scope: f.string() })),
@@ -39,7 +39,10 @@ const widgets = definePlugin({
       defineRoute({
         method: 'POST',
         path: '/projects/:id/widgets',
-        input: params({ id: f.id(), name: f.string(), weight: f.optional(f.integer({ min: 0, max: 9 })), due: f.optional(f.date()) }),
+        input: params(
+          { id: f.id(), name: f.string(), weight: f.optional(f.integer({ min: 0, max: 9 })), due: f.optional(f.date()) },
+          rules.allOrNoneOf('weight', 'due'),
+        ),
         handler: () => ({}),
       }),
       defineRoute({
@@ -104,7 +107,7 @@ describe('the OpenAPI document', () => {
     const list = document.paths['/api/v4/projects/{id}/widgets'].get;
     expect(list.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'closed'] } },
+      { name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['open', 'closed'], default: 'open' } },
       { name: 'labels', in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: false },
       {
         name: 'iids[]',
@@ -133,6 +136,7 @@ describe('the OpenAPI document', () => {
     });
     expect(Object.keys(ok.headers)).toEqual(['X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Link']);
     expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '403', '404', '500']);
+    expect(list.description).toBe('Token scopes: `api`, `read_api`.');
     // Anonymous callers are allowed: the empty requirement comes first.
     expect(list.security).toEqual([{}, { private_token: [] }, { bearer: [] }, { private_token_param: [] }, { access_token_param: [] }]);
   });
@@ -146,7 +150,9 @@ describe('the OpenAPI document', () => {
       type: 'object',
       properties: { name: { type: 'string' }, weight: { type: 'integer', minimum: 0, maximum: 9 }, due: { type: 'string', format: 'date' } },
       required: ['name'],
+      allOf: [{ anyOf: [{ required: ['weight', 'due'] }, { not: { anyOf: [{ required: ['weight'] }, { required: ['due'] }] } }] }],
     };
+    expect(create.description).toBe('All or none of: `weight`, `due`.\n\nToken scopes: `api`.');
     expect(create.requestBody).toEqual({
       required: true,
       content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } },
@@ -159,6 +165,7 @@ describe('the OpenAPI document', () => {
     const remove = document.paths['/api/v4/projects/{id}/widgets/{widget_id}'].delete;
     expect(remove.responses['204']).toEqual({ description: 'No content' });
     expect(remove.responses['400']).toBeUndefined();
+    expect(remove.description).toBe('Administrators only.\n\nToken scopes: `api`.');
     const push = document.paths['/{namespace}/{project}/push'].post;
     expect(push.requestBody).toEqual({ content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } });
     expect(push.security.at(-1)).toEqual({ basic: [] });
@@ -167,6 +174,7 @@ describe('the OpenAPI document', () => {
   it('answers routes without auth to anyone, with no 401 or 403', () => {
     const served = document.paths['/api/v4/openapi.json'].get;
     expect(served.security).toEqual([]);
+    expect(served.description).toBeUndefined();
     expect(Object.keys(served.responses)).toEqual(['200', '404', '500']);
   });
 

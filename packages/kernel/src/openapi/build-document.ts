@@ -3,8 +3,10 @@
  * auth, pagination headers and the error answers the kernel itself gives, built from what
  * each mounted route declares, so it cannot drift from the routes.
  */
+import type { GroupRule } from '../http/params.js';
 import type { RouteInfo } from '../kernel.js';
 import { fieldSchema, objectSchema, type JsonSchema } from './field-schema.js';
+import { ruleSchema } from './rule-schema.js';
 
 export type OpenApiDocument = { readonly openapi: '3.1.0' } & Readonly<Record<string, unknown>>;
 
@@ -135,16 +137,34 @@ function parameters(route: RouteInfo): Record<string, unknown>[] {
   return [...path, ...query, ...paging];
 }
 
+const RULE_WORDS: Record<GroupRule['kind'], string> = {
+  mutuallyExclusive: 'At most one of',
+  atLeastOneOf: 'At least one of',
+  exactlyOneOf: 'Exactly one of',
+  allOrNoneOf: 'All or none of',
+};
+
+/** What the schema cannot say of a route, in words: its group rules, who may call it, and the token scopes it takes. */
+function description(route: RouteInfo): string | undefined {
+  const lines = route.rules.map((rule) => `${RULE_WORDS[rule.kind]}: ${rule.keys.map((key) => `\`${key}\``).join(', ')}.`);
+  if (route.auth === 'admin') lines.push('Administrators only.');
+  if (route.scopes === 'handler') lines.push('The route checks the token scopes itself.');
+  else if (route.scopes.length > 0) lines.push(`Token scopes: ${route.scopes.map((scope) => `\`${scope}\``).join(', ')}.`);
+  return lines.length > 0 ? lines.join('\n\n') : undefined;
+}
+
 function requestBody(route: RouteInfo): Record<string, unknown> | undefined {
   if (route.streamBody) return { content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   if (!takesBody(route)) return undefined;
   const inPath = new Set(pathParamNames(route.path));
   const fields = Object.fromEntries(Object.entries(route.fields).filter(([name]) => !inPath.has(name)));
   if (Object.keys(fields).length === 0) return undefined;
-  const schema = objectSchema(fields);
+  const rules = route.rules.filter((rule) => rule.keys.every((key) => !inPath.has(key)));
+  const schema = rules.length > 0 ? { ...objectSchema(fields), allOf: rules.map(ruleSchema) } : objectSchema(fields);
+  const demands = Array.isArray(schema.required) || rules.some((rule) => rule.kind === 'atLeastOneOf' || rule.kind === 'exactlyOneOf');
   const media = route.uploads ? ['multipart/form-data', 'application/json'] : ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
   return {
-    required: Array.isArray(schema.required),
+    required: demands,
     content: Object.fromEntries(media.map((type) => [type, { schema }])),
   };
 }
@@ -184,9 +204,11 @@ const operationId = (route: RouteInfo) =>
 function operation(route: RouteInfo): Operation {
   const body = requestBody(route);
   const params = parameters(route);
+  const text = description(route);
   return {
     operationId: operationId(route),
     tags: [route.pluginId],
+    ...(text ? { description: text } : {}),
     security: security(route),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),

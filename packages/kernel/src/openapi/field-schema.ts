@@ -7,7 +7,21 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 /** What any value matches: a field built outside the kernel's types says nothing of itself. */
 const ANY: JsonSchema = Object.freeze({});
 
-export function fieldSchema(field: FieldDescription | undefined): JsonSchema {
+/** A default as JSON has it (a date as its ISO text); undefined for one JSON cannot write. */
+function jsonDefault(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
+  if (Array.isArray(value) && value.every((item) => ['string', 'number', 'boolean'].includes(typeof item))) return [...value];
+  return undefined;
+}
+
+export function fieldSchema(field: (FieldDescription & { default?: unknown }) | undefined): JsonSchema {
+  const schema = typeSchema(field);
+  const fallback = jsonDefault(field?.default);
+  return fallback === undefined ? schema : { ...schema, default: fallback };
+}
+
+function typeSchema(field: FieldDescription | undefined): JsonSchema {
   if (!field) return ANY;
   switch (field.type) {
     case 'string':
