@@ -20,7 +20,7 @@ beforeAll(async () => {
   const response = await fetch(`${server.url}/api/v4/openapi.json`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json');
-  document = await response.json();
+  document = (await response.json()) as typeof document;
   check = documentChecker(document);
 });
 afterAll(() => server?.close());
