@@ -41,6 +41,17 @@ describe('the OpenAPI document of the reference server', () => {
     expect(validator.version).toBe('3.1');
   });
 
+  it('has unique operation ids, and no two paths that differ only in parameter names (which OpenAPI forbids)', () => {
+    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => (operation as { operationId: string }).operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    const shapes = new Map<string, string[]>();
+    for (const path of Object.keys(document.paths)) {
+      const shape = path.replace(/\{[^}]+\}/g, '{}');
+      shapes.set(shape, [...(shapes.get(shape) ?? []), path]);
+    }
+    expect([...shapes.values()].filter((paths) => paths.length > 1)).toEqual([]);
+  });
+
   it('has every route of the table, tagged with its plugin', () => {
     expect(app.kernel.routes.length).toBeGreaterThan(300);
     const missing = app.kernel.routes.filter((route) => !operationOf(route)).map((route) => `${route.method} ${route.path}`);
