@@ -17,6 +17,7 @@ interface Parameter {
   required: boolean;
 }
 interface Operation {
+  operationId: string;
   tags: string[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
@@ -42,7 +43,7 @@ describe('the OpenAPI document of the reference server', () => {
   });
 
   it('has unique operation ids, and no two paths that differ only in parameter names (which OpenAPI forbids)', () => {
-    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => (operation as { operationId: string }).operationId));
+    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);
     const shapes = new Map<string, string[]>();
     for (const path of Object.keys(document.paths)) {
