@@ -14,6 +14,7 @@ import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
 import { mergeRequestRoutes } from './merge-requests/mr-routes.js';
 import { createMergeRequestService } from './merge-requests/mr-service.js';
 import { createMergeRequestStore } from './merge-requests/mr-store.js';
+import { sourcePushes } from './merge-requests/source-pushes.js';
 import { init } from './migrations/202611271100-init.js';
 
 /** Merge requests: iids, branches checked with git, diffs and commits from git, real merges, list filters, system notes and milestone events. */
@@ -77,6 +78,8 @@ export const mergeRequestsPlugin = definePlugin({
     labels.registerCounts('merge_requests', async (labelIds, { user, ...scope }) =>
       store.countsPerLabel(labelIds, await lister(user, scope, ALL_MERGE_REQUESTS)),
     );
+
+    writes.onRefsUpdated(sourcePushes({ store, reads, notes }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {

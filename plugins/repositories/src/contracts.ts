@@ -98,7 +98,7 @@ export type { TreeEdit } from './git/tree-edits.js';
 export type { MergeCheck, MergeRequestToGit } from './git/merge-writer.js';
 export type { FileDiff } from './git/diff-reader.js';
 export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
-export { commitEntity, commitDetailEntity, projectWebUrl, gitTime } from './commits/commit-presenter.js';
+export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime } from './commits/commit-presenter.js';
 export { diffEntity } from './compare/diff-presenter.js';
 export { isValidRefName, isFullSha, isSafeRevision, MAX_PATH_BYTES, ZERO_SHA } from './git/ref-names.js';
 export { isSafePath } from './shared/input-checks.js';

@@ -215,6 +215,34 @@ describe('diffs, commits and merging', () => {
   });
 });
 
+describe('pushes and merge methods', () => {
+  it('notes the commits a push adds to the source branch', async () => {
+    await commit('pushed', { 'p.txt': '1\n' }, 'main');
+    const mr = await open({ title: 'Pushed', source_branch: 'pushed', target_branch: 'main' });
+    const sha = await commit('pushed', { 'p.txt': '2\n' });
+    const notes = await app.get(`${base}/merge_requests/${mr.body.iid}/notes`, { token: 'developer' });
+    expect(notes.body.map((note: { body: string }) => note.body)).toEqual([`added 1 commit\n\n<ul><li>${sha.slice(0, 8)} - Change p.txt on pushed</li></ul>`]);
+    expect(notes.body[0]).toMatchObject({ system: true, author: { username: 'maintainer' } });
+  });
+
+  it('fast-forwards with the ff merge method, refuses when a rebase is needed, and removes the source branch when asked', async () => {
+    expect((await app.put(base, { merge_method: 'ff' }, { token: 'maintainer' })).status).toBe(200);
+    await commit('behind', { 'b.txt': 'b\n' }, 'main');
+    await commit('main', { 'm.txt': 'm\n' });
+    const behind = await open({ title: 'Behind', source_branch: 'behind', target_branch: 'main' });
+    expect(behind.body.detailed_merge_status).toBe('need_rebase');
+    expect((await app.put(`${base}/merge_requests/${behind.body.iid}/merge`, {}, { token: 'maintainer' })).status).toBe(405);
+
+    const head = await commit('ahead', { 'a.txt': 'a\n' }, 'main');
+    const ahead = await open({ title: 'Ahead', source_branch: 'ahead', target_branch: 'main' });
+    const res = await app.put(`${base}/merge_requests/${ahead.body.iid}/merge`, { should_remove_source_branch: true }, { token: 'maintainer' });
+    expect(res.body).toMatchObject({ state: 'merged', merge_commit_sha: null, sha: head });
+    expect((await app.get(`${base}/repository/commits/main`, { token: 'maintainer' })).body.id).toBe(head);
+    expect((await app.get(`${base}/repository/branches/ahead`, { token: 'maintainer' })).status).toBe(404);
+    expect((await app.put(base, { merge_method: 'merge' }, { token: 'maintainer' })).status).toBe(200);
+  });
+});
+
 describe('deleting', () => {
   it('lets only owners delete, and deleting the project removes its merge requests', async () => {
     expect((await app.delete(`${base}/merge_requests/2`, { token: 'maintainer' })).status).toBe(403);
