@@ -95,7 +95,7 @@ export { REPOSITORY_KINDS, type RepositoryKey, type RepositoryKind } from './sto
 export type { CommitInfo, RefInfo, TreeEntry, BlobInfo, LogOptions } from './git/repo-reader.js';
 export type { FileAction, CommitFilesRequest, GitIdentity, RefUpdate } from './git/commit-writer.js';
 export type { TreeEdit } from './git/tree-edits.js';
-export type { MergeCheck, MergeRequestToGit } from './git/merge-writer.js';
+export type { MergeCheck, MergeRequestToGit, MergeResult } from './git/merge-writer.js';
 export type { FileDiff } from './git/diff-reader.js';
 export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
 export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime } from './commits/commit-presenter.js';

@@ -36,6 +36,7 @@ export const MergeRequestEntity = defineEntity({
     baseSha: p.string().length(40).nullable(),
     startSha: p.string().length(40).nullable(),
     mergeCommitSha: p.string().length(40).nullable(),
+    squashCommitSha: p.string().length(40).nullable(),
     mergedById: p.integer().nullable(),
     mergedAt: p.datetime().nullable(),
     closedById: p.integer().nullable(),

@@ -149,7 +149,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
           detailed_merge_status: state.detailed,
           sha: refs.head_sha,
           merge_commit_sha: mr.mergeCommitSha ?? null,
-          squash_commit_sha: null,
+          squash_commit_sha: mr.squashCommitSha ?? null,
           discussion_locked: mr.discussionLocked ?? null,
           should_remove_source_branch: null,
           force_remove_source_branch: mr.forceRemoveSourceBranch,

@@ -241,6 +241,20 @@ describe('pushes and merge methods', () => {
     expect((await app.get(`${base}/repository/branches/ahead`, { token: 'maintainer' })).status).toBe(404);
     expect((await app.put(base, { merge_method: 'merge' }, { token: 'maintainer' })).status).toBe(200);
   });
+  it('squashes the source commits into one commit before merging when asked', async () => {
+    await commit('squashy', { 's1.txt': '1\n' }, 'main');
+    await commit('squashy', { 's2.txt': '2\n' });
+    const mr = await open({ title: 'Squash me', source_branch: 'squashy', target_branch: 'main' });
+    const res = await app.put(`${base}/merge_requests/${mr.body.iid}/merge`, { squash: true }, { token: 'maintainer' });
+    expect(res.body).toMatchObject({ state: 'merged', squash: true, squash_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    const main = (await app.get(`${base}/repository/commits/main`, { token: 'maintainer' })).body;
+    expect(main.id).toBe(res.body.merge_commit_sha);
+    expect(main.parent_ids[1]).toBe(res.body.squash_commit_sha);
+    const squashed = (await app.get(`${base}/repository/commits/${res.body.squash_commit_sha}`, { token: 'maintainer' })).body;
+    expect(squashed).toMatchObject({ title: 'Squash me', parent_ids: [main.parent_ids[0]] });
+    const files = (await app.get(`${base}/repository/tree`, { token: 'maintainer', query: { ref: 'main' } })).body.map((entry: { path: string }) => entry.path);
+    expect(files).toEqual(expect.arrayContaining(['s1.txt', 's2.txt']));
+  });
 });
 
 describe('deleting', () => {

@@ -164,6 +164,7 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
         baseSha: null,
         startSha: null,
         mergeCommitSha: null,
+        squashCommitSha: null,
         mergedById: null,
         mergedAt: null,
         closedById: null,
@@ -313,7 +314,8 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
         [`Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title, mr.description?.trim() || null, `See merge request ${reference}`]
           .filter((part) => part)
           .join('\n\n');
-      let mergeCommitSha: string;
+      const squash = input.squash ?? mr.squash;
+      let result: { commit: string; squashCommit: string | null };
       try {
         const merged = await deps.writes.mergeInto(
           repository,
@@ -323,12 +325,13 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
             source: refs.head_sha!,
             fastForward: method === 'ff' ? 'only' : 'never',
             message,
+            squashMessage: squash ? input.squash_commit_message || mr.title : null,
             author: pusher,
             committer: pusher,
           },
           pusher,
         );
-        mergeCommitSha = merged.commit;
+        result = merged;
       } catch (error) {
         if (error instanceof RepositoryError) throw unprocessable('Branch cannot be merged');
         throw error;
@@ -340,7 +343,9 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
           mergedById: user.id,
           mergedAt: now,
           // A fast-forward makes no merge commit: GitLab leaves merge_commit_sha empty then.
-          mergeCommitSha: mergeCommitSha === refs.head_sha ? null : mergeCommitSha,
+          mergeCommitSha: result.commit === refs.head_sha || result.commit === result.squashCommit ? null : result.commit,
+          squashCommitSha: result.squashCommit,
+          squash,
           headSha: refs.head_sha,
           baseSha: refs.base_sha,
           startSha: refs.start_sha,
@@ -355,7 +360,7 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
           if (!(error instanceof RepositoryError)) throw error;
         });
       }
-      await deps.events.emit(mergeRequestEvents.merged, { mergeRequestId: mr.id, projectId: mr.projectId, userId: user.id, mergeCommitSha });
+      await deps.events.emit(mergeRequestEvents.merged, { mergeRequestId: mr.id, projectId: mr.projectId, userId: user.id, mergeCommitSha: result.commit });
       return stored;
     },
 

@@ -22,6 +22,7 @@ export const init: PluginMigration = {
       t.string('base_sha', 40);
       t.string('start_sha', 40);
       t.string('merge_commit_sha', 40);
+      t.string('squash_commit_sha', 40);
       t.integer('merged_by_id');
       t.timestamp('merged_at', { useTz: true });
       t.integer('closed_by_id');

@@ -25,6 +25,14 @@ export interface MergeRequestToGit {
   message: string;
   author: GitIdentity;
   committer: GitIdentity;
+  /** Squash the source's changes into one commit on top of the target head first, with this message. */
+  squashMessage?: string | null;
+}
+
+export interface MergeResult {
+  /** What the target branch points at now. */
+  commit: string;
+  squashCommit: string | null;
 }
 
 export async function checkMerge(gitDir: string, ours: string, theirs: string): Promise<MergeCheck> {
@@ -40,20 +48,34 @@ export async function isAncestor(gitDir: string, ancestor: string, descendant: s
   return (await mergeBase(gitDir, ancestor, descendant)) === ancestor;
 }
 
-/** The commit the target branch should point at after the merge (written, but no ref moved yet). */
-export async function buildMerge(gitDir: string, request: MergeRequestToGit): Promise<string> {
-  const fastForward = request.fastForward !== 'never' && (await isAncestor(gitDir, request.targetHead, request.source));
-  if (fastForward) return request.source;
+const identityEnv = (request: MergeRequestToGit) => ({
+  GIT_AUTHOR_NAME: request.author.name,
+  GIT_AUTHOR_EMAIL: request.author.email,
+  GIT_COMMITTER_NAME: request.committer.name,
+  GIT_COMMITTER_EMAIL: request.committer.email,
+});
+
+/** The commits the target branch should point at after the merge (written, but no ref moved yet). */
+export async function buildMerge(gitDir: string, request: MergeRequestToGit): Promise<MergeResult> {
+  let source = request.source;
+  let squashCommit: string | null = null;
+  if (request.squashMessage != null) {
+    const { tree } = await checkMerge(gitDir, request.targetHead, request.source);
+    if (!tree) throw new RepositoryError('merge_conflict', 'Merge request has conflicts');
+    squashCommit = await gitText(gitDir, ['commit-tree', tree, '-p', request.targetHead, '-F', '-'], {
+      input: request.squashMessage,
+      env: identityEnv(request),
+    });
+    source = squashCommit;
+  }
+  const fastForward = request.fastForward !== 'never' && (await isAncestor(gitDir, request.targetHead, source));
+  if (fastForward) return { commit: source, squashCommit };
   if (request.fastForward === 'only') throw new RepositoryError('not_fast_forward', 'Merge request is not fast-forwardable');
-  const { tree } = await checkMerge(gitDir, request.targetHead, request.source);
+  const { tree } = await checkMerge(gitDir, request.targetHead, source);
   if (!tree) throw new RepositoryError('merge_conflict', 'Merge request has conflicts');
-  return gitText(gitDir, ['commit-tree', tree, '-p', request.targetHead, '-p', request.source, '-F', '-'], {
+  const commit = await gitText(gitDir, ['commit-tree', tree, '-p', request.targetHead, '-p', source, '-F', '-'], {
     input: request.message,
-    env: {
-      GIT_AUTHOR_NAME: request.author.name,
-      GIT_AUTHOR_EMAIL: request.author.email,
-      GIT_COMMITTER_NAME: request.committer.name,
-      GIT_COMMITTER_EMAIL: request.committer.email,
-    },
+    env: identityEnv(request),
   });
+  return { commit, squashCommit };
 }

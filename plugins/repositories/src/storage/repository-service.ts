@@ -324,16 +324,16 @@ export function createRepositoryService({ database, storages, weights }: Reposit
       ),
 
     /**
-     * Merges `source` into `branch` (a merge commit, or a fast-forward as `fastForward` allows);
+     * Merges `source` into `branch` (a merge commit, or a fast-forward as `fastForward` allows), squashed first when asked;
      * fails when the branch moved from `targetHead`, on conflicts, or when a fast-forward is required but impossible.
      */
     mergeInto: (repository: RepositoryHandle, branch: string, request: MergeRequestToGit, pusher: Pusher | null) =>
       writing(repository, () =>
         oneAtATime(repository, async () => {
-          const commit = await buildMerge(repository.gitDir, request);
+          const { commit, squashCommit } = await buildMerge(repository.gitDir, request);
           const update = { ref: `refs/heads/${branch}`, before: request.targetHead, after: commit };
           await moveRefs(repository, [update], pusher);
-          return { commit, update };
+          return { commit, squashCommit, update };
         }),
       ),
 
