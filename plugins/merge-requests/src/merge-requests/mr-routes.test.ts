@@ -152,6 +152,24 @@ describe('lists', () => {
     expect(Object.keys(branch.body[0]).sort()).toEqual(['created_at', 'description', 'id', 'iid', 'project_id', 'state', 'title', 'updated_at', 'web_url']);
   });
 
+  it('lists at group level, with labels details, wildcards and negated filters', async () => {
+    const group = await app.get(`/api/v4/groups/${app.group.id}/merge_requests`, { token: 'reporter', query: { labels: 'bug', with_labels_details: true } });
+    expect(group.body).toMatchObject([{ iid: 1, labels: [{ name: 'bug' }, { name: 'ui' }] }]);
+    const iids = async (query: Record<string, unknown>) =>
+      (await app.get(`${base}/merge_requests`, { token: 'reporter', query })).body.map((mr: { iid: number }) => mr.iid);
+    expect(await iids({ assignee_id: 'Any' })).toEqual([1]);
+    expect(await iids({ assignee_id: 'None' })).toEqual([2]);
+    expect(await iids({ reviewer_username: 'maintainer' })).toEqual([1]);
+    expect(await iids({ 'not[labels]': 'bug' })).toEqual([2]);
+    expect(await iids({ milestone: 'v1' })).toEqual([1]);
+    expect(await iids({ search: 'feature', in: 'title' })).toEqual([1]);
+    expect(await iids({ order_by: 'title', sort: 'asc' })).toEqual([1, 2]);
+    expect(await iids({ environment: 'production' })).toEqual([]);
+    expect((await app.get(`${base}/merge_requests`, { token: 'reporter', query: { state: 'bogus' } })).body).toEqual({
+      error: 'state does not have a valid value',
+    });
+  });
+
   it('lists the caller own merge requests at /merge_requests, and needs scope=all when anonymous', async () => {
     const mine = await app.get('/api/v4/merge_requests', { token: 'developer' });
     expect(mine.body.map((mr: { iid: number }) => mr.iid)).toEqual([2, 1]);
@@ -258,6 +276,21 @@ describe('pushes and merge methods', () => {
 });
 
 describe('deleting', () => {
+  it('hands a deleted author merge requests to the Ghost User and drops them as assignee', async () => {
+    const user = await app.post(
+      '/api/v4/users',
+      { username: 'leaver', name: 'Leaver', email: 'leaver@example.com', password: 'password1234' },
+      { token: 'admin' },
+    );
+    await app.post(`${base}/members`, { user_id: user.body.id, access_level: 30 }, { token: 'owner' });
+    const token = await app.post(`/api/v4/users/${user.body.id}/personal_access_tokens`, { name: 't', scopes: ['api'] }, { token: 'admin' });
+    await commit('leaving', { 'l.txt': 'l\n' }, 'main');
+    const mr = await open({ title: 'Left behind', source_branch: 'leaving', target_branch: 'main', assignee_ids: [user.body.id] }, token.body.token);
+    expect(mr.status).toBe(201);
+    expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBe(204);
+    const shown = await app.get(`${base}/merge_requests/${mr.body.iid}`, { token: 'maintainer' });
+    expect(shown.body).toMatchObject({ author: { username: 'ghost' }, assignees: [] });
+  });
   it('lets only owners delete, and deleting the project removes its merge requests', async () => {
     expect((await app.delete(`${base}/merge_requests/2`, { token: 'maintainer' })).status).toBe(403);
     expect((await app.delete(`${base}/merge_requests/2`, { token: 'owner' })).status).toBe(204);
