@@ -8,6 +8,7 @@ import { branchProtectionRef, repositoryReadRef, repositoryWriteRef } from '@for
 import { MergeRequestEntity } from './entities/merge-request.js';
 import { MergeRequestLabelEntity } from './entities/merge-request-label.js';
 import { MergeRequestUserEntity } from './entities/merge-request-user.js';
+import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { ALL_MERGE_REQUESTS, createMergeRequestLister } from './merge-requests/mr-list.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
@@ -21,7 +22,7 @@ import { init } from './migrations/202611271100-init.js';
 export const mergeRequestsPlugin = definePlugin({
   id: 'merge-requests',
   compatibility: '^0.1.0',
-  entities: [MergeRequestEntity, MergeRequestUserEntity, MergeRequestLabelEntity],
+  entities: [MergeRequestEntity, MergeRequestUserEntity, MergeRequestLabelEntity, MergeRequestVersionEntity],
   migrations: [init],
   requires: [
     coreAccessRef,
@@ -79,7 +80,7 @@ export const mergeRequestsPlugin = definePlugin({
       store.countsPerLabel(labelIds, await lister(user, scope, ALL_MERGE_REQUESTS)),
     );
 
-    writes.onRefsUpdated(sourcePushes({ store, reads, notes }));
+    writes.onRefsUpdated(sourcePushes({ store, git, reads, notes }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {

@@ -23,8 +23,11 @@ export interface MergeState {
 
 export type MergeMethod = 'merge' | 'rebase_merge' | 'ff';
 
+/** What the diff refs of a merge request depend on. */
+type RefsOf = Pick<MergeRequestRow, 'state' | 'sourceBranch' | 'targetBranch' | 'headSha' | 'baseSha' | 'startSha'>;
+
 export function createMergeRequestGit(repos: RepositoryReads) {
-  async function refs(repository: RepositoryHandle | null, mr: MergeRequestRow): Promise<DiffRefs> {
+  async function refs(repository: RepositoryHandle | null, mr: RefsOf): Promise<DiffRefs> {
     if (mr.state !== 'opened' || !repository) return { base_sha: mr.baseSha ?? null, head_sha: mr.headSha ?? null, start_sha: mr.startSha ?? null };
     const [head, start] = await Promise.all([repos.branchHead(repository, mr.sourceBranch), repos.branchHead(repository, mr.targetBranch)]);
     const base = head && start ? await repos.mergeBase(repository, start, head) : null;

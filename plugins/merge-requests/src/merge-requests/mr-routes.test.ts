@@ -241,6 +241,16 @@ describe('pushes and merge methods', () => {
     const notes = await app.get(`${base}/merge_requests/${mr.body.iid}/notes`, { token: 'developer' });
     expect(notes.body.map((note: { body: string }) => note.body)).toEqual([`added 1 commit\n\n<ul><li>${sha.slice(0, 8)} - Change p.txt on pushed</li></ul>`]);
     expect(notes.body[0]).toMatchObject({ system: true, author: { username: 'maintainer' } });
+    const versions = await app.get(`${base}/merge_requests/${mr.body.iid}/versions`, { token: 'reporter' });
+    expect(versions.body).toMatchObject([{ head_commit_sha: sha, state: 'collected' }, { head_commit_sha: mr.body.sha }]);
+    const latest = await app.get(`${base}/merge_requests/${mr.body.iid}/versions/${versions.body[0].id}`, { token: 'reporter' });
+    expect(latest.body).toMatchObject({ head_commit_sha: sha, commits: [{ id: sha }, { id: mr.body.sha }], diffs: [{ new_path: 'p.txt', new_file: true }] });
+    const first = await app.get(`${base}/merge_requests/${mr.body.iid}/versions/${versions.body[1].id}`, { token: 'reporter' });
+    expect(first.body.commits).toMatchObject([{ id: mr.body.sha }]);
+    expect(await app.get(`${base}/merge_requests/${mr.body.iid}/versions/999999`, { token: 'reporter' })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
   });
 
   it('fast-forwards with the ff merge method, refuses when a rebase is needed, and removes the source branch when asked', async () => {

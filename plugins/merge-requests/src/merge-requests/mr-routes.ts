@@ -5,6 +5,7 @@ import {
   forbidden,
   frameworkError,
   noContent,
+  recordNotFound,
   page,
   totalFor,
   totalFromRows,
@@ -22,6 +23,7 @@ import {
   type RepositoryWrites,
 } from '@forgekit/plugin-repositories/contracts';
 import type { MergeRequestRow } from '../entities/merge-request.js';
+import type { MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import type { MergeRequestGit } from './mr-git.js';
 import type { ListOrder, MergeRequestStore } from './mr-store.js';
 import type { ListScope, MergeRequestLister } from './mr-list.js';
@@ -42,6 +44,19 @@ export interface MergeRequestRouteDeps {
 }
 
 const ITEM = '/projects/:id/merge_requests/:merge_request_iid';
+
+/** GitLab's MergeRequestDiff entity. */
+const presentVersion = (version: MergeRequestVersionRow, mr: MergeRequestRow) => ({
+  id: version.id,
+  head_commit_sha: version.headCommitSha,
+  base_commit_sha: version.baseCommitSha ?? null,
+  start_commit_sha: version.startCommitSha ?? null,
+  created_at: version.createdAt.toISOString(),
+  merge_request_id: mr.id,
+  state: 'collected',
+  real_size: null,
+  patch_id_sha: null,
+});
 
 /** `merge_request_iid` is a Grape Integer param. */
 function checkIid(text: string): string {
@@ -202,6 +217,37 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
         const projectUrl = projectWebUrl(ctx.externalUrl, projectAccess.project);
         const items = commits.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage).map((commit) => commitEntity(commit, projectUrl));
         return page(items, await totalFor(ctx.page, items.length, async () => commits.length));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${ITEM}/versions`,
+      auth: 'optional',
+      paginated: true,
+      before: readable,
+      async handler(ctx, _input, { mr }) {
+        const versions = await store.versionsOf(mr.id);
+        const items = versions.slice(ctx.page.offset, ctx.page.offset + ctx.page.perPage).map((version) => presentVersion(version, mr));
+        return page(items, await totalFor(ctx.page, items.length, async () => versions.length));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${ITEM}/versions/:version_id`,
+      auth: 'optional',
+      before: readable,
+      async handler(ctx, _input, { mr, projectAccess, repository }) {
+        const id = /^\d+$/.test(ctx.params.version_id) ? Number(ctx.params.version_id) : Number.NaN;
+        const version = Number.isSafeInteger(id) ? await store.findVersion(mr.id, id) : undefined;
+        if (!version) throw recordNotFound();
+        const refs = { base_sha: version.baseCommitSha ?? null, head_sha: version.headCommitSha, start_sha: version.startCommitSha ?? null };
+        const projectUrl = projectWebUrl(ctx.externalUrl, projectAccess.project);
+        const [commits, diffs] = await Promise.all([git.commits(repository, refs), git.diffs(repository, refs)]);
+        return {
+          ...presentVersion(version, mr),
+          commits: commits.map((commit) => commitEntity(commit, projectUrl)),
+          diffs: diffs.map(diffEntity),
+        };
       },
     }),
     defineRoute({

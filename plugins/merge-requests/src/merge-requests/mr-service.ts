@@ -140,7 +140,8 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
       const projectId = projectAccess.project.id;
       if (input.target_project_id != null && input.target_project_id !== projectId) throw unprocessable(['Source project is not a fork of the target project']);
       validate({ title: input.title, description: input.description });
-      await checkBranches(await repositoryOf(projectId), projectId, input.source_branch, input.target_branch);
+      const repository = await repositoryOf(projectId);
+      await checkBranches(repository, projectId, input.source_branch, input.target_branch);
       const metadata = projectAccess.level >= AccessLevel.DEVELOPER || user.isAdmin;
       const assigneeIds = metadata ? await eligible(projectId, assigneeIdsOf(input) ?? []) : [];
       const reviewerIds = metadata ? await eligible(projectId, input.reviewer_ids ?? []) : [];
@@ -172,7 +173,9 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
         createdAt: now,
         updatedAt: now,
       };
+      const refs = await deps.git.refs(repository, row);
       const mr = await store.insert(row, { assigneeIds, reviewerIds, labelIds: labels }, async (tx, stored) => {
+        if (refs.head_sha) await store.addVersion(tx, stored.id, { head: refs.head_sha, base: refs.base_sha, start: refs.start_sha });
         if (milestone) await recordMilestone(tx, stored, user.id, null, milestone.id);
       });
       await deps.events.emit(mergeRequestEvents.opened, { mergeRequestId: mr.id, projectId, userId: user.id });

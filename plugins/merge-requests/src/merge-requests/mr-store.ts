@@ -4,6 +4,7 @@ import { nextInternalId, unlessTaken } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
+import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
 
 export type NewMergeRequest = Omit<MergeRequestRow, 'id' | 'iid'>;
@@ -112,6 +113,22 @@ export function createMergeRequestStore(database: Database) {
       });
     },
 
+    /** Records a version of the merge request's diff. */
+    async addVersion(tx: Transaction, mergeRequestId: number, shas: { head: string; base: string | null; start: string | null }): Promise<void> {
+      await database.insert(
+        MergeRequestVersionEntity,
+        { mergeRequestId, headCommitSha: shas.head, baseCommitSha: shas.base, startCommitSha: shas.start, createdAt: new Date() },
+        { tx },
+      );
+    },
+
+    /** A merge request's versions, newest first. */
+    versionsOf: (mergeRequestId: number): Promise<MergeRequestVersionRow[]> =>
+      database.rows(database.from(MergeRequestVersionEntity).where({ mergeRequestId }).orderBy('id', 'desc')),
+
+    findVersion: async (mergeRequestId: number, id: number): Promise<MergeRequestVersionRow | undefined> =>
+      (await database.rows(database.from(MergeRequestVersionEntity).where({ mergeRequestId, id }).limit(1)))[0],
+
     findByIid: (projectId: number, iid: number): Promise<MergeRequestRow | undefined> => byIid.first({ projectId, iid }),
 
     /** The open merge request of a source branch into a target branch, other than `exceptId`. */
@@ -193,6 +210,7 @@ export function createMergeRequestStore(database: Database) {
       await database.transaction(async (tx) => {
         await database.delete(MergeRequestUserEntity, { mergeRequestId: id }, { tx });
         await database.delete(MergeRequestLabelEntity, { mergeRequestId: id }, { tx });
+        await database.delete(MergeRequestVersionEntity, { mergeRequestId: id }, { tx });
         await database.delete(MergeRequestEntity, { id }, { tx });
       });
     },
@@ -204,6 +222,7 @@ export function createMergeRequestStore(database: Database) {
       await database.transaction(async (tx) => {
         await database.delete(MergeRequestUserEntity, { mergeRequestId: { $in: ids } }, { tx });
         await database.delete(MergeRequestLabelEntity, { mergeRequestId: { $in: ids } }, { tx });
+        await database.delete(MergeRequestVersionEntity, { mergeRequestId: { $in: ids } }, { tx });
         await database.delete(MergeRequestEntity, { projectId }, { tx });
       });
       return ids;

@@ -1,9 +1,10 @@
 /**
- * A push to the source branch of open merge requests: GitLab's `added N commits` system note,
- * listing the new commits, and a fresh `updated_at`.
+ * A push to the source branch of open merge requests: a new version of the diff, GitLab's
+ * `added N commits` system note listing the new commits, and a fresh `updated_at`.
  */
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import { commitTitle, type RefsUpdated, type RepositoryReads } from '@forgekit/plugin-repositories/contracts';
+import type { MergeRequestGit } from './mr-git.js';
 import type { MergeRequestStore } from './mr-store.js';
 
 const BRANCH_PREFIX = 'refs/heads/';
@@ -15,7 +16,7 @@ export function addedCommitsNote(commits: readonly { id: string; title: string }
   return `added ${count}\n\n<ul>${items}</ul>`;
 }
 
-export function sourcePushes(deps: { store: MergeRequestStore; reads: RepositoryReads; notes: NotesService }) {
+export function sourcePushes(deps: { store: MergeRequestStore; git: MergeRequestGit; reads: RepositoryReads; notes: NotesService }) {
   return async ({ repository, updates, pusher }: RefsUpdated): Promise<void> => {
     if (repository.kind !== 'project') return;
     const moved = updates.filter((update) => update.ref.startsWith(BRANCH_PREFIX) && update.before && update.after);
@@ -29,8 +30,10 @@ export function sourcePushes(deps: { store: MergeRequestStore; reads: Repository
       const commits = await deps.reads.listCommits(repository, { revisions: [update.after!], exclude: [update.before!] });
       if (commits.length === 0) continue;
       const titled = commits.map((commit) => ({ id: commit.id, title: commitTitle(commit.message) }));
-      await deps.store.update(mr, { updatedAt: new Date() }, {}, (tx, stored) =>
-        deps.notes.recordSystemNote({
+      const refs = await deps.git.refs(repository, mr);
+      await deps.store.update(mr, { updatedAt: new Date() }, {}, async (tx, stored) => {
+        if (refs.head_sha) await deps.store.addVersion(tx, stored.id, { head: refs.head_sha, base: refs.base_sha, start: refs.start_sha });
+        await deps.notes.recordSystemNote({
           noteableType: 'MergeRequest',
           noteableId: stored.id,
           noteableIid: stored.iid,
@@ -38,8 +41,8 @@ export function sourcePushes(deps: { store: MergeRequestStore; reads: Repository
           authorId: pusher?.id ?? stored.authorId,
           body: addedCommitsNote(titled),
           tx,
-        }),
-      );
+        });
+      });
     }
   };
 }

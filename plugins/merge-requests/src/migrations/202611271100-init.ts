@@ -50,5 +50,14 @@ export const init: PluginMigration = {
       t.unique(['merge_request_id', 'label_id']);
       t.index(['label_id']);
     });
+    await knex.schema.createTable('merge_request_versions', (t) => {
+      t.increments('id');
+      t.integer('merge_request_id').notNullable().references('id').inTable('merge_requests').onDelete('CASCADE');
+      t.string('head_commit_sha', 40).notNullable();
+      t.string('base_commit_sha', 40);
+      t.string('start_commit_sha', 40);
+      t.timestamp('created_at', { useTz: true }).notNullable();
+      t.index(['merge_request_id']);
+    });
   },
 };
