@@ -155,7 +155,7 @@ describe('lists', () => {
   it('lists at group level, with labels details, wildcards and negated filters', async () => {
     const group = await app.get(`/api/v4/groups/${app.group.id}/merge_requests`, { token: 'reporter', query: { labels: 'bug', with_labels_details: true } });
     expect(group.body).toMatchObject([{ iid: 1, labels: [{ name: 'bug' }, { name: 'ui' }] }]);
-    const iids = async (query: Record<string, unknown>) =>
+    const iids = async (query: Record<string, string | number | boolean>) =>
       (await app.get(`${base}/merge_requests`, { token: 'reporter', query })).body.map((mr: { iid: number }) => mr.iid);
     expect(await iids({ assignee_id: 'Any' })).toEqual([1]);
     expect(await iids({ assignee_id: 'None' })).toEqual([2]);
