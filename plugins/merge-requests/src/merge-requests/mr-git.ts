@@ -26,18 +26,43 @@ export type MergeMethod = 'merge' | 'rebase_merge' | 'ff';
 /** What the diff refs of a merge request depend on. */
 type RefsOf = Pick<MergeRequestRow, 'state' | 'sourceBranch' | 'targetBranch' | 'headSha' | 'baseSha' | 'startSha'>;
 
+/** How many answers per kind are remembered. */
+const REMEMBERED = 2000;
+
+/**
+ * Answers about pairs of commits never change (commits are immutable), so they are kept by
+ * repository and shas: a list page then runs git only for pairs it has not seen. Safe with
+ * several processes, since nothing here depends on which process asked first.
+ */
+function remembered<T>(compute: (repository: RepositoryHandle, a: string, b: string) => Promise<T>) {
+  const answers = new Map<string, Promise<T>>();
+  return (repository: RepositoryHandle, a: string, b: string): Promise<T> => {
+    const key = `${repository.id}:${a}:${b}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = compute(repository, a, b);
+      answers.set(key, answer);
+      answer.catch(() => answers.delete(key));
+      if (answers.size > REMEMBERED) answers.delete(answers.keys().next().value!);
+    }
+    return answer;
+  };
+}
+
 export function createMergeRequestGit(repos: RepositoryReads) {
+  const mergeBase = remembered((repository, a, b) => repos.mergeBase(repository, a, b));
+  const checkMerge = remembered((repository, a, b) => repos.checkMerge(repository, a, b));
   async function refs(repository: RepositoryHandle | null, mr: RefsOf): Promise<DiffRefs> {
     if (mr.state !== 'opened' || !repository) return { base_sha: mr.baseSha ?? null, head_sha: mr.headSha ?? null, start_sha: mr.startSha ?? null };
     const [head, start] = await Promise.all([repos.branchHead(repository, mr.sourceBranch), repos.branchHead(repository, mr.targetBranch)]);
-    const base = head && start ? await repos.mergeBase(repository, start, head) : null;
+    const base = head && start ? await mergeBase(repository, start, head) : null;
     return { base_sha: base, head_sha: head ?? null, start_sha: start ?? null };
   }
 
   async function mergeState(repository: RepositoryHandle | null, mr: MergeRequestRow, diffRefs: DiffRefs, method: MergeMethod): Promise<MergeState> {
     if (mr.state !== 'opened') return { detailed: 'not_open', legacy: mr.state === 'merged' ? 'can_be_merged' : 'cannot_be_merged', hasConflicts: false };
     if (!repository || !diffRefs.head_sha || !diffRefs.start_sha) return { detailed: 'broken_status', legacy: 'cannot_be_merged', hasConflicts: false };
-    const check = await repos.checkMerge(repository, diffRefs.start_sha, diffRefs.head_sha);
+    const check = await checkMerge(repository, diffRefs.start_sha, diffRefs.head_sha);
     const hasConflicts = check.tree === null;
     const legacy = hasConflicts ? 'cannot_be_merged' : 'can_be_merged';
     if (mr.draft) return { detailed: 'draft_status', legacy, hasConflicts };
