@@ -13,6 +13,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { python } from './support/python-gitlab.js';
 
 /**
  * The review flow: a developer pushes a branch with git, opens a merge request with
@@ -129,6 +130,15 @@ describe('merge requests through @gitbeaker/rest and git', () => {
     expect(await gitIn(clone, 'log', '-1', '--format=%s', 'origin/main')).toBe("Merge branch 'feature' into 'main'");
     expect(await gitIn(clone, 'branch', '-r')).not.toContain('origin/feature');
     expect(await failureOf(admin.MergeRequests.merge(project.id, 1))).toEqual({ status: 405, description: '405 Method Not Allowed' });
+  });
+
+  it('reads the merged merge request and its changes with python-gitlab', async () => {
+    const read = await python(
+      server,
+      dev.token,
+      `mr = gl.projects.get(${project.id}).mergerequests.get(1)\nprint(json.dumps([mr.state, mr.merged_by['username'], [c['new_path'] for c in mr.changes()['changes']]]))`,
+    );
+    expect(read).toEqual(['merged', 'root', ['feature.md']]);
   });
 
   it('removes the merge requests with the project', async () => {
