@@ -10,7 +10,7 @@ import { MergeRequestLabelEntity } from './entities/merge-request-label.js';
 import { MergeRequestUserEntity } from './entities/merge-request-user.js';
 import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
-import { ALL_MERGE_REQUESTS, createMergeRequestLister } from './merge-requests/mr-list.js';
+import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
 import { mergeRequestRoutes } from './merge-requests/mr-routes.js';
 import { createMergeRequestService } from './merge-requests/mr-service.js';
@@ -76,9 +76,7 @@ export const mergeRequestsPlugin = definePlugin({
     };
     notes.registerNoteable('MergeRequest', 'merge_requests', resolve);
     milestoneEvents.registerResource('MergeRequest', resolve);
-    labels.registerCounts('merge_requests', async (labelIds, { user, ...scope }) =>
-      store.countsPerLabel(labelIds, await lister(user, scope, ALL_MERGE_REQUESTS)),
-    );
+    labels.registerCounts('merge_requests', (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, everyListableMergeRequest(access, user, scope)));
 
     writes.onRefsUpdated(sourcePushes({ store, git, reads, notes }));
 

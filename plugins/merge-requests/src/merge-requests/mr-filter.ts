@@ -1,5 +1,5 @@
 /** The merge request list filters (GitLab's MergeRequestsFinder) as conditions over `merge_requests as m`. */
-import type { Conditions, Query } from '@forgekit/kernel/orm';
+import type { Conditions, IdQuery, Query } from '@forgekit/kernel/orm';
 import type { MergeRequestState } from '../contracts.js';
 import type { MergeRequestEntity } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
@@ -17,8 +17,8 @@ export interface NegatedFilter {
 }
 
 export interface MergeRequestFilter {
-  /** Projects in scope. */
-  projectIds: readonly number[];
+  /** Projects in scope, as ids or a query of ids. */
+  projectIds: readonly number[] | IdQuery;
   state?: MergeRequestState;
   iids?: readonly number[];
   authorIds?: readonly number[];
@@ -65,7 +65,8 @@ function applyUsers(q: OverMergeRequests, role: MergeRequestUserRole, value: Wil
 /** Narrows `query`, any query that names the merge request as `m`, to the merge requests `filter` keeps. */
 export function applyMergeRequestFilter<Q extends Query<any, any, any>>(query: Q, filter: MergeRequestFilter): Q {
   const q = query as unknown as OverMergeRequests;
-  q.whereIn('m.projectId', orNothing(filter.nothing ? [] : filter.projectIds));
+  if (filter.nothing) q.whereIn('m.projectId', NOTHING);
+  else q.whereIn('m.projectId', Array.isArray(filter.projectIds) ? orNothing(filter.projectIds as readonly number[]) : filter.projectIds);
   if (filter.state) q.where('m.state', filter.state);
   if (filter.iids) q.whereIn('m.iid', orNothing(filter.iids));
   if (filter.authorIds) q.whereIn('m.authorId', orNothing(filter.authorIds));

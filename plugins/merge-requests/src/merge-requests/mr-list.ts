@@ -15,8 +15,14 @@ export interface ListDeps {
   milestones: MilestonesService;
 }
 
-/** List params that keep every merge request the caller may see. */
-export const ALL_MERGE_REQUESTS = { state: 'all' } as ListInput;
+/**
+ * Every merge request the caller may list in a project or group, for label counts: a group's
+ * projects stay a query the count runs.
+ */
+export function everyListableMergeRequest(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): MergeRequestFilter {
+  if (scope.kind === 'project') return { projectIds: [scope.access.project.id] };
+  return { projectIds: access.visibleProjectsQuery(user, { underTraversalPath: scope.access.group.traversalPath }) };
+}
 
 const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
 

@@ -155,6 +155,8 @@ describe('lists', () => {
   it('lists at group level, with labels details, wildcards and negated filters', async () => {
     const group = await app.get(`/api/v4/groups/${app.group.id}/merge_requests`, { token: 'reporter', query: { labels: 'bug', with_labels_details: true } });
     expect(group.body).toMatchObject([{ iid: 1, labels: [{ name: 'bug' }, { name: 'ui' }] }]);
+    const labels = await app.get(`${base}/labels`, { token: 'reporter', query: { with_counts: true, search: 'bug' } });
+    expect(labels.body).toMatchObject([{ name: 'bug', open_merge_requests_count: 1 }]);
     const iids = async (query: Record<string, string | number | boolean>) =>
       (await app.get(`${base}/merge_requests`, { token: 'reporter', query })).body.map((mr: { iid: number }) => mr.iid);
     expect(await iids({ assignee_id: 'Any' })).toEqual([1]);
