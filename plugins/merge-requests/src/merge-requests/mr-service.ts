@@ -274,6 +274,7 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
 
       if (Object.keys(changes).length === 0 && Object.keys(relations).length === 0) return mr;
       changes.updatedAt = now;
+      if (Object.keys(changed).length > 0) changed.updated_at = { previous: mr.updatedAt.toISOString(), current: now.toISOString() };
       const updated = await store.update(mr, changes, relations, async (tx, stored) => {
         for (const body of notes) await note(tx, stored, user.id, body);
         if (stateChange) await note(tx, stored, user.id, stateChange);
