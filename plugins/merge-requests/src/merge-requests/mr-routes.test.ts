@@ -177,6 +177,8 @@ describe('lists', () => {
     expect(mine.body.map((mr: { iid: number }) => mr.iid)).toEqual([2, 1]);
     expect((await app.get('/api/v4/merge_requests', { token: 'maintainer' })).body).toEqual([]);
     expect(await app.get('/api/v4/merge_requests')).toMatchObject({ status: 401 });
+    expect(await app.get('/api/v4/merge_requests', { query: { scope: 'all' } })).toMatchObject({ status: 200, body: [] });
+    expect((await app.get(`${base}/merge_requests`)).status).toBe(404);
     expect(await app.get('/api/v4/merge_requests', { token: 'developer', query: { author_id: 1, author_username: 'x' } })).toMatchObject({
       status: 400,
       body: { error: 'author_id, author_username are mutually exclusive' },
