@@ -14,7 +14,7 @@ import {
   type Principal,
   type Transaction,
 } from '@forgekit/kernel';
-import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService, type User, type UserService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, principalOf, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestoneEventsService } from '@forgekit/plugin-milestone-events/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
@@ -55,11 +55,6 @@ export interface MergeRequestServiceDeps {
   writes: RepositoryWrites;
   protection: BranchProtection;
   events: EventBus;
-}
-
-function principalOf(user: User): Principal {
-  const flag = (value: unknown) => value === true || value === 1 || value === '1' || value === 't';
-  return { id: user.id, username: user.username, name: user.name, isAdmin: flag(user.admin), external: flag(user.external), state: user.state };
 }
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
