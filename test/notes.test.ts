@@ -33,7 +33,13 @@ describe('issue notes, discussions and award emoji through @gitbeaker/rest', () 
 
   it('creates, shows, edits, lists and deletes issue notes, keeping user_notes_count right', async () => {
     const note = await guest.api.IssueNotes.create(projectId, issueIid, 'I can reproduce this');
-    expect(note).toMatchObject({ body: 'I can reproduce this', author: { username: 'notesguest' }, noteable_type: 'Issue', noteable_iid: issueIid, internal: false });
+    expect(note).toMatchObject({
+      body: 'I can reproduce this',
+      author: { username: 'notesguest' },
+      noteable_type: 'Issue',
+      noteable_iid: issueIid,
+      internal: false,
+    });
     const internal = await dev.api.IssueNotes.create(projectId, issueIid, 'between us', { internal: true });
     expect(internal.internal).toBe(true);
 
@@ -67,7 +73,10 @@ describe('issue notes, discussions and award emoji through @gitbeaker/rest', () 
 
     await guest.api.IssueDiscussions.removeNote(projectId, issueIid, thread.id, reply.id);
     expect((await guest.api.IssueDiscussions.show(projectId, issueIid, thread.id)).notes).toHaveLength(1);
-    expect(await failureOf(guest.api.IssueDiscussions.show(projectId, issueIid, 'f'.repeat(40)))).toEqual({ status: 404, description: '404 Discussion Not Found' });
+    expect(await failureOf(guest.api.IssueDiscussions.show(projectId, issueIid, 'f'.repeat(40)))).toEqual({
+      status: 404,
+      description: '404 Discussion Not Found',
+    });
   });
 
   it('awards emoji on issues and notes, and turns an emoji-only comment into an award', async () => {
