@@ -100,4 +100,10 @@ describe('issue notes, discussions and award emoji through @gitbeaker/rest', () 
     await dev.api.IssueNoteAwardEmojis.remove(projectId, issueIid, note.id, onNote.id);
     expect(await guest.api.IssueNoteAwardEmojis.all(projectId, issueIid, note.id)).toEqual([]);
   });
+
+  it('runs quick actions from a note body', async () => {
+    const answer = await dev.api.IssueNotes.create(projectId, issueIid, 'Closing as fixed\n/close');
+    expect(answer).toMatchObject({ body: 'Closing as fixed', commands_changes: { state_event: 'close' } });
+    expect((await api.Issues.show(issueIid, { projectId })).state).toBe('closed');
+  });
 });

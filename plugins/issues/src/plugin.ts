@@ -13,6 +13,7 @@ import { ALL_ISSUES, createIssueLister } from './issues/issue-list.js';
 import { createIssueOrderer } from './issues/issue-order.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
 import { milestoneIssues } from './issues/milestone-issues.js';
+import { issueQuickActions } from './issues/issue-quick-actions.js';
 import { issueRoutes } from './issues/issue-routes.js';
 import { iterationRollOver } from './issues/iteration-roll-over.js';
 import { createIssueService, fromContract, toContract } from './issues/issue-service.js';
@@ -61,7 +62,7 @@ export const issuesPlugin = definePlugin({
       const issue = await service.findForUser(user, projectIdOrPath, iid);
       return { id: issue.id, iid: issue.iid, projectId: issue.projectId };
     };
-    notes.registerNoteable('Issue', 'issues', resolveIssue);
+    notes.registerNoteable('Issue', 'issues', resolveIssue, { quickActions: issueQuickActions({ service, store, access, users, labels, milestones }) });
     milestoneEvents.registerResource('Issue', resolveIssue);
     labels.registerCounts('issues', async (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, await lister(user, scope, ALL_ISSUES)));
     milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));

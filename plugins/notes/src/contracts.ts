@@ -26,11 +26,35 @@ export interface FoundNoteable {
 /** Finds the noteable of `/projects/:id/<segment>/:noteable_id/notes` for the caller (`noteableId` is the iid for issues and merge requests). */
 export type NoteableResolver = (user: Principal, projectIdOrPath: string, noteableId: string) => Promise<FoundNoteable>;
 
+/** A quick action written on its own line of a note body: `/label ~a ~b` is `{ name: 'label', args: '~a ~b' }`. */
+export interface QuickAction {
+  name: string;
+  args: string;
+}
+
+/** What a noteable's quick actions did, as GitLab answers it. */
+export interface QuickActionResult {
+  /** `commands_changes`: e.g. `{ state_event: 'close', add_label_ids: [3] }`. */
+  changes: Record<string, unknown>;
+  /** One sentence per action run, e.g. `Closed this issue.` */
+  summary: string[];
+}
+
+/** The quick actions a noteable kind understands, and how it runs them for the author of a note. */
+export interface QuickActions {
+  names: readonly string[];
+  run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[]): Promise<QuickActionResult>;
+}
+
+export interface NoteableOptions {
+  quickActions?: QuickActions;
+}
+
 export interface NotesService {
   recordSystemNote(note: SystemNote): Promise<void>;
   removeAllFor(noteableType: NoteableType, noteableId: number): Promise<void>;
   /** Serves `GET /projects/:id/<segment>/:noteable_id/notes` for a noteable kind. */
-  registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver): void;
+  registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver, options?: NoteableOptions): void;
   /** `user_notes_count` of several noteables: their notes that are not system notes. */
   userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
 }

@@ -15,7 +15,7 @@ import {
   type Route,
 } from '@forgekit/kernel';
 import type { NoteRow } from '../entities/note.js';
-import { noteBodyParams } from '../notes/note-routes.js';
+import { commandsOnlyAnswer, noteBodyParams } from '../notes/note-routes.js';
 import type { NotePresenter } from '../notes/note-presenter.js';
 import type { NoteService } from '../notes/note-service.js';
 import { mayAdminNote, type NoteableInScope } from '../notes/note-viewer.js';
@@ -126,8 +126,9 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
             type: input.position ? 'DiffNote' : 'DiscussionNote',
             position: input.position ? storedPosition(input.position) : null,
           });
-          if ('awardOnly' in result) throw badRequest('Note {:note=>["can\'t be blank"]}');
-          return created(await presentDiscussion([result], ctx.externalUrl));
+          if (result.kind === 'commands') return commandsOnlyAnswer(result);
+          if (result.kind !== 'note') throw badRequest('Note {:note=>["can\'t be blank"]}');
+          return created(await presentDiscussion([result.note], ctx.externalUrl));
         },
       }),
       defineRoute({
@@ -150,8 +151,9 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
           const notes = await discussionOf(scope, ctx.params.discussion_id);
           if (notes[0]!.system) throw badRequest('Discussion can not be replied to.');
           const result = await service.create(scope, { body: input.body, createdAt: input.created_at, discussion: notes });
-          if ('awardOnly' in result) throw badRequest('Note {:note=>["can\'t be blank"]}');
-          const [note] = await present([result], ctx.externalUrl);
+          if (result.kind === 'commands') return commandsOnlyAnswer(result);
+          if (result.kind !== 'note') throw badRequest('Note {:note=>["can\'t be blank"]}');
+          const [note] = await present([result.note], ctx.externalUrl);
           return created(note);
         },
       }),

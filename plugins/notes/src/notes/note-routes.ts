@@ -1,6 +1,6 @@
 /** `/projects/:id/<issues|merge_requests|snippets>/:noteable_id/notes[/:note_id]`. */
-import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, totalFor, type Route } from '@forgekit/kernel';
-import type { NoteService } from './note-service.js';
+import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, reply, totalFor, type Route } from '@forgekit/kernel';
+import type { CreateResult, NoteService } from './note-service.js';
 import type { NotePresenter } from './note-presenter.js';
 import { NOTEABLE_SEGMENTS, type NoteableScopes } from './noteable-scope.js';
 import { mayAdminNote } from './note-viewer.js';
@@ -18,6 +18,10 @@ export const noteBodyParams = {
   confidential: f.optional(f.boolean()),
   created_at: f.optional(f.datetime()),
 };
+
+/** A body of only quick actions answers what they did (GitLab's NoteCommands), with 202. */
+export const commandsOnlyAnswer = (result: Extract<CreateResult, { kind: 'commands' }>) =>
+  reply(202, { commands_changes: result.changes, summary: result.summary });
 
 export function noteRoutes(service: NoteService, scopes: NoteableScopes, present: NotePresenter): Route[] {
   return NOTEABLE_SEGMENTS.flatMap((kind) => {
@@ -63,8 +67,9 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
         before,
         async handler(ctx, input, scope) {
           const result = await service.create(scope, { body: input.body, internal: input.internal ?? input.confidential, createdAt: input.created_at });
-          const [note] = await present(['awardOnly' in result ? result.note : result], ctx.externalUrl);
-          return created(note);
+          if (result.kind === 'commands') return commandsOnlyAnswer(result);
+          const [note] = await present([result.note], ctx.externalUrl);
+          return created(result.kind === 'note' ? { ...note, commands_changes: result.changes } : note);
         },
       }),
       defineRoute({

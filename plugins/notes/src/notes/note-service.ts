@@ -1,11 +1,12 @@
 /** Notes on any noteable: system notes, comments, thread replies and their rules. */
 import { randomBytes } from 'node:crypto';
 import { badRequest, forbidden, longerThan, notFound, recordNotFound, TEXT_LIMIT, unknownRoute, type RateLimitService } from '@forgekit/kernel';
-import type { NoteableResolver, NoteableType, NotesService, SystemNote } from '../contracts.js';
+import type { NoteableOptions, NoteableResolver, NoteableType, NotesService, SystemNote } from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
 import type { AwardEmojiService } from '../award-emoji/award-emoji-service.js';
 import { awardOnlyName } from '../award-emoji/emoji-names.js';
 import type { NoteStore, NewNote, NoteListQuery, ActivityFilter } from './note-store.js';
+import { parseQuickActions } from './quick-action-parser.js';
 import { mayAdminNote, mayRead, type NoteableInScope } from './note-viewer.js';
 
 /** GitLab's discussion ids: 40 hex characters. */
@@ -23,11 +24,14 @@ export interface NoteInput {
   discussion?: readonly NoteRow[];
 }
 
-/** A note made only of an award emoji: the award was given and no note kept. */
-export interface AwardOnlyNote {
-  awardOnly: true;
-  note: NewNote & { id: null };
-}
+/**
+ * What creating a note did: a note (with what its quick actions changed); an award, for a body
+ * made only of an award emoji (no note kept); or only quick actions, for a body of nothing else.
+ */
+export type CreateResult =
+  | { kind: 'note'; note: NoteRow; changes: Record<string, unknown> }
+  | { kind: 'award'; note: NewNote & { id: null } }
+  | { kind: 'commands'; changes: Record<string, unknown>; summary: string[] };
 
 interface Dependencies {
   store: NoteStore;
@@ -42,6 +46,7 @@ const noteError = (messages: string) => badRequest(`Note ${messages}`);
 
 export function createNoteService({ store, awards, rateLimits, createLimit }: Dependencies) {
   const resolvers = new Map<string, { noteableType: NoteableType; resolver: NoteableResolver }>();
+  const optionsByType = new Map<NoteableType, NoteableOptions>();
 
   const checkBody = (body: string) => {
     if (body.trim() === '') throw noteError('{:note=>["can\'t be blank"]}');
@@ -82,8 +87,9 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
       await awards.removeAllOf(noteableType, [noteableId]);
       await store.removeAllFor(noteableType, noteableId);
     },
-    registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver): void {
+    registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver, options: NoteableOptions = {}): void {
       resolvers.set(segment, { noteableType, resolver });
+      optionsByType.set(noteableType, options);
     },
     userNoteCounts: (noteableType: NoteableType, noteableIds: readonly number[]) => store.userNoteCounts(noteableType, noteableIds),
 
@@ -106,11 +112,16 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
       return note;
     },
 
-    async create(scope: NoteableInScope, input: NoteInput): Promise<NoteRow | AwardOnlyNote> {
+    async create(scope: NoteableInScope, input: NoteInput): Promise<CreateResult> {
       const { noteableType, noteable, viewer } = scope;
       const limit = await createLimit();
       if (limit > 0) await rateLimits.consume(`notes_create:${viewer.user.id}`, { points: limit, durationSeconds: 60 });
       checkBody(input.body);
+      const quickActions = optionsByType.get(noteableType)?.quickActions;
+      const parsed = parseQuickActions(input.body, quickActions?.names ?? []);
+      const ran = parsed.actions.length > 0 ? await quickActions!.run(viewer.user, noteable, parsed.actions) : null;
+      if (ran && parsed.text === '') return { kind: 'commands', changes: ran.changes, summary: ran.summary };
+      const body = parsed.text;
       const [first] = input.discussion ?? [];
       const now = new Date();
       const createdAt = viewer.canSetCreatedAt && input.createdAt && input.createdAt > EPOCH ? input.createdAt : now;
@@ -121,7 +132,7 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
         noteableIid: noteable.iid,
         projectId: noteable.projectId,
         authorId: viewer.user.id,
-        body: input.body,
+        body,
         system: false,
         // Internal needs Reporter; below that it is dropped, not refused. Replies follow their thread.
         internal: first ? first.internal : Boolean(input.internal) && viewer.canSeeInternal,
@@ -136,17 +147,17 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
         createdAt,
         updatedAt: createdAt,
       };
-      const award = first || input.type ? null : awardOnlyName(input.body);
+      const award = first || input.type ? null : awardOnlyName(body);
       if (award) {
         await awards.give({ awardableType: noteableType, awardableId: noteable.id }, noteable.projectId, viewer.user.id, award);
-        return { awardOnly: true, note: { ...row, id: null } };
+        return { kind: 'award', note: { ...row, id: null } };
       }
       if (first && first.type === null) {
         // Replying to a lone comment turns it into a thread.
         await store.update(first.id, { type: 'DiscussionNote' });
       }
       const id = await store.insert(row);
-      return { ...row, id };
+      return { kind: 'note', note: { ...row, id }, changes: ran?.changes ?? {} };
     },
 
     async update(scope: NoteableInScope, note: NoteRow, changes: { body?: string | null; internal?: boolean | null }): Promise<NoteRow> {
