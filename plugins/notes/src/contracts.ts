@@ -1,5 +1,5 @@
 /** What other plugins may use of notes: the recorder of system notes on any noteable, and the note routes of each noteable kind. */
-import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
+import { createServiceRef, defineEvent, type Principal, type Transaction } from '@forgekit/kernel';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'WikiPage';
 
@@ -48,6 +48,11 @@ export interface QuickActions {
 
 export interface NoteableOptions {
   quickActions?: QuickActions;
+  /**
+   * Checks a diff note's `position` (the hash GitLab takes on `POST .../discussions`) against
+   * the noteable's diff; throws GitLab's 400 for a line outside it. Kinds without it take no positions.
+   */
+  checkPosition?(noteable: FoundNoteable, position: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 export interface NotesService {
@@ -60,3 +65,31 @@ export interface NotesService {
 }
 
 export const notesServiceRef = createServiceRef<NotesService>('notes.notes');
+
+interface NoteEvent {
+  noteId: number;
+  noteableType: NoteableType;
+  noteableId: number;
+  projectId: number | null;
+  /** Who wrote, changed or removed the note. */
+  userId: number;
+}
+
+interface AwardEmojiEvent {
+  awardId: number;
+  name: string;
+  /** `Note` for an award on a note. */
+  awardableType: NoteableType | 'Note';
+  awardableId: number;
+  projectId: number | null;
+  userId: number;
+}
+
+/** Carry what GitLab's `object_kind: note` and `emoji` webhook payloads need: ids and who. */
+export const noteEvents = {
+  created: defineEvent<NoteEvent>('note.created'),
+  updated: defineEvent<NoteEvent>('note.updated'),
+  deleted: defineEvent<NoteEvent>('note.deleted'),
+  awarded: defineEvent<AwardEmojiEvent>('award_emoji.awarded'),
+  revoked: defineEvent<AwardEmojiEvent>('award_emoji.revoked'),
+};

@@ -32,11 +32,12 @@ export const notesPlugin = definePlugin({
     const settings = ctx.resolve(coreSettingsRef);
     settings.define(ctx.pluginId, 'notes_create_limit', f.integer({ min: 0, max: 2_147_483_647 }), NOTES_CREATE_LIMIT);
 
-    const awards = createAwardEmojiService(createAwardEmojiStore(database));
+    const awards = createAwardEmojiService(createAwardEmojiStore(database), ctx.events);
     const service = createNoteService({
       store: createNoteStore(database),
       awards,
       rateLimits: ctx.resolve(kernelServices.rateLimits),
+      events: ctx.events,
       createLimit: async () => Number(await settings.get('notes_create_limit')),
     });
     ctx.provide(notesServiceRef, service);

@@ -3,7 +3,7 @@ import { created, defineRoute, f, noContent, page, params, type Route } from '@f
 import { userBasic, type UserService } from '@forgekit/plugin-core/contracts';
 import type { AwardEmojiRow } from '../entities/award-emoji.js';
 import type { NoteService } from '../notes/note-service.js';
-import { NOTEABLE_SEGMENTS, type NoteableScopes, type ScopeRequest } from '../notes/noteable-scope.js';
+import { AWARDABLE_SEGMENTS, type NoteableScopes, type ScopeRequest } from '../notes/noteable-scope.js';
 import type { AwardEmojiService } from './award-emoji-service.js';
 import type { Awardable } from './award-emoji-store.js';
 
@@ -22,7 +22,7 @@ export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, 
     }));
   };
 
-  return NOTEABLE_SEGMENTS.flatMap((kind) => {
+  return AWARDABLE_SEGMENTS.flatMap((kind) => {
     const base = `/projects/:id/${kind.segment}/:${kind.param}`;
     /** The noteable itself, or one of its notes the caller may read. */
     const onNoteable = async (ctx: ScopeRequest) => {

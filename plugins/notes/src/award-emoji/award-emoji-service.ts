@@ -1,5 +1,6 @@
 /** Award emoji on noteables and notes, with GitLab's answers for names and duplicates. */
-import { notFound, recordNotFound, unauthorized, type Principal } from '@forgekit/kernel';
+import { notFound, recordNotFound, unauthorized, type EventBus, type Principal } from '@forgekit/kernel';
+import { noteEvents } from '../contracts.js';
 import type { AwardableType, AwardEmojiRow } from '../entities/award-emoji.js';
 import type { Awardable, AwardEmojiStore } from './award-emoji-store.js';
 import { awardName } from './emoji-names.js';
@@ -7,7 +8,16 @@ import { awardName } from './emoji-names.js';
 /** GitLab answers a refused award as a 404 naming the model errors (a Ruby hash inspect). */
 const refused = (errors: string) => notFound(`Award Emoji ${errors}`);
 
-export function createAwardEmojiService(store: AwardEmojiStore) {
+export function createAwardEmojiService(store: AwardEmojiStore, events: EventBus) {
+  const emit = (event: (typeof noteEvents)['awarded'], award: AwardEmojiRow, userId: number) =>
+    events.emit(event, {
+      awardId: award.id,
+      name: award.name,
+      awardableType: award.awardableType,
+      awardableId: award.awardableId,
+      projectId: award.projectId,
+      userId,
+    });
   return {
     list: (awardable: Awardable, limit: number, offset: number) => store.list(awardable, limit, offset),
     count: (awardable: Awardable) => store.count(awardable),
@@ -23,7 +33,9 @@ export function createAwardEmojiService(store: AwardEmojiStore) {
       if (await store.findByUserAndName(awardable, userId, name)) throw refused('{:name=>["has already been taken"]}');
       const now = new Date();
       const row = { ...awardable, name, userId, projectId, createdAt: now, updatedAt: now };
-      return { ...row, id: await store.insert(row) };
+      const award = { ...row, id: await store.insert(row) };
+      await emit(noteEvents.awarded, award, userId);
+      return award;
     },
     /** Only the user who gave it, or an administrator, takes an award back (GitLab answers others 401). */
     async take(awardable: Awardable, id: number, user: Principal): Promise<void> {
@@ -31,6 +43,7 @@ export function createAwardEmojiService(store: AwardEmojiStore) {
       if (!award) throw recordNotFound();
       if (award.userId !== user.id && !user.isAdmin) throw unauthorized();
       await store.remove(award.id);
+      await emit(noteEvents.revoked, award, user.id);
     },
     removeAllOf: (awardableType: AwardableType, ids: readonly number[]) => store.removeAllOf(awardableType, ids),
     removeAllOfProject: (projectId: number) => store.removeAllOfProject(projectId),

@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesServiceRef } from '../contracts.js';
 import { notesPlugin } from '../plugin.js';
-import { noteableFixture } from '../testing/noteable-fixture.js';
+import { noteableFixture, seenEvents } from '../testing/noteable-fixture.js';
 
 let app: TestApp;
 let issue: string;
@@ -123,5 +123,21 @@ describe('merge request discussions', () => {
     const incomplete = await app.post(mergeRequest, { body: 'x', position: { base_sha: 'a' } }, { token: 'developer' });
     expect(incomplete.status).toBe(400);
     expect(incomplete.body.error).toContain('position[start_sha] is missing');
+    expect(await app.post(mergeRequest, { body: 'x', position: { ...position, new_line: 999 } }, { token: 'developer' })).toMatchObject({
+      status: 400,
+      body: { message: '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}' },
+    });
+    expect(await app.post(issue, { body: 'x', position }, { token: 'developer' })).toMatchObject({ status: 400 });
+  });
+
+  it('tells listeners about created, updated and deleted notes and about awards', async () => {
+    const note = (await app.post(`/api/v4/projects/${app.project.id}/merge_requests/3/notes`, { body: 'watched' }, { token: 'developer' })).body;
+    await app.put(`/api/v4/projects/${app.project.id}/merge_requests/3/notes/${note.id}`, { body: 'watched twice' }, { token: 'developer' });
+    const award = (await app.post(`/api/v4/projects/${app.project.id}/merge_requests/3/award_emoji`, { name: 'eyes' }, { token: 'developer' })).body;
+    await app.delete(`/api/v4/projects/${app.project.id}/merge_requests/3/award_emoji/${award.id}`, { token: 'developer' });
+    await app.delete(`/api/v4/projects/${app.project.id}/merge_requests/3/notes/${note.id}`, { token: 'developer' });
+    await expect
+      .poll(() => seenEvents.filter((seen) => seen.endsWith(`:${note.id}`) || seen.endsWith(`:${award.id}`)))
+      .toEqual(expect.arrayContaining([`created:${note.id}`, `updated:${note.id}`, `deleted:${note.id}`, `awarded:${award.id}`, `revoked:${award.id}`]));
   });
 });

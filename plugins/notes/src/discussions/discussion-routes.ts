@@ -118,7 +118,10 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
         input: params({ ...noteBodyParams, position: f.optional(positionField), commit_id: f.optional(f.string()) }),
         before,
         async handler(ctx, input, scope) {
-          if (input.position && scope.noteableType !== 'MergeRequest') throw badRequest('Note {:position=>["is not supported for this noteable"]}');
+          const checkPosition = service.positionCheckOf(scope.noteableType);
+          if (input.position && !checkPosition && scope.noteableType !== 'MergeRequest')
+            throw badRequest('Note {:position=>["is not supported for this noteable"]}');
+          if (input.position && checkPosition) await checkPosition(scope.noteable, storedPosition(input.position));
           const result = await service.create(scope, {
             body: input.body,
             internal: input.internal ?? input.confidential,

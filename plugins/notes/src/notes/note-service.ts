@@ -1,7 +1,7 @@
 /** Notes on any noteable: system notes, comments, thread replies and their rules. */
 import { randomBytes } from 'node:crypto';
-import { badRequest, forbidden, longerThan, notFound, recordNotFound, TEXT_LIMIT, unknownRoute, type RateLimitService } from '@forgekit/kernel';
-import type { NoteableOptions, NoteableResolver, NoteableType, NotesService, SystemNote } from '../contracts.js';
+import { badRequest, forbidden, longerThan, notFound, recordNotFound, TEXT_LIMIT, unknownRoute, type EventBus, type RateLimitService } from '@forgekit/kernel';
+import { noteEvents, type NoteableOptions, type NoteableResolver, type NoteableType, type NotesService, type SystemNote } from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
 import type { AwardEmojiService } from '../award-emoji/award-emoji-service.js';
 import { awardOnlyName } from '../award-emoji/emoji-names.js';
@@ -37,6 +37,7 @@ interface Dependencies {
   store: NoteStore;
   awards: AwardEmojiService;
   rateLimits: RateLimitService;
+  events: EventBus;
   /** The per-minute limit of note creation per user; 0 lets everything through. */
   createLimit: () => Promise<number>;
 }
@@ -44,7 +45,7 @@ interface Dependencies {
 const EPOCH = new Date('1970-01-01T00:00:00Z');
 const noteError = (messages: string) => badRequest(`Note ${messages}`);
 
-export function createNoteService({ store, awards, rateLimits, createLimit }: Dependencies) {
+export function createNoteService({ store, awards, rateLimits, events, createLimit }: Dependencies) {
   const resolvers = new Map<string, { noteableType: NoteableType; resolver: NoteableResolver }>();
   const optionsByType = new Map<NoteableType, NoteableOptions>();
 
@@ -52,6 +53,8 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
     if (body.trim() === '') throw noteError('{:note=>["can\'t be blank"]}');
     if (longerThan(body, TEXT_LIMIT)) throw noteError(`is too long (maximum is ${TEXT_LIMIT} characters)`);
   };
+  const emit = (event: (typeof noteEvents)['created'], note: NoteRow, userId: number) =>
+    events.emit(event, { noteId: note.id, noteableType: note.noteableType, noteableId: note.noteableId, projectId: note.projectId, userId });
   const resolvable = (noteableType: NoteableType, type: string | null, system: boolean) =>
     noteableType === 'MergeRequest' && !system && (type === 'DiscussionNote' || type === 'DiffNote');
 
@@ -92,6 +95,9 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
       optionsByType.set(noteableType, options);
     },
     userNoteCounts: (noteableType: NoteableType, noteableIds: readonly number[]) => store.userNoteCounts(noteableType, noteableIds),
+
+    /** The noteable kind's check of diff positions, if it has one. */
+    positionCheckOf: (noteableType: NoteableType) => optionsByType.get(noteableType)?.checkPosition,
 
     /** The resolver of a route segment; a kind no plugin serves is an unknown route. */
     resolverFor(segment: string) {
@@ -156,8 +162,9 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
         // Replying to a lone comment turns it into a thread.
         await store.update(first.id, { type: 'DiscussionNote' });
       }
-      const id = await store.insert(row);
-      return { kind: 'note', note: { ...row, id }, changes: ran?.changes ?? {} };
+      const note = { ...row, id: await store.insert(row) };
+      await emit(noteEvents.created, note, viewer.user.id);
+      return { kind: 'note', note, changes: ran?.changes ?? {} };
     },
 
     async update(scope: NoteableInScope, note: NoteRow, changes: { body?: string | null; internal?: boolean | null }): Promise<NoteRow> {
@@ -171,6 +178,7 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
       if (Object.keys(patch).length === 0) return note;
       patch.updatedAt = new Date();
       await store.update(note.id, patch);
+      await emit(noteEvents.updated, note, scope.viewer.user.id);
       return { ...note, ...patch };
     },
 
@@ -194,6 +202,7 @@ export function createNoteService({ store, awards, rateLimits, createLimit }: De
       if (!mayAdminNote(scope.viewer, note)) throw forbidden();
       await awards.removeAllOf('Note', [note.id]);
       await store.remove(note.id);
+      await emit(noteEvents.deleted, note, scope.viewer.user.id);
     },
 
     async removeAllOfProject(projectId: number): Promise<void> {

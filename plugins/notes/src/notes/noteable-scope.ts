@@ -9,7 +9,11 @@ export const NOTEABLE_SEGMENTS = [
   { segment: 'issues', param: 'issue_iid' },
   { segment: 'merge_requests', param: 'merge_request_iid' },
   { segment: 'snippets', param: 'snippet_id' },
+  { segment: 'wiki_pages', param: 'wiki_page_meta_id' },
 ] as const;
+
+/** The kinds that take award emoji (GitLab's awardables). */
+export const AWARDABLE_SEGMENTS = NOTEABLE_SEGMENTS.filter(({ segment }) => segment !== 'wiki_pages');
 
 export type NoteableSegment = (typeof NOTEABLE_SEGMENTS)[number];
 

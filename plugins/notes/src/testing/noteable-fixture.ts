@@ -1,7 +1,10 @@
 /** Stand-in noteable kinds for the notes plugin's own tests: issue iid 7 (noteable 700) and merge request iid 3 (noteable 300) of any project the caller can read. */
-import { definePlugin, recordNotFound } from '@forgekit/kernel';
+import { badRequest, definePlugin, recordNotFound } from '@forgekit/kernel';
 import { coreAccessRef } from '@forgekit/plugin-core/contracts';
-import { notesServiceRef } from '../contracts.js';
+import { noteEvents, notesServiceRef } from '../contracts.js';
+
+/** The note and award events the fixture saw, as `name:id`. */
+export const seenEvents: string[] = [];
 
 export const noteableFixture = definePlugin({
   id: 'noteable-fixture',
@@ -15,10 +18,24 @@ export const noteableFixture = definePlugin({
       if (iid !== '7') throw recordNotFound();
       return { id: 700, iid: 7, projectId: project.id };
     });
-    notes.registerNoteable('MergeRequest', 'merge_requests', async (user, projectIdOrPath, iid) => {
-      const { project } = await access.requireProject(user, projectIdOrPath);
-      if (iid !== '3') throw recordNotFound();
-      return { id: 300, iid: 3, projectId: project.id };
-    });
+    notes.registerNoteable(
+      'MergeRequest',
+      'merge_requests',
+      async (user, projectIdOrPath, iid) => {
+        const { project } = await access.requireProject(user, projectIdOrPath);
+        if (iid !== '3') throw recordNotFound();
+        return { id: 300, iid: 3, projectId: project.id };
+      },
+      {
+        async checkPosition(_noteable, position) {
+          if (position.new_line === 999) throw badRequest('Note {:line_code=>["can\'t be blank", "must be a valid line code"]}');
+        },
+      },
+    );
+    for (const [name, event] of Object.entries(noteEvents)) {
+      ctx.events.on(event, (payload: { noteId?: number; awardId?: number }) => {
+        seenEvents.push(`${name}:${payload.noteId ?? payload.awardId}`);
+      });
+    }
   },
 });
