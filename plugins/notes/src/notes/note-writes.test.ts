@@ -134,3 +134,20 @@ describe('the note creation rate limit', () => {
     }
   });
 });
+
+describe('deleting a user', () => {
+  it('hands their notes to the Ghost User and removes their awards', async () => {
+    const user = await app.post(
+      '/api/v4/users',
+      { username: 'leaving', name: 'Leaving', email: 'leaving@example.com', password: 'password1234' },
+      { token: 'admin' },
+    );
+    await app.post(`/api/v4/projects/${app.project.id}/members`, { user_id: user.body.id, access_level: 10 }, { token: 'owner' });
+    const note = await app.post(path, { body: 'bye' }, { token: 'admin', headers: { Sudo: 'leaving' } });
+    expect(note).toMatchObject({ status: 201, body: { author: { username: 'leaving' } } });
+    expect((await app.post(`${path}/${note.body.id}/award_emoji`, { name: 'wave' }, { token: 'admin', headers: { Sudo: 'leaving' } })).status).toBe(201);
+    expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBe(204);
+    await expect.poll(async () => (await app.get(`${path}/${note.body.id}`, { token: 'guest' })).body.author?.username).toBe('ghost');
+    expect((await app.get(`${path}/${note.body.id}/award_emoji`, { token: 'guest' })).body).toEqual([]);
+  });
+});
