@@ -60,7 +60,7 @@ export const issuesPlugin = definePlugin({
 
     const resolveIssue = async (user: Parameters<IssuesService['findForUser']>[0], projectIdOrPath: string, iid: string) => {
       const issue = await service.findForUser(user, projectIdOrPath, iid);
-      return { id: issue.id, iid: issue.iid, projectId: issue.projectId };
+      return { id: issue.id, iid: issue.iid, projectId: issue.projectId, discussionLocked: issue.discussionLocked === true };
     };
     notes.registerNoteable('Issue', 'issues', resolveIssue, { quickActions: issueQuickActions({ service, store, access, users, labels, milestones }) });
     milestoneEvents.registerResource('Issue', resolveIssue);

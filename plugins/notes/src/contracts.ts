@@ -21,6 +21,8 @@ export interface FoundNoteable {
   id: number;
   iid: number | null;
   projectId: number;
+  /** A locked discussion takes comments from project members only. */
+  discussionLocked?: boolean;
 }
 
 /** Finds the noteable of `/projects/:id/<segment>/:noteable_id/notes` for the caller (`noteableId` is the iid for issues and merge requests). */

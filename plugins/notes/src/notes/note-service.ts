@@ -120,6 +120,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
 
     async create(scope: NoteableInScope, input: NoteInput): Promise<CreateResult> {
       const { noteableType, noteable, viewer } = scope;
+      if (noteable.discussionLocked && !viewer.isMember) throw forbidden();
       const limit = await createLimit();
       if (limit > 0) await rateLimits.consume(`notes_create:${viewer.user.id}`, { points: limit, durationSeconds: 60 });
       checkBody(input.body);

@@ -12,6 +12,8 @@ export interface NoteViewer {
   canSetCreatedAt: boolean;
   /** Developers and up resolve threads. */
   canResolve: boolean;
+  /** Members (and administrators) may comment on a locked discussion. */
+  isMember: boolean;
 }
 
 export interface NoteableInScope {
@@ -27,6 +29,7 @@ export async function viewerOf(access: AccessService, user: Principal, noteable:
     canSeeInternal: level >= AccessLevel.REPORTER,
     canSetCreatedAt: user.isAdmin || level >= AccessLevel.OWNER,
     canResolve: level >= AccessLevel.DEVELOPER,
+    isMember: level >= AccessLevel.GUEST,
   };
 }
 
