@@ -89,6 +89,7 @@ describe('issue notes, discussions and award emoji through @gitbeaker/rest', () 
       ['thumbsup', 'notesdev'],
     ]);
     expect(await failureOf(dev.api.IssueAwardEmojis.remove(projectId, issueIid, award.id))).toEqual({ status: 401, description: '401 Unauthorized' });
+    expect(await api.Issues.show(issueIid, { projectId })).toMatchObject({ upvotes: 1, downvotes: 0 });
     await guest.api.IssueAwardEmojis.remove(projectId, issueIid, award.id);
     expect((await guest.api.IssueAwardEmojis.all(projectId, issueIid)).map((a) => a.name)).toEqual(['thumbsup']);
 

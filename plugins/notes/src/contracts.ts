@@ -64,6 +64,8 @@ export interface NotesService {
   registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver, options?: NoteableOptions): void;
   /** `user_notes_count` of several noteables: their notes that are not system notes. */
   userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
+  /** `upvotes` and `downvotes` of several noteables: their `thumbsup` and `thumbsdown` awards; noteables with neither are left out. */
+  awardVotes(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, { upvotes: number; downvotes: number }>>;
 }
 
 export const notesServiceRef = createServiceRef<NotesService>('notes.notes');

@@ -48,6 +48,17 @@ export function createAwardEmojiService(store: AwardEmojiStore, events: EventBus
     removeAllOf: (awardableType: AwardableType, ids: readonly number[]) => store.removeAllOf(awardableType, ids),
     removeAllOfProject: (projectId: number) => store.removeAllOfProject(projectId),
     removeAllOfUser: (userId: number) => store.removeAllOfUser(userId),
+    async votes(awardableType: AwardableType, ids: readonly number[]): Promise<Map<number, { upvotes: number; downvotes: number }>> {
+      const votes = new Map<number, { upvotes: number; downvotes: number }>();
+      if (ids.length === 0) return votes;
+      for (const row of await store.countsByName(awardableType, ids, ['thumbsup', 'thumbsdown'])) {
+        const entry = votes.get(row.awardableId) ?? { upvotes: 0, downvotes: 0 };
+        if (row.name === 'thumbsup') entry.upvotes = row.count;
+        else entry.downvotes = row.count;
+        votes.set(row.awardableId, entry);
+      }
+      return votes;
+    },
   };
 }
 

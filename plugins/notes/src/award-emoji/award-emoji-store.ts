@@ -8,6 +8,18 @@ export interface Awardable {
 }
 
 export function createAwardEmojiStore(database: Database) {
+  const voteRows = database.prepareValues(
+    (p) =>
+      database
+        .table(AwardEmojiEntity)
+        .select({ awardableId: 'awardableId', name: 'name' })
+        .count({ count: '*' })
+        .where({ awardableType: p.awardableType })
+        .whereIn('awardableId', p.ids)
+        .whereIn('name', p.names)
+        .groupBy('awardableId', 'name'),
+    { awardableId: 'number', name: 'string', count: 'number' },
+  );
   const ofAwardable = (awardable: Awardable) => database.from(AwardEmojiEntity).where({ ...awardable });
   return {
     list: (awardable: Awardable, limit: number, offset: number): Promise<AwardEmojiRow[]> =>
@@ -23,6 +35,8 @@ export function createAwardEmojiStore(database: Database) {
     },
     removeAllOfProject: (projectId: number) => database.delete(AwardEmojiEntity, { projectId }),
     removeAllOfUser: (userId: number) => database.delete(AwardEmojiEntity, { userId }),
+    /** Counts of the named awards per awardable. */
+    countsByName: (awardableType: AwardableType, ids: readonly number[], names: readonly string[]) => voteRows.all({ awardableType, ids, names }),
   };
 }
 

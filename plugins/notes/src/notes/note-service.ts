@@ -95,6 +95,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       optionsByType.set(noteableType, options);
     },
     userNoteCounts: (noteableType: NoteableType, noteableIds: readonly number[]) => store.userNoteCounts(noteableType, noteableIds),
+    awardVotes: (noteableType: NoteableType, noteableIds: readonly number[]) => awards.votes(noteableType, noteableIds),
 
     /** The noteable kind's check of diff positions, if it has one. */
     positionCheckOf: (noteableType: NoteableType) => optionsByType.get(noteableType)?.checkPosition,
