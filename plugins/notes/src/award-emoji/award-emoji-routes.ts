@@ -1,15 +1,20 @@
 /** `.../<issues|merge_requests|snippets>/:noteable_id[/notes/:note_id]/award_emoji[/:award_id]`. */
 import { created, defineRoute, f, noContent, page, params, type Route } from '@forgekit/kernel';
-import { userBasic, type UserService } from '@forgekit/plugin-core/contracts';
+import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { AwardEmojiRow } from '../entities/award-emoji.js';
 import type { NoteService } from '../notes/note-service.js';
+import { presentUsers } from '../notes/present-users.js';
 import { AWARDABLE_SEGMENTS, type NoteableScopes, type ScopeRequest } from '../notes/noteable-scope.js';
 import type { AwardEmojiService } from './award-emoji-service.js';
 import type { Awardable } from './award-emoji-store.js';
 
 export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, scopes: NoteableScopes, users: UserService): Route[] {
   const present = async (rows: readonly AwardEmojiRow[], externalUrl: string) => {
-    const found = new Map((await users.findByIds([...new Set(rows.map((row) => row.userId))])).map((user) => [user.id, userBasic(user, externalUrl)] as const));
+    const found = await presentUsers(
+      users,
+      rows.map((row) => row.userId),
+      externalUrl,
+    );
     return rows.map((row) => ({
       id: row.id,
       name: row.name,

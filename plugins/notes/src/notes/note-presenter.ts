@@ -1,6 +1,7 @@
 /** GitLab's Note entity, fields in declaration order. */
-import { userBasic, type UserService } from '@forgekit/plugin-core/contracts';
+import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { NoteRow } from '../entities/note.js';
+import { presentUsers } from './present-users.js';
 
 type Author = Record<string, unknown> | null;
 type PresentableNote = Omit<NoteRow, 'id'> & { id: number | null };
@@ -35,8 +36,8 @@ export type PresentedNote = ReturnType<typeof presentNote>;
 /** Presents notes with their authors (and resolvers) read in one query. */
 export function notePresenter(users: UserService) {
   return async (notes: readonly PresentableNote[], externalUrl: string): Promise<PresentedNote[]> => {
-    const ids = new Set(notes.flatMap((note) => (note.resolvedById == null ? [note.authorId] : [note.authorId, note.resolvedById])));
-    const found = new Map((await users.findByIds([...ids])).map((user) => [user.id, userBasic(user, externalUrl)] as const));
+    const ids = notes.flatMap((note) => (note.resolvedById == null ? [note.authorId] : [note.authorId, note.resolvedById]));
+    const found = await presentUsers(users, ids, externalUrl);
     return notes.map((note) => presentNote(note, found.get(note.authorId) ?? null, note.resolvedById == null ? null : (found.get(note.resolvedById) ?? null)));
   };
 }
