@@ -53,10 +53,11 @@ export function createIssuePresenter(deps: PresenterDeps) {
   return async function presentIssues(issues: readonly IssueRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
-    const [{ assignees, labels: labelLinks }, paths, noteCounts] = await Promise.all([
+    const [{ assignees, labels: labelLinks }, paths, noteCounts, votes] = await Promise.all([
       deps.store.relationsOf(issueIds),
       projectPaths(issues, options.projectPaths),
       deps.notes.userNoteCounts('Issue', issueIds),
+      deps.notes.awardVotes('Issue', issueIds),
     ]);
     const userIds = unique(issues.flatMap((issue) => [issue.authorId, issue.closedById, ...(assignees.get(issue.id) ?? [])]));
     const labelIds = unique([...labelLinks.values()].flat());
@@ -102,8 +103,8 @@ export function createIssuePresenter(deps: PresenterDeps) {
         assignee: assigned[0] ?? null,
         user_notes_count: noteCounts.get(issue.id) ?? 0,
         merge_requests_count: 0,
-        upvotes: 0,
-        downvotes: 0,
+        upvotes: votes.get(issue.id)?.upvotes ?? 0,
+        downvotes: votes.get(issue.id)?.downvotes ?? 0,
         due_date: issue.dueDate ?? null,
         confidential: issue.confidential,
         discussion_locked: issue.discussionLocked ?? null,
