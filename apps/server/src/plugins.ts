@@ -5,6 +5,7 @@ import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { followsPlugin } from '@forgekit/plugin-follows';
+import { invitationsPlugin } from '@forgekit/plugin-invitations';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
@@ -44,6 +45,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   projectAliasesPlugin,
   uploadsPlugin,
   badgesPlugin,
+  invitationsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

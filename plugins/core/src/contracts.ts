@@ -9,7 +9,7 @@ import type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 import type { GroupSettings } from './groups/group-settings.js';
 import type { ProjectSettings } from './projects/project-settings.js';
 
-export { coreEvents } from './events.js';
+export { coreEvents, type MemberEventPayload } from './events.js';
 export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
 export { CI_STATUSES, COMPLETED_CI_STATUSES, type CiStatus } from './shared/ci-statuses.js';
 /** The guard that refuses writes to archived projects: a route that must still write there names it in `exemptFrom`. */
@@ -231,6 +231,8 @@ export interface UserService {
   findByUsername(username: string): Promise<User | undefined>;
   /** A numeric id or a username. */
   findByIdOrUsername(value: string): Promise<User | undefined>;
+  /** The user whose primary email this is, case-insensitive. */
+  findByEmail(email: string): Promise<User | undefined>;
   create(input: NewUser): Promise<User>;
   update(id: number, patch: UserPatch): Promise<User>;
   /**
@@ -240,6 +242,29 @@ export interface UserService {
   remove(id: number): Promise<{ projectIds: number[] }>;
   /** Groups in which this user is the only owner. */
   soleOwnedGroups(id: number): Promise<number[]>;
+}
+
+/** What a membership belongs to: a project, or a group (`Namespace`). */
+export interface MemberSource {
+  type: 'Project' | 'Namespace';
+  id: number;
+}
+
+export interface MemberGrant {
+  userId: number;
+  accessLevel: number;
+  /** `YYYY-MM-DD`. */
+  expiresAt?: string | null;
+  createdById?: number | null;
+}
+
+/** Direct memberships; every change is announced (`coreEvents.memberAdded`, `memberUpdated`, `memberRemoved`). */
+export interface MemberService {
+  /** The user's own membership of the source, not an inherited one. */
+  find(source: MemberSource, userId: number): Promise<Member | undefined>;
+  add(source: MemberSource, grant: MemberGrant): Promise<Member>;
+  update(member: Member, patch: { accessLevel?: number; expiresAt?: string | null }): Promise<Member>;
+  remove(member: Member): Promise<void>;
 }
 
 export interface NewToken {
@@ -348,3 +373,4 @@ export const coreTokensRef = createServiceRef<TokenService>('core.tokens');
 export const coreGroupsRef = createServiceRef<GroupService>('core.groups');
 export const coreProjectsRef = createServiceRef<ProjectService>('core.projects');
 export const coreSettingsRef = createServiceRef<SettingsService>('core.settings');
+export const coreMembersRef = createServiceRef<MemberService>('core.members');

@@ -190,6 +190,8 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           confirmed: input.skip_confirmation ?? true,
           profile: profileOf(input),
         });
+        await events.emit(coreEvents.userCreated, { userId: user.id });
+        if (user.confirmedAt) await events.emit(coreEvents.userEmailConfirmed, { userId: user.id, email: user.email });
         return reply(201, await adminView(ctx, user));
       },
     }),
@@ -206,7 +208,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
         ...profileFields,
       }),
       async handler(ctx, input) {
-        await findUserOr404(input.id);
+        const before = await findUserOr404(input.id);
         const user = await users.update(input.id, {
           username: input.username ?? undefined,
           name: input.name ?? undefined,
@@ -220,6 +222,8 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           privateProfile: input.private_profile ?? undefined,
           profile: profileOf(input),
         });
+        // An administrator's change of email needs no confirmation here.
+        if (user.email.toLowerCase() !== before.email.toLowerCase()) await events.emit(coreEvents.userEmailConfirmed, { userId: user.id, email: user.email });
         return adminView(ctx, user);
       },
     }),

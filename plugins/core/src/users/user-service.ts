@@ -82,6 +82,7 @@ export function createUserService(database: Database): UserService {
       if (wanted.length === 0) return [];
       return (await database.rows(usersQuery(database).whereIn('id', wanted).orderBy('id'))) as User[];
     },
+    findByEmail: async (email: string) => (await database.row(usersQuery(database).whereIgnoringCase('email', email))) as User | undefined,
     async findByIdOrUsername(value: string) {
       return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);
     },
