@@ -18,6 +18,7 @@ import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
+import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
@@ -46,6 +47,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   uploadsPlugin,
   badgesPlugin,
   invitationsPlugin,
+  samlPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
