@@ -218,8 +218,31 @@ export interface NewUser {
 
 export type UserPatch = Partial<Omit<NewUser, 'createdById' | 'confirmed'>> & { state?: string };
 
+/** An external identity given to a user by `POST`/`PUT /users` (`provider`, `extern_uid`, `group_id_for_saml`). */
+export interface UserIdentityInput {
+  provider: string;
+  externUid: string;
+  groupIdForSaml: number | null;
+}
+
+/**
+ * What a plugin does with the identities of one provider: checks one before the user is
+ * written (throwing GitLab's error), records it after, and removes it
+ * (`DELETE /users/:id/identities/:provider`; false when the user had none).
+ */
+export interface UserIdentityHandler {
+  provider: string;
+  check(identity: UserIdentityInput, userId: number | null): Promise<void>;
+  record(user: User, identity: UserIdentityInput): Promise<void>;
+  remove(userId: number): Promise<boolean>;
+}
+
 /** Users and their personal namespaces. */
 export interface UserService {
+  /** Takes the identities of a provider that `POST`/`PUT /users` give and `DELETE /users/:id/identities/:provider` removes. */
+  handleIdentities(handler: UserIdentityHandler): void;
+  /** The handler of a provider's identities, if a plugin registered one. */
+  identityHandler(provider: string): UserIdentityHandler | undefined;
   /** Adds fields to every user answer core presents (see `UserFieldExtension`). */
   extendFields(extension: UserFieldExtension): void;
   /** Runs the plugins' field extensions over the bodies about to be answered. */

@@ -9,6 +9,7 @@ import { createLinkStore } from './group-links/link-store.js';
 import { identityRoutes } from './identities/identity-routes.js';
 import { createIdentityService } from './identities/identity-service.js';
 import { createIdentityStore } from './identities/identity-store.js';
+import { groupSamlIdentities } from './identities/user-identities.js';
 import { init } from './migrations/202611271130-init.js';
 import { providerRoutes } from './providers/provider-routes.js';
 import { createProviderService } from './providers/provider-service.js';
@@ -31,12 +32,15 @@ export const samlPlugin = definePlugin({
 
     ctx.routes(...providerRoutes(providers, access), ...identityRoutes(identities, providers, access, users), ...linkRoutes(links, providers, access));
     users.extendFields(identities.identityFields);
+    users.handleIdentities(groupSamlIdentities(identities, providers));
 
     ctx.events.on(coreEvents.groupDeleted, async ({ groupId }) => {
       const provider = await providers.ofGroup(groupId);
       if (provider) await providers.remove(provider);
       await links.removeAllOf(groupId);
     });
-    ctx.events.on(coreEvents.userDeleted, ({ userId }) => identities.removeAllOfUser(userId));
+    ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
+      await identities.removeAllOfUser(userId);
+    });
   },
 });

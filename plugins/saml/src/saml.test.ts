@@ -133,6 +133,62 @@ describe('group SAML', () => {
     });
   });
 
+  describe('the users routes (self-managed path)', () => {
+    it('POST and PUT /users give a group_saml identity; DELETE /users/:id/identities/group_saml removes it', async () => {
+      serial += 1;
+      const created = await app.post(
+        '/api/v4/users',
+        {
+          username: `sso${serial}`,
+          name: 'Sso',
+          email: `sso${serial}@example.com`,
+          password: 'secret-password',
+          provider: 'group_saml',
+          extern_uid: `sso-${serial}`,
+          group_id_for_saml: app.group.id,
+        },
+        { token: 'admin' },
+      );
+      expect(created.status).toBe(201);
+      expect(created.body.identities).toEqual([{ provider: 'group_saml', extern_uid: `sso-${serial}`, saml_provider_id: expect.any(Number) }]);
+      expect((await app.get(`${group()}/saml/sso-${serial}`, { token: 'owner' })).body).toEqual({ extern_uid: `sso-${serial}`, user_id: created.body.id });
+
+      const changed = await app.put(
+        `/api/v4/users/${created.body.id}`,
+        { provider: 'group_saml', extern_uid: `renamed-${serial}`, group_id_for_saml: app.group.id },
+        { token: 'admin' },
+      );
+      expect(changed.status).toBe(200);
+      expect(changed.body.identities).toEqual([{ provider: 'group_saml', extern_uid: `renamed-${serial}`, saml_provider_id: expect.any(Number) }]);
+
+      const removed = await app.delete(`/api/v4/users/${created.body.id}/identities/group_saml`, { token: 'admin' });
+      expect(removed.status).toBe(204);
+      const again = await app.delete(`/api/v4/users/${created.body.id}/identities/group_saml`, { token: 'admin' });
+      expect(again.status).toBe(404);
+      expect(again.body).toEqual({ message: '404 Identity Not Found' });
+      expect((await app.delete('/api/v4/users/999999/identities/group_saml', { token: 'admin' })).body).toEqual({ message: '404 User Not Found' });
+    });
+
+    it('refuses an identity it cannot record, before the user is written', async () => {
+      const base = { name: 'Nope', password: 'secret-password', provider: 'group_saml', extern_uid: 'alice.smith' };
+      const taken = await app.post(
+        '/api/v4/users',
+        { ...base, username: 'nope1', email: 'nope1@example.com', group_id_for_saml: app.group.id },
+        { token: 'admin' },
+      );
+      expect(taken.status).toBe(400);
+      expect(taken.body).toEqual({ message: { identities: ['Extern uid has already been taken'] } });
+      const noGroup = await app.post('/api/v4/users', { ...base, username: 'nope2', email: 'nope2@example.com' }, { token: 'admin' });
+      expect(noGroup.body).toEqual({ message: { identities: ['group_id_for_saml is required for the group_saml provider'] } });
+      const half = await app.post('/api/v4/users', { ...base, provider: undefined, username: 'nope3', email: 'nope3@example.com' }, { token: 'admin' });
+      expect(half.status).toBe(400);
+      expect(half.body).toEqual({ error: 'extern_uid, provider provide all or none of parameters' });
+      const unknown = await app.post('/api/v4/users', { ...base, provider: 'ldapmain', username: 'nope4', email: 'nope4@example.com' }, { token: 'admin' });
+      expect(unknown.body).toEqual({ message: { identities: ['provider ldapmain is not supported'] } });
+      expect((await app.get('/api/v4/users', { token: 'admin', query: { username: 'nope1' } })).body).toEqual([]);
+    });
+  });
+
   describe('group links', () => {
     const links = () => `${group()}/saml_group_links`;
 

@@ -37,6 +37,12 @@ export function createIdentityService(store: IdentityStore, links: LinkService, 
     else if (existing.accessLevel !== level) await members.update(existing, { accessLevel: level });
   }
 
+  async function record(provider: SamlProviderRow, userId: number, externUid: string): Promise<boolean> {
+    const own = await store.ofUser(provider.id, userId);
+    if (!own) return (await store.insert(provider.id, userId, externUid)) !== null;
+    return own.externUid === externUid || store.changeExternUid(own.id, externUid);
+  }
+
   return {
     all: (provider: SamlProviderRow) => store.all(provider.id),
     find: findOr404,
@@ -52,14 +58,20 @@ export function createIdentityService(store: IdentityStore, links: LinkService, 
       await store.remove((await findOr404(provider, externUid)).id);
     },
 
+    /** Whether another user has this extern uid at the provider. */
+    async takenByAnother(provider: SamlProviderRow, externUid: string, userId: number | null) {
+      const holder = await store.byExternUid(provider.id, externUid);
+      return !!holder && holder.userId !== userId;
+    },
+
+    /** Records the user's identity at the provider (or changes its extern uid); false when another user has that uid. */
+    record,
+
     /** A sign-in through the provider of the top-level group `provider.groupId`. */
     async signIn(provider: SamlProviderRow, signIn: SignIn): Promise<SamlIdentityRow> {
       if (!provider.enabled) throw badRequest('SAML is not enabled for this group');
       const userId = signIn.user.id;
-      const own = await store.ofUser(provider.id, userId);
-      if (own) {
-        if (own.externUid !== signIn.externUid && !(await store.changeExternUid(own.id, signIn.externUid))) throw apiError(400, TAKEN);
-      } else if ((await store.insert(provider.id, userId, signIn.externUid)) === null) throw apiError(400, TAKEN);
+      if (!(await record(provider, userId, signIn.externUid))) throw apiError(400, TAKEN);
 
       const levels = await links.levelsFor(provider.groupId, signIn.samlGroups, signIn.provider);
       for (const [groupId, level] of levels) await setLevel(groupId, userId, level);
@@ -83,6 +95,7 @@ export function createIdentityService(store: IdentityStore, links: LinkService, 
       }
     }) satisfies UserFieldExtension,
 
+    /** Answers whether the user had any. */
     removeAllOfUser: (userId: number) => store.removeAllOfUser(userId),
   };
 }

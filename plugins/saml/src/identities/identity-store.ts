@@ -28,9 +28,7 @@ export function createIdentityStore(database: Database) {
     async remove(id: number): Promise<void> {
       await database.delete(SamlIdentityEntity, { id });
     },
-    async removeAllOfUser(userId: number): Promise<void> {
-      await database.delete(SamlIdentityEntity, { userId });
-    },
+    removeAllOfUser: async (userId: number): Promise<boolean> => (await database.delete(SamlIdentityEntity, { userId })) > 0,
   };
 }
 
