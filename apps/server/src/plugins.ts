@@ -5,6 +5,7 @@ import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { followsPlugin } from '@forgekit/plugin-follows';
+import { invitationsPlugin } from '@forgekit/plugin-invitations';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
@@ -18,6 +19,7 @@ import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
+import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
@@ -46,6 +48,8 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   projectAliasesPlugin,
   uploadsPlugin,
   badgesPlugin,
+  invitationsPlugin,
+  samlPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
