@@ -1,4 +1,4 @@
-/** `GET /projects/:id/<issues|merge_requests|snippets>/:noteable_id/notes`. */
+/** `GET /projects/:id/<issues|merge_requests|snippets|wiki_pages>/:noteable_id/notes`. */
 import { defineRoute, f, page, params, totalFor, type Route } from '@forgekit/kernel';
 import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { NoteService } from './note-service.js';
@@ -10,6 +10,7 @@ const NOTEABLE_SEGMENTS = [
   { segment: 'issues', param: 'issue_iid' },
   { segment: 'merge_requests', param: 'merge_request_iid' },
   { segment: 'snippets', param: 'snippet_id' },
+  { segment: 'wiki_pages', param: 'wiki_page_meta_id' },
 ] as const;
 
 const listParams = params({
