@@ -74,9 +74,14 @@ export function createPageRepository(reads: RepositoryReads, writes: RepositoryW
       return null;
     },
 
-    async content(snapshot: WikiSnapshot, page: StoredPage): Promise<Buffer> {
-      const blob = await reads.readBlobById(snapshot.repository!, page.blobId);
-      return blob?.data ?? Buffer.alloc(0);
+    /** The pages' contents, read in one go, in their order. */
+    async contents(snapshot: WikiSnapshot, pages: readonly StoredPage[]): Promise<Buffer[]> {
+      if (!snapshot.repository || pages.length === 0) return pages.map(() => Buffer.alloc(0));
+      const blobs = await reads.readBlobsById(
+        snapshot.repository,
+        pages.map((page) => page.blobId),
+      );
+      return pages.map((page) => blobs.get(page.blobId)?.data ?? Buffer.alloc(0));
     },
 
     /** One commit of file actions by the caller on `branch` (the default unless given), from the snapshot's head. */

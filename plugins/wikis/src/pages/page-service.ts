@@ -44,10 +44,11 @@ async function asValidationError<T>(write: Promise<T>): Promise<T> {
 }
 
 export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined) {
-  const withContent = async (snapshot: WikiSnapshot, page: StoredPage): Promise<WikiPage> => ({
-    ...shown(page),
-    content: (await pages.content(snapshot, page)).toString('utf8'),
-  });
+  const withContents = async (snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<WikiPage[]> => {
+    const contents = await pages.contents(snapshot, stored);
+    return stored.map((page, index) => ({ ...shown(page), content: contents[index]!.toString('utf8') }));
+  };
+  const withContent = async (snapshot: WikiSnapshot, page: StoredPage): Promise<WikiPage> => (await withContents(snapshot, [page]))[0]!;
 
   /** The page, at `version` when given; GitLab's 404 when either is unknown. */
   async function found(project: Project, slug: string, version?: string | null) {
@@ -81,7 +82,7 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
 
     async listWithContent(project: Project): Promise<WikiPage[]> {
       const { snapshot, pages: all } = await this.list(project);
-      return Promise.all(all.map((page) => withContent(snapshot, page)));
+      return withContents(snapshot, all);
     },
 
     async find(project: Project, slug: string, version?: string | null): Promise<WikiPage> {
