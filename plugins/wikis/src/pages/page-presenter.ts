@@ -9,13 +9,13 @@ export interface ShownPage {
 
 export const presentBasic = (page: ShownPage, metaId: number) => ({ format: page.format, slug: page.slug, title: page.title, wiki_page_meta_id: metaId });
 
-export const presentPage = (page: ShownPage, content: string) => ({
+export const presentPage = (page: ShownPage & { frontMatter: Record<string, unknown> }, content: string) => ({
   format: page.format,
   slug: page.slug,
   title: page.title,
   content,
   encoding: 'UTF-8',
-  front_matter: {},
+  front_matter: page.frontMatter,
 });
 
 export interface Attachment {

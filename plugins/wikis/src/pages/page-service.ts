@@ -10,13 +10,16 @@ import type { Project } from '@forgekit/plugin-core/contracts';
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import { RepositoryError, type FileAction } from '@forgekit/plugin-repositories/contracts';
 import { markdownLink, sanitizeFilename } from '@forgekit/plugin-uploads/contracts';
+import { parseFrontMatter } from './front-matter.js';
 import type { PageMetaStore } from './page-meta-store.js';
 import { pagePathOf, slugForTitle, slugProblems, titleOfSlug, type WikiFormat } from './page-paths.js';
 import type { Attachment, ShownPage } from './page-presenter.js';
 import type { PageRepository, StoredPage, WikiSnapshot } from './page-repository.js';
 
 export interface WikiPage extends ShownPage {
+  /** The page's text without its front matter. */
   content: string;
+  frontMatter: Record<string, unknown>;
 }
 
 export interface PageInput {
@@ -33,6 +36,13 @@ const isBlank = (text: string | null | undefined) => !text || text.trim() === ''
 
 const shown = (page: StoredPage): ShownPage => ({ slug: page.slug, title: titleOfSlug(page.slug), format: page.format });
 
+/** A page as read: its front matter apart, and its title from there when it gives one. */
+function readPage(page: ShownPage, text: string): WikiPage {
+  const { frontMatter, content } = parseFrontMatter(text);
+  const title = typeof frontMatter.title === 'string' && frontMatter.title !== '' ? frontMatter.title : page.title;
+  return { ...page, title, content, frontMatter };
+}
+
 /** A failed commit as GitLab's validation error on `base`. */
 async function asValidationError<T>(write: Promise<T>): Promise<T> {
   try {
@@ -46,7 +56,7 @@ async function asValidationError<T>(write: Promise<T>): Promise<T> {
 export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined) {
   const withContents = async (snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<WikiPage[]> => {
     const contents = await pages.contents(snapshot, stored);
-    return stored.map((page, index) => ({ ...shown(page), content: contents[index]!.toString('utf8') }));
+    return stored.map((page, index) => readPage(shown(page), contents[index]!.toString('utf8')));
   };
   const withContent = async (snapshot: WikiSnapshot, page: StoredPage): Promise<WikiPage> => (await withContents(snapshot, [page]))[0]!;
 
@@ -103,15 +113,15 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
         }),
       );
       await metas.ensure(project.id, slug, title);
-      return { slug, title, format: input.format, content: input.content };
+      return readPage({ slug, title, format: input.format }, input.content);
     },
 
     async update(project: Project, user: Principal, slug: string, input: PageInput): Promise<WikiPage> {
       const { page } = await found(project, slug);
       const snapshot = await pages.forWrite(project);
-      const current = await withContent(snapshot, page);
+      const current = shown(page);
       const newSlug = isBlank(input.title) ? slug : slugForTitle(input.title!, slug);
-      const content = input.content ?? current.content;
+      const content = input.content ?? (await pages.contents(snapshot, [page]))[0]!.toString('utf8');
       checkInput({ title: input.title ?? current.title, content }, newSlug);
       if (newSlug !== slug && (await pages.page(snapshot, newSlug))) throw validationFailed({ base: [DUPLICATE] });
       const format = input.format ?? page.format;
@@ -122,7 +132,7 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       const title = titleOfSlug(newSlug);
       await asValidationError(pages.commit(snapshot, user, { message: `${user.username} updated page: ${title}`, actions: [action] }));
       await metas.move(project.id, slug, newSlug, title);
-      return { slug: newSlug, title, format, content };
+      return readPage({ slug: newSlug, title, format }, content);
     },
 
     async remove(project: Project, user: Principal, slug: string): Promise<void> {

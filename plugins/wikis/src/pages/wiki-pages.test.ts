@@ -57,6 +57,25 @@ describe('project wikis', () => {
       }
     });
 
+    it('keeps YAML front matter in the file and answers it apart, its title winning', async () => {
+      const text = '---\ntitle: Release plan\nowner: ops\n---\n# Plan\n';
+      const res = await create({ title: 'plans/2027', content: text });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        format: 'markdown',
+        slug: 'plans/2027',
+        title: 'Release plan',
+        content: '# Plan\n',
+        encoding: 'UTF-8',
+        front_matter: { title: 'Release plan', owner: 'ops' },
+      });
+      expect(await gitOut('show', 'HEAD:plans/2027.md')).toBe(text);
+      expect((await show('plans/2027')).body).toEqual(res.body);
+      const html = await show('plans/2027', 'guest', { render_html: 'true' });
+      expect(html.body.content).toBe('<h1>Plan</h1>\n');
+      await app.delete(`${base}/${encodeURIComponent('plans/2027')}`, { token: 'maintainer' });
+    });
+
     it("answers Grape's errors for missing params and an unknown format", async () => {
       expect((await create({})).body).toEqual({ error: 'title is missing, content is missing' });
       expect((await create({ title: 'x' })).body).toEqual({ error: 'content is missing' });
