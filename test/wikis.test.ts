@@ -10,6 +10,7 @@ import { wikisPlugin } from '@forgekit/plugin-wikis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { python } from './support/python-gitlab.js';
 
 /**
  * A team's project wiki: pages written through @gitbeaker/rest, the wiki cloned with git, a
@@ -147,6 +148,43 @@ describe('project wikis through @gitbeaker/rest and git', () => {
     await gitIn(clone, 'pull', '--quiet', 'origin', 'main');
     expect(await readFile(join(clone, attachment.file_path as string), 'utf8')).toBe('diagram');
     expect(await gitIn(clone, 'log', '-1', '--format=%s')).toBe('Upload attachment flow.png');
+  });
+
+  it('works through python-gitlab: create, get by slug, save, list with content, delete', async () => {
+    const result = await python(
+      server,
+      developer.token,
+      `project = gl.projects.get(${project.id})
+page = project.wikis.create({'title': 'py/From Python', 'content': 'Hello from python', 'format': 'markdown'})
+fetched = project.wikis.get('py/From-Python')
+fetched.content = 'Edited from python'
+fetched.save()
+again = project.wikis.get('py/From-Python')
+listed = [(p.slug, p.content) for p in project.wikis.list(with_content=True, get_all=True) if p.slug.startswith('py/')]
+# This python-gitlab has no wiki upload helper: its raw POST sends the same multipart body.
+attachment = gl.http_post('/projects/${project.id}/wikis/attachments', files={'file': ('notes.txt', b'text file')})
+print(json.dumps({'created': page.slug, 'title': fetched.title, 'content': again.content, 'listed': listed, 'attachment': attachment}))`,
+    );
+    expect(result).toEqual({
+      created: 'py/From-Python',
+      title: 'From Python',
+      content: 'Edited from python',
+      listed: [['py/From-Python', 'Edited from python']],
+      attachment: {
+        file_name: 'notes.txt',
+        file_path: expect.stringMatching(/^uploads\/[0-9a-f]{32}\/notes\.txt$/),
+        branch: 'main',
+        link: { url: result.attachment.file_path, markdown: `[notes.txt](${result.attachment.file_path})` },
+      },
+    });
+    const removed = await python(
+      server,
+      server.rootToken,
+      `project = gl.projects.get(${project.id})
+project.wikis.delete('py/From-Python')
+print(json.dumps([p.slug for p in project.wikis.list(get_all=True)]))`,
+    );
+    expect(removed).not.toContain('py/From-Python');
   });
 
   it('deletes pages as a Maintainer, and refuses everything while the wiki is disabled', async () => {
