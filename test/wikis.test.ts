@@ -83,8 +83,10 @@ describe('project wikis through @gitbeaker/rest and git', () => {
     const nested = await guest.api.ProjectWikis.show(project.id, 'guides/setup-steps');
     expect(nested.content).toBe('Install it.');
 
-    const renamed = await developer.api.ProjectWikis.edit(project.id, 'guides/setup-steps', { title: 'setup', content: 'Install it twice.' });
-    expect(renamed).toMatchObject({ slug: 'guides/setup', title: 'setup', content: 'Install it twice.', format: 'asciidoc' });
+    const renamed = await developer.api.ProjectWikis.edit(project.id, 'guides/setup-steps', { title: 'setup' });
+    expect(renamed).toMatchObject({ slug: 'guides/setup', title: 'setup', content: 'Install it.', format: 'asciidoc' });
+    const edited = await developer.api.ProjectWikis.edit(project.id, 'guides/setup', { content: 'Install it twice.' });
+    expect(edited).toMatchObject({ slug: 'guides/setup', title: 'setup', content: 'Install it twice.', format: 'asciidoc' });
     expect(await failureOf(guest.api.ProjectWikis.show(project.id, 'guides/setup-steps'))).toEqual({ status: 404, description: '404 Wiki Page Not Found' });
   });
 

@@ -31,7 +31,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
         const page = await service.find(project, ctx.params.slug, input.version);
-        return presentPage(page, input.render_html ? renderPage(page.format, page.content) : page.content);
+        return presentPage(page, input.render_html ? await renderPage(page.format, page.content) : page.content);
       },
     }),
     defineRoute({

@@ -130,6 +130,16 @@ describe('project wikis', () => {
       expect(html.body.content).not.toContain('<script');
       expect(html.body.content).not.toContain('href="javascript');
       expect(html.body.content).toContain('<b>ok</b>');
+      await create({
+        title: 'adoc',
+        content: '== Setup\n\nRun *this*.\n\n++++\n<script>alert(1)</script>\n++++\n\ninclude::/etc/passwd[]\n',
+        format: 'asciidoc',
+      });
+      const adoc = (await show('adoc', 'guest', { render_html: 'true' })).body.content as string;
+      expect(adoc).toContain('<h2>Setup</h2>');
+      expect(adoc).toContain('<p>Run <strong>this</strong>.</p>');
+      expect(adoc).not.toContain('<script');
+      expect(adoc).not.toContain('root:');
       await create({ title: 'raw', content: '<i>hi</i> & bye', format: 'rdoc' });
       expect((await show('raw', 'guest', { render_html: 'true' })).body.content).toBe('<pre>&lt;i&gt;hi&lt;/i&gt; &amp; bye</pre>');
     });
@@ -197,6 +207,18 @@ describe('project wikis', () => {
       expect((await show('Top')).status).toBe(404);
       expect((await gitOut('log', '-1', '--format=%s')).trim()).toBe('maintainer deleted page: Top');
       expect((await app.delete(`${base}/Top`, { token: 'maintainer' })).status).toBe(404);
+    });
+
+    it('takes no writes on an archived project, and still reads', async () => {
+      const project = `/api/v4/projects/${app.project.id}`;
+      expect((await app.post(`${project}/archive`, {}, { token: 'owner' })).status).toBe(201);
+      const refused = await create({ title: 'archived', content: 'x' }, 'maintainer');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ message: '403 Forbidden' });
+      expect((await app.put(`${base}/Home`, { content: 'x' }, { token: 'maintainer' })).status).toBe(403);
+      expect((await show('Home')).status).toBe(200);
+      expect((await app.post(`${project}/unarchive`, {}, { token: 'owner' })).status).toBe(201);
+      expect((await show('archived')).status).toBe(404);
     });
 
     it('hides a private project from others and anonymous callers', async () => {
