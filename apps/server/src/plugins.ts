@@ -23,6 +23,7 @@ import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
+import { wikisPlugin } from '@forgekit/plugin-wikis';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -50,6 +51,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   badgesPlugin,
   invitationsPlugin,
   samlPlugin,
+  wikisPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

@@ -29,6 +29,7 @@ export type RepositoryReads = Pick<
   | 'entryAt'
   | 'readBlob'
   | 'readBlobById'
+  | 'readBlobsById'
   | 'lastCommitFor'
   | 'mergeBase'
   | 'diff'
