@@ -13,6 +13,7 @@ import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forg
 import { issuesPlugin } from '@forgekit/plugin-issues';
 import { keysPlugin } from '@forgekit/plugin-keys';
 import { notesPlugin } from '@forgekit/plugin-notes';
+import { pagesDomainsPlugin, VERIFY_JOB as PAGES_VERIFY_JOB } from '@forgekit/plugin-pages-domains';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
@@ -43,6 +44,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   followsPlugin,
   projectAliasesPlugin,
   uploadsPlugin,
+  pagesDomainsPlugin,
   badgesPlugin,
 ];
 
@@ -51,4 +53,5 @@ export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
   '*/10 * * * *': [RECOVER_JOB],
   '5 * * * *': [ITERATIONS_SCHEDULE_JOB],
+  '*/15 * * * *': [PAGES_VERIFY_JOB],
 };
