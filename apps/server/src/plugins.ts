@@ -3,6 +3,7 @@ import { badgesPlugin } from '@forgekit/plugin-badges';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
+import { enterpriseUsersPlugin } from '@forgekit/plugin-enterprise-users';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { followsPlugin } from '@forgekit/plugin-follows';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
@@ -45,6 +46,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   projectAliasesPlugin,
   uploadsPlugin,
   pagesDomainsPlugin,
+  enterpriseUsersPlugin,
   badgesPlugin,
 ];
 

@@ -231,6 +231,8 @@ export interface UserService {
   findByUsername(username: string): Promise<User | undefined>;
   /** A numeric id or a username. */
   findByIdOrUsername(value: string): Promise<User | undefined>;
+  /** The users whose email is on this domain (`…@domain`, any case), in id order. */
+  findByEmailDomain(domain: string): Promise<User[]>;
   create(input: NewUser): Promise<User>;
   update(id: number, patch: UserPatch): Promise<User>;
   /**
@@ -240,6 +242,15 @@ export interface UserService {
   remove(id: number): Promise<{ projectIds: number[] }>;
   /** Groups in which this user is the only owner. */
   soleOwnedGroups(id: number): Promise<number[]>;
+}
+
+/** Deleting users with what they own, as `DELETE /users/:id` does; other plugins reach it for their own delete routes. */
+export interface UserDeletion {
+  /**
+   * Removes the user (contributions go to the ghost user through `userDeleted`), and with
+   * `hardDelete` the groups only they own; without it, a sole owner is kept: `'sole-owner'`.
+   */
+  remove(id: number, options: { hardDelete: boolean }): Promise<'removed' | 'sole-owner'>;
 }
 
 export interface NewToken {
@@ -344,6 +355,7 @@ export interface SettingsService {
 
 export const coreAccessRef = createServiceRef<AccessService>('core.access');
 export const coreUsersRef = createServiceRef<UserService>('core.users');
+export const coreUserDeletionRef = createServiceRef<UserDeletion>('core.user-deletion');
 export const coreTokensRef = createServiceRef<TokenService>('core.tokens');
 export const coreGroupsRef = createServiceRef<GroupService>('core.groups');
 export const coreProjectsRef = createServiceRef<ProjectService>('core.projects');

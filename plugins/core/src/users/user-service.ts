@@ -82,6 +82,11 @@ export function createUserService(database: Database): UserService {
       if (wanted.length === 0) return [];
       return (await database.rows(usersQuery(database).whereIn('id', wanted).orderBy('id'))) as User[];
     },
+    async findByEmailDomain(domain: string) {
+      const suffix = `@${domain.toLowerCase()}`;
+      const rows = (await database.rows(usersQuery(database).whereContains(['email'], suffix).orderBy('id'))) as User[];
+      return rows.filter((user) => user.email.toLowerCase().endsWith(suffix));
+    },
     async findByIdOrUsername(value: string) {
       return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);
     },
