@@ -133,7 +133,10 @@ export function createDomainService(deps: DomainDeps) {
     async verify(row: PagesDomainRow): Promise<VerifyResult> {
       const now = new Date();
       if (!(await settings.verificationEnabled())) {
-        if (!row.verifiedAt) await store.update(row.id, { verifiedAt: now, updatedAt: now });
+        if (!row.verifiedAt) {
+          await store.update(row.id, { verifiedAt: now, updatedAt: now });
+          await deps.events.emit(pagesDomainEvents.verified, { projectId: row.projectId, domain: row.domain });
+        }
         return { ok: true, domain: (await store.findById(row.id))! };
       }
       if (await holdsCode(deps.resolveTxt, row.domain, row.verificationCode)) {
