@@ -22,6 +22,7 @@ import type { User, UserDeletion, UserProfile, UserService } from '../contracts.
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
+import { currentUserSchema, userBasicSchema } from './user-schemas.js';
 
 const profileFields = {
   bio: f.optional(f.string()),
@@ -84,6 +85,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       method: 'GET',
       path: '/user',
       scopes: ['read_user'],
+      response: { schema: currentUserSchema },
       async handler(ctx) {
         const user = await findUserOr404(ctx.user!.id);
         return ctx.user!.isAdmin ? adminView(ctx, user) : extendedOne(ctx, user, userPublic(user, ctx.externalUrl));
@@ -95,6 +97,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       auth: 'optional',
       scopes: ['read_user'],
       paginated: true,
+      response: { schema: userBasicSchema },
       input: params({
         username: f.optional(f.string()),
         search: f.optional(f.string()),
@@ -148,6 +151,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       auth: 'optional',
       scopes: ['read_user'],
       input: params(idParam),
+      response: { schema: userBasicSchema },
       async handler(ctx, input) {
         const user = await findUserOr404(input.id);
         if (ctx.user?.isAdmin) return adminView(ctx, user);
