@@ -20,6 +20,7 @@ import { runnersPlugin } from '@forgekit/plugin-runners';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
+import { webhooksPlugin } from '@forgekit/plugin-webhooks';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -44,6 +45,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   projectAliasesPlugin,
   uploadsPlugin,
   badgesPlugin,
+  webhooksPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
