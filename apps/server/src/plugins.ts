@@ -1,4 +1,5 @@
 import type { ForgePlugin } from '@forgekit/kernel';
+import { appearancePlugin } from '@forgekit/plugin-appearance';
 import { badgesPlugin } from '@forgekit/plugin-badges';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
@@ -46,6 +47,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   uploadsPlugin,
   badgesPlugin,
   webhooksPlugin,
+  appearancePlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
