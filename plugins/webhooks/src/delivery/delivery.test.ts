@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { webhookEvents } from '../contracts.js';
@@ -24,6 +24,16 @@ describe('hook deliveries, history, resend and test', () => {
     return res.body;
   };
   const history = (hookId: number, query: Record<string, string> = {}) => app.get(`${hooks}/${hookId}/events`, { token: 'owner', query });
+  /** The history entry the predicate accepts, once the delivery is recorded. */
+  const recorded = (hookId: number, predicate: (event: any) => boolean) =>
+    vi.waitFor(
+      async () => {
+        const found = (await history(hookId)).body.find(predicate);
+        if (!found) throw new Error('not recorded yet');
+        return found;
+      },
+      { timeout: 10_000, interval: 25 },
+    );
 
   beforeAll(async () => {
     app = await createTestApp({ plugins: [repositoriesPlugin, webhooksPlugin] });
@@ -67,10 +77,8 @@ describe('hook deliveries, history, resend and test', () => {
       { url: receiver.url('/push'), token: 'the-secret', custom_headers: [{ key: 'X-Extra', value: 'extra-secret' }] },
       { token: 'owner' },
     );
-    const before = receiver.received.length;
     const pushed = await commit();
-    const request = await receiver.waitFor(before + 1);
-    expect(request.path).toBe('/push');
+    const request = await receiver.waitFor((r) => r.path === '/push' && r.body?.after === pushed.id);
     expect(request.headers).toMatchObject({
       'content-type': 'application/json',
       'x-service-event': 'Push Hook',
@@ -87,10 +95,7 @@ describe('hook deliveries, history, resend and test', () => {
     expect(request.body).toMatchObject({ object_kind: 'push', ref: 'refs/heads/main', after: pushed.id, total_commits_count: 1, project_id: app.project.id });
     expect(request.body).not.toHaveProperty('projectId');
 
-    const events = await history(hook.body.id);
-    expect(events.status).toBe(200);
-    expect(events.body).toHaveLength(1);
-    const [event] = events.body;
+    const event = await recorded(hook.body.id, (e) => e.request_data.after === pushed.id);
     expect(event).toMatchObject({
       url: receiver.url('/push'),
       trigger: 'push_hooks',
@@ -111,9 +116,16 @@ describe('hook deliveries, history, resend and test', () => {
 
   it('filters pushes by branch', async () => {
     const hook = await app.post(hooks, { url: receiver.url('/filtered'), push_events_branch_filter: 'release-*' }, { token: 'owner' });
-    await commit('feature');
-    await commit('release-1');
-    await receiver.waitFor(receiver.received.findIndex((r) => r.body?.ref === 'refs/heads/release-1') + 1 || receiver.received.length + 1);
+    // The filter decides when the push is published, so both are decided once the events are emitted.
+    for (const branch of ['feature', 'release-1'])
+      await app.kernel.events.emit(webhookEvents.requested, {
+        trigger: 'push_events',
+        projectId: app.project.id,
+        groupId: null,
+        branch,
+        payload: { object_kind: 'push', ref: `refs/heads/${branch}` },
+      });
+    await recorded(hook.body.id, (e) => e.request_data.ref === 'refs/heads/release-1');
     const events = await history(hook.body.id);
     expect(events.body.map((e: any) => e.request_data.ref)).toEqual(['refs/heads/release-1']);
     await app.delete(`${hooks}/${hook.body.id}`, { token: 'owner' });
@@ -124,31 +136,35 @@ describe('hook deliveries, history, resend and test', () => {
     const hook = await app.post(projectHooks, { url: receiver.url('/project'), push_events: false, emoji_events: true }, { token: 'maintainer' });
     expect(hook.status).toBe(201);
     expect(hook.body.project_id).toBe(app.project.id);
-    const before = receiver.received.length;
     await app.kernel.events.emit(webhookEvents.requested, {
       trigger: 'emoji_events',
       projectId: app.project.id,
       groupId: null,
       payload: { object_kind: 'emoji', note: 'hi' },
     });
-    const request = await receiver.waitFor(before + 1);
+    const request = await receiver.waitFor((r) => r.path === '/project');
     expect([request.path, request.headers['x-service-event'], request.body]).toEqual(['/project', 'Emoji Hook', { object_kind: 'emoji', note: 'hi' }]);
-    expect((await app.get(`${projectHooks}/${hook.body.id}/events`, { token: 'maintainer' })).body[0].trigger).toBe('emoji_hooks');
+    const logged = await vi.waitFor(async () => {
+      const [first] = (await app.get(`${projectHooks}/${hook.body.id}/events`, { token: 'maintainer' })).body;
+      if (!first) throw new Error('not recorded yet');
+      return first;
+    });
+    expect(logged.trigger).toBe('emoji_hooks');
     expect((await app.get(projectHooks, { token: 'developer' })).status).toBe(403);
     await app.delete(`${projectHooks}/${hook.body.id}`, { token: 'maintainer' });
   });
 
   it('resends an event with its Idempotency-Key, answers the receiver’s status, and limits resends', async () => {
     const hook = await app.post(hooks, { url: receiver.url('/resend') }, { token: 'owner' });
-    const before = receiver.received.length;
-    await commit();
-    const original = await receiver.waitFor(before + 1);
-    const [event] = (await history(hook.body.id)).body;
+    const pushed = await commit();
+    const original = await receiver.waitFor((r) => r.path === '/resend' && r.body?.after === pushed.id);
+    const event = await recorded(hook.body.id, (e) => e.request_data.after === pushed.id);
 
     receiver.answerWith(500, 'Error response');
+    const before = receiver.received.length;
     const resent = await app.post(`${hooks}/${hook.body.id}/events/${event.id}/resend`, {}, { token: 'owner' });
     expect([resent.status, resent.body]).toEqual([201, { response_status: 500 }]);
-    const again = receiver.received[before + 1]!;
+    const again = receiver.received[before]!;
     expect(again.headers['idempotency-key']).toBe(original.headers['idempotency-key']);
 
     expect((await history(hook.body.id, { status: 'server_failure' })).body.map((e: any) => e.response_status)).toEqual(['500']);

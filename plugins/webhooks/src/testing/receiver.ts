@@ -37,16 +37,17 @@ export async function startReceiver() {
     hangForever(value: boolean) {
       hang = value;
     },
-    /** Waits until `count` requests have arrived. */
-    async waitFor(count: number) {
+    /** Waits until a request the predicate accepts has arrived, and answers it. */
+    async waitFor(predicate: (request: Received) => boolean) {
       const { vi } = await import('vitest');
-      await vi.waitFor(
+      return vi.waitFor(
         () => {
-          if (received.length < count) throw new Error(`${received.length} of ${count} requests arrived`);
+          const found = received.find(predicate);
+          if (!found) throw new Error('not delivered yet');
+          return found;
         },
         { timeout: 10_000, interval: 20 },
       );
-      return received[count - 1]!;
     },
     close: () =>
       new Promise<void>((resolve) => {
