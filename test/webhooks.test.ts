@@ -120,9 +120,16 @@ describe('webhooks through @gitbeaker/rest, git and the API', () => {
     expect(push.body).toMatchObject({ object_kind: 'push', ref: 'refs/heads/main', commits: [{ id: sha, title: 'Pushed with git', added: ['pushed.md'] }] });
 
     const [hook] = await admin.GroupHooks.all(group.id);
-    const events = await api('GET', `/groups/${group.id}/hooks/${hook!.id}/events`);
-    expect(events.status).toBe(200);
-    const event = events.body.find((e: any) => e.request_data.after === sha);
+    // The delivery is recorded once the receiver has answered.
+    const event = await vi.waitFor(
+      async () => {
+        const events = await api('GET', `/groups/${group.id}/hooks/${hook!.id}/events`);
+        const found = events.status === 200 && events.body.find((e: any) => e.request_data.after === sha);
+        if (!found) throw new Error('not recorded yet');
+        return found;
+      },
+      { timeout: 15_000, interval: 25 },
+    );
     expect(event).toMatchObject({ trigger: 'push_hooks', response_status: '200', response_body: 'received' });
     expect(event.request_headers['X-Service-Token']).toBe('[REDACTED]');
     expect(event.request_data.user_email).toBe('[REDACTED]');
