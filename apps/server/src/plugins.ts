@@ -13,6 +13,7 @@ import { labelsPlugin } from '@forgekit/plugin-labels';
 import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { issuesPlugin } from '@forgekit/plugin-issues';
 import { keysPlugin } from '@forgekit/plugin-keys';
+import { mergeRequestsPlugin } from '@forgekit/plugin-merge-requests';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
@@ -41,6 +42,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   iterationsPlugin,
   notesPlugin,
   issuesPlugin,
+  mergeRequestsPlugin,
   keysPlugin,
   followsPlugin,
   projectAliasesPlugin,

@@ -3,8 +3,7 @@
  * services answer in (users, namespaces, projects, members, tokens), its events, its
  * constants and GitLab's shared wire entities. Nothing here reaches core's tables.
  */
-import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
-import type { IdQuery } from '@forgekit/kernel/orm';
+import { createServiceRef, type IdQuery, type Principal, type Transaction } from '@forgekit/kernel';
 import type * as v from 'valibot';
 import type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 import type { GroupSettings } from './groups/group-settings.js';
@@ -18,6 +17,7 @@ export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
 /** GitLab's shared wire entities, for other plugins' representations of users, projects and protection. */
 export { userBasic, userPublic } from './users/user-presenter.js';
+export { principalOf } from './users/user-principal.js';
 export type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */
 export { ghostUser } from './users/ghost-user.js';

@@ -32,6 +32,7 @@ export type RepositoryReads = Pick<
   | 'lastCommitFor'
   | 'mergeBase'
   | 'diff'
+  | 'checkMerge'
   | 'hasBranches'
   | 'headBranch'
   | 'isEmptyOnDisk'
@@ -45,6 +46,7 @@ export type RepositoryWrites = Pick<
   | 'remove'
   | 'commitFiles'
   | 'commitTreeEdits'
+  | 'mergeInto'
   | 'createBranch'
   | 'deleteBranch'
   | 'createTag'
@@ -93,8 +95,11 @@ export { REPOSITORY_KINDS, type RepositoryKey, type RepositoryKind } from './sto
 export type { CommitInfo, RefInfo, TreeEntry, BlobInfo, LogOptions } from './git/repo-reader.js';
 export type { FileAction, CommitFilesRequest, GitIdentity, RefUpdate } from './git/commit-writer.js';
 export type { TreeEdit } from './git/tree-edits.js';
+export type { MergeCheck, MergeRequestToGit, MergeResult } from './git/merge-writer.js';
+export type { FileDiff } from './git/diff-reader.js';
 export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
-export { commitEntity, commitDetailEntity, projectWebUrl, gitTime, hookCommitTitle } from './commits/commit-presenter.js';
+export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime, hookCommitTitle } from './commits/commit-presenter.js';
+export { diffEntity } from './compare/diff-presenter.js';
 export { isValidRefName, isFullSha, isSafeRevision, MAX_PATH_BYTES, ZERO_SHA } from './git/ref-names.js';
 export { isSafePath } from './shared/input-checks.js';
 

@@ -24,6 +24,7 @@ import { removeGroupAndNotify } from '../groups/remove-group.js';
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
+import { currentUserSchema, userBasicSchema } from './user-schemas.js';
 import { coreEvents } from '../events.js';
 
 const profileFields = {
@@ -87,6 +88,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       method: 'GET',
       path: '/user',
       scopes: ['read_user'],
+      response: { schema: currentUserSchema },
       async handler(ctx) {
         const user = await findUserOr404(ctx.user!.id);
         return ctx.user!.isAdmin ? adminView(ctx, user) : extendedOne(ctx, user, userPublic(user, ctx.externalUrl));
@@ -98,6 +100,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       auth: 'optional',
       scopes: ['read_user'],
       paginated: true,
+      response: { schema: userBasicSchema },
       input: params({
         username: f.optional(f.string()),
         search: f.optional(f.string()),
@@ -151,6 +154,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       auth: 'optional',
       scopes: ['read_user'],
       input: params(idParam),
+      response: { schema: userBasicSchema },
       async handler(ctx, input) {
         const user = await findUserOr404(input.id);
         if (ctx.user?.isAdmin) return adminView(ctx, user);

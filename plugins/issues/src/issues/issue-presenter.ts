@@ -3,6 +3,7 @@
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
 import { relinkWebUrl } from '@forgekit/kernel';
+import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -30,19 +31,6 @@ export interface PresentOptions {
   withLabelsDetails: boolean;
   /** Project full paths already known (the project of a project route). */
   projectPaths?: ReadonlyMap<number, string>;
-}
-
-const TASK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX~])\]\s/gm;
-
-/** Markdown task list items of a description: how many, how many checked. */
-export function taskCompletion(description: string | null) {
-  let count = 0;
-  let completed = 0;
-  for (const match of (description ?? '').matchAll(TASK_ITEM)) {
-    count++;
-    if (match[1] !== ' ') completed++;
-  }
-  return { count, completed_count: completed };
 }
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
