@@ -1,4 +1,5 @@
 import type { ForgePlugin } from '@forgekit/kernel';
+import { appearancePlugin } from '@forgekit/plugin-appearance';
 import { badgesPlugin } from '@forgekit/plugin-badges';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
@@ -26,6 +27,7 @@ import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves'
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
 import { wikisPlugin } from '@forgekit/plugin-wikis';
+import { webhooksPlugin } from '@forgekit/plugin-webhooks';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -56,6 +58,8 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   invitationsPlugin,
   samlPlugin,
   wikisPlugin,
+  webhooksPlugin,
+  appearancePlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
