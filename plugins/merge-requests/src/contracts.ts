@@ -1,5 +1,5 @@
 /** What other plugins may use of merge requests: the domain type and the events webhooks need. */
-import { defineEvent } from '@forgekit/kernel';
+import { createServiceRef, defineEvent } from '@forgekit/kernel';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
@@ -12,7 +12,28 @@ export interface MergeRequest {
   sourceBranch: string;
   targetBranch: string;
   authorId: number;
+  description: string | null;
+  draft: boolean;
+  milestoneId: number | null;
+  headSha: string | null;
+  mergeCommitSha: string | null;
+  mergedAt: Date | null;
+  closedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  labelIds: number[];
 }
+
+/** Merge requests read by id, for plugins that describe them (webhook payloads). */
+export interface MergeRequestReads {
+  byIds(ids: readonly number[]): Promise<MergeRequest[]>;
+  /** The project's most recently created merge request. */
+  latestOf(projectId: number): Promise<MergeRequest | undefined>;
+}
+
+export const mergeRequestReadsRef = createServiceRef<MergeRequestReads>('merge-requests.reads');
 
 type Changes = Readonly<Record<string, { previous: unknown; current: unknown }>>;
 interface MergeRequestEvent {

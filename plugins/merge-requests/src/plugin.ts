@@ -5,6 +5,7 @@ import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/con
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
 import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { branchProtectionRef, repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
+import { mergeRequestReadsRef } from './contracts.js';
 import { MergeRequestEntity } from './entities/merge-request.js';
 import { MergeRequestLabelEntity } from './entities/merge-request-label.js';
 import { MergeRequestUserEntity } from './entities/merge-request-user.js';
@@ -12,6 +13,7 @@ import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
+import { createMergeRequestReads } from './merge-requests/mr-reads.js';
 import { mergeRequestRoutes } from './merge-requests/mr-routes.js';
 import { createMergeRequestService } from './merge-requests/mr-service.js';
 import { createMergeRequestStore } from './merge-requests/mr-store.js';
@@ -36,7 +38,7 @@ export const mergeRequestsPlugin = definePlugin({
     repositoryWriteRef,
     branchProtectionRef,
   ],
-  provides: [],
+  provides: [mergeRequestReadsRef],
   register(ctx) {
     const access = ctx.resolve(coreAccessRef);
     const users = ctx.resolve(coreUsersRef);
@@ -50,6 +52,7 @@ export const mergeRequestsPlugin = definePlugin({
     const protection = ctx.resolve(branchProtectionRef);
 
     const store = createMergeRequestStore(ctx.resolve(kernelServices.database));
+    ctx.provide(mergeRequestReadsRef, createMergeRequestReads(store));
     const git = createMergeRequestGit(reads);
     const service = createMergeRequestService({
       store,

@@ -70,8 +70,28 @@ export interface NotesService {
 
 export const notesServiceRef = createServiceRef<NotesService>('notes.notes');
 
+/** A note as its events carry it. */
+export interface Note {
+  id: number;
+  body: string;
+  noteableIid: number | null;
+  authorId: number;
+  system: boolean;
+  internal: boolean;
+  type: string | null;
+  discussionId: string | null;
+  lineCode: string | null;
+  commitId: string | null;
+  resolvedAt: Date | null;
+  resolvedById: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 interface NoteEvent {
   noteId: number;
+  /** The note as it is after the change (as it was, for a removal). */
+  note: Note;
   noteableType: NoteableType;
   noteableId: number;
   projectId: number | null;

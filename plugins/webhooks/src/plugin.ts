@@ -1,11 +1,15 @@
 import { definePlugin, f, kernelServices, KERNEL_VERSION } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
+import { mergeRequestReadsRef } from '@forgekit/plugin-merge-requests/contracts';
 import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { webhookEvents } from './contracts.js';
 import { createDeliveryService, DELIVER_JOB } from './delivery/delivery-service.js';
 import { listenToEventSources } from './delivery/event-sources.js';
+import { listenToGroupMembers } from './delivery/member-hooks.js';
+import { listenToMergeRequests } from './delivery/merge-request-hooks.js';
+import { listenToNotes } from './delivery/note-hooks.js';
 import type { OutboundPolicy } from './delivery/outbound-guard.js';
 import { WebHookLogEntity } from './entities/web-hook-log.js';
 import { WebHookEntity } from './entities/web-hook.js';
@@ -35,7 +39,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
   entities: [WebHookEntity, WebHookLogEntity],
   migrations: [init],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef],
-  optional: [issuesServiceRef, repositoryReadRef],
+  optional: [issuesServiceRef, mergeRequestReadsRef, repositoryReadRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
@@ -115,7 +119,13 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     }
 
     ctx.events.on(webhookEvents.requested, (request) => delivery.publish(request));
-    listenToEventSources({ events: ctx.events, projects, users, issues: ctx.resolveOptional(issuesServiceRef), externalUrl, publish: delivery.publish });
+    const issues = ctx.resolveOptional(issuesServiceRef);
+    const mergeRequests = ctx.resolveOptional(mergeRequestReadsRef);
+    const publish = delivery.publish;
+    listenToEventSources({ events: ctx.events, projects, users, issues, externalUrl, publish });
+    if (mergeRequests) listenToMergeRequests({ ...sources, events: ctx.events, users, mergeRequests, publish });
+    listenToNotes({ ...sources, events: ctx.events, users, issues, mergeRequests, publish });
+    listenToGroupMembers({ events: ctx.events, groups, users, publish });
 
     const removeAllOf = async (owner: HookOwner) => {
       await logs.removeOfHooks(await hookStore.idsOf(owner));

@@ -1,7 +1,7 @@
 /** Notes on any noteable: system notes, comments, thread replies and their rules. */
 import { randomBytes } from 'node:crypto';
 import { badRequest, forbidden, longerThan, notFound, recordNotFound, TEXT_LIMIT, unknownRoute, type EventBus, type RateLimitService } from '@forgekit/kernel';
-import { noteEvents, type NoteableOptions, type NoteableResolver, type NoteableType, type NotesService, type SystemNote } from '../contracts.js';
+import { noteEvents, type Note, type NoteableOptions, type NoteableResolver, type NoteableType, type NotesService, type SystemNote } from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
 import type { AwardEmojiService } from '../award-emoji/award-emoji-service.js';
 import { awardOnlyName } from '../award-emoji/emoji-names.js';
@@ -42,6 +42,23 @@ interface Dependencies {
   createLimit: () => Promise<number>;
 }
 
+const noteOf = (row: NoteRow): Note => ({
+  id: row.id,
+  body: row.body,
+  noteableIid: row.noteableIid ?? null,
+  authorId: row.authorId,
+  system: row.system,
+  internal: row.internal,
+  type: row.type ?? null,
+  discussionId: row.discussionId ?? null,
+  lineCode: row.lineCode ?? null,
+  commitId: row.commitId ?? null,
+  resolvedAt: row.resolvedAt ?? null,
+  resolvedById: row.resolvedById ?? null,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
 const EPOCH = new Date('1970-01-01T00:00:00Z');
 const noteError = (messages: string) => badRequest(`Note ${messages}`);
 
@@ -54,7 +71,14 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
     if (longerThan(body, TEXT_LIMIT)) throw noteError(`is too long (maximum is ${TEXT_LIMIT} characters)`);
   };
   const emit = (event: (typeof noteEvents)['created'], note: NoteRow, userId: number) =>
-    events.emit(event, { noteId: note.id, noteableType: note.noteableType, noteableId: note.noteableId, projectId: note.projectId, userId });
+    events.emit(event, {
+      noteId: note.id,
+      note: noteOf(note),
+      noteableType: note.noteableType,
+      noteableId: note.noteableId,
+      projectId: note.projectId,
+      userId,
+    });
   const resolvable = (noteableType: NoteableType, type: string | null, system: boolean) =>
     noteableType === 'MergeRequest' && !system && (type === 'DiscussionNote' || type === 'DiffNote');
 
@@ -180,8 +204,9 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       if (Object.keys(patch).length === 0) return note;
       patch.updatedAt = new Date();
       await store.update(note.id, patch);
-      await emit(noteEvents.updated, note, scope.viewer.user.id);
-      return { ...note, ...patch };
+      const updated = { ...note, ...patch };
+      await emit(noteEvents.updated, updated, scope.viewer.user.id);
+      return updated;
     },
 
     async resolve(scope: NoteableInScope, note: NoteRow, resolved: boolean): Promise<NoteRow> {
