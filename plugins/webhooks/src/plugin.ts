@@ -109,7 +109,9 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
         projectsForTest: async (_req, owner) => [owner.id],
       },
     ];
-    const sources = { projects, repositories: ctx.resolveOptional(repositoryReadRef), externalUrl };
+    const issues = ctx.resolveOptional(issuesServiceRef);
+    const mergeRequests = ctx.resolveOptional(mergeRequestReadsRef);
+    const sources = { projects, users, repositories: ctx.resolveOptional(repositoryReadRef), mergeRequests, externalUrl };
     for (const mount of mounts) {
       ctx.routes(
         ...hookRoutes(hooks, mount, autoDisabling),
@@ -119,12 +121,10 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     }
 
     ctx.events.on(webhookEvents.requested, (request) => delivery.publish(request));
-    const issues = ctx.resolveOptional(issuesServiceRef);
-    const mergeRequests = ctx.resolveOptional(mergeRequestReadsRef);
     const publish = delivery.publish;
     listenToEventSources({ events: ctx.events, projects, users, issues, externalUrl, publish });
-    if (mergeRequests) listenToMergeRequests({ ...sources, events: ctx.events, users, mergeRequests, publish });
-    listenToNotes({ ...sources, events: ctx.events, users, issues, mergeRequests, publish });
+    if (mergeRequests) listenToMergeRequests({ ...sources, events: ctx.events, mergeRequests, publish });
+    listenToNotes({ ...sources, events: ctx.events, issues, publish });
     listenToGroupMembers({ events: ctx.events, groups, users, publish });
 
     const removeAllOf = async (owner: HookOwner) => {

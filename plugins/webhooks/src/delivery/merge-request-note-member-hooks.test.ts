@@ -8,12 +8,13 @@ import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { webhooksPlugin } from '../plugin.js';
-import { startReceiver, type Receiver } from '../testing/receiver.js';
+import { startReceiver, type Received, type Receiver } from '../testing/receiver.js';
 
 describe('merge request, note and member hooks', () => {
   let app: TestApp;
   let receiver: Receiver;
   let base: string;
+  let groupHookId: number;
 
   const commit = async (branch: string, start?: string) => {
     const res = await app.post(
@@ -43,6 +44,7 @@ describe('merge request, note and member hooks', () => {
       { token: 'owner' },
     );
     expect(hook.status).toBe(201);
+    groupHookId = hook.body.id;
     const secret = await app.post(
       `${base}/hooks`,
       { url: receiver.url('/confidential'), push_events: false, confidential_note_events: true },
@@ -56,12 +58,28 @@ describe('merge request, note and member hooks', () => {
     await receiver?.close();
   });
 
+  it('tests a hook with the latest merge request, once there is one', async () => {
+    const test = () => app.post(`/api/v4/groups/${app.group.id}/hooks/${groupHookId}/test/merge_requests_events`, {}, { token: 'owner' });
+    const none = await test();
+    expect([none.status, none.body]).toEqual([422, { message: 'Ensure the project has merge requests.' }]);
+    await commit('sample', 'main');
+    const first = await app.post(`${base}/merge_requests`, { title: 'First', source_branch: 'sample', target_branch: 'main' }, { token: 'developer' });
+    await app.put(`${base}/merge_requests/${first.body.iid}`, { state_event: 'close' }, { token: 'developer' });
+    const tested = await test();
+    expect([tested.status, tested.body]).toEqual([201, { message: '201 Created' }]);
+    const sample = await receiver.waitFor((r) => r.body?.object_kind === 'merge_request' && r.body.object_attributes.action === undefined);
+    expect(sample.headers['x-service-event']).toBe('Merge Request Hook');
+    expect(sample.body).toMatchObject({ user: { id: app.users.owner.id }, object_attributes: { id: first.body.id, title: 'First', state: 'closed' } });
+  });
+
   it('delivers open, update, close, reopen and merge of a merge request', async () => {
     const head = await commit('feature', 'main');
     const opened = await app.post(`${base}/merge_requests`, { title: 'Add feature', source_branch: 'feature', target_branch: 'main' }, { token: 'developer' });
     expect(opened.status).toBe(201);
     const item = `${base}/merge_requests/${opened.body.iid}`;
-    const open = await receiver.waitFor((r) => r.body?.object_kind === 'merge_request' && r.body.object_attributes.action === 'open');
+    const ofThis = (r: Received, action: string) =>
+      r.body?.object_kind === 'merge_request' && r.body.object_attributes.id === opened.body.id && r.body.object_attributes.action === action;
+    const open = await receiver.waitFor((r) => ofThis(r, 'open'));
     expect(open.path).toBe('/group');
     expect(open.headers['x-service-event']).toBe('Merge Request Hook');
     expect(open.headers['x-gitlab-event']).toBe('Merge Request Hook');
@@ -89,20 +107,20 @@ describe('merge request, note and member hooks', () => {
     });
 
     await app.put(item, { title: 'Add the feature' }, { token: 'developer' });
-    const update = await receiver.waitFor((r) => r.body?.object_attributes?.action === 'update');
+    const update = await receiver.waitFor((r) => ofThis(r, 'update'));
     expect(update.body.changes.title).toEqual({ previous: 'Add feature', current: 'Add the feature' });
     expect(update.body.object_attributes.title).toBe('Add the feature');
 
     await app.put(item, { state_event: 'close' }, { token: 'developer' });
-    const close = await receiver.waitFor((r) => r.body?.object_attributes?.action === 'close');
+    const close = await receiver.waitFor((r) => ofThis(r, 'close'));
     expect(close.body.object_attributes.state).toBe('closed');
     await app.put(item, { state_event: 'reopen' }, { token: 'developer' });
-    const reopen = await receiver.waitFor((r) => r.body?.object_attributes?.action === 'reopen');
+    const reopen = await receiver.waitFor((r) => ofThis(r, 'reopen'));
     expect(reopen.body.object_attributes.state).toBe('opened');
 
     const merged = await app.put(`${item}/merge`, {}, { token: 'maintainer' });
     expect(merged.status).toBe(200);
-    const merge = await receiver.waitFor((r) => r.body?.object_attributes?.action === 'merge');
+    const merge = await receiver.waitFor((r) => ofThis(r, 'merge'));
     expect(merge.body).toMatchObject({ user: { id: app.users.maintainer.id }, object_attributes: { state: 'merged', iid: opened.body.iid } });
     expect(receiver.received.every((r) => r.path === '/group')).toBe(true);
   });
@@ -134,7 +152,7 @@ describe('merge request, note and member hooks', () => {
     const issue = await app.post(`${base}/issues`, { title: 'Bug' }, { token: 'developer' });
     const internal = await app.post(`${base}/issues/${issue.body.iid}/notes`, { body: 'Between us', internal: true }, { token: 'developer' });
     expect(internal.status).toBe(201);
-    const confidential = await receiver.waitFor((r) => r.body?.object_attributes?.id === internal.body.id);
+    const confidential = await receiver.waitFor((r) => r.body?.object_kind === 'note' && r.body.object_attributes.id === internal.body.id);
     expect(confidential.path).toBe('/confidential');
     expect(confidential.headers['x-service-event']).toBe('Confidential Note Hook');
     expect(confidential.body).toMatchObject({
@@ -147,7 +165,11 @@ describe('merge request, note and member hooks', () => {
     expect(edited.status).toBe(200);
     await receiver.waitFor((r) => r.body?.object_attributes?.note === 'Between us, edited' && r.body.object_attributes.action === 'update');
     // Internal notes never reach a hook that asked only for note events; system notes reach none.
-    expect(receiver.received.filter((r) => r.body?.object_attributes?.id === internal.body.id).every((r) => r.path === '/confidential')).toBe(true);
+    expect(
+      receiver.received
+        .filter((r) => r.body?.object_kind === 'note' && r.body.object_attributes.id === internal.body.id)
+        .every((r) => r.path === '/confidential'),
+    ).toBe(true);
     expect(receiver.received.some((r) => r.body?.object_kind === 'note' && r.body.object_attributes.system)).toBe(false);
   });
 
