@@ -6,6 +6,7 @@ import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { webhookEvents } from './contracts.js';
 import { createDeliveryService, DELIVER_JOB } from './delivery/delivery-service.js';
+import { listenToAwards } from './delivery/emoji-hooks.js';
 import { listenToEventSources } from './delivery/event-sources.js';
 import { listenToGroupMembers } from './delivery/member-hooks.js';
 import { listenToMergeRequests } from './delivery/merge-request-hooks.js';
@@ -124,7 +125,9 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     const publish = delivery.publish;
     listenToEventSources({ events: ctx.events, projects, users, issues, externalUrl, publish });
     if (mergeRequests) listenToMergeRequests({ ...sources, events: ctx.events, mergeRequests, publish });
-    listenToNotes({ ...sources, events: ctx.events, issues, publish });
+    const noteSources = { ...sources, events: ctx.events, issues, publish };
+    listenToNotes(noteSources);
+    listenToAwards(noteSources);
     listenToGroupMembers({ events: ctx.events, groups, users, publish });
 
     const removeAllOf = async (owner: HookOwner) => {

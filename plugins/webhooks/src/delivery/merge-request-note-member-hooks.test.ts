@@ -10,7 +10,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { webhooksPlugin } from '../plugin.js';
 import { startReceiver, type Received, type Receiver } from '../testing/receiver.js';
 
-describe('merge request, note and member hooks', () => {
+describe('merge request, note, emoji and member hooks', () => {
   let app: TestApp;
   let receiver: Receiver;
   let base: string;
@@ -40,7 +40,7 @@ describe('merge request, note and member hooks', () => {
     await app.put('/api/v4/application/settings', { allow_local_requests_from_web_hooks_and_services: true }, { token: 'admin' });
     const hook = await app.post(
       `/api/v4/groups/${app.group.id}/hooks`,
-      { url: receiver.url('/group'), push_events: false, merge_requests_events: true, note_events: true, member_events: true },
+      { url: receiver.url('/group'), push_events: false, merge_requests_events: true, note_events: true, member_events: true, emoji_events: true },
       { token: 'owner' },
     );
     expect(hook.status).toBe(201);
@@ -171,6 +171,30 @@ describe('merge request, note and member hooks', () => {
         .every((r) => r.path === '/confidential'),
     ).toBe(true);
     expect(receiver.received.some((r) => r.body?.object_kind === 'note' && r.body.object_attributes.system)).toBe(false);
+  });
+
+  it('delivers awards given and taken on an issue', async () => {
+    const issue = await app.post(`${base}/issues`, { title: 'Liked' }, { token: 'developer' });
+    const award = await app.post(`${base}/issues/${issue.body.iid}/award_emoji`, { name: 'thumbsup' }, { token: 'reporter' });
+    expect(award.status).toBe(201);
+    const given = await receiver.waitFor((r) => r.body?.object_kind === 'emoji' && r.body.event_type === 'award');
+    expect(given.headers['x-service-event']).toBe('Emoji Hook');
+    expect(given.body).toMatchObject({
+      user: { id: app.users.reporter.id },
+      project_id: app.project.id,
+      object_attributes: {
+        id: award.body.id,
+        name: 'thumbsup',
+        user_id: app.users.reporter.id,
+        awardable_type: 'Issue',
+        awardable_id: issue.body.id,
+        awarded_on_url: `http://localhost/test-group/test-project/-/issues/${issue.body.iid}`,
+      },
+      issue: { id: issue.body.id, title: 'Liked' },
+    });
+    expect((await app.delete(`${base}/issues/${issue.body.iid}/award_emoji/${award.body.id}`, { token: 'reporter' })).status).toBe(204);
+    const taken = await receiver.waitFor((r) => r.body?.object_kind === 'emoji' && r.body.event_type === 'revoke');
+    expect(taken.body.object_attributes).toMatchObject({ id: award.body.id, name: 'thumbsup' });
   });
 
   it('delivers additions, changes and removals of group members', async () => {

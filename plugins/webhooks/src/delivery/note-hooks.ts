@@ -28,7 +28,7 @@ interface NoteEvent {
 }
 
 /** The noteable's block of the payload (`issue` or `merge_request`), its path segment and whether it is confidential. */
-async function noteable(deps: NoteHookDeps, type: NoteableType, id: number, project: Project) {
+export async function noteable(deps: NoteHookDeps, type: NoteableType, id: number, project: Project) {
   const webUrl = projectBlocks(project, deps.externalUrl).project.web_url;
   if (type === 'Issue') {
     const [issue] = (await deps.issues?.byIds([id])) ?? [];
