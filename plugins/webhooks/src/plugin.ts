@@ -11,6 +11,7 @@ import { listenToEventSources } from './delivery/event-sources.js';
 import { listenToGroupMembers } from './delivery/member-hooks.js';
 import { listenToMergeRequests } from './delivery/merge-request-hooks.js';
 import { listenToNotes } from './delivery/note-hooks.js';
+import { listenToSubgroups } from './delivery/subgroup-hooks.js';
 import type { OutboundPolicy } from './delivery/outbound-guard.js';
 import { WebHookLogEntity } from './entities/web-hook-log.js';
 import { WebHookEntity } from './entities/web-hook.js';
@@ -129,6 +130,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     listenToNotes(noteSources);
     listenToAwards(noteSources);
     listenToGroupMembers({ events: ctx.events, groups, users, publish });
+    listenToSubgroups({ events: ctx.events, groups, publish });
 
     const removeAllOf = async (owner: HookOwner) => {
       await logs.removeOfHooks(await hookStore.idsOf(owner));

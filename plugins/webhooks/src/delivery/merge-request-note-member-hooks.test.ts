@@ -10,7 +10,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { webhooksPlugin } from '../plugin.js';
 import { startReceiver, type Received, type Receiver } from '../testing/receiver.js';
 
-describe('merge request, note, emoji and member hooks', () => {
+describe('merge request, note, emoji, member and subgroup hooks', () => {
   let app: TestApp;
   let receiver: Receiver;
   let base: string;
@@ -40,7 +40,15 @@ describe('merge request, note, emoji and member hooks', () => {
     await app.put('/api/v4/application/settings', { allow_local_requests_from_web_hooks_and_services: true }, { token: 'admin' });
     const hook = await app.post(
       `/api/v4/groups/${app.group.id}/hooks`,
-      { url: receiver.url('/group'), push_events: false, merge_requests_events: true, note_events: true, member_events: true, emoji_events: true },
+      {
+        url: receiver.url('/group'),
+        push_events: false,
+        merge_requests_events: true,
+        note_events: true,
+        member_events: true,
+        emoji_events: true,
+        subgroup_events: true,
+      },
       { token: 'owner' },
     );
     expect(hook.status).toBe(201);
@@ -218,5 +226,22 @@ describe('merge request, note, emoji and member hooks', () => {
     await app.delete(`/api/v4/groups/${app.group.id}/members/${user.id}`, { token: 'owner' });
     const removed = await receiver.waitFor((r) => r.body?.event_name === 'user_remove_from_group');
     expect(removed.body).toMatchObject({ user_id: user.id, group_id: app.group.id });
+  });
+
+  it('delivers a subgroup created in the group', async () => {
+    const sub = await app.post('/api/v4/groups', { name: 'Inner', path: 'inner', parent_id: app.group.id }, { token: 'owner' });
+    expect(sub.status).toBe(201);
+    const created = await receiver.waitFor((r) => r.body?.event_name === 'subgroup_create');
+    expect(created.headers['x-service-event']).toBe('Subgroup Hook');
+    expect(created.body).toMatchObject({
+      name: 'Inner',
+      path: 'inner',
+      full_path: 'test-group/inner',
+      group_id: sub.body.id,
+      parent_group_id: app.group.id,
+      parent_name: app.group.name,
+      parent_path: 'test-group',
+      parent_full_path: 'test-group',
+    });
   });
 });
