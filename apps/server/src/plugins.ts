@@ -18,6 +18,7 @@ import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
+import { snippetsPlugin } from '@forgekit/plugin-snippets';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
 
@@ -44,6 +45,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   projectAliasesPlugin,
   uploadsPlugin,
   badgesPlugin,
+  snippetsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
