@@ -1,7 +1,7 @@
 import { kernelServices, definePlugin, notFound } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
-import { repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
+import { gitPathsRef, repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
 import { SnippetEntity } from './entities/snippet.js';
 import { init } from './migrations/202611271100-init.js';
 import { personalSnippetRoutes } from './snippets/personal-snippet-routes.js';
@@ -9,6 +9,7 @@ import { projectSnippetRoutes } from './snippets/project-snippet-routes.js';
 import { canReadInProject, createSnippetAccess } from './snippets/snippet-access.js';
 import { snippetAnswers } from './snippets/snippet-answers.js';
 import { snippetDescriber } from './snippets/snippet-describer.js';
+import { snippetGitPaths } from './snippets/snippet-git-paths.js';
 import { createSnippetRepository } from './snippets/snippet-repository.js';
 import { createSnippetService } from './snippets/snippet-service.js';
 import { createSnippetStore } from './snippets/snippet-store.js';
@@ -19,7 +20,7 @@ export const snippetsPlugin = definePlugin({
   compatibility: '^0.1.0',
   entities: [SnippetEntity],
   migrations: [init],
-  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, repositoryReadRef, repositoryWriteRef, notesServiceRef],
+  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, repositoryReadRef, repositoryWriteRef, gitPathsRef, notesServiceRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const users = ctx.resolve(coreUsersRef);
@@ -41,6 +42,11 @@ export const snippetsPlugin = definePlugin({
       return { id: snippet.id, iid: null, projectId: reached.project.id };
     });
     writes.describeContainers('snippet', snippetDescriber(service, projects));
+    ctx.resolve(gitPathsRef).addContainerResolver(snippetGitPaths(service, access));
+    // A push changes the files: what the API shows of them follows.
+    writes.onRefsUpdated(async ({ repository }) => {
+      if (repository.kind === 'snippet') await service.filesChanged(repository.containerId);
+    });
 
     const removeAll = async (ids: number[]) => {
       for (const id of ids) await service.remove(id);

@@ -179,6 +179,11 @@ export function createSnippetService(store: SnippetStore, repository: SnippetRep
       return refreshFileName(snippet.id, changes);
     },
 
+    /** Files changed outside the API (a push): the snippet takes its new first file and update time. */
+    async filesChanged(id: number): Promise<void> {
+      if (await store.find(id)) await refreshFileName(id, {});
+    },
+
     async remove(id: number): Promise<void> {
       await removeDependents(id);
       await repository.remove(id);
