@@ -15,6 +15,7 @@ export {
   sql,
   ref,
   type Query,
+  type IdQuery,
   type Conditions,
   type Ref,
   type RowOf,

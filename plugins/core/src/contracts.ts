@@ -4,6 +4,7 @@
  * constants and GitLab's shared wire entities. Nothing here reaches core's tables.
  */
 import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
+import type { IdQuery } from '@forgekit/kernel/orm';
 import type * as v from 'valibot';
 import type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 import type { GroupSettings } from './groups/group-settings.js';
@@ -192,6 +193,8 @@ export interface AccessService {
     user: Principal | null,
     options?: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number },
   ): Promise<number[]>;
+  /** The same projects as `visibleProjectIds`, as a query of ids for another plugin's `whereIn`: nothing is read until that query runs. */
+  visibleProjectsQuery(user: Principal | null, options?: VisibilityOptions & { underTraversalPath?: string }): IdQuery;
   /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
   visibleGroupIds(user: Principal | null, options?: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string }): Promise<number[]>;
 }

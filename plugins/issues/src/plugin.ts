@@ -9,7 +9,7 @@ import { issuesServiceRef, type IssuesService } from './contracts.js';
 import { IssueEntity } from './entities/issue.js';
 import { IssueAssigneeEntity } from './entities/issue-assignee.js';
 import { IssueLabelEntity } from './entities/issue-label.js';
-import { ALL_ISSUES, createIssueLister } from './issues/issue-list.js';
+import { createIssueLister, everyListableIssue } from './issues/issue-list.js';
 import { createIssueOrderer } from './issues/issue-order.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
 import { milestoneIssues } from './issues/milestone-issues.js';
@@ -63,7 +63,7 @@ export const issuesPlugin = definePlugin({
     };
     notes.registerNoteable('Issue', 'issues', resolveIssue);
     milestoneEvents.registerResource('Issue', resolveIssue);
-    labels.registerCounts('issues', async (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, await lister(user, scope, ALL_ISSUES)));
+    labels.registerCounts('issues', async (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, await everyListableIssue(access, user, scope)));
     milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));

@@ -525,4 +525,10 @@ export function createQueryFactory(shared: Shared): QueryFactory {
 }
 
 /** Whether a value is a query built here. */
+/**
+ * A query that selects one column of ids, built by one plugin and handed through its contract to
+ * another plugin's `whereIn`, so that a set the database can compute is never fetched to be sent back.
+ */
+export type IdQuery = Query<any, any, any>;
+
 export const isQuery = (value: unknown): value is Query<any, any> => value instanceof QueryImpl;

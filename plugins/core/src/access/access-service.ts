@@ -262,6 +262,13 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     return (await database.count(viaProject.limit(1))) > 0;
   }
 
+  /** The projects the user may see (or is a member of at `minLevel`), optionally under a group, selecting `p.id`. */
+  function visibleProjects(user: Principal | null, options: VisibilityOptions & { underTraversalPath?: string }) {
+    const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id');
+    if (options.underTraversalPath !== undefined) query.whereStartsWith('n.traversalPath', options.underTraversalPath);
+    return visibility.projects(query, user, options);
+  }
+
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
   async function projectPermissions(user: Principal, projects: readonly Project[]): Promise<Map<number, ProjectPermissions>> {
     const inGroup = (project: Project) => (project.namespace.kind === 'group' ? traversalIds(project.namespace.traversalPath) : []);
@@ -306,13 +313,13 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
     },
     async visibleProjectIds(user, options = {}) {
       if (options.ids?.length === 0) return [];
-      const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id').orderBy('p.id');
+      const query = visibleProjects(user, options).orderBy('p.id');
       if (options.ids) query.whereIn('p.id', options.ids);
-      if (options.underTraversalPath !== undefined) query.whereStartsWith('n.traversalPath', options.underTraversalPath);
       if (options.limit) query.limit(options.limit);
-      const rows = await database.rows(visibility.projects(query, user, options));
+      const rows = await database.rows(query);
       return rows.map((row) => row.id);
     },
+    visibleProjectsQuery: (user, options = {}) => visibleProjects(user, options),
     async visibleGroupIds(user, options = {}) {
       if (options.ids?.length === 0) return [];
       const query = database.table(NamespaceEntity, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');

@@ -1,5 +1,5 @@
 /** The issue list filters (GitLab's IssuesFinder) as conditions over `issues as i`. */
-import type { Conditions, Query } from '@forgekit/kernel/orm';
+import type { Conditions, IdQuery, Query } from '@forgekit/kernel/orm';
 import type { IssueEntity } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
@@ -23,8 +23,8 @@ export interface NegatedFilter {
 }
 
 export interface IssueFilter {
-  /** Projects in scope; null: every project. */
-  projectIds: readonly number[] | null;
+  /** Projects in scope, as ids or a query of ids; null: every project. */
+  projectIds: readonly number[] | IdQuery | null;
   confidentialVisibility: ConfidentialVisibility;
   state?: 'opened' | 'closed';
   iids?: readonly number[];
@@ -64,7 +64,7 @@ const labelled = (labelIds?: readonly number[]) => (l: Labels) => {
 /** Narrows `query`, any query that names the issue as `i`, to the issues `filter` keeps. */
 export function applyIssueFilter<Q extends Query<any, any, any>>(query: Q, filter: IssueFilter): Q {
   const q = query as unknown as OverIssues;
-  if (filter.projectIds) q.whereIn('i.projectId', orNothing(filter.projectIds));
+  if (filter.projectIds) q.whereIn('i.projectId', Array.isArray(filter.projectIds) ? orNothing(filter.projectIds) : filter.projectIds);
   const visibility = filter.confidentialVisibility;
   if (!visibility.all) {
     q.where((w) => {

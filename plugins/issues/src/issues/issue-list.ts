@@ -32,6 +32,27 @@ const wildcard = (value: string): Wildcard | null => {
   return word === 'none' ? 'none' : word === 'any' ? 'any' : null;
 };
 
+/** Which confidential issues the caller sees in the projects under a group (or anywhere): all for an admin, else those of projects where they plan. */
+async function confidentialVisibility(access: AccessService, user: Principal | null, under: { underTraversalPath?: string }): Promise<ConfidentialVisibility> {
+  if (user?.isAdmin) return { all: true };
+  const projectIds = user ? await access.visibleProjectIds(user, { ...under, minLevel: AccessLevel.PLANNER }) : [];
+  return { all: false, projectIds, userId: user?.id ?? null };
+}
+
+/**
+ * Every issue the caller may list in a project or group, for counts: a group's projects stay a
+ * query, so a group of thousands of projects costs one statement, not a list of their ids.
+ */
+export async function everyListableIssue(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): Promise<IssueFilter> {
+  if (scope.kind === 'project') {
+    const { project, level } = scope.access;
+    const all = user.isAdmin || level >= AccessLevel.PLANNER;
+    return { projectIds: [project.id], confidentialVisibility: all ? { all: true } : { all: false, projectIds: [], userId: user.id } };
+  }
+  const under = { underTraversalPath: scope.access.group.traversalPath };
+  return { projectIds: access.visibleProjectsQuery(user, under), confidentialVisibility: await confidentialVisibility(access, user, under) };
+}
+
 export function createIssueLister(deps: ListDeps) {
   /** The projects in scope, the ones whose confidential issues the caller sees in full, and the groups whose milestones apply. */
   async function scopeOf(user: Principal | null, scope: ListScope) {
@@ -43,13 +64,7 @@ export function createIssueLister(deps: ListDeps) {
     }
     const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversalPath } : {};
     const projectIds = await deps.access.visibleProjectIds(user, under);
-    const confidential: ConfidentialVisibility = user?.isAdmin
-      ? { all: true }
-      : {
-          all: false,
-          projectIds: user ? await deps.access.visibleProjectIds(user, { ...under, minLevel: AccessLevel.PLANNER }) : [],
-          userId: user?.id ?? null,
-        };
+    const confidential = await confidentialVisibility(deps.access, user, under);
     const groupIds = scope.kind === 'group' ? idsOf(scope.access.group.traversalPath) : await deps.access.visibleGroupIds(user);
     return { projectIds, confidential, groupIds };
   }
