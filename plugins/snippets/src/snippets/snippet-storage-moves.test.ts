@@ -18,7 +18,11 @@ describe('moving snippet repositories between storages', () => {
 
   it('moves a snippet’s repository, shows the snippet on the move, and keeps its files readable', async () => {
     const snippet = (
-      await app.post('/api/v4/snippets', { title: 'Moving', visibility: 'public', files: [{ file_path: 'a.txt', content: 'still here' }] }, { token: 'developer' })
+      await app.post(
+        '/api/v4/snippets',
+        { title: 'Moving', visibility: 'public', files: [{ file_path: 'a.txt', content: 'still here' }] },
+        { token: 'developer' },
+      )
     ).body;
     const res = await app.post(`/api/v4/snippets/${snippet.id}/repository_storage_moves`, { destination_storage_name: 'second' }, { token: 'admin' });
     expect(res.status).toBe(201);
