@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
+import { gitCli, withToken } from './support/git-cli.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 
 interface Snippet {
@@ -27,29 +27,8 @@ describe('snippets through @gitbeaker/rest and git', () => {
   let bob: UserWithToken;
   let work: string;
 
-  const env = () => ({
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: 'Alice',
-    GIT_AUTHOR_EMAIL: 'alice@example.com',
-    GIT_COMMITTER_NAME: 'Alice',
-    GIT_COMMITTER_EMAIL: 'alice@example.com',
-  });
-  /** Runs git; resolves with its exit code and output rather than failing. */
-  const git = (cwd: string, ...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile('git', args, { cwd, env: env() }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stdout.toString().trim(), stderr: stderr.toString() }),
-      ),
-    );
-  const gitOk = async (cwd: string, ...args: string[]) => {
-    const result = await git(cwd, ...args);
-    if (result.code !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const withToken = (url: string, user: UserWithToken) => url.replace('://', `://${user.username}:${user.token}@`);
+  let git: ReturnType<typeof gitCli>['run'];
+  let gitOk: ReturnType<typeof gitCli>['ok'];
 
   beforeAll(async () => {
     server = await startListeningServer();
@@ -57,6 +36,7 @@ describe('snippets through @gitbeaker/rest and git', () => {
     alice = await createUserWithToken(admin, server, 'alice');
     bob = await createUserWithToken(admin, server, 'bob');
     work = await mkdtemp(join(tmpdir(), 'forgekit-snippets-blackbox-'));
+    ({ run: git, ok: gitOk } = gitCli(work, { name: 'Alice', email: 'alice@example.com' }));
   });
   afterAll(async () => {
     await server?.close();
