@@ -3,10 +3,10 @@
  * arranges the commands in a tree so that `--help`, `-h` and `help` work at every level,
  * and an unknown command or option exits 2 with a hint.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, createKernel, generateSecretsKey, isPostgresUrl, KERNEL_VERSION, requireOptionalPeers, type Kernel } from '@forgekit/kernel';
 import { ALL_SCOPES, coreTokensRef, coreUsersRef, ensureRootUser, ROOT_USERNAME } from '@forgekit/plugin-core';
@@ -68,28 +68,49 @@ async function withKernel(work: (kernel: Kernel) => Promise<void>) {
   }
 }
 
-async function configCheck() {
+/**
+ * Boots the configured plugins on an in-memory database in a scratch dir, so a command
+ * that only needs the plugins' registrations (job names, routes) writes nothing where the server keeps data.
+ */
+async function withScratchKernel(work: (kernel: Kernel) => Promise<void> | void) {
   const { plugins, input, config } = serverConfig();
   if (isPostgresUrl(config.databaseUrl)) await requireOptionalPeers();
-  // The job names in `schedules` are known once plugins register: register them on an
-  // in-memory database in a scratch dir, so the check writes nothing where the server keeps data.
-  const scratch = await mkdtemp(join(tmpdir(), 'forgekit-config-check-'));
+  const scratch = await mkdtemp(join(tmpdir(), 'forgekit-scratch-'));
   try {
     const kernel = await createKernel({
       plugins,
       config: { ...input, dataDir: scratch, databaseUrl: ':memory:', secretsKey: generateSecretsKey(), secretsKeyFile: undefined, logLevel: 'silent' },
     });
     try {
-      kernel.jobs.checkSchedules(kernel.config.schedules);
-    } catch (error) {
-      throw new ConfigError([`Invalid server config at 'schedules': ${(error as Error).message}`]);
+      await work(kernel);
     } finally {
       await kernel.stop();
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+async function configCheck() {
+  // The job names in `schedules` are known once plugins register.
+  await withScratchKernel((kernel) => {
+    try {
+      kernel.jobs.checkSchedules(kernel.config.schedules);
+    } catch (error) {
+      throw new ConfigError([`Invalid server config at 'schedules': ${(error as Error).message}`]);
+    }
+  });
   io.out('config is valid\n');
+}
+
+async function openApi(values: Values) {
+  await withScratchKernel(async (kernel) => {
+    const text = `${JSON.stringify(kernel.openApi(), null, 2)}\n`;
+    const file = values.output as string | undefined;
+    if (file === undefined) return io.out(text);
+    await writeFile(file, text);
+    note(`wrote the OpenAPI document of ${kernel.routes.length} routes to ${resolve(file)}`);
+  });
 }
 
 async function migrate() {
@@ -176,6 +197,17 @@ const root: Command = {
       summary: 'Apply pending migrations, printing each, and exit',
       usage: 'Usage: forgekit migrate\n\nApplies the migrations the server would apply at start, printing each one, and exits.',
       run: migrate,
+    },
+    {
+      name: 'openapi',
+      summary: 'Print the OpenAPI 3.1 document of the API (or write it to a file)',
+      usage: `Usage: forgekit openapi [--output FILE]
+
+Prints the OpenAPI 3.1 document the server serves at /api/v4/openapi.json, built from
+the routes of the configured plugins, on stdout, or writes it to FILE. Reads no data
+and writes nothing else.`,
+      options: { output: { type: 'string', short: 'o' } },
+      run: openApi,
     },
     {
       name: 'config',

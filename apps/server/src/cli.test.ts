@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ const COMMANDS = [
   [],
   ['serve'],
   ['migrate'],
+  ['openapi'],
   ['config'],
   ['config', 'check'],
   ['token'],
@@ -72,6 +73,34 @@ describe('forgekit help', () => {
       status: 2,
       err: expect.stringContaining("--workers must be a whole number from 1, not 'two'"),
     });
+  });
+});
+
+describe('forgekit openapi', { timeout: 60_000 }, () => {
+  it('prints the OpenAPI document of the composed routes, or writes it to a file, and writes nothing else', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'forgekit-openapi-'));
+    const dataDir = join(root, 'data');
+    const saved = process.env.FORGEKIT_DATA_DIR;
+    process.env.FORGEKIT_DATA_DIR = dataDir;
+    try {
+      const printed = await cli('openapi');
+      expect(printed.status, printed.err).toBe(0);
+      const document = JSON.parse(printed.out);
+      expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'forgekit API' } });
+      expect(document.paths['/api/v4/projects/{id}/variables'].get.tags).toEqual(['ci-variables']);
+
+      const file = join(root, 'openapi.json');
+      const written = await cli('openapi', '--output', file);
+      expect(written.status, written.err).toBe(0);
+      expect(written.out).toBe('');
+      expect(written.err).toMatch(new RegExp(`wrote the OpenAPI document of \\d+ routes to ${file}\n$`));
+      expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(document);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.FORGEKIT_DATA_DIR;
+      else process.env.FORGEKIT_DATA_DIR = saved;
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

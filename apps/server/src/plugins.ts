@@ -5,6 +5,7 @@ import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { followsPlugin } from '@forgekit/plugin-follows';
+import { invitationsPlugin } from '@forgekit/plugin-invitations';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
@@ -12,15 +13,18 @@ import { labelsPlugin } from '@forgekit/plugin-labels';
 import { iterationsPlugin, SCHEDULE_JOB as ITERATIONS_SCHEDULE_JOB } from '@forgekit/plugin-iterations';
 import { issuesPlugin } from '@forgekit/plugin-issues';
 import { keysPlugin } from '@forgekit/plugin-keys';
+import { mergeRequestsPlugin } from '@forgekit/plugin-merge-requests';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
+import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { snippetsPlugin } from '@forgekit/plugin-snippets';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
+import { wikisPlugin } from '@forgekit/plugin-wikis';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -40,12 +44,16 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   iterationsPlugin,
   notesPlugin,
   issuesPlugin,
+  mergeRequestsPlugin,
   keysPlugin,
   followsPlugin,
   projectAliasesPlugin,
   uploadsPlugin,
   badgesPlugin,
   snippetsPlugin,
+  invitationsPlugin,
+  samlPlugin,
+  wikisPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */

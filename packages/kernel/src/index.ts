@@ -5,11 +5,20 @@ export { definePlugin, PLUGIN_CONTRACT_VERSION, type ForgePlugin, type PluginCon
 export { createServiceRef, type ServiceRef, type ServiceRefOptions } from './plugin/service-ref.js';
 export { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 export { BootError } from './plugin/boot-order.js';
-export { defineRoute, type Route, type RouteContext, type AuthMode, type HttpMethod, type RouteGuard, type GuardedRoute } from './http/route.js';
+export {
+  defineRoute,
+  type Route,
+  type RouteResponse,
+  type RouteContext,
+  type AuthMode,
+  type HttpMethod,
+  type RouteGuard,
+  type GuardedRoute,
+} from './http/route.js';
 export { relinkWebUrl, type RequestContext } from './http/context.js';
 export * from './http/errors.js';
 export { reply, created, noContent, accepted, raw, stream, page, Page, keysetPage, KeysetPage, Reply } from './http/responses.js';
-export { params, rules, validateParams, type ParamsSchema } from './http/params.js';
+export { params, rules, validateParams, describeRule, type ParamsSchema, type GroupRule } from './http/params.js';
 export * as f from './http/fields.js';
 export type { DescribedField, FieldDescription } from './http/fields.js';
 export { TEXT_LIMIT, charLength, longerThan, tooLongMessage } from './http/text-length.js';
@@ -20,6 +29,7 @@ export { tokenDigest, generateToken, type Principal, type Credential, type Ident
 export { insufficientScope, scopesFor } from './auth/authenticate.js';
 export type { Database, Dialect } from './db/open-database.js';
 export type { Transaction, TxOption } from './db/transaction.js';
+export type { IdQuery } from './db/query.js';
 export { isPostgresUrl } from './db/open-database.js';
 export { defineEvent, type EventBus, type EventHandler, type EventDescriptor } from './services/events.js';
 export { checkUnmodifiedSince } from './http/preconditions.js';
@@ -34,3 +44,6 @@ export { requireOptionalPeers, POSTGRES_PACKAGES } from './services/optional-pee
 export { isLocalCaller } from './http/local-callers.js';
 export { wildcardMatches } from './http/wildcard.js';
 export { renderMarkdown } from './text/markdown.js';
+export { buildOpenApiDocument, openApiPath, type OpenApiDocument, type DocumentInfo } from './openapi/build-document.js';
+export { fieldSchema, objectSchema, type JsonSchema } from './openapi/field-schema.js';
+export { OPENAPI_PATH } from './openapi/openapi-route.js';

@@ -177,13 +177,20 @@ describe('routing', () => {
       auth: 'none',
       inputs: ['name'],
       fields: { name: { type: 'string', required: true } },
+      rules: [],
+      scopes: [],
       streamBody: false,
+      paginated: false,
+      uploads: false,
+      basicAuth: false,
+      response: undefined,
       exemptFrom: [],
     });
     expect(kernel.routes.find((route) => route.path === '/api/v4/uploads')?.inputs).toEqual(['title', 'labels', 'file']);
     expect(kernel.routes.find((route) => route.path === '/api/v4/user')).toMatchObject({ auth: 'required', inputs: [] });
     expect(kernel.routes.find((route) => route.path === '/-/metrics')).toMatchObject({ pluginId: 'kernel', auth: 'none' });
-    expect(kernel.routes).toHaveLength(12);
+    expect(kernel.routes.find((route) => route.path === '/api/v4/openapi.json')).toMatchObject({ pluginId: 'kernel', auth: 'none' });
+    expect(kernel.routes).toHaveLength(13);
     expect(Object.isFrozen(kernel.routes)).toBe(true);
   });
 

@@ -13,10 +13,14 @@ import { isPostgresUrl, openDatabase, type Database } from './db/open-database.j
 import { API_PREFIX } from './http/api-prefix.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { describeField, type DescribedField } from './http/fields.js';
-import { defineRoute, type AuthMode, type HttpMethod, type Route, type RouteGuard } from './http/route.js';
+import { describeRule, type GroupRule } from './http/params.js';
+import { scopesFor } from './auth/authenticate.js';
+import { defineRoute, type AuthMode, type HttpMethod, type Route, type RouteGuard, type RouteResponse } from './http/route.js';
 import { isLocalCaller } from './http/local-callers.js';
 import { raw } from './http/responses.js';
 import { notFound } from './http/errors.js';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi/build-document.js';
+import { openApiRoute } from './openapi/openapi-route.js';
 import { BootError, checkPlugins, checkRouteParams, collectEntities, orderPlugins } from './plugin/boot-order.js';
 import { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 import type { ForgePlugin, PluginContext } from './plugin/define-plugin.js';
@@ -77,8 +81,20 @@ export interface RouteInfo {
   readonly inputs: readonly string[];
   /** What each of `inputs` takes, where the kernel's field types tell (see `describeField`). */
   readonly fields: Readonly<Record<string, DescribedField | undefined>>;
+  /** The group rules of its params (`rules.exactlyOneOf(...)`, ...), where `rules` built them. */
+  readonly rules: readonly GroupRule[];
+  /** The token scopes that allow it, or `handler` when the route checks them itself; none on `none` routes. */
+  readonly scopes: readonly string[] | 'handler';
   /** Whether the handler takes the body as bytes rather than parsed params. */
   readonly streamBody: boolean;
+  /** Offset pagination: `page`/`per_page` in, pagination headers out. */
+  readonly paginated: boolean;
+  /** Takes files in multipart bodies. */
+  readonly uploads: boolean;
+  /** Also takes HTTP Basic auth with a token as the password. */
+  readonly basicAuth: boolean;
+  /** What it answers on success, where the route declares it. */
+  readonly response: RouteResponse | undefined;
   /** The route guards (by name) it is exempt from. */
   readonly exemptFrom: readonly string[];
 }
@@ -93,6 +109,8 @@ export interface Kernel {
   readonly plugins: readonly ForgePlugin<any>[];
   /** Every mounted route, in registration order (read-only). */
   readonly routes: readonly RouteInfo[];
+  /** The OpenAPI 3.1 document of `routes` (served at `/api/v4/openapi.json`). */
+  openApi(): OpenApiDocument;
   /** Prometheus metrics of this kernel; plugins resolve `kernelServices.metrics`. */
   readonly metrics: Metrics;
   /** Fetch-style handler for in-process requests (tests). */
@@ -130,6 +148,11 @@ function metricsRoute(exposition: () => Promise<MetricsExposition>): Route<any> 
   });
 }
 
+function scopesOf(route: Route<any>): RouteInfo['scopes'] {
+  if (route.auth === 'none') return Object.freeze([]);
+  return route.scopes === 'handler' ? 'handler' : Object.freeze(scopesFor(route.method, route.scopes));
+}
+
 function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo {
   const entries = (route.input?.schema as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
   return Object.freeze({
@@ -139,7 +162,13 @@ function routeInfo(pluginId: string, path: string, route: Route<any>): RouteInfo
     auth: route.auth ?? 'required',
     inputs: Object.freeze(Object.keys(entries)),
     fields: Object.freeze(Object.fromEntries(Object.entries(entries).map(([name, field]) => [name, describeField(field)]))),
+    rules: Object.freeze((route.input?.rules ?? []).map(describeRule).filter((rule) => rule !== undefined)),
+    scopes: scopesOf(route),
     streamBody: route.streamBody === true,
+    paginated: route.paginated === true,
+    uploads: route.uploads === true,
+    basicAuth: route.basicAuth === true,
+    response: route.response,
     exemptFrom: Object.freeze([...(route.exemptFrom ?? [])]),
   });
 }
@@ -293,11 +322,16 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     }
   }
   const metricsExposition = options.metricsExposition ?? (() => metrics.exposition());
-  const scrape = metricsRoute(metricsExposition);
-  const metricsMounted = routeInfo('kernel', `${basePath}/-/metrics`, scrape);
-  routes.push({ route: scrape, mounted: metricsMounted });
-  routeOwners.push({ pluginId: 'kernel', path: `${basePath}/-/metrics` });
-  routeInfos.push(metricsMounted);
+  let document: OpenApiDocument | undefined;
+  // Built on first use, once every route (these two included) is mounted.
+  const openApi = () => (document ??= buildOpenApiDocument(routeInfos, { title: 'forgekit API', version: KERNEL_VERSION }));
+  for (const route of [metricsRoute(metricsExposition), openApiRoute(openApi)]) {
+    const path = basePath + (route.raw ? '' : API_PREFIX) + route.path;
+    const mounted = routeInfo('kernel', path, route);
+    routes.push({ route, mounted });
+    routeOwners.push({ pluginId: 'kernel', path });
+    routeInfos.push(mounted);
+  }
   checkRouteParams(routeOwners);
   const needsIdentity = routes.some(({ route }) => (route.auth ?? 'required') !== 'none');
   if (needsIdentity && !provided(kernelServices.identity.id)) {
@@ -332,6 +366,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     metrics,
     plugins,
     routes: Object.freeze(routeInfos),
+    openApi,
     fetch,
     nodeListener: toNodeListener(app) as NodeListener,
     resolve: <T>(ref: ServiceRef<T>) => {

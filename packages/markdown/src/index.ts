@@ -1,2 +1,3 @@
-export { findReferences, type RenderOptions, renderMarkdown } from './render.js';
+export { findReferences, type RenderOptions, renderMarkdown, sanitizeRendered } from './render.js';
 export type { Reference, ReferenceKind, ReferenceLink } from './references.js';
+export { taskCompletion } from './task-list.js';

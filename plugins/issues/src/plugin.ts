@@ -13,6 +13,7 @@ import { createIssueLister, everyListableIssue } from './issues/issue-list.js';
 import { createIssueOrderer } from './issues/issue-order.js';
 import { createIssuePresenter } from './issues/issue-presenter.js';
 import { milestoneIssues } from './issues/milestone-issues.js';
+import { issueQuickActions } from './issues/issue-quick-actions.js';
 import { issueRoutes } from './issues/issue-routes.js';
 import { iterationRollOver } from './issues/iteration-roll-over.js';
 import { createIssueService, fromContract, toContract } from './issues/issue-service.js';
@@ -59,9 +60,9 @@ export const issuesPlugin = definePlugin({
 
     const resolveIssue = async (user: Parameters<IssuesService['findForUser']>[0], projectIdOrPath: string, iid: string) => {
       const issue = await service.findForUser(user, projectIdOrPath, iid);
-      return { id: issue.id, iid: issue.iid, projectId: issue.projectId };
+      return { id: issue.id, iid: issue.iid, projectId: issue.projectId, discussionLocked: issue.discussionLocked === true };
     };
-    notes.registerNoteable('Issue', 'issues', resolveIssue);
+    notes.registerNoteable('Issue', 'issues', resolveIssue, { quickActions: issueQuickActions({ service, store, access, users, labels, milestones }) });
     milestoneEvents.registerResource('Issue', resolveIssue);
     labels.registerCounts('issues', async (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, await everyListableIssue(access, user, scope)));
     milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));

@@ -1,5 +1,5 @@
 /** What other plugins may use of notes: the recorder of system notes on any noteable, and the note routes of each noteable kind. */
-import { createServiceRef, type Principal, type Transaction } from '@forgekit/kernel';
+import { createServiceRef, defineEvent, type Principal, type Transaction } from '@forgekit/kernel';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'WikiPage';
 
@@ -21,18 +21,79 @@ export interface FoundNoteable {
   id: number;
   iid: number | null;
   projectId: number;
+  /** A locked discussion takes comments from project members only. */
+  discussionLocked?: boolean;
 }
 
 /** Finds the noteable of `/projects/:id/<segment>/:noteable_id/notes` for the caller (`noteableId` is the iid for issues and merge requests). */
 export type NoteableResolver = (user: Principal, projectIdOrPath: string, noteableId: string) => Promise<FoundNoteable>;
 
+/** A quick action written on its own line of a note body: `/label ~a ~b` is `{ name: 'label', args: '~a ~b' }`. */
+export interface QuickAction {
+  name: string;
+  args: string;
+}
+
+/** What a noteable's quick actions did, as GitLab answers it. */
+export interface QuickActionResult {
+  /** `commands_changes`: e.g. `{ state_event: 'close', add_label_ids: [3] }`. */
+  changes: Record<string, unknown>;
+  /** One sentence per action run, e.g. `Closed this issue.` */
+  summary: string[];
+}
+
+/** The quick actions a noteable kind understands, and how it runs them for the author of a note. */
+export interface QuickActions {
+  names: readonly string[];
+  run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[]): Promise<QuickActionResult>;
+}
+
+export interface NoteableOptions {
+  quickActions?: QuickActions;
+  /**
+   * Checks a diff note's `position` (the hash GitLab takes on `POST .../discussions`) against
+   * the noteable's diff; throws GitLab's 400 for a line outside it. Kinds without it take no positions.
+   */
+  checkPosition?(noteable: FoundNoteable, position: Readonly<Record<string, unknown>>): Promise<void>;
+}
+
 export interface NotesService {
   recordSystemNote(note: SystemNote): Promise<void>;
   removeAllFor(noteableType: NoteableType, noteableId: number): Promise<void>;
   /** Serves `GET /projects/:id/<segment>/:noteable_id/notes` for a noteable kind. */
-  registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver): void;
+  registerNoteable(noteableType: NoteableType, segment: string, resolver: NoteableResolver, options?: NoteableOptions): void;
   /** `user_notes_count` of several noteables: their notes that are not system notes. */
   userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
+  /** `upvotes` and `downvotes` of several noteables: their `thumbsup` and `thumbsdown` awards; noteables with neither are left out. */
+  awardVotes(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, { upvotes: number; downvotes: number }>>;
 }
 
 export const notesServiceRef = createServiceRef<NotesService>('notes.notes');
+
+interface NoteEvent {
+  noteId: number;
+  noteableType: NoteableType;
+  noteableId: number;
+  projectId: number | null;
+  /** Who wrote, changed or removed the note. */
+  userId: number;
+}
+
+interface AwardEmojiEvent {
+  awardId: number;
+  name: string;
+  /** `Note` for an award on a note. */
+  awardableType: NoteableType | 'Note';
+  awardableId: number;
+  projectId: number | null;
+  userId: number;
+}
+
+/** Carry what GitLab's `object_kind: note` and `emoji` webhook payloads need: ids and who. */
+export const noteEvents = {
+  created: defineEvent<NoteEvent>('note.created'),
+  updated: defineEvent<NoteEvent>('note.updated'),
+  deleted: defineEvent<NoteEvent>('note.deleted'),
+  awarded: defineEvent<AwardEmojiEvent>('award_emoji.awarded'),
+  revoked: defineEvent<AwardEmojiEvent>('award_emoji.revoked'),
+};

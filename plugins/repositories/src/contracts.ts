@@ -29,9 +29,11 @@ export type RepositoryReads = Pick<
   | 'entryAt'
   | 'readBlob'
   | 'readBlobById'
+  | 'readBlobsById'
   | 'lastCommitFor'
   | 'mergeBase'
   | 'diff'
+  | 'checkMerge'
   | 'hasBranches'
   | 'headBranch'
   | 'isEmptyOnDisk'
@@ -45,6 +47,7 @@ export type RepositoryWrites = Pick<
   | 'remove'
   | 'commitFiles'
   | 'commitTreeEdits'
+  | 'mergeInto'
   | 'createBranch'
   | 'deleteBranch'
   | 'createTag'
@@ -94,7 +97,10 @@ export { REPOSITORY_KINDS, type RepositoryKey, type RepositoryKind } from './sto
 export type { CommitInfo, RefInfo, TreeEntry, BlobInfo, LogOptions } from './git/repo-reader.js';
 export type { FileAction, CommitFilesRequest, GitIdentity, RefUpdate } from './git/commit-writer.js';
 export type { TreeEdit } from './git/tree-edits.js';
+export type { MergeCheck, MergeRequestToGit, MergeResult } from './git/merge-writer.js';
+export type { FileDiff } from './git/diff-reader.js';
 export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
-export { commitEntity, commitDetailEntity, projectWebUrl, gitTime } from './commits/commit-presenter.js';
+export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime } from './commits/commit-presenter.js';
+export { diffEntity } from './compare/diff-presenter.js';
 export { isValidRefName, isFullSha, isSafeRevision, MAX_PATH_BYTES, ZERO_SHA } from './git/ref-names.js';
 export { isSafePath } from './shared/input-checks.js';

@@ -103,11 +103,12 @@ export type FieldDescription =
   | { type: 'values'; values: readonly (string | number)[] }
   | { type: 'array'; items: FieldDescription | undefined; commaSeparated: boolean }
   | { type: 'hash'; entries: Readonly<Record<string, DescribedField | undefined>> };
-/** A field's description and whether a request must send it. */
-export type DescribedField = FieldDescription & { required: boolean };
+/** A field's description, whether a request must send it, and the value an absent optional field takes. */
+export type DescribedField = FieldDescription & { required: boolean; default?: unknown };
 
 const DESCRIPTIONS = new WeakMap<object, FieldDescription>();
 const OPTIONAL = new WeakSet<object>();
+const FALLBACKS = new WeakMap<object, unknown>();
 
 function described<F extends object>(field: F, description: FieldDescription | undefined): F {
   if (description) DESCRIPTIONS.set(field, description);
@@ -118,9 +119,10 @@ function described<F extends object>(field: F, description: FieldDescription | u
 export function describeField(field: unknown): DescribedField | undefined {
   let schema = field as { pipe?: readonly unknown[]; wrapped?: unknown } | null;
   const required = !(typeof field === 'object' && field !== null && OPTIONAL.has(field));
+  const fallback = typeof field === 'object' && field !== null && FALLBACKS.has(field) ? { default: FALLBACKS.get(field) } : {};
   while (typeof schema === 'object' && schema !== null) {
     const description = DESCRIPTIONS.get(schema);
-    if (description) return { ...description, required };
+    if (description) return { ...description, required, ...fallback };
     schema = (schema.pipe?.[0] ?? schema.wrapped) as typeof schema;
   }
   return undefined;
@@ -290,6 +292,7 @@ export function optional<T>(field: Field<T>, fallback?: T) {
   );
   const optionalField = described(v.optional(inner, fallback as never), describeField(field));
   OPTIONAL.add(optionalField);
+  if (fallback !== undefined) FALLBACKS.set(optionalField, fallback);
   return optionalField;
 }
 

@@ -116,7 +116,13 @@ describe('a base path', () => {
   });
 
   it('is part of every listed route path', () => {
-    expect(kernel.routes.map((route) => route.path)).toEqual(['/forge/api/v4/milestone', '/forge/api/v4/items', '/forge/-/ping', '/forge/-/metrics']);
+    expect(kernel.routes.map((route) => route.path)).toEqual([
+      '/forge/api/v4/milestone',
+      '/forge/api/v4/items',
+      '/forge/-/ping',
+      '/forge/-/metrics',
+      '/forge/api/v4/openapi.json',
+    ]);
   });
 
   it('must be a path', async () => {

@@ -10,28 +10,41 @@ type Rule = (input: Record<string, unknown>) => string | null;
 
 const present = (input: Record<string, unknown>, key: string) => input[key] !== undefined;
 
+/** A group rule as tools that read a route table (API descriptions) see it. */
+export interface GroupRule {
+  readonly kind: 'mutuallyExclusive' | 'atLeastOneOf' | 'exactlyOneOf' | 'allOrNoneOf';
+  readonly keys: readonly string[];
+}
+
+const RULE_DESCRIPTIONS = new WeakMap<Rule, GroupRule>();
+const described = (kind: GroupRule['kind'], keys: string[], rule: Rule): Rule => {
+  RULE_DESCRIPTIONS.set(rule, Object.freeze({ kind, keys: Object.freeze([...keys]) }));
+  return rule;
+};
+
+/** What a group rule requires, or undefined for a rule not built by `rules`. */
+export const describeRule = (rule: Rule): GroupRule | undefined => RULE_DESCRIPTIONS.get(rule);
+
 export const rules = {
-  mutuallyExclusive:
-    (...keys: string[]): Rule =>
-    (input) =>
+  mutuallyExclusive: (...keys: string[]): Rule =>
+    described('mutuallyExclusive', keys, (input) =>
       keys.filter((key) => present(input, key)).length > 1 ? `${keys.join(', ')} are mutually exclusive` : null,
-  atLeastOneOf:
-    (...keys: string[]): Rule =>
-    (input) =>
+    ),
+  atLeastOneOf: (...keys: string[]): Rule =>
+    described('atLeastOneOf', keys, (input) =>
       keys.some((key) => present(input, key)) ? null : `${keys.join(', ')} are missing, at least one parameter must be provided`,
-  exactlyOneOf:
-    (...keys: string[]): Rule =>
-    (input) => {
+    ),
+  exactlyOneOf: (...keys: string[]): Rule =>
+    described('exactlyOneOf', keys, (input) => {
       const count = keys.filter((key) => present(input, key)).length;
       if (count === 0) return `${keys.join(', ')} are missing, exactly one parameter must be provided`;
       return count > 1 ? `${keys.join(', ')} are mutually exclusive` : null;
-    },
-  allOrNoneOf:
-    (...keys: string[]): Rule =>
-    (input) => {
+    }),
+  allOrNoneOf: (...keys: string[]): Rule =>
+    described('allOrNoneOf', keys, (input) => {
       const count = keys.filter((key) => present(input, key)).length;
       return count === 0 || count === keys.length ? null : `${keys.join(', ')} provide all or none of parameters`;
-    },
+    }),
 };
 
 export interface ParamsSchema<O> {

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/identity.js';
 import type { ParamsSchema } from './params.js';
 import type { HttpMethod, PathParamNames, RequestContext } from './context.js';
+import type { JsonSchema } from '../openapi/field-schema.js';
 
 export type { HttpMethod } from './context.js';
 
@@ -19,6 +20,16 @@ export type UserFor<A extends AuthMode | undefined> = A extends 'optional' | 'no
 /** The request context of a route with auth mode `A` and path `P`. */
 export type RouteContext<A extends AuthMode | undefined = undefined, P extends string = string> = RequestContext<UserFor<A>, PathParamNames<P>>;
 
+/** What a route answers on success, for the API description. */
+export interface RouteResponse {
+  /** Default: 201 for POST, 200 otherwise. */
+  status?: number;
+  /** The body's JSON Schema; on a paginated route, one item's. */
+  schema?: JsonSchema;
+  /** Default: `application/json`. */
+  contentType?: string;
+}
+
 export interface Route<I = any, R = any, A extends AuthMode | undefined = AuthMode | undefined, P extends string = string> {
   method: HttpMethod;
   /** Relative to `/api/v4` unless `raw` is set; `:name` placeholders. */
@@ -35,6 +46,8 @@ export interface Route<I = any, R = any, A extends AuthMode | undefined = AuthMo
   input?: ParamsSchema<I>;
   /** The body of a params error: Grape's `{"error": ...}` (default), or `{"message": ...}` for APIs with their own error formatter. */
   paramErrors?: 'error' | 'message';
+  /** The success answer, described in the OpenAPI document (its body's shape is open when left out). */
+  response?: RouteResponse;
   /** Offset pagination: the kernel reads `page`/`per_page` and writes the headers. */
   paginated?: boolean;
   /** Mount outside `/api/v4` (health checks, git over HTTP). */

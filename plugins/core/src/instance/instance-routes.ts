@@ -1,5 +1,6 @@
 import { defineRoute, f, isLocalCaller, notFound, params, raw, reply, type Database, type RequestContext, type Route } from '@forgekit/kernel';
 import { ApplicationSettingEntity } from '../entities/application-setting.js';
+import { livenessSchema, metadataSchema, readinessSchema } from './instance-schemas.js';
 
 export function instanceRoutes(database: Database, version: string, revision: string): Route[] {
   const metadata = () => ({
@@ -13,13 +14,14 @@ export function instanceRoutes(database: Database, version: string, revision: st
     if (!isLocalCaller(ctx.ip)) throw notFound();
   };
   return [
-    defineRoute({ method: 'GET', path: '/version', scopes: ['read_user'], handler: metadata }),
-    defineRoute({ method: 'GET', path: '/metadata', scopes: ['read_user'], handler: metadata }),
+    defineRoute({ method: 'GET', path: '/version', scopes: ['read_user'], response: { schema: metadataSchema }, handler: metadata }),
+    defineRoute({ method: 'GET', path: '/metadata', scopes: ['read_user'], response: { schema: metadataSchema }, handler: metadata }),
     defineRoute({
       method: 'GET',
       path: '/-/health',
       raw: true,
       auth: 'none',
+      response: { schema: { const: 'Service OK' }, contentType: 'text/plain' },
       handler: (ctx) => {
         localOnly(ctx);
         return raw(200, 'Service OK', 'text/plain');
@@ -30,6 +32,7 @@ export function instanceRoutes(database: Database, version: string, revision: st
       path: '/-/liveness',
       raw: true,
       auth: 'none',
+      response: { schema: livenessSchema },
       handler: (ctx) => {
         localOnly(ctx);
         return { status: 'ok' };
@@ -40,6 +43,7 @@ export function instanceRoutes(database: Database, version: string, revision: st
       path: '/-/readiness',
       raw: true,
       auth: 'none',
+      response: { schema: readinessSchema },
       input: params({ all: f.optional(f.string()) }),
       async handler(ctx, input) {
         localOnly(ctx);

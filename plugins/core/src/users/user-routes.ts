@@ -17,6 +17,7 @@ import {
   type EventBus,
   type RequestContext,
   type Route,
+  validationFailed,
 } from '@forgekit/kernel';
 import type { Direction } from '@forgekit/kernel/orm';
 import type { GroupService, User, UserProfile, UserService } from '../contracts.js';
@@ -24,6 +25,7 @@ import { removeGroupAndNotify } from '../groups/remove-group.js';
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
+import { currentUserSchema, userBasicSchema } from './user-schemas.js';
 import { coreEvents } from '../events.js';
 
 const profileFields = {
@@ -54,10 +56,27 @@ const profileOf = (input: ProfileInput): Partial<UserProfile> => ({
   pronouns: input.pronouns,
 });
 
+/** An external identity (`provider` and `extern_uid` together), as GitLab's user routes take it. */
+const identityFields = {
+  provider: f.optional(f.string()),
+  extern_uid: f.optional(f.string()),
+  group_id_for_saml: f.optional(f.id()),
+};
+
 /** `order_by` values and the properties they order by. */
 const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
 
 export function userRoutes(database: Database, users: UserService, groups: GroupService, events: EventBus): Route[] {
+  /** The identity a request gives, checked by the plugin that handles its provider before anything is written. */
+  async function checkedIdentity(input: { provider?: string | null; extern_uid?: string | null; group_id_for_saml?: number | null }, userId: number | null) {
+    if (!input.provider || !input.extern_uid) return null;
+    const handler = users.identityHandler(input.provider);
+    if (!handler) throw validationFailed({ identities: [`provider ${input.provider} is not supported`] });
+    const identity = { provider: input.provider, externUid: input.extern_uid, groupIdForSaml: input.group_id_for_saml ?? null };
+    await handler.check(identity, userId);
+    return { handler, input: identity };
+  }
+
   /** The bodies after the plugins' field extensions (followers, say) had their say. */
   async function extended<T extends Record<string, unknown>>(ctx: RequestContext, rows: readonly User[], bodies: T[]): Promise<T[]> {
     await users.applyFieldExtensions(
@@ -87,6 +106,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       method: 'GET',
       path: '/user',
       scopes: ['read_user'],
+      response: { schema: currentUserSchema },
       async handler(ctx) {
         const user = await findUserOr404(ctx.user!.id);
         return ctx.user!.isAdmin ? adminView(ctx, user) : extendedOne(ctx, user, userPublic(user, ctx.externalUrl));
@@ -98,6 +118,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       auth: 'optional',
       scopes: ['read_user'],
       paginated: true,
+      response: { schema: userBasicSchema },
       input: params({
         username: f.optional(f.string()),
         search: f.optional(f.string()),
@@ -151,6 +172,7 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       auth: 'optional',
       scopes: ['read_user'],
       input: params(idParam),
+      response: { schema: userBasicSchema },
       async handler(ctx, input) {
         const user = await findUserOr404(input.id);
         if (ctx.user?.isAdmin) return adminView(ctx, user);
@@ -171,10 +193,13 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           force_random_password: f.optional(f.boolean()),
           skip_confirmation: f.optional(f.boolean()),
           ...profileFields,
+          ...identityFields,
         },
         rules.atLeastOneOf('password', 'reset_password', 'force_random_password'),
+        rules.allOrNoneOf('extern_uid', 'provider'),
       ),
       async handler(ctx, input) {
+        const identity = await checkedIdentity(input, null);
         const user = await users.create({
           username: input.username,
           name: input.name,
@@ -190,6 +215,9 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           confirmed: input.skip_confirmation ?? true,
           profile: profileOf(input),
         });
+        if (identity) await identity.handler.record(user, identity.input);
+        await events.emit(coreEvents.userCreated, { userId: user.id });
+        if (user.confirmedAt) await events.emit(coreEvents.userEmailConfirmed, { userId: user.id, email: user.email });
         return reply(201, await adminView(ctx, user));
       },
     }),
@@ -197,16 +225,21 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       method: 'PUT',
       path: '/users/:id',
       auth: 'admin',
-      input: params({
-        ...idParam,
-        email: f.optional(f.string()),
-        name: f.optional(f.string()),
-        username: f.optional(f.string()),
-        password: f.optional(f.string()),
-        ...profileFields,
-      }),
+      input: params(
+        {
+          ...idParam,
+          email: f.optional(f.string()),
+          name: f.optional(f.string()),
+          username: f.optional(f.string()),
+          password: f.optional(f.string()),
+          ...profileFields,
+          ...identityFields,
+        },
+        rules.allOrNoneOf('extern_uid', 'provider'),
+      ),
       async handler(ctx, input) {
-        await findUserOr404(input.id);
+        const before = await findUserOr404(input.id);
+        const identity = await checkedIdentity(input, input.id);
         const user = await users.update(input.id, {
           username: input.username ?? undefined,
           name: input.name ?? undefined,
@@ -220,6 +253,9 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           privateProfile: input.private_profile ?? undefined,
           profile: profileOf(input),
         });
+        // An administrator's change of email needs no confirmation here.
+        if (user.email.toLowerCase() !== before.email.toLowerCase()) await events.emit(coreEvents.userEmailConfirmed, { userId: user.id, email: user.email });
+        if (identity) await identity.handler.record(user, identity.input);
         return adminView(ctx, user);
       },
     }),
@@ -240,6 +276,18 @@ export function userRoutes(database: Database, users: UserService, groups: Group
         const { projectIds } = await users.remove(input.id);
         for (const projectId of projectIds) await events.emit(coreEvents.projectDeleted, { projectId });
         await events.emit(coreEvents.userDeleted, { userId: input.id });
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/users/:id/identities/:provider',
+      auth: 'admin',
+      input: params(idParam),
+      async handler(ctx, input) {
+        await findUserOr404(input.id);
+        const handler = users.identityHandler(ctx.params.provider);
+        if (!handler || !(await handler.remove(input.id))) throw notFound('Identity');
         return noContent();
       },
     }),

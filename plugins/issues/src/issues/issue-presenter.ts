@@ -3,6 +3,7 @@
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
 import { relinkWebUrl } from '@forgekit/kernel';
+import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -32,19 +33,6 @@ export interface PresentOptions {
   projectPaths?: ReadonlyMap<number, string>;
 }
 
-const TASK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX~])\]\s/gm;
-
-/** Markdown task list items of a description: how many, how many checked. */
-export function taskCompletion(description: string | null) {
-  let count = 0;
-  let completed = 0;
-  for (const match of (description ?? '').matchAll(TASK_ITEM)) {
-    count++;
-    if (match[1] !== ' ') completed++;
-  }
-  return { count, completed_count: completed };
-}
-
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
 
@@ -65,10 +53,11 @@ export function createIssuePresenter(deps: PresenterDeps) {
   return async function presentIssues(issues: readonly IssueRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
-    const [{ assignees, labels: labelLinks }, paths, noteCounts] = await Promise.all([
+    const [{ assignees, labels: labelLinks }, paths, noteCounts, votes] = await Promise.all([
       deps.store.relationsOf(issueIds),
       projectPaths(issues, options.projectPaths),
       deps.notes.userNoteCounts('Issue', issueIds),
+      deps.notes.awardVotes('Issue', issueIds),
     ]);
     const userIds = unique(issues.flatMap((issue) => [issue.authorId, issue.closedById, ...(assignees.get(issue.id) ?? [])]));
     const labelIds = unique([...labelLinks.values()].flat());
@@ -114,8 +103,8 @@ export function createIssuePresenter(deps: PresenterDeps) {
         assignee: assigned[0] ?? null,
         user_notes_count: noteCounts.get(issue.id) ?? 0,
         merge_requests_count: 0,
-        upvotes: 0,
-        downvotes: 0,
+        upvotes: votes.get(issue.id)?.upvotes ?? 0,
+        downvotes: votes.get(issue.id)?.downvotes ?? 0,
         due_date: issue.dueDate ?? null,
         confidential: issue.confidential,
         discussion_locked: issue.discussionLocked ?? null,

@@ -13,7 +13,7 @@ import {
   type Transaction,
 } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
-import { AccessLevel, type AccessService, type ProjectAccess, type User, type UserService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, principalOf, type AccessService, type ProjectAccess, type User, type UserService } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestoneEventsService } from '@forgekit/plugin-milestone-events/contracts';
@@ -49,12 +49,6 @@ function validDate(text: string): boolean {
   if (!match) return false;
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
-/** The principal a user row stands for, to ask core what they may read. */
-function principalOf(user: User): Principal {
-  const flag = (value: unknown) => value === true || value === 1 || value === '1' || value === 't';
-  return { id: user.id, username: user.username, name: user.name, isAdmin: flag(user.admin), external: flag(user.external), state: user.state };
 }
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, index) => id === b[index]);

@@ -1,7 +1,12 @@
 /** GitLab's Note entity, fields in declaration order. */
+import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { NoteRow } from '../entities/note.js';
+import { presentUsers } from './present-users.js';
 
-export function presentNote(note: NoteRow, author: Record<string, unknown> | null) {
+type Author = Record<string, unknown> | null;
+type PresentableNote = Omit<NoteRow, 'id'> & { id: number | null };
+
+export function presentNote(note: PresentableNote, author: Author, resolvedBy: Author = null) {
   return {
     id: note.id,
     type: note.type,
@@ -14,7 +19,9 @@ export function presentNote(note: NoteRow, author: Record<string, unknown> | nul
     noteable_id: note.noteableId,
     noteable_type: note.noteableType,
     project_id: note.projectId,
+    ...(note.type === 'DiffNote' ? { commit_id: note.commitId, position: note.position ? JSON.parse(note.position) : null } : {}),
     resolvable: note.resolvable,
+    ...(note.resolvable ? { resolved: note.resolvedAt !== null, resolved_by: resolvedBy, resolved_at: note.resolvedAt?.toISOString() ?? null } : {}),
     confidential: note.internal,
     internal: note.internal,
     imported: false,
@@ -23,3 +30,16 @@ export function presentNote(note: NoteRow, author: Record<string, unknown> | nul
     commands_changes: {},
   };
 }
+
+export type PresentedNote = ReturnType<typeof presentNote>;
+
+/** Presents notes with their authors (and resolvers) read in one query. */
+export function notePresenter(users: UserService) {
+  return async (notes: readonly PresentableNote[], externalUrl: string): Promise<PresentedNote[]> => {
+    const ids = notes.flatMap((note) => (note.resolvedById == null ? [note.authorId] : [note.authorId, note.resolvedById]));
+    const found = await presentUsers(users, ids, externalUrl);
+    return notes.map((note) => presentNote(note, found.get(note.authorId) ?? null, note.resolvedById == null ? null : (found.get(note.resolvedById) ?? null)));
+  };
+}
+
+export type NotePresenter = ReturnType<typeof notePresenter>;

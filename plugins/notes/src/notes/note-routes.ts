@@ -1,16 +1,9 @@
-/** `GET /projects/:id/<issues|merge_requests|snippets>/:noteable_id/notes`. */
-import { defineRoute, f, page, params, totalFor, type Route } from '@forgekit/kernel';
-import type { UserService } from '@forgekit/plugin-core/contracts';
-import type { NoteService } from './note-service.js';
-import { presentNote } from './note-presenter.js';
-import { userBasic } from '@forgekit/plugin-core/contracts';
-
-/** Each noteable kind's route segment and the name its placeholder has on every route of that kind. */
-const NOTEABLE_SEGMENTS = [
-  { segment: 'issues', param: 'issue_iid' },
-  { segment: 'merge_requests', param: 'merge_request_iid' },
-  { segment: 'snippets', param: 'snippet_id' },
-] as const;
+/** `/projects/:id/<issues|merge_requests|snippets>/:noteable_id/notes[/:note_id]`. */
+import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, reply, totalFor, type Route } from '@forgekit/kernel';
+import type { CreateResult, NoteService } from './note-service.js';
+import type { NotePresenter } from './note-presenter.js';
+import { NOTEABLE_SEGMENTS, type NoteableScopes } from './noteable-scope.js';
+import { mayAdminNote } from './note-viewer.js';
 
 const listParams = params({
   activity_filter: f.optional(f.values(['all_notes', 'only_comments', 'only_activity'] as const), 'all_notes'),
@@ -18,30 +11,91 @@ const listParams = params({
   sort: f.optional(f.values(['asc', 'desc'] as const), 'desc'),
 });
 
-export function noteRoutes(service: NoteService, users: UserService): Route[] {
-  return NOTEABLE_SEGMENTS.map(({ segment, param }) =>
-    defineRoute({
-      method: 'GET',
-      path: `/projects/:id/${segment}/:${param}/notes`,
-      paginated: true,
-      input: listParams,
-      async before(ctx) {
-        const { noteableType, resolver } = service.resolverFor(segment);
-        const params = ctx.params as Record<string, string>;
-        return { noteableType, noteable: await resolver(ctx.user, params.id!, params[param]!) };
-      },
-      async handler(ctx, input, { noteableType, noteable }) {
-        const scope = { noteableType, noteableId: noteable.id, activity: input.activity_filter ?? 'all_notes' };
-        const { perPage, offset } = ctx.page;
-        const notes = await service.list({ ...scope, orderBy: input.order_by ?? 'created_at', sort: input.sort ?? 'desc', limit: perPage, offset });
-        const authorIds = [...new Set(notes.map((note) => note.authorId))];
-        const authors = new Map((await Promise.all(authorIds.map((id) => users.findById(id)))).flatMap((user) => (user ? [[user.id, user] as const] : [])));
-        const items = notes.map((note) => {
-          const author = authors.get(note.authorId);
-          return presentNote(note, author ? userBasic(author, ctx.externalUrl) : null);
-        });
-        return page(items, await totalFor(ctx.page, notes.length, () => service.count(scope)));
-      },
-    }),
-  );
+/** `body` as GitLab takes it on create: required, checked by the note's own rules (so blank is the model's 400). */
+export const noteBodyParams = {
+  body: f.string(),
+  internal: f.optional(f.boolean()),
+  confidential: f.optional(f.boolean()),
+  created_at: f.optional(f.datetime()),
+};
+
+/** A body of only quick actions answers what they did (GitLab's NoteCommands), with 202. */
+export const commandsOnlyAnswer = (result: Extract<CreateResult, { kind: 'commands' }>) =>
+  reply(202, { commands_changes: result.changes, summary: result.summary });
+
+export function noteRoutes(service: NoteService, scopes: NoteableScopes, present: NotePresenter): Route[] {
+  return NOTEABLE_SEGMENTS.flatMap((kind) => {
+    const path = `/projects/:id/${kind.segment}/:${kind.param}/notes`;
+    const before = (ctx: Parameters<NoteableScopes>[0]) => scopes(ctx, kind);
+    return [
+      defineRoute({
+        method: 'GET',
+        path,
+        paginated: true,
+        input: listParams,
+        before,
+        async handler(ctx, input, scope) {
+          const activity = input.activity_filter ?? 'all_notes';
+          const { perPage, offset } = ctx.page;
+          const notes = await service.list({
+            noteableType: scope.noteableType,
+            noteableId: scope.noteable.id,
+            withInternal: scope.viewer.canSeeInternal,
+            activity,
+            orderBy: input.order_by ?? 'created_at',
+            sort: input.sort ?? 'desc',
+            limit: perPage,
+            offset,
+          });
+          return page(await present(notes, ctx.externalUrl), await totalFor(ctx.page, notes.length, () => service.count(scope, activity)));
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: `${path}/:note_id`,
+        input: params({ note_id: f.id() }),
+        before,
+        async handler(ctx, { note_id }, scope) {
+          const [note] = await present([await service.find(scope, note_id)], ctx.externalUrl);
+          return note;
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        path,
+        input: params({ ...noteBodyParams, merge_request_diff_head_sha: f.optional(f.string()) }),
+        before,
+        async handler(ctx, input, scope) {
+          const result = await service.create(scope, { body: input.body, internal: input.internal ?? input.confidential, createdAt: input.created_at });
+          if (result.kind === 'commands') return commandsOnlyAnswer(result);
+          const [note] = await present([result.note], ctx.externalUrl);
+          return created(result.kind === 'note' ? { ...note, commands_changes: result.changes } : note);
+        },
+      }),
+      defineRoute({
+        method: 'PUT',
+        path: `${path}/:note_id`,
+        input: params({ note_id: f.id(), body: f.string(), confidential: f.optional(f.boolean()) }),
+        before,
+        async handler(ctx, input, scope) {
+          const note = await service.find(scope, input.note_id);
+          const [updated] = await present([await service.update(scope, note, { body: input.body, internal: input.confidential })], ctx.externalUrl);
+          return updated;
+        },
+      }),
+      defineRoute({
+        method: 'DELETE',
+        path: `${path}/:note_id`,
+        input: params({ note_id: f.id() }),
+        before,
+        async handler(ctx, { note_id }, scope) {
+          const note = await service.find(scope, note_id);
+          if (!mayAdminNote(scope.viewer, note)) throw forbidden();
+          checkUnmodifiedSince(ctx.header('if-unmodified-since'), note.updatedAt);
+          await service.remove(scope, note);
+          return noContent();
+        },
+      }),
+    ];
+  });
 }

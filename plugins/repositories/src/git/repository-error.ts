@@ -32,6 +32,8 @@ export type RepositoryErrorCode =
   | 'not_found'
   | 'invalid_submodule'
   | 'submodule_unchanged'
-  | 'empty_repository';
+  | 'empty_repository'
+  | 'merge_conflict'
+  | 'not_fast_forward';
 
 export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';

@@ -10,6 +10,7 @@ import type { Database } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import { buildFilesCommit, type CommitFilesRequest } from '../git/commit-writer.js';
 import { dropRefs, updateRefs, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
+import { buildMerge, checkMerge, type MergeRequestToGit } from '../git/merge-writer.js';
 import { hasBranchesOnDisk } from '../git/refs-on-disk.js';
 import { diffCommits } from '../git/diff-reader.js';
 import { git, gitText } from '../git/git-runner.js';
@@ -278,9 +279,12 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     entryAt: (repository: RepositoryHandle, commit: string, path: string) => reader.entryAt(repository.gitDir, commit, path),
     readBlob: (repository: RepositoryHandle, commit: string, path: string) => reader.readBlob(repository.gitDir, commit, path),
     readBlobById: (repository: RepositoryHandle, sha: string) => reader.readBlobById(repository.gitDir, sha),
+    readBlobsById: (repository: RepositoryHandle, ids: readonly string[]) => reader.readBlobsById(repository.gitDir, ids),
     lastCommitFor: (repository: RepositoryHandle, commit: string, path: string) => reader.lastCommitFor(repository.gitDir, commit, path),
     mergeBase: (repository: RepositoryHandle, a: string, b: string) => reader.mergeBase(repository.gitDir, a, b),
     diff: (repository: RepositoryHandle, from: string, to: string) => diffCommits(repository.gitDir, from, to),
+    /** Whether `theirs` merges cleanly into `ours`, and the conflicting paths when not. */
+    checkMerge: (repository: RepositoryHandle, ours: string, theirs: string) => checkMerge(repository.gitDir, ours, theirs),
     hasBranches: (repository: RepositoryHandle) => reader.hasBranches(repository.gitDir),
     headBranch: (repository: RepositoryHandle) => reader.headBranch(repository.gitDir),
     async setHeadBranch(repository: RepositoryHandle, branch: string) {
@@ -317,6 +321,20 @@ export function createRepositoryService({ database, storages, weights }: Reposit
           const update = { ref: `refs/heads/${options.branch}`, before: options.expectedHead, after: commit };
           await moveRefs(repository, [update], pusher, [tempRef]);
           return { commit, update };
+        }),
+      ),
+
+    /**
+     * Merges `source` into `branch` (a merge commit, or a fast-forward as `fastForward` allows), squashed first when asked;
+     * fails when the branch moved from `targetHead`, on conflicts, or when a fast-forward is required but impossible.
+     */
+    mergeInto: (repository: RepositoryHandle, branch: string, request: MergeRequestToGit, pusher: Pusher | null) =>
+      writing(repository, () =>
+        oneAtATime(repository, async () => {
+          const { commit, squashCommit } = await buildMerge(repository.gitDir, request);
+          const update = { ref: `refs/heads/${branch}`, before: request.targetHead, after: commit };
+          await moveRefs(repository, [update], pusher);
+          return { commit, squashCommit, update };
         }),
       ),
 

@@ -1,0 +1,81 @@
+/** The quick actions a note on an issue may hold: `/close`, `/reopen`, `/label`, `/unlabel`, `/milestone`, `/assign`. */
+import type { Principal } from '@forgekit/kernel';
+import type { AccessService, UserService } from '@forgekit/plugin-core/contracts';
+import type { LabelsService } from '@forgekit/plugin-labels/contracts';
+import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
+import type { FoundNoteable, QuickAction, QuickActionResult, QuickActions } from '@forgekit/plugin-notes/contracts';
+import type { UpdateInput } from './issue-params.js';
+import type { IssueService } from './issue-service.js';
+import type { IssueStore } from './issue-store.js';
+
+interface Dependencies {
+  service: IssueService;
+  store: IssueStore;
+  access: AccessService;
+  users: UserService;
+  labels: LabelsService;
+  milestones: MilestonesService;
+}
+
+// `~name`, `~"two words"`, `%name`, `%"two words"`, `@username`: the names a quick action's arguments reference.
+const referencesIn = (args: string, sigil: '~' | '%' | '@') =>
+  [...args.matchAll(new RegExp(`\\${sigil}(?:"([^"]+)"|([^\\s~%@"]+))`, 'g'))].map((match) => (match[1] ?? match[2])!);
+const mention = (sigil: string, name: string) => (/\s/.test(name) ? `${sigil}"${name}"` : `${sigil}${name}`);
+
+export function issueQuickActions({ service, store, access, users, labels, milestones }: Dependencies): QuickActions {
+  return {
+    names: ['close', 'reopen', 'label', 'unlabel', 'milestone', 'assign'],
+    async run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[]): Promise<QuickActionResult> {
+      const projectAccess = await access.requireProject(user, String(noteable.projectId));
+      const [issue] = await store.byIds([noteable.id]);
+      // GitLab runs only the actions the author may take; the others vanish from the note.
+      if (!issue || !(await service.canUpdate(user, projectAccess, issue))) return { changes: {}, summary: [] };
+      const project = projectAccess.project;
+      const input: Partial<UpdateInput> = {};
+      const changes: Record<string, unknown> = {};
+      const summary: string[] = [];
+      for (const { name, args } of actions) {
+        if (name === 'close' || name === 'reopen') {
+          input.state_event = name;
+          changes.state_event = name;
+          summary.push(name === 'close' ? 'Closed this issue.' : 'Reopened this issue.');
+        } else if (name === 'label' || name === 'unlabel') {
+          const found = await labels.forProject(project.id, referencesIn(args, '~'));
+          const titles = found.map((label) => label.title);
+          if (name === 'label' && found.length > 0) {
+            input.add_labels = [...(input.add_labels ?? []), ...titles];
+            changes.add_label_ids = found.map((label) => label.id);
+            summary.push(`Added ${titles.map((title) => mention('~', title)).join(' ')} ${found.length === 1 ? 'label' : 'labels'}.`);
+          } else if (name === 'unlabel' && args === '') {
+            input.labels = [];
+            summary.push('Removed all labels.');
+          } else if (name === 'unlabel' && found.length > 0) {
+            input.remove_labels = [...(input.remove_labels ?? []), ...titles];
+            changes.remove_label_ids = found.map((label) => label.id);
+            summary.push(`Removed ${titles.map((title) => mention('~', title)).join(' ')} ${found.length === 1 ? 'label' : 'labels'}.`);
+          }
+        } else if (name === 'milestone') {
+          const [title] = referencesIn(args, '%');
+          const groupIds = project.namespace.kind === 'group' ? project.namespace.traversalPath.split('/').filter(Boolean).map(Number) : [];
+          const [milestoneId] = title ? await milestones.idsForFilter({ projectIds: [project.id], groupIds }, { title }) : [];
+          if (milestoneId !== undefined) {
+            input.milestone_id = milestoneId;
+            changes.milestone_id = milestoneId;
+            summary.push(`Set the milestone to ${mention('%', title!)}.`);
+          }
+        } else if (name === 'assign') {
+          const assignees = (await Promise.all(referencesIn(args, '@').map((username) => users.findByUsername(username)))).flatMap((found) =>
+            found ? [found] : [],
+          );
+          if (assignees.length > 0) {
+            input.assignee_ids = assignees.map((assignee) => assignee.id);
+            changes.assignee_ids = input.assignee_ids;
+            summary.push(`Assigned ${assignees.map((assignee) => `@${assignee.username}`).join(' and ')}.`);
+          }
+        }
+      }
+      if (Object.keys(input).length > 0) await service.update(user, projectAccess, issue, input as UpdateInput);
+      return { changes, summary };
+    },
+  };
+}

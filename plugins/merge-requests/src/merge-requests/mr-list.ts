@@ -1,0 +1,129 @@
+/** Turns the list params of `/merge_requests`, `/groups/:id/merge_requests` and `/projects/:id/merge_requests` into a filter for the caller. */
+import type { Principal } from '@forgekit/kernel';
+import type { AccessService, GroupAccess, ProjectAccess, UserService } from '@forgekit/plugin-core/contracts';
+import type { LabelsService } from '@forgekit/plugin-labels/contracts';
+import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
+import type { MergeRequestFilter, NegatedFilter, Wildcard } from './mr-filter.js';
+import type { ListInput } from './mr-params.js';
+
+export type ListScope = { kind: 'project'; access: ProjectAccess } | { kind: 'group'; access: GroupAccess } | { kind: 'instance' };
+
+export interface ListDeps {
+  access: AccessService;
+  users: UserService;
+  labels: LabelsService;
+  milestones: MilestonesService;
+}
+
+/**
+ * Every merge request the caller may list in a project or group, for label counts: a group's
+ * projects stay a query the count runs.
+ */
+export function everyListableMergeRequest(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): MergeRequestFilter {
+  if (scope.kind === 'project') return { projectIds: [scope.access.project.id] };
+  return { projectIds: access.visibleProjectsQuery(user, { underTraversalPath: scope.access.group.traversalPath }) };
+}
+
+const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
+
+const wildcard = (value: string): Wildcard | null => {
+  const word = value.toLowerCase();
+  return word === 'none' ? 'none' : word === 'any' ? 'any' : null;
+};
+
+export function createMergeRequestLister(deps: ListDeps) {
+  async function scopeOf(user: Principal | null, scope: ListScope) {
+    if (scope.kind === 'project') {
+      const { project } = scope.access;
+      return { projectIds: [project.id], groupIds: project.namespace.kind === 'group' ? idsOf(project.namespace.traversalPath) : [] };
+    }
+    const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversalPath } : {};
+    const projectIds = await deps.access.visibleProjectIds(user, under);
+    const groupIds = scope.kind === 'group' ? idsOf(scope.access.group.traversalPath) : await deps.access.visibleGroupIds(user);
+    return { projectIds, groupIds };
+  }
+
+  const userIdNamed = async (username: string) => (await deps.users.findByUsername(username))?.id ?? -1;
+
+  async function labelIdsPerTitle(projectIds: readonly number[], titles: readonly string[]): Promise<number[][]> {
+    return Promise.all(
+      titles.map(async (title) => {
+        const perProject = await Promise.all(projectIds.map((projectId) => deps.labels.idsMatching(projectId, [title])));
+        return [...new Set(perProject.flat())];
+      }),
+    );
+  }
+
+  const userFilter = async (id: string | null | undefined, username: string | null | undefined): Promise<Wildcard | number[] | undefined> => {
+    if (username != null) return [await userIdNamed(username)];
+    if (id == null) return undefined;
+    return wildcard(id) ?? [Number(id)];
+  };
+
+  return async function filterFor(user: Principal | null, scope: ListScope, input: ListInput): Promise<MergeRequestFilter> {
+    const { projectIds, groupIds } = await scopeOf(user, scope);
+    const filter: MergeRequestFilter = { projectIds };
+    const mine = user?.id ?? -1;
+
+    if (input.state && input.state !== 'all') filter.state = input.state;
+    if (input.iids?.length) filter.iids = input.iids;
+    if (input.author_id != null) filter.authorIds = [input.author_id];
+    if (input.author_username != null) filter.authorIds = [await userIdNamed(input.author_username)];
+    filter.assignee = await userFilter(input.assignee_id, input.assignee_username);
+    filter.reviewer = await userFilter(input.reviewer_id, input.reviewer_username);
+    if (input.merge_user_id != null) filter.mergedByIds = [input.merge_user_id];
+    if (input.merge_user_username != null) filter.mergedByIds = [await userIdNamed(input.merge_user_username)];
+
+    const scopeName = (input.scope ?? 'all').replace(/-/g, '_');
+    if (scopeName === 'created_by_me') filter.authorIds = filter.authorIds ? filter.authorIds.filter((id) => id === mine) : [mine];
+    if (scopeName === 'assigned_to_me') filter.assignee = Array.isArray(filter.assignee) ? [...filter.assignee, mine] : [mine];
+    if (scopeName === 'reviews_for_me') filter.reviewer = Array.isArray(filter.reviewer) ? [...filter.reviewer, mine] : [mine];
+
+    if (input.labels?.length) {
+      const single = input.labels.length === 1 ? wildcard(input.labels[0]!) : null;
+      filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels));
+    }
+    if (input.milestone != null) {
+      const word = wildcard(input.milestone);
+      filter.milestone =
+        word ??
+        (input.milestone === 'Upcoming' || input.milestone === 'Started'
+          ? await deps.milestones.idsForFilter({ projectIds, groupIds }, input.milestone)
+          : await deps.milestones.idsForFilter({ projectIds, groupIds }, { title: input.milestone }));
+    }
+    if (input.source_branch != null) filter.sourceBranch = input.source_branch;
+    if (input.target_branch != null) filter.targetBranch = input.target_branch;
+    if (input.source_project_id != null && !projectIds.includes(input.source_project_id)) filter.nothing = true;
+    if (input.wip) filter.draft = input.wip === 'yes';
+    if (input.search) {
+      const fields = (input.in ?? '').split(',').map((part) => part.trim());
+      filter.search = { text: input.search, in: fields.filter((part): part is 'title' | 'description' => part === 'title' || part === 'description') };
+    }
+    if (input.created_after) filter.createdAfter = input.created_after;
+    if (input.created_before) filter.createdBefore = input.created_before;
+    if (input.updated_after) filter.updatedAfter = input.updated_after;
+    if (input.updated_before) filter.updatedBefore = input.updated_before;
+    // No deployments, approvals or award emoji exist here yet: filters that need one match nothing.
+    if (input.environment || input.deployed_after || input.deployed_before) filter.nothing = true;
+    if (input.approved_by_ids?.length && wildcard(input.approved_by_ids[0]!) !== 'none') filter.nothing = true;
+    if (input.approved === 'yes') filter.nothing = true;
+    if (input.my_reaction_emoji != null && wildcard(input.my_reaction_emoji) !== 'none') filter.nothing = true;
+
+    if (input.not) {
+      const not: NegatedFilter = {};
+      const given = input.not;
+      if (given.author_id != null) not.authorIds = [given.author_id];
+      if (given.author_username != null) not.authorIds = [await userIdNamed(given.author_username)];
+      if (given.assignee_id != null) not.assigneeIds = [given.assignee_id];
+      if (given.assignee_username != null) not.assigneeIds = [await userIdNamed(given.assignee_username)];
+      if (given.reviewer_id != null) not.reviewerIds = [given.reviewer_id];
+      if (given.reviewer_username != null) not.reviewerIds = [await userIdNamed(given.reviewer_username)];
+      if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
+      if (given.milestone != null) not.milestoneIds = await deps.milestones.idsForFilter({ projectIds, groupIds }, { title: given.milestone });
+      filter.not = not;
+    }
+    return filter;
+  };
+}
+
+export type MergeRequestLister = ReturnType<typeof createMergeRequestLister>;

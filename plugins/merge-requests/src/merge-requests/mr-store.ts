@@ -1,0 +1,245 @@
+/** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
+import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
+import { nextInternalId, unlessTaken } from '@forgekit/kernel/orm';
+import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
+import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
+import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
+import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entities/merge-request-version.js';
+import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
+
+export type NewMergeRequest = Omit<MergeRequestRow, 'id' | 'iid'>;
+
+/** What a write does besides the merge request row, in the same transaction (system notes, milestone events). */
+export type AlsoInTransaction = (tx: Transaction, mergeRequest: MergeRequestRow) => Promise<void>;
+
+export interface Relations {
+  assignees: Map<number, number[]>;
+  reviewers: Map<number, number[]>;
+  labels: Map<number, number[]>;
+}
+
+export interface RelationChanges {
+  assigneeIds?: readonly number[];
+  reviewerIds?: readonly number[];
+  labelIds?: readonly number[];
+}
+
+export interface ListOrder {
+  column: 'm.createdAt' | 'm.updatedAt' | 'm.title' | 'm.mergedAt';
+  sort: 'asc' | 'desc';
+}
+
+/** A next iid that lost a race to another process is retried this often. */
+const IID_ATTEMPTS = 5;
+
+export function createMergeRequestStore(database: Database) {
+  const byIid = database.prepareRows((p) => database.from(MergeRequestEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
+
+  async function setUsers(tx: Transaction, mergeRequestId: number, role: MergeRequestUserRole, userIds: readonly number[]) {
+    await database.delete(MergeRequestUserEntity, { mergeRequestId, role }, { tx });
+    await database.insertMany(
+      MergeRequestUserEntity,
+      userIds.map((userId) => ({ mergeRequestId, role, userId })),
+      { tx },
+    );
+  }
+
+  async function setLabels(tx: Transaction, mergeRequestId: number, labelIds: readonly number[]) {
+    await database.delete(MergeRequestLabelEntity, { mergeRequestId }, { tx });
+    await database.insertMany(
+      MergeRequestLabelEntity,
+      labelIds.map((labelId) => ({ mergeRequestId, labelId })),
+      { tx },
+    );
+  }
+
+  async function setRelations(tx: Transaction, id: number, relations: RelationChanges) {
+    if (relations.assigneeIds) await setUsers(tx, id, 'assignee', relations.assigneeIds);
+    if (relations.reviewerIds) await setUsers(tx, id, 'reviewer', relations.reviewerIds);
+    if (relations.labelIds) await setLabels(tx, id, relations.labelIds);
+  }
+
+  function insertOnce(row: NewMergeRequest, relations: RelationChanges, also: AlsoInTransaction) {
+    return database.transaction(async (tx) => {
+      await database.lock(tx, `merge_requests:iid:${row.projectId}`);
+      const { last } = await database.totals<'last'>(database.table(MergeRequestEntity).where('projectId', row.projectId).max({ last: 'iid' }), { tx });
+      const iid = nextInternalId(last, 'MergeRequest');
+      const id = await database.insert(MergeRequestEntity, { ...row, iid }, { tx });
+      await setRelations(tx, id, relations);
+      const stored = { ...row, id, iid };
+      await also(tx, stored);
+      return stored;
+    });
+  }
+
+  const list = (filter: MergeRequestFilter) => applyMergeRequestFilter(database.from(MergeRequestEntity, 'm'), filter);
+
+  return {
+    /** Inserts with the project's next iid; concurrent creates take turns, and a lost race on the unique iid retries. */
+    async insert(row: NewMergeRequest, relations: RelationChanges, also: AlsoInTransaction): Promise<MergeRequestRow> {
+      for (let attempt = 1; ; attempt++) {
+        const attempted = insertOnce(row, relations, also);
+        const stored = attempt < IID_ATTEMPTS ? await unlessTaken(attempted, () => null) : await attempted;
+        if (stored) return stored;
+      }
+    },
+
+    async update(
+      mergeRequest: MergeRequestRow,
+      changes: Partial<NewMergeRequest>,
+      relations: RelationChanges,
+      also: AlsoInTransaction,
+    ): Promise<MergeRequestRow> {
+      return database.transaction(async (tx) => {
+        if (Object.keys(changes).length > 0) await database.update(MergeRequestEntity, { id: mergeRequest.id }, changes, { tx });
+        await setRelations(tx, mergeRequest.id, relations);
+        const stored = { ...mergeRequest, ...changes };
+        await also(tx, stored);
+        return stored;
+      });
+    },
+
+    /**
+     * Moves an open merge request to `merged`, only if it is still open and unchanged since
+     * `seenAt`; answers false when another request got there first.
+     */
+    async markMerged(mergeRequest: MergeRequestRow, changes: Partial<NewMergeRequest>, also: AlsoInTransaction): Promise<MergeRequestRow | null> {
+      return database.transaction(async (tx) => {
+        const moved = await database.update(MergeRequestEntity, { id: mergeRequest.id, state: 'opened' }, { ...changes, state: 'merged' }, { tx });
+        if (moved === 0) return null;
+        const stored: MergeRequestRow = { ...mergeRequest, ...changes, state: 'merged' };
+        await also(tx, stored);
+        return stored;
+      });
+    },
+
+    /** Records a version of the merge request's diff. */
+    async addVersion(tx: Transaction, mergeRequestId: number, shas: { head: string; base: string | null; start: string | null }): Promise<void> {
+      await database.insert(
+        MergeRequestVersionEntity,
+        { mergeRequestId, headCommitSha: shas.head, baseCommitSha: shas.base, startCommitSha: shas.start, createdAt: new Date() },
+        { tx },
+      );
+    },
+
+    /** A merge request's versions, newest first. */
+    versionsOf: (mergeRequestId: number): Promise<MergeRequestVersionRow[]> =>
+      database.rows(database.from(MergeRequestVersionEntity).where({ mergeRequestId }).orderBy('id', 'desc')),
+
+    findVersion: async (mergeRequestId: number, id: number): Promise<MergeRequestVersionRow | undefined> =>
+      (await database.rows(database.from(MergeRequestVersionEntity).where({ mergeRequestId, id }).limit(1)))[0],
+
+    findByIid: (projectId: number, iid: number): Promise<MergeRequestRow | undefined> => byIid.first({ projectId, iid }),
+
+    /** The open merge request of a source branch into a target branch, other than `exceptId`. */
+    async openFor(projectId: number, sourceBranch: string, targetBranch: string, exceptId?: number): Promise<MergeRequestRow | undefined> {
+      const query = database.from(MergeRequestEntity).where({ projectId, sourceBranch, targetBranch, state: 'opened' });
+      if (exceptId !== undefined) query.whereNot('id', exceptId);
+      return (await database.rows(query.orderBy('id').limit(1)))[0];
+    },
+
+    /** Open merge requests of a project whose source branch is one of these. */
+    openFromBranches: (projectId: number, branches: readonly string[]): Promise<MergeRequestRow[]> =>
+      branches.length === 0
+        ? Promise.resolve([])
+        : database.rows(
+            database
+              .from(MergeRequestEntity)
+              .where({ projectId, state: 'opened' })
+              .whereIn('sourceBranch', [...branches])
+              .orderBy('id'),
+          ),
+
+    /** A page of merge requests; each row also carries the filter's total as TOTAL_COLUMN. */
+    async list(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number): Promise<(MergeRequestRow & { [TOTAL_COLUMN]?: unknown })[]> {
+      const total = applyMergeRequestFilter(database.table(MergeRequestEntity, 'm').count(), filter);
+      const query = list(filter).selectQuery(TOTAL_COLUMN, total);
+      if (order.column === 'm.mergedAt') query.orderBy(order.column, order.sort, { nulls: 'last' });
+      else query.orderBy(order.column, order.sort);
+      return database.rows(query.orderBy('m.id', order.sort).limit(limit).offset(offset));
+    },
+
+    count: (filter: MergeRequestFilter) => database.count(applyMergeRequestFilter(database.table(MergeRequestEntity, 'm'), filter)),
+
+    /** Assignees, reviewers and labels of several merge requests, each in the order they were added. */
+    async relationsOf(ids: readonly number[]): Promise<Relations> {
+      const relations: Relations = { assignees: new Map(), reviewers: new Map(), labels: new Map() };
+      if (ids.length === 0) return relations;
+      const push = (map: Map<number, number[]>, key: number, value: number) => map.set(key, [...(map.get(key) ?? []), value]);
+      for (const row of await database.rows(
+        database
+          .from(MergeRequestUserEntity)
+          .whereIn('mergeRequestId', [...ids])
+          .orderBy('id'),
+      )) {
+        push(row.role === 'assignee' ? relations.assignees : relations.reviewers, row.mergeRequestId, row.userId);
+      }
+      for (const row of await database.rows(
+        database
+          .from(MergeRequestLabelEntity)
+          .whereIn('mergeRequestId', [...ids])
+          .orderBy('id'),
+      )) {
+        push(relations.labels, row.mergeRequestId, row.labelId);
+      }
+      return relations;
+    },
+
+    /** Opened, closed and merged merge requests per label, among those `filter` keeps. */
+    async countsPerLabel(labelIds: readonly number[], filter: MergeRequestFilter): Promise<Map<number, { opened: number; closed: number }>> {
+      if (labelIds.length === 0) return new Map();
+      const query = database
+        .table(MergeRequestLabelEntity, 'link')
+        .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
+        .select({ labelId: 'link.labelId', state: 'm.state' })
+        .count({ count: '*' })
+        .whereIn('link.labelId', [...labelIds])
+        .groupBy('link.labelId', 'm.state');
+      const rows = await database.values(applyMergeRequestFilter(query, filter), { labelId: 'number', state: 'string', count: 'number' });
+      const counts = new Map<number, { opened: number; closed: number }>();
+      for (const row of rows) {
+        const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };
+        if (row.state === 'opened') entry.opened += row.count;
+        else entry.closed += row.count;
+        counts.set(row.labelId, entry);
+      }
+      return counts;
+    },
+
+    async remove(id: number): Promise<void> {
+      await database.transaction(async (tx) => {
+        await database.delete(MergeRequestUserEntity, { mergeRequestId: id }, { tx });
+        await database.delete(MergeRequestLabelEntity, { mergeRequestId: id }, { tx });
+        await database.delete(MergeRequestVersionEntity, { mergeRequestId: id }, { tx });
+        await database.delete(MergeRequestEntity, { id }, { tx });
+      });
+    },
+
+    /** Removes a project's merge requests; answers their ids. */
+    async removeAllOfProject(projectId: number): Promise<number[]> {
+      const ids = (await database.values(database.table(MergeRequestEntity).select('id').where('projectId', projectId), { id: 'number' })).map((row) => row.id);
+      if (ids.length === 0) return [];
+      await database.transaction(async (tx) => {
+        await database.delete(MergeRequestUserEntity, { mergeRequestId: { $in: ids } }, { tx });
+        await database.delete(MergeRequestLabelEntity, { mergeRequestId: { $in: ids } }, { tx });
+        await database.delete(MergeRequestVersionEntity, { mergeRequestId: { $in: ids } }, { tx });
+        await database.delete(MergeRequestEntity, { projectId }, { tx });
+      });
+      return ids;
+    },
+
+    removeLabel: (labelId: number) => database.delete(MergeRequestLabelEntity, { labelId }),
+    removeUser: (userId: number) => database.delete(MergeRequestUserEntity, { userId }),
+    clearMilestone: (milestoneId: number) => database.update(MergeRequestEntity, { milestoneId }, { milestoneId: null }),
+    authoredAny: async (userId: number) => (await database.count(database.table(MergeRequestEntity).where('authorId', userId).limit(1))) > 0,
+    async handOver(userId: number, ghostId: number): Promise<void> {
+      await database.transaction(async (tx) => {
+        await database.update(MergeRequestEntity, { authorId: userId }, { authorId: ghostId }, { tx });
+        await database.update(MergeRequestEntity, { closedById: userId }, { closedById: null }, { tx });
+        await database.update(MergeRequestEntity, { mergedById: userId }, { mergedById: null }, { tx });
+      });
+    },
+  };
+}
+
+export type MergeRequestStore = ReturnType<typeof createMergeRequestStore>;
