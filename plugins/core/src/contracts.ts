@@ -259,6 +259,8 @@ export interface UserService {
   findByIdOrUsername(value: string): Promise<User | undefined>;
   /** The user whose primary email this is, case-insensitive. */
   findByEmail(email: string): Promise<User | undefined>;
+  /** The users whose email is on this domain (`…@domain`, any case), in id order. */
+  findByEmailDomain(domain: string): Promise<User[]>;
   create(input: NewUser): Promise<User>;
   update(id: number, patch: UserPatch): Promise<User>;
   /**
@@ -291,6 +293,15 @@ export interface MemberService {
   add(source: MemberSource, grant: MemberGrant): Promise<Member>;
   update(member: Member, patch: { accessLevel?: number; expiresAt?: string | null }): Promise<Member>;
   remove(member: Member): Promise<void>;
+}
+
+/** Deleting users with what they own, as `DELETE /users/:id` does; other plugins reach it for their own delete routes. */
+export interface UserDeletion {
+  /**
+   * Removes the user (contributions go to the ghost user through `userDeleted`), and with
+   * `hardDelete` the groups only they own; without it, a sole owner is kept: `'sole-owner'`.
+   */
+  remove(id: number, options: { hardDelete: boolean }): Promise<'removed' | 'sole-owner'>;
 }
 
 export interface NewToken {
@@ -395,6 +406,7 @@ export interface SettingsService {
 
 export const coreAccessRef = createServiceRef<AccessService>('core.access');
 export const coreUsersRef = createServiceRef<UserService>('core.users');
+export const coreUserDeletionRef = createServiceRef<UserDeletion>('core.user-deletion');
 export const coreTokensRef = createServiceRef<TokenService>('core.tokens');
 export const coreGroupsRef = createServiceRef<GroupService>('core.groups');
 export const coreProjectsRef = createServiceRef<ProjectService>('core.projects');

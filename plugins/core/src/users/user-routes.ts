@@ -20,13 +20,12 @@ import {
   validationFailed,
 } from '@forgekit/kernel';
 import type { Direction } from '@forgekit/kernel/orm';
-import type { GroupService, User, UserProfile, UserService } from '../contracts.js';
-import { removeGroupAndNotify } from '../groups/remove-group.js';
+import type { User, UserDeletion, UserProfile, UserService } from '../contracts.js';
+import { coreEvents } from '../events.js';
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
 import { currentUserSchema, userBasicSchema } from './user-schemas.js';
-import { coreEvents } from '../events.js';
 
 const profileFields = {
   bio: f.optional(f.string()),
@@ -66,7 +65,7 @@ const identityFields = {
 /** `order_by` values and the properties they order by. */
 const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
 
-export function userRoutes(database: Database, users: UserService, groups: GroupService, events: EventBus): Route[] {
+export function userRoutes(database: Database, users: UserService, deletion: UserDeletion, events: EventBus): Route[] {
   /** The identity a request gives, checked by the plugin that handles its provider before anything is written. */
   async function checkedIdentity(input: { provider?: string | null; extern_uid?: string | null; group_id_for_saml?: number | null }, userId: number | null) {
     if (!input.provider || !input.extern_uid) return null;
@@ -266,16 +265,8 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
       async handler(_ctx, input) {
         await findUserOr404(input.id);
-        const soleOwned = await users.soleOwnedGroups(input.id);
-        if (soleOwned.length > 0 && !input.hard_delete) throw conflict('User cannot be removed while is the sole-owner of a group');
-        // A hard delete also removes the groups only this user owns.
-        for (const groupId of soleOwned) {
-          const group = await groups.findById(groupId);
-          if (group) await removeGroupAndNotify(groups, events, group);
-        }
-        const { projectIds } = await users.remove(input.id);
-        for (const projectId of projectIds) await events.emit(coreEvents.projectDeleted, { projectId });
-        await events.emit(coreEvents.userDeleted, { userId: input.id });
+        const outcome = await deletion.remove(input.id, { hardDelete: input.hard_delete === true });
+        if (outcome === 'sole-owner') throw conflict('User cannot be removed while is the sole-owner of a group');
         return noContent();
       },
     }),

@@ -88,6 +88,11 @@ export function createUserService(database: Database): UserService {
       return (await database.rows(usersQuery(database).whereIn('id', wanted).orderBy('id'))) as User[];
     },
     findByEmail: async (email: string) => (await database.row(usersQuery(database).whereIgnoringCase('email', email))) as User | undefined,
+    async findByEmailDomain(domain: string) {
+      const suffix = `@${domain.toLowerCase()}`;
+      const rows = (await database.rows(usersQuery(database).whereContains(['email'], suffix).orderBy('id'))) as User[];
+      return rows.filter((user) => user.email.toLowerCase().endsWith(suffix));
+    },
     async findByIdOrUsername(value: string) {
       return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);
     },
