@@ -24,6 +24,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
+import { snippetsPlugin } from '@forgekit/plugin-snippets';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
 import { wikisPlugin } from '@forgekit/plugin-wikis';
@@ -55,6 +56,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   pagesDomainsPlugin,
   enterpriseUsersPlugin,
   badgesPlugin,
+  snippetsPlugin,
   invitationsPlugin,
   samlPlugin,
   wikisPlugin,
