@@ -9,7 +9,7 @@ import { issueEvents, type IssuesService } from '@forgekit/plugin-issues/contrac
 import { milestoneLifecycle, type Milestone } from '@forgekit/plugin-milestones/contracts';
 import { projectHookData, repositoryEvents } from '@forgekit/plugin-repositories/contracts';
 import type { HookRequest } from '../contracts.js';
-import { hookUser, issueAttributes, projectBlocks, time } from './hook-attributes.js';
+import { hookChanges, hookUser, issueAttributes, projectBlocks, time } from './hook-attributes.js';
 
 export interface EventSourceDeps {
   events: EventBus;
@@ -65,7 +65,7 @@ export function listenToEventSources(deps: EventSourceDeps) {
           project: blocks.project,
           object_attributes: { ...issueAttributes(issue, blocks.project.web_url), action },
           labels: [],
-          changes: Object.fromEntries(Object.entries(changes ?? {}).map(([name, change]) => [name, { previous: change.previous, current: change.current }])),
+          changes: hookChanges(changes),
           repository: blocks.repository,
         },
       });

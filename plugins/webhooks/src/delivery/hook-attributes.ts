@@ -6,6 +6,12 @@ import { projectHookData } from '@forgekit/plugin-repositories/contracts';
 
 export const time = (value: Date | null) => (value ? value.toISOString() : null);
 
+type Changes = Readonly<Record<string, { previous: unknown; current: unknown }>>;
+
+/** An event's changed fields as a payload's `changes`, keeping only `previous` and `current`. */
+export const hookChanges = (changes: Changes = {}) =>
+  Object.fromEntries(Object.entries(changes).map(([name, change]) => [name, { previous: change.previous, current: change.current }]));
+
 export function hookUser(user: User | undefined) {
   return user ? { id: user.id, name: user.name, username: user.username, avatar_url: null, email: user.email } : null;
 }

@@ -2,7 +2,7 @@
 import type { Project, User, UserService } from '@forgekit/plugin-core/contracts';
 import type { MergeRequest } from '@forgekit/plugin-merge-requests/contracts';
 import { hookCommitTitle, type RepositoryReads } from '@forgekit/plugin-repositories/contracts';
-import { hookUser, mergeRequestAttributes, projectBlocks } from './hook-attributes.js';
+import { hookChanges, hookUser, mergeRequestAttributes, projectBlocks } from './hook-attributes.js';
 
 export interface MergeRequestPayloadSources {
   users: UserService;
@@ -53,7 +53,7 @@ export async function mergeRequestPayload(
     project: blocks.project,
     object_attributes: action ? { ...attributes, action } : attributes,
     labels: [],
-    changes: Object.fromEntries(Object.entries(changes).map(([name, change]) => [name, { previous: change.previous, current: change.current }])),
+    changes: hookChanges(changes),
     repository: blocks.repository,
     ...(mr.assigneeIds.length > 0 ? { assignees: usersOf(mr.assigneeIds) } : {}),
     ...(mr.reviewerIds.length > 0 ? { reviewers: usersOf(mr.reviewerIds) } : {}),
