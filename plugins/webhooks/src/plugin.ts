@@ -12,6 +12,7 @@ import { listenToGroupMembers } from './delivery/member-hooks.js';
 import { listenToMergeRequests } from './delivery/merge-request-hooks.js';
 import { listenToNotes } from './delivery/note-hooks.js';
 import { listenToSubgroups } from './delivery/subgroup-hooks.js';
+import { listenToWikiPages } from './delivery/wiki-page-hooks.js';
 import type { OutboundPolicy } from './delivery/outbound-guard.js';
 import { WebHookLogEntity } from './entities/web-hook-log.js';
 import { WebHookEntity } from './entities/web-hook.js';
@@ -131,6 +132,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     listenToAwards(noteSources);
     listenToGroupMembers({ events: ctx.events, groups, users, publish });
     listenToSubgroups({ events: ctx.events, groups, publish });
+    listenToWikiPages({ events: ctx.events, projects, users, externalUrl, publish });
 
     const removeAllOf = async (owner: HookOwner) => {
       await logs.removeOfHooks(await hookStore.idsOf(owner));

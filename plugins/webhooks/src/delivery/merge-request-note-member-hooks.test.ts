@@ -7,10 +7,11 @@ import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
+import { wikisPlugin } from '@forgekit/plugin-wikis';
 import { webhooksPlugin } from '../plugin.js';
 import { startReceiver, type Received, type Receiver } from '../testing/receiver.js';
 
-describe('merge request, note, emoji, member and subgroup hooks', () => {
+describe('merge request, note, emoji, member, subgroup and wiki page hooks', () => {
   let app: TestApp;
   let receiver: Receiver;
   let base: string;
@@ -33,7 +34,17 @@ describe('merge request, note, emoji, member and subgroup hooks', () => {
 
   beforeAll(async () => {
     app = await createTestApp({
-      plugins: [repositoriesPlugin, labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin, mergeRequestsPlugin, webhooksPlugin],
+      plugins: [
+        repositoriesPlugin,
+        labelsPlugin,
+        milestonesPlugin,
+        milestoneEventsPlugin,
+        notesPlugin,
+        issuesPlugin,
+        mergeRequestsPlugin,
+        wikisPlugin,
+        webhooksPlugin,
+      ],
     });
     base = `/api/v4/projects/${app.project.id}`;
     receiver = await startReceiver();
@@ -48,6 +59,7 @@ describe('merge request, note, emoji, member and subgroup hooks', () => {
         member_events: true,
         emoji_events: true,
         subgroup_events: true,
+        wiki_page_events: true,
       },
       { token: 'owner' },
     );
@@ -243,5 +255,31 @@ describe('merge request, note, emoji, member and subgroup hooks', () => {
       parent_path: 'test-group',
       parent_full_path: 'test-group',
     });
+  });
+
+  it('delivers wiki pages created, updated and deleted', async () => {
+    const wiki = `${base}/wikis`;
+    expect((await app.post(wiki, { title: 'Setup guide', content: 'Step one' }, { token: 'developer' })).status).toBe(201);
+    const created = await receiver.waitFor((r) => r.body?.object_kind === 'wiki_page' && r.body.object_attributes.action === 'create');
+    expect(created.headers['x-service-event']).toBe('Wiki Page Hook');
+    expect(created.body).toMatchObject({
+      user: { id: app.users.developer.id },
+      project: { id: app.project.id },
+      wiki: { web_url: 'http://localhost/test-group/test-project/-/wikis/home', path_with_namespace: 'test-group/test-project.wiki' },
+      object_attributes: {
+        title: 'Setup guide',
+        slug: 'Setup-guide',
+        content: 'Step one',
+        format: 'markdown',
+        message: 'developer created page: Setup guide',
+        url: 'http://localhost/test-group/test-project/-/wikis/Setup-guide',
+      },
+    });
+    expect((await app.put(`${wiki}/Setup-guide`, { content: 'Step two' }, { token: 'developer' })).status).toBe(200);
+    const updated = await receiver.waitFor((r) => r.body?.object_kind === 'wiki_page' && r.body.object_attributes.action === 'update');
+    expect(updated.body.object_attributes).toMatchObject({ slug: 'Setup-guide', content: 'Step two' });
+    expect((await app.delete(`${wiki}/Setup-guide`, { token: 'maintainer' })).status).toBe(204);
+    const deleted = await receiver.waitFor((r) => r.body?.object_kind === 'wiki_page' && r.body.object_attributes.action === 'delete');
+    expect(deleted.body.object_attributes).toMatchObject({ slug: 'Setup-guide', content: 'Step two', message: 'maintainer deleted page: Setup guide' });
   });
 });
