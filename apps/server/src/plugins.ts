@@ -20,6 +20,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
+import { suggestionsPlugin } from '@forgekit/plugin-suggestions';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
 
 /** Every plugin the reference server composes. */
@@ -41,6 +42,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   notesPlugin,
   issuesPlugin,
   mergeRequestsPlugin,
+  suggestionsPlugin,
   keysPlugin,
   followsPlugin,
   projectAliasesPlugin,
