@@ -11,22 +11,12 @@ import { suggestionsPlugin } from '../plugin.js';
 let app: TestApp;
 let base: string;
 
-/** One commit of files on a branch through the API (the branch starts from `from` when new). */
-async function commit(branch: string, files: Record<string, string>, from?: string) {
-  const tree = await app.get(`${base}/repository/tree`, { token: 'maintainer', query: { ref: from ?? branch, per_page: 100 } });
-  const existing = new Set(tree.status === 200 ? tree.body.map((entry: { path: string }) => entry.path) : []);
-  const res = await app.post(
-    `${base}/repository/commits`,
-    {
-      branch,
-      ...(from ? { start_branch: from } : {}),
-      commit_message: `Change ${Object.keys(files).join(', ')}`,
-      actions: Object.entries(files).map(([path, content]) => ({ action: existing.has(path) ? 'update' : 'create', file_path: path, content })),
-    },
-    { token: 'maintainer' },
-  );
+/** One commit on a branch (started from `from` when new); `create` names files the branch does not have yet. */
+async function commit(branch: string, files: Record<string, string>, from?: string, create = Object.keys(files)) {
+  const actions = Object.entries(files).map(([file_path, content]) => ({ action: create.includes(file_path) ? 'create' : 'update', file_path, content }));
+  const body = { branch, start_branch: from, commit_message: 'Change files', actions };
+  const res = await app.post(`${base}/repository/commits`, body, { token: 'maintainer' });
   expect(res.status).toBe(201);
-  return res.body.id as string;
 }
 
 /** Opens a merge request of `branch` into main and answers its iid and diff refs. */
@@ -64,7 +54,7 @@ afterAll(() => app.close());
 describe('suggestions in diff notes', () => {
   let mr: Awaited<ReturnType<typeof openMergeRequest>>;
   beforeAll(async () => {
-    await commit('feature', { 'app.txt': 'one\ntwo\nTHREE\nfour\nfive\n' }, 'main');
+    await commit('feature', { 'app.txt': 'one\ntwo\nTHREE\nfour\nfive\n' }, 'main', []);
     mr = await openMergeRequest('feature');
   });
 
@@ -152,7 +142,7 @@ describe('suggestions in diff notes', () => {
 
   it('applies a batch over several files in one commit with the given message', async () => {
     const { note: four } = await suggest(mr, '```suggestion\nFOUR\n```', 4);
-    await commit('feature', { 'other.txt': 'a\nB\n' });
+    await commit('feature', { 'other.txt': 'a\nB\n' }, undefined, []);
     const refs = (await app.get(`${base}/merge_requests/${mr.iid}`, { token: 'developer' })).body.diff_refs;
     const { note: other } = await suggest({ ...mr, refs }, '```suggestion\nbee\n```', 2, 'developer', 'other.txt');
     const res = await batch(`${four.suggestions[0].id},${other.suggestions[0].id}`);
@@ -169,7 +159,7 @@ describe('suggestions in diff notes', () => {
   });
 
   it('refuses suggestions of closed merge requests and of deleted source branches', async () => {
-    await commit('closing', { 'app.txt': 'one\n' }, 'main');
+    await commit('closing', { 'app.txt': 'one\n' }, 'main', []);
     const closing = await openMergeRequest('closing');
     const { note } = await suggest(closing, '```suggestion\nuno\n```', 1);
     expect((await app.put(`${base}/merge_requests/${closing.iid}`, { state_event: 'close' }, { token: 'developer' })).status).toBe(200);
@@ -182,8 +172,26 @@ describe('suggestions in diff notes', () => {
     expect(await apply(note.suggestions[0].id)).toMatchObject({ status: 400, body: { message: "Can't apply as the source branch was deleted." } });
   });
 
+  it('refuses suggestions of merged merge requests and forgets those of deleted notes', async () => {
+    await commit('merging', { 'merged.txt': 'x\n' }, 'main');
+    const merging = await openMergeRequest('merging');
+    const { note } = await suggest(merging, '```suggestion\ny\n```', 1, 'developer', 'merged.txt');
+    const { discussionId, note: removed } = await suggest(merging, '```suggestion\nz\n```', 1, 'developer', 'merged.txt');
+    expect((await app.put(`${base}/merge_requests/${merging.iid}/merge`, {}, { token: 'maintainer' })).status).toBe(200);
+    expect(await apply(note.suggestions[0].id)).toMatchObject({
+      status: 400,
+      body: { message: 'This merge request was merged. To apply this suggestion, edit this file directly.' },
+    });
+    const deleted = await app.delete(`${base}/merge_requests/${merging.iid}/discussions/${discussionId}/notes/${removed.id}`, { token: 'developer' });
+    expect(deleted.status).toBe(204);
+    expect(await apply(removed.suggestions[0].id)).toMatchObject({
+      status: 404,
+      body: { message: 'Suggestion is not applicable as the suggestion was not found.' },
+    });
+  });
+
   it('refuses a batch across merge requests, and forgets suggestions with their merge request', async () => {
-    await commit('second', { 'app.txt': 'one\ntwo\n' }, 'main');
+    await commit('second', { 'app.txt': 'one\ntwo\n' }, 'main', []);
     const second = await openMergeRequest('second');
     const { note } = await suggest(second, '```suggestion\ndos\n```', 2);
     const refs = (await app.get(`${base}/merge_requests/${mr.iid}`, { token: 'developer' })).body.diff_refs;
