@@ -6,6 +6,7 @@ import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SuggestionEntity } from '../entities/suggestion.js';
 import { suggestionsPlugin } from '../plugin.js';
 
 let app: TestApp;
@@ -202,5 +203,13 @@ describe('suggestions in diff notes', () => {
     });
     expect((await app.delete(`${base}/merge_requests/${second.iid}`, { token: 'owner' })).status).toBe(204);
     expect(await apply(note.suggestions[0].id)).toMatchObject({ status: 404 });
+  });
+
+  it("drops a project's suggestions when the project is deleted", async () => {
+    const { database } = app.kernel;
+    const count = () => database.count(database.from(SuggestionEntity).where({ projectId: app.project.id }));
+    expect(await count()).toBeGreaterThan(0);
+    expect((await app.delete(base, { token: 'owner' })).status).toBe(202);
+    expect(await count()).toBe(0);
   });
 });
