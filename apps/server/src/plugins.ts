@@ -1,10 +1,13 @@
 import type { ForgePlugin } from '@forgekit/kernel';
+import { appearancePlugin } from '@forgekit/plugin-appearance';
 import { badgesPlugin } from '@forgekit/plugin-badges';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
 import { clusterAgentsPlugin } from '@forgekit/plugin-cluster-agents';
 import { corePlugin } from '@forgekit/plugin-core';
+import { enterpriseUsersPlugin } from '@forgekit/plugin-enterprise-users';
 import { featureFlagsPlugin } from '@forgekit/plugin-feature-flags';
 import { followsPlugin } from '@forgekit/plugin-follows';
+import { invitationsPlugin } from '@forgekit/plugin-invitations';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { pipelineSchedulesPlugin, TICK_JOB } from '@forgekit/plugin-pipeline-schedules';
@@ -14,14 +17,18 @@ import { issuesPlugin } from '@forgekit/plugin-issues';
 import { keysPlugin } from '@forgekit/plugin-keys';
 import { mergeRequestsPlugin } from '@forgekit/plugin-merge-requests';
 import { notesPlugin } from '@forgekit/plugin-notes';
+import { pagesDomainsPlugin, VERIFY_JOB as PAGES_VERIFY_JOB } from '@forgekit/plugin-pages-domains';
 import { planLimitsPlugin } from '@forgekit/plugin-plan-limits';
 import { projectAliasesPlugin } from '@forgekit/plugin-project-aliases';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
+import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { suggestionsPlugin } from '@forgekit/plugin-suggestions';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
+import { wikisPlugin } from '@forgekit/plugin-wikis';
+import { webhooksPlugin } from '@forgekit/plugin-webhooks';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -47,7 +54,14 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   followsPlugin,
   projectAliasesPlugin,
   uploadsPlugin,
+  pagesDomainsPlugin,
+  enterpriseUsersPlugin,
   badgesPlugin,
+  invitationsPlugin,
+  samlPlugin,
+  wikisPlugin,
+  webhooksPlugin,
+  appearancePlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
@@ -55,4 +69,5 @@ export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
   '*/10 * * * *': [RECOVER_JOB],
   '5 * * * *': [ITERATIONS_SCHEDULE_JOB],
+  '*/15 * * * *': [PAGES_VERIFY_JOB],
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findReferences, renderMarkdown } from './index.js';
+import { findReferences, renderMarkdown, sanitizeRendered } from './index.js';
 
 describe('renderMarkdown', () => {
   it('renders Markdown', () => {
@@ -43,5 +43,13 @@ describe('findReferences', () => {
 
   it('ignores anchors, emails and HTML entities', () => {
     expect(findReferences('mail me@example.com, see https://x.test/#12 and &#39;')).toEqual([]);
+  });
+});
+
+describe('sanitizeRendered', () => {
+  it('keeps the markup Markdown renders may hold and drops script and javascript: links', () => {
+    expect(sanitizeRendered('<div class="paragraph"><p><strong>b</strong> <a href="javascript:x()">x</a></p></div><script>alert(1)</script>')).toBe(
+      '<div><p><strong>b</strong> <a>x</a></p></div>',
+    );
   });
 });

@@ -54,6 +54,11 @@ export function findReferences(source: string): Reference[] {
   return found;
 }
 
+/** HTML rendered from another markup (AsciiDoc, say), cut down to what Markdown renders may hold. */
+export function sanitizeRendered(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}
+
 /** Renders Markdown to sanitised HTML, linking the resolved references. */
 export function renderMarkdown(source: string, options: RenderOptions = {}): string {
   const links = options.links ?? new Map<string, ReferenceLink>();

@@ -1,5 +1,6 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef } from '@forgekit/plugin-core/contracts';
+import { pagesDomainsRef } from '@forgekit/plugin-pages-domains/contracts';
 import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { placeholderValuesOf } from './badges/badge-renderer.js';
@@ -16,7 +17,8 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](
 export const BadgesConfigSchema = v.object({
   /**
    * The host GitLab Pages sites are served under (GitLab's `pages.host`), which
-   * `%{service_pages_domain}` renders to. Unset, that placeholder is left as written.
+   * `%{service_pages_domain}` renders to. Unset, that placeholder is left as written. When the
+   * host composes the pages-domains plugin, its `pages_host` application setting is used instead.
    */
   pagesHost: v.optional(v.pipe(v.string(), v.regex(HOST, 'pagesHost must be a host name, such as pages.example.com'))),
 });
@@ -32,13 +34,18 @@ export const badgesPlugin = definePlugin<BadgesConfig>({
   entities: [BadgeEntity],
   migrations: [init],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef],
-  optional: [repositoryReadRef],
+  optional: [repositoryReadRef, pagesDomainsRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
     const projects = ctx.resolve(coreProjectsRef);
     const service = createBadgeService(createBadgeStore(database));
-    const renderer = { groups: ctx.resolve(coreGroupsRef), repos: ctx.resolveOptional(repositoryReadRef), pagesHost: ctx.config.pagesHost ?? null };
+    const pages = ctx.resolveOptional(pagesDomainsRef);
+    const renderer = {
+      groups: ctx.resolve(coreGroupsRef),
+      repos: ctx.resolveOptional(repositoryReadRef),
+      pagesHost: async () => (pages ? (await pages.settings()).host : (ctx.config.pagesHost ?? null)),
+    };
 
     ctx.routes(
       ...badgeRoutes(service, {

@@ -9,7 +9,7 @@ import type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 import type { GroupSettings } from './groups/group-settings.js';
 import type { ProjectSettings } from './projects/project-settings.js';
 
-export { coreEvents } from './events.js';
+export { coreEvents, type MemberEventPayload } from './events.js';
 export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
 export { CI_STATUSES, COMPLETED_CI_STATUSES, type CiStatus } from './shared/ci-statuses.js';
 /** The guard that refuses writes to archived projects: a route that must still write there names it in `exemptFrom`. */
@@ -221,8 +221,31 @@ export interface NewUser {
 
 export type UserPatch = Partial<Omit<NewUser, 'createdById' | 'confirmed'>> & { state?: string };
 
+/** An external identity given to a user by `POST`/`PUT /users` (`provider`, `extern_uid`, `group_id_for_saml`). */
+export interface UserIdentityInput {
+  provider: string;
+  externUid: string;
+  groupIdForSaml: number | null;
+}
+
+/**
+ * What a plugin does with the identities of one provider: checks one before the user is
+ * written (throwing GitLab's error), records it after, and removes it
+ * (`DELETE /users/:id/identities/:provider`; false when the user had none).
+ */
+export interface UserIdentityHandler {
+  provider: string;
+  check(identity: UserIdentityInput, userId: number | null): Promise<void>;
+  record(user: User, identity: UserIdentityInput): Promise<void>;
+  remove(userId: number): Promise<boolean>;
+}
+
 /** Users and their personal namespaces. */
 export interface UserService {
+  /** Takes the identities of a provider that `POST`/`PUT /users` give and `DELETE /users/:id/identities/:provider` removes. */
+  handleIdentities(handler: UserIdentityHandler): void;
+  /** The handler of a provider's identities, if a plugin registered one. */
+  identityHandler(provider: string): UserIdentityHandler | undefined;
   /** Adds fields to every user answer core presents (see `UserFieldExtension`). */
   extendFields(extension: UserFieldExtension): void;
   /** Runs the plugins' field extensions over the bodies about to be answered. */
@@ -234,6 +257,10 @@ export interface UserService {
   findByUsername(username: string): Promise<User | undefined>;
   /** A numeric id or a username. */
   findByIdOrUsername(value: string): Promise<User | undefined>;
+  /** The user whose primary email this is, case-insensitive. */
+  findByEmail(email: string): Promise<User | undefined>;
+  /** The users whose email is on this domain (`…@domain`, any case), in id order. */
+  findByEmailDomain(domain: string): Promise<User[]>;
   create(input: NewUser): Promise<User>;
   update(id: number, patch: UserPatch): Promise<User>;
   /**
@@ -243,6 +270,38 @@ export interface UserService {
   remove(id: number): Promise<{ projectIds: number[] }>;
   /** Groups in which this user is the only owner. */
   soleOwnedGroups(id: number): Promise<number[]>;
+}
+
+/** What a membership belongs to: a project, or a group (`Namespace`). */
+export interface MemberSource {
+  type: 'Project' | 'Namespace';
+  id: number;
+}
+
+export interface MemberGrant {
+  userId: number;
+  accessLevel: number;
+  /** `YYYY-MM-DD`. */
+  expiresAt?: string | null;
+  createdById?: number | null;
+}
+
+/** Direct memberships; every change is announced (`coreEvents.memberAdded`, `memberUpdated`, `memberRemoved`). */
+export interface MemberService {
+  /** The user's own membership of the source, not an inherited one. */
+  find(source: MemberSource, userId: number): Promise<Member | undefined>;
+  add(source: MemberSource, grant: MemberGrant): Promise<Member>;
+  update(member: Member, patch: { accessLevel?: number; expiresAt?: string | null }): Promise<Member>;
+  remove(member: Member): Promise<void>;
+}
+
+/** Deleting users with what they own, as `DELETE /users/:id` does; other plugins reach it for their own delete routes. */
+export interface UserDeletion {
+  /**
+   * Removes the user (contributions go to the ghost user through `userDeleted`), and with
+   * `hardDelete` the groups only they own; without it, a sole owner is kept: `'sole-owner'`.
+   */
+  remove(id: number, options: { hardDelete: boolean }): Promise<'removed' | 'sole-owner'>;
 }
 
 export interface NewToken {
@@ -347,7 +406,9 @@ export interface SettingsService {
 
 export const coreAccessRef = createServiceRef<AccessService>('core.access');
 export const coreUsersRef = createServiceRef<UserService>('core.users');
+export const coreUserDeletionRef = createServiceRef<UserDeletion>('core.user-deletion');
 export const coreTokensRef = createServiceRef<TokenService>('core.tokens');
 export const coreGroupsRef = createServiceRef<GroupService>('core.groups');
 export const coreProjectsRef = createServiceRef<ProjectService>('core.projects');
 export const coreSettingsRef = createServiceRef<SettingsService>('core.settings');
+export const coreMembersRef = createServiceRef<MemberService>('core.members');

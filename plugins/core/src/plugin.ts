@@ -8,19 +8,30 @@ import { groupRoutes } from './groups/group-routes.js';
 import { createGroupService } from './groups/group-service.js';
 import { instanceRoutes } from './instance/instance-routes.js';
 import { memberRoutes } from './members/member-routes.js';
+import { createMemberService } from './members/member-service.js';
 import { init } from './migrations/202611220510-init.js';
 import { widenProfileFields } from './migrations/202611241000-widen-profile-fields.js';
 import { settingsKeyNotNull } from './migrations/202611250000-settings-key-not-null.js';
 import { namespaceRoutes } from './namespaces/namespace-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
 import { createProjectService } from './projects/project-service.js';
-import { coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreTokensRef, coreUsersRef } from './contracts.js';
+import {
+  coreAccessRef,
+  coreGroupsRef,
+  coreMembersRef,
+  coreProjectsRef,
+  coreSettingsRef,
+  coreTokensRef,
+  coreUserDeletionRef,
+  coreUsersRef,
+} from './contracts.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService, defineCoreSettings } from './settings/settings-service.js';
 import { createIdentityProvider } from './tokens/identity-provider.js';
 import { tokenRoutes } from './tokens/token-routes.js';
 import { createTokenService } from './tokens/token-service.js';
 import { userRoutes } from './users/user-routes.js';
+import { createUserDeletion } from './users/user-deletion.js';
 import { createUserService } from './users/user-service.js';
 
 export const CoreConfigSchema = v.object({
@@ -40,7 +51,17 @@ export const corePlugin = definePlugin<CoreConfig>({
   env: { FORGEKIT_ROOT_TOKEN: 'rootToken' },
   entities: coreEntities,
   migrations: [init, widenProfileFields, settingsKeyNotNull],
-  provides: [kernelServices.identity, coreAccessRef, coreUsersRef, coreTokensRef, coreGroupsRef, coreProjectsRef, coreSettingsRef],
+  provides: [
+    kernelServices.identity,
+    coreAccessRef,
+    coreUsersRef,
+    coreUserDeletionRef,
+    coreTokensRef,
+    coreGroupsRef,
+    coreProjectsRef,
+    coreSettingsRef,
+    coreMembersRef,
+  ],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const { externalUrl } = ctx.resolve(kernelServices.instance);
@@ -59,18 +80,21 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.provide(kernelServices.identity, createIdentityProvider(database, tokens, externalUrl));
     ctx.provide(coreAccessRef, access);
     ctx.provide(coreUsersRef, users);
+    const userDeletion = createUserDeletion(users, groups, ctx.events);
+    ctx.provide(coreUserDeletionRef, userDeletion);
     ctx.provide(coreTokensRef, tokens);
     ctx.provide(coreGroupsRef, groups);
     ctx.provide(coreProjectsRef, projects);
     ctx.provide(coreSettingsRef, settings);
+    ctx.provide(coreMembersRef, createMemberService(database, ctx.events));
 
     ctx.guardRoutes(archivedProjectGuard(access));
     ctx.routes(
-      ...userRoutes(database, users, groups, ctx.events),
+      ...userRoutes(database, users, userDeletion, ctx.events),
       ...tokenRoutes(database, tokens, users),
       ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events),
       ...projectRoutes(database, projects, access, visibility, settings, ctx.events),
-      ...memberRoutes(database, access),
+      ...memberRoutes(database, access, ctx.events),
       ...namespaceRoutes(database, visibility),
       ...settingsRoutes(settings),
       ...instanceRoutes(database, ctx.config.reportedVersion, KERNEL_VERSION),

@@ -3,7 +3,7 @@
  * what callers need (read, write, storage placement), branch protection, and the public
  * types and helpers that go with them.
  */
-import { createServiceRef } from '@forgekit/kernel';
+import { createServiceRef, defineEvent } from '@forgekit/kernel';
 import type { GitPaths } from './git-http/git-paths.js';
 import type { BranchProtection } from './protected-branches/branch-protection.js';
 import type { ProjectRepositories } from './shared/project-repository.js';
@@ -29,6 +29,7 @@ export type RepositoryReads = Pick<
   | 'entryAt'
   | 'readBlob'
   | 'readBlobById'
+  | 'readBlobsById'
   | 'lastCommitFor'
   | 'mergeBase'
   | 'diff'
@@ -98,7 +99,23 @@ export type { TreeEdit } from './git/tree-edits.js';
 export type { MergeCheck, MergeRequestToGit, MergeResult } from './git/merge-writer.js';
 export type { FileDiff } from './git/diff-reader.js';
 export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
-export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime } from './commits/commit-presenter.js';
+export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime, hookCommitTitle } from './commits/commit-presenter.js';
 export { diffEntity } from './compare/diff-presenter.js';
 export { isValidRefName, isFullSha, isSafeRevision, MAX_PATH_BYTES, ZERO_SHA } from './git/ref-names.js';
 export { isSafePath } from './shared/input-checks.js';
+
+/**
+ * One updated ref of a project repository (a git push or an API write), emitted after the push
+ * by the post-receive job: the ids, and GitLab's push hook payload fields (`object_kind` is
+ * `push` or `tag_push`).
+ */
+export interface RepositoryPushed {
+  projectId: number;
+  userId: number | null;
+  object_kind: 'push' | 'tag_push';
+  ref: string;
+  [field: string]: unknown;
+}
+export const repositoryEvents = { pushed: defineEvent<RepositoryPushed>('repository.pushed') };
+/** The `project` and `repository` sections GitLab's hook payloads share. */
+export { projectHookData } from './projects/push-events.js';

@@ -34,3 +34,6 @@ export interface UploadsService {
 }
 
 export const uploadsServiceRef = createServiceRef<UploadsService>('uploads.service');
+
+/** GitLab's rules for an uploaded file's name and its Markdown link, for other plugins that keep attachments (wikis). */
+export { markdownLink, sanitizeFilename } from './uploads/file-names.js';

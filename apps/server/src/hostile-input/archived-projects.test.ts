@@ -17,6 +17,10 @@ const STILL_WRITABLE = [
   'POST /api/v4/projects/:id/members',
   'PUT /api/v4/projects/:id/members/:user_id',
   'DELETE /api/v4/projects/:id/members/:user_id',
+  // Invitations administer members, as the member routes do.
+  'POST /api/v4/projects/:id/invitations',
+  'PUT /api/v4/projects/:id/invitations/:email',
+  'DELETE /api/v4/projects/:id/invitations/:email',
   'PUT /api/v4/projects/:id/repository/branches/:branch/protect',
   'PUT /api/v4/projects/:id/repository/branches/:branch/unprotect',
   'POST /api/v4/projects/:id/protected_branches',

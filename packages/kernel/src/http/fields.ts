@@ -210,6 +210,21 @@ export const file = () =>
     { type: 'file' },
   );
 
+/**
+ * A multipart file part or a plain string (Grape's `types: [File, String]`), for a value a
+ * client may upload or inline, such as a PEM certificate.
+ */
+export const fileOrString = () =>
+  described(
+    coerced<UploadedFile | string>((value) => {
+      if (typeof value === 'object' && value !== null && typeof (value as UploadedFile).path === 'string' && typeof (value as UploadedFile).size === 'number') {
+        return value as UploadedFile;
+      }
+      return coerceString(value);
+    }),
+    { type: 'string' },
+  );
+
 /** A value from a fixed list: "does not have a valid value", which Grape reports for a missing one too. */
 export function values<T extends string | number>(allowed: readonly T[], base?: Field<T>): Field<T> {
   const inner = base ?? (string() as unknown as Field<T>);

@@ -14,7 +14,7 @@ export interface RendererDeps {
   /** Absent when the host does not compose the repositories plugin: repository placeholders then have no value. */
   repos?: RepositoryReads;
   /** The Pages host (`%{service_pages_domain}`), or null when none is configured. */
-  pagesHost: string | null;
+  pagesHost: () => Promise<string | null>;
 }
 
 /** The most recently updated tag: the one whose commit is newest, by name among equals (the tags API's `order_by=updated`). */
@@ -55,7 +55,7 @@ export function placeholderValuesOf(deps: RendererDeps, project: BadgeProject, e
       case 'service_server':
         return new URL(externalUrl).hostname;
       case 'service_pages_domain':
-        return deps.pagesHost;
+        return deps.pagesHost();
       case 'default_branch':
         return defaultBranch();
       case 'commit_sha': {

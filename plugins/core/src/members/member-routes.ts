@@ -15,6 +15,7 @@ import {
   totalFor,
   validationFailed,
   type Database,
+  type EventBus,
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
@@ -27,6 +28,8 @@ import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
 import { traversalIds } from '../shared/traversal.js';
 import { USER_BASIC_PROPERTIES, usersQuery } from '../users/user-query.js';
 import { userBasic, type UserBasicSource } from '../users/user-presenter.js';
+import { coreEvents } from '../events.js';
+import { memberEventPayload } from './member-service.js';
 
 type SourceKind = 'projects' | 'groups';
 
@@ -62,7 +65,11 @@ function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<n
   return body;
 }
 
-export function memberRoutes(database: Database, access: AccessService): Route[] {
+export function memberRoutes(database: Database, access: AccessService, events: EventBus): Route[] {
+  const announce = async (event: typeof coreEvents.memberAdded, id: number) => {
+    const member = (await database.row(database.from(MemberEntity).where('id', id))) as Member | undefined;
+    if (member) await events.emit(event, memberEventPayload(member));
+  };
   const membersOf = async (query: MembersQuery) => (await database.rows(query)) as MemberWithUser[];
   const memberOf = async (query: MembersQuery) => (await database.row(query)) as MemberWithUser | undefined;
   async function resolveSource(ctx: RequestContext, kind: SourceKind, minLevel = 0): Promise<Source> {
@@ -224,6 +231,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
             continue;
           }
           createdId = id;
+          await announce(coreEvents.memberAdded, id);
         }
         if (bulk) return reply(201, Object.keys(errors).length > 0 ? { status: 'error', message: errors } : { status: 'success' });
         const row = (await memberOf(membersQuery(source, false).where('m.id', createdId)))!;
@@ -248,6 +256,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         await assertNotLastOwner(source, member, input.access_level);
         const changes = { ...patchFrom<MemberRow, typeof input>(input, { access_level: 'accessLevel', expires_at: 'expiresAt' }), updatedAt: new Date() };
         await database.update(MemberEntity, { id: member.id }, changes);
+        await announce(coreEvents.memberUpdated, member.id);
         const row = await memberOf(membersQuery(source, false).where('m.id', member.id));
         if (!row) throw recordNotFound();
         return presentMember(row, ctx.externalUrl, await creatorsOf([row]));
@@ -266,6 +275,7 @@ export function memberRoutes(database: Database, access: AccessService): Route[]
         if (!self) assertMayGrant(source, member.accessLevel);
         await assertNotLastOwner(source, member, null);
         await database.delete(MemberEntity, { id: member.id });
+        await events.emit(coreEvents.memberRemoved, memberEventPayload(member));
         return noContent();
       },
     }),

@@ -17,15 +17,15 @@ import {
   type EventBus,
   type RequestContext,
   type Route,
+  validationFailed,
 } from '@forgekit/kernel';
 import type { Direction } from '@forgekit/kernel/orm';
-import type { GroupService, User, UserProfile, UserService } from '../contracts.js';
-import { removeGroupAndNotify } from '../groups/remove-group.js';
+import type { User, UserDeletion, UserProfile, UserService } from '../contracts.js';
+import { coreEvents } from '../events.js';
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
 import { currentUserSchema, userBasicSchema } from './user-schemas.js';
-import { coreEvents } from '../events.js';
 
 const profileFields = {
   bio: f.optional(f.string()),
@@ -55,10 +55,27 @@ const profileOf = (input: ProfileInput): Partial<UserProfile> => ({
   pronouns: input.pronouns,
 });
 
+/** An external identity (`provider` and `extern_uid` together), as GitLab's user routes take it. */
+const identityFields = {
+  provider: f.optional(f.string()),
+  extern_uid: f.optional(f.string()),
+  group_id_for_saml: f.optional(f.id()),
+};
+
 /** `order_by` values and the properties they order by. */
 const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
 
-export function userRoutes(database: Database, users: UserService, groups: GroupService, events: EventBus): Route[] {
+export function userRoutes(database: Database, users: UserService, deletion: UserDeletion, events: EventBus): Route[] {
+  /** The identity a request gives, checked by the plugin that handles its provider before anything is written. */
+  async function checkedIdentity(input: { provider?: string | null; extern_uid?: string | null; group_id_for_saml?: number | null }, userId: number | null) {
+    if (!input.provider || !input.extern_uid) return null;
+    const handler = users.identityHandler(input.provider);
+    if (!handler) throw validationFailed({ identities: [`provider ${input.provider} is not supported`] });
+    const identity = { provider: input.provider, externUid: input.extern_uid, groupIdForSaml: input.group_id_for_saml ?? null };
+    await handler.check(identity, userId);
+    return { handler, input: identity };
+  }
+
   /** The bodies after the plugins' field extensions (followers, say) had their say. */
   async function extended<T extends Record<string, unknown>>(ctx: RequestContext, rows: readonly User[], bodies: T[]): Promise<T[]> {
     await users.applyFieldExtensions(
@@ -175,10 +192,13 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           force_random_password: f.optional(f.boolean()),
           skip_confirmation: f.optional(f.boolean()),
           ...profileFields,
+          ...identityFields,
         },
         rules.atLeastOneOf('password', 'reset_password', 'force_random_password'),
+        rules.allOrNoneOf('extern_uid', 'provider'),
       ),
       async handler(ctx, input) {
+        const identity = await checkedIdentity(input, null);
         const user = await users.create({
           username: input.username,
           name: input.name,
@@ -194,6 +214,9 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           confirmed: input.skip_confirmation ?? true,
           profile: profileOf(input),
         });
+        if (identity) await identity.handler.record(user, identity.input);
+        await events.emit(coreEvents.userCreated, { userId: user.id });
+        if (user.confirmedAt) await events.emit(coreEvents.userEmailConfirmed, { userId: user.id, email: user.email });
         return reply(201, await adminView(ctx, user));
       },
     }),
@@ -201,16 +224,21 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       method: 'PUT',
       path: '/users/:id',
       auth: 'admin',
-      input: params({
-        ...idParam,
-        email: f.optional(f.string()),
-        name: f.optional(f.string()),
-        username: f.optional(f.string()),
-        password: f.optional(f.string()),
-        ...profileFields,
-      }),
+      input: params(
+        {
+          ...idParam,
+          email: f.optional(f.string()),
+          name: f.optional(f.string()),
+          username: f.optional(f.string()),
+          password: f.optional(f.string()),
+          ...profileFields,
+          ...identityFields,
+        },
+        rules.allOrNoneOf('extern_uid', 'provider'),
+      ),
       async handler(ctx, input) {
-        await findUserOr404(input.id);
+        const before = await findUserOr404(input.id);
+        const identity = await checkedIdentity(input, input.id);
         const user = await users.update(input.id, {
           username: input.username ?? undefined,
           name: input.name ?? undefined,
@@ -224,6 +252,9 @@ export function userRoutes(database: Database, users: UserService, groups: Group
           privateProfile: input.private_profile ?? undefined,
           profile: profileOf(input),
         });
+        // An administrator's change of email needs no confirmation here.
+        if (user.email.toLowerCase() !== before.email.toLowerCase()) await events.emit(coreEvents.userEmailConfirmed, { userId: user.id, email: user.email });
+        if (identity) await identity.handler.record(user, identity.input);
         return adminView(ctx, user);
       },
     }),
@@ -234,16 +265,20 @@ export function userRoutes(database: Database, users: UserService, groups: Group
       input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
       async handler(_ctx, input) {
         await findUserOr404(input.id);
-        const soleOwned = await users.soleOwnedGroups(input.id);
-        if (soleOwned.length > 0 && !input.hard_delete) throw conflict('User cannot be removed while is the sole-owner of a group');
-        // A hard delete also removes the groups only this user owns.
-        for (const groupId of soleOwned) {
-          const group = await groups.findById(groupId);
-          if (group) await removeGroupAndNotify(groups, events, group);
-        }
-        const { projectIds } = await users.remove(input.id);
-        for (const projectId of projectIds) await events.emit(coreEvents.projectDeleted, { projectId });
-        await events.emit(coreEvents.userDeleted, { userId: input.id });
+        const outcome = await deletion.remove(input.id, { hardDelete: input.hard_delete === true });
+        if (outcome === 'sole-owner') throw conflict('User cannot be removed while is the sole-owner of a group');
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/users/:id/identities/:provider',
+      auth: 'admin',
+      input: params(idParam),
+      async handler(ctx, input) {
+        await findUserOr404(input.id);
+        const handler = users.identityHandler(ctx.params.provider);
+        if (!handler || !(await handler.remove(input.id))) throw notFound('Identity');
         return noContent();
       },
     }),

@@ -1,7 +1,7 @@
 /** Users and their personal namespaces. */
 import { conflict, patchFrom, validationFailed, type Database } from '@forgekit/kernel';
 import { recordId, type Query } from '@forgekit/kernel/orm';
-import type { NewUser, User, UserPatch, UserService } from '../contracts.js';
+import type { NewUser, User, UserIdentityHandler, UserPatch, UserService } from '../contracts.js';
 import { MemberEntity } from '../entities/member.js';
 import { NamespaceEntity, type NamespaceRow } from '../entities/namespace.js';
 import { ProjectEntity } from '../entities/project.js';
@@ -17,6 +17,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 export function createUserService(database: Database): UserService {
   const fieldExtensions: UserFieldExtension[] = [];
+  const identityHandlers = new Map<string, UserIdentityHandler>();
   const byId = database.prepareRows((p) => usersQuery(database).where('id', p.id));
   const findById = async (id: number) => (recordId(id) === null ? undefined : ((await byId.first({ id })) as User | undefined));
   const findByUsername = async (username: string) => (await database.row(usersQuery(database).whereIgnoringCase('username', username))) as User | undefined;
@@ -68,6 +69,10 @@ export function createUserService(database: Database): UserService {
   }
 
   return {
+    handleIdentities(handler) {
+      identityHandlers.set(handler.provider, handler);
+    },
+    identityHandler: (provider) => identityHandlers.get(provider),
     extendFields(extension) {
       fieldExtensions.push(extension);
     },
@@ -81,6 +86,12 @@ export function createUserService(database: Database): UserService {
       const wanted = [...new Set(ids.filter((id) => recordId(id) !== null))];
       if (wanted.length === 0) return [];
       return (await database.rows(usersQuery(database).whereIn('id', wanted).orderBy('id'))) as User[];
+    },
+    findByEmail: async (email: string) => (await database.row(usersQuery(database).whereIgnoringCase('email', email))) as User | undefined,
+    async findByEmailDomain(domain: string) {
+      const suffix = `@${domain.toLowerCase()}`;
+      const rows = (await database.rows(usersQuery(database).whereContains(['email'], suffix).orderBy('id'))) as User[];
+      return rows.filter((user) => user.email.toLowerCase().endsWith(suffix));
     },
     async findByIdOrUsername(value: string) {
       return /^\d+$/.test(value) ? findById(Number(value)) : findByUsername(value);

@@ -265,6 +265,29 @@ export async function readBlobById(gitDir: string, sha: string): Promise<BlobInf
   return { id: id.stdout.toString('utf8').trim(), mode: '100644', size: stdout.length, data: stdout };
 }
 
+/**
+ * Several blobs by object id in one `git cat-file --batch`, rather than a process or two
+ * per blob; ids that are no blob are left out of the map.
+ */
+export async function readBlobsById(gitDir: string, ids: readonly string[]): Promise<Map<string, BlobInfo>> {
+  const wanted = [...new Set(ids.filter((id) => /^[0-9a-f]{40}([0-9a-f]{24})?$/i.test(id)))];
+  const found = new Map<string, BlobInfo>();
+  if (wanted.length === 0) return found;
+  const { stdout } = await git(gitDir, ['cat-file', '--batch'], { input: `${wanted.join('\n')}\n` });
+  let offset = 0;
+  while (offset < stdout.length) {
+    const end = stdout.indexOf(0x0a, offset);
+    const [id, type, size] = stdout.toString('utf8', offset, end).split(' ');
+    offset = end + 1;
+    // `<id> missing` has no content; an object is followed by its bytes and a newline.
+    if (size === undefined) continue;
+    const data = stdout.subarray(offset, offset + Number(size));
+    offset += Number(size) + 1;
+    if (type === 'blob') found.set(id!, { id: id!, mode: '100644', size: data.length, data });
+  }
+  return found;
+}
+
 /** The last commit at or before `commit` that touched `path`. */
 export async function lastCommitFor(gitDir: string, commit: string, path: string): Promise<string | null> {
   const text = await gitText(gitDir, ['log', '-1', '--format=%H', commit, '--', path]);

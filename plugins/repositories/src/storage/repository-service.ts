@@ -279,6 +279,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     entryAt: (repository: RepositoryHandle, commit: string, path: string) => reader.entryAt(repository.gitDir, commit, path),
     readBlob: (repository: RepositoryHandle, commit: string, path: string) => reader.readBlob(repository.gitDir, commit, path),
     readBlobById: (repository: RepositoryHandle, sha: string) => reader.readBlobById(repository.gitDir, sha),
+    readBlobsById: (repository: RepositoryHandle, ids: readonly string[]) => reader.readBlobsById(repository.gitDir, ids),
     lastCommitFor: (repository: RepositoryHandle, commit: string, path: string) => reader.lastCommitFor(repository.gitDir, commit, path),
     mergeBase: (repository: RepositoryHandle, a: string, b: string) => reader.mergeBase(repository.gitDir, a, b),
     diff: (repository: RepositoryHandle, from: string, to: string) => diffCommits(repository.gitDir, from, to),

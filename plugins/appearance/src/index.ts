@@ -1,0 +1,4 @@
+import { appearancePlugin } from './plugin.js';
+
+export { appearancePlugin } from './plugin.js';
+export default appearancePlugin;

@@ -1,0 +1,57 @@
+/** Memberships other plugins grant and change (invitations, SAML links), announcing each change. */
+import type { Database, EventBus } from '@forgekit/kernel';
+import { recordId } from '@forgekit/kernel/orm';
+import type { Member, MemberService, MemberSource } from '../contracts.js';
+import { MemberEntity } from '../entities/member.js';
+import { coreEvents, type MemberEventPayload } from '../events.js';
+
+export const memberEventPayload = (member: Member): MemberEventPayload => ({
+  memberId: member.id,
+  sourceType: member.sourceType,
+  sourceId: member.sourceId,
+  userId: member.userId,
+  accessLevel: member.accessLevel,
+  expiresAt: member.expiresAt,
+});
+
+export function createMemberService(database: Database, events: EventBus): MemberService {
+  const byId = async (id: number) => (await database.row(database.from(MemberEntity).where('id', id))) as Member;
+  const find = async (source: MemberSource, userId: number) =>
+    recordId(userId) === null
+      ? undefined
+      : ((await database.row(database.from(MemberEntity).where({ sourceType: source.type, sourceId: source.id, userId }))) as Member | undefined);
+
+  return {
+    find,
+    async add(source, grant) {
+      const now = new Date();
+      const id = await database.insert(MemberEntity, {
+        sourceType: source.type,
+        sourceId: source.id,
+        userId: grant.userId,
+        accessLevel: grant.accessLevel,
+        expiresAt: grant.expiresAt ?? null,
+        createdById: grant.createdById ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const member = await byId(id);
+      await events.emit(coreEvents.memberAdded, memberEventPayload(member));
+      return member;
+    },
+    async update(member, patch) {
+      const changes = {
+        ...(patch.accessLevel !== undefined ? { accessLevel: patch.accessLevel } : {}),
+        ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt } : {}),
+        updatedAt: new Date(),
+      };
+      await database.update(MemberEntity, { id: member.id }, changes);
+      const updated = await byId(member.id);
+      await events.emit(coreEvents.memberUpdated, memberEventPayload(updated));
+      return updated;
+    },
+    async remove(member) {
+      if ((await database.delete(MemberEntity, { id: member.id })) > 0) await events.emit(coreEvents.memberRemoved, memberEventPayload(member));
+    },
+  };
+}

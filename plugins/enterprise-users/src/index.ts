@@ -1,0 +1,4 @@
+import { enterpriseUsersPlugin } from './plugin.js';
+
+export { enterpriseUsersPlugin } from './plugin.js';
+export default enterpriseUsersPlugin;

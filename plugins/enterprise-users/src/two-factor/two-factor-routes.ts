@@ -1,0 +1,41 @@
+/**
+ * `/user/two_factor`: a REST extension (GitLab enrols in its web UI) so that a user's TOTP
+ * authenticator, `two_factor_enabled` and `disable_two_factor` act on real state.
+ */
+import { created, defineRoute, f, noContent, params, type Route } from '@forgekit/kernel';
+import type { TwoFactorService } from './two-factor-service.js';
+
+export function twoFactorRoutes(service: TwoFactorService): Route[] {
+  const code = params({ otp_attempt: f.string() });
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/user/two_factor',
+      scopes: ['read_user'],
+      handler: (ctx) => service.status(ctx.user.id),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/user/two_factor',
+      handler: async (ctx) => created(await service.begin(ctx.user.id, ctx.user.username)),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/user/two_factor/activate',
+      input: code,
+      async handler(ctx, input) {
+        await service.activate(ctx.user.id, input.otp_attempt);
+        return service.status(ctx.user.id);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/user/two_factor',
+      input: code,
+      async handler(ctx, input) {
+        await service.disableWithCode(ctx.user.id, input.otp_attempt);
+        return noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,4 @@
+import { pagesDomainsPlugin } from './plugin.js';
+
+export { createPagesDomainsPlugin, pagesDomainsPlugin, VERIFY_JOB, type PagesDomainsOptions } from './plugin.js';
+export default pagesDomainsPlugin;

@@ -1,0 +1,4 @@
+import { samlPlugin } from './plugin.js';
+
+export { samlPlugin } from './plugin.js';
+export default samlPlugin;

@@ -1,0 +1,127 @@
+import { definePlugin, f, kernelServices, KERNEL_VERSION } from '@forgekit/kernel';
+import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
+import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
+import * as v from 'valibot';
+import { webhookEvents } from './contracts.js';
+import { createDeliveryService, DELIVER_JOB } from './delivery/delivery-service.js';
+import { listenToEventSources } from './delivery/event-sources.js';
+import type { OutboundPolicy } from './delivery/outbound-guard.js';
+import { WebHookLogEntity } from './entities/web-hook-log.js';
+import { WebHookEntity } from './entities/web-hook.js';
+import { historyRoutes } from './history/history-routes.js';
+import { createLogStore } from './history/log-store.js';
+import { testRoutes } from './hook-tests/test-routes.js';
+import type { HookMount } from './hooks/hook-mount.js';
+import { hookRoutes } from './hooks/hook-routes.js';
+import { createHookService } from './hooks/hook-service.js';
+import { createHookStore, type HookOwner } from './hooks/hook-store.js';
+import { init } from './migrations/202611271110-init.js';
+
+export const WebhooksConfigSchema = v.object({
+  /** How long a receiver may take to answer (GitLab's `webhook_timeout`). */
+  timeoutSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600)), 10),
+});
+
+export type WebhooksConfig = v.InferOutput<typeof WebhooksConfigSchema>;
+
+const idsOfTraversalPath = (path: string) => path.split('/').filter(Boolean).map(Number);
+
+/** Group and project webhooks: CRUD, delivery through the job queue, history, resend and test. */
+export const webhooksPlugin = definePlugin<WebhooksConfig>({
+  id: 'webhooks',
+  compatibility: '^0.1.0',
+  config: WebhooksConfigSchema,
+  entities: [WebHookEntity, WebHookLogEntity],
+  migrations: [init],
+  requires: [coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef],
+  optional: [issuesServiceRef, repositoryReadRef],
+  register(ctx) {
+    const database = ctx.resolve(kernelServices.database);
+    const access = ctx.resolve(coreAccessRef);
+    const groups = ctx.resolve(coreGroupsRef);
+    const projects = ctx.resolve(coreProjectsRef);
+    const users = ctx.resolve(coreUsersRef);
+    const settings = ctx.resolve(coreSettingsRef);
+    const rateLimits = ctx.resolve(kernelServices.rateLimits);
+    const { externalUrl } = ctx.resolve(kernelServices.instance);
+
+    settings.define('webhooks', 'outbound_local_requests_whitelist', f.array(f.string()), [] as string[]);
+    settings.define('webhooks', 'deny_all_requests_except_allowed', f.boolean(), false);
+    // GitLab's ops flags, kept as settings an administrator can change.
+    settings.define('webhooks', 'auto_disabling_web_hooks', f.boolean(), false);
+    settings.define('webhooks', 'web_hook_event_resend_api_endpoint_rate_limit', f.boolean(), true);
+    settings.define('webhooks', 'web_hook_test_api_endpoint_rate_limit', f.boolean(), true);
+
+    const policy = async (): Promise<OutboundPolicy> => {
+      const all = await settings.all();
+      return {
+        allowLocal: all.allow_local_requests_from_web_hooks_and_services === true,
+        allowlist: (all.outbound_local_requests_whitelist as string[] | undefined) ?? [],
+        denyAll: all.deny_all_requests_except_allowed === true,
+      };
+    };
+    const flag = (key: string) => async () => (await settings.get(key)) === true;
+    const autoDisabling = flag('auto_disabling_web_hooks');
+
+    const hookStore = createHookStore(database, ctx.resolve(kernelServices.secrets));
+    const logs = createLogStore(database);
+    const hooks = createHookService(hookStore, policy);
+    const delivery = createDeliveryService({
+      hooks: hookStore,
+      logs,
+      jobs: ctx.jobs,
+      metrics: ctx.resolve(kernelServices.metrics),
+      policy,
+      autoDisabling,
+      async groupsOfProject(projectId) {
+        const project = await projects.findById(projectId);
+        return project?.namespace.kind === 'group' ? idsOfTraversalPath(project.namespace.traversalPath) : [];
+      },
+      async groupsOfGroup(groupId) {
+        const group = await groups.findById(groupId);
+        return group ? idsOfTraversalPath(group.traversalPath) : [];
+      },
+      instanceUrl: externalUrl,
+      userAgent: `Service/${KERNEL_VERSION}`,
+      timeoutMs: ctx.config.timeoutSeconds * 1000,
+    });
+    ctx.jobs.define(DELIVER_JOB, delivery.deliver);
+
+    const mounts: HookMount[] = [
+      {
+        kind: 'group',
+        path: '/groups/:id/hooks',
+        owner: async (req) => ({ kind: 'group', id: (await access.requireGroup(req.user, req.params.id!, AccessLevel.OWNER)).group.id }),
+        async projectsForTest(req, owner) {
+          const group = await groups.findById(owner.id);
+          return group ? access.visibleProjectIds(req.user, { underTraversalPath: group.traversalPath, limit: 20 }) : [];
+        },
+      },
+      {
+        kind: 'project',
+        path: '/projects/:id/hooks',
+        owner: async (req) => ({ kind: 'project', id: (await access.requireProject(req.user, req.params.id!, AccessLevel.MAINTAINER)).project.id }),
+        projectsForTest: async (_req, owner) => [owner.id],
+      },
+    ];
+    const sources = { projects, repositories: ctx.resolveOptional(repositoryReadRef), externalUrl };
+    for (const mount of mounts) {
+      ctx.routes(
+        ...hookRoutes(hooks, mount, autoDisabling),
+        ...historyRoutes({ hooks, logs, delivery, rateLimits, autoDisabling, resendRateLimited: flag('web_hook_event_resend_api_endpoint_rate_limit') }, mount),
+        ...testRoutes({ hooks, delivery, users, rateLimits, sources, rateLimited: flag('web_hook_test_api_endpoint_rate_limit') }, mount),
+      );
+    }
+
+    ctx.events.on(webhookEvents.requested, (request) => delivery.publish(request));
+    listenToEventSources({ events: ctx.events, projects, users, issues: ctx.resolveOptional(issuesServiceRef), externalUrl, publish: delivery.publish });
+
+    const removeAllOf = async (owner: HookOwner) => {
+      await logs.removeOfHooks(await hookStore.idsOf(owner));
+      await hookStore.removeAllOf(owner);
+    };
+    ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => removeAllOf({ kind: 'project', id: projectId }));
+    ctx.events.on(coreEvents.groupDeleted, ({ groupId }) => removeAllOf({ kind: 'group', id: groupId }));
+  },
+});

@@ -1,0 +1,4 @@
+import { wikisPlugin } from './plugin.js';
+
+export { wikisPlugin } from './plugin.js';
+export default wikisPlugin;

@@ -1,0 +1,80 @@
+/** The project wiki endpoints: pages by slug (URL-encoded, `/` as `%2F`) and attachments. */
+import { created, defineRoute, f, noContent, params, rules, type Route } from '@forgekit/kernel';
+import { WIKI_FORMATS } from './page-paths.js';
+import { presentAttachment, presentBasic, presentPage } from './page-presenter.js';
+import { renderPage } from './page-render.js';
+import type { PageService } from './page-service.js';
+import type { WikiAccess } from './wiki-access.js';
+
+const format = () => f.values(WIKI_FORMATS);
+
+export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[] {
+  const collection = '/projects/:id/wikis';
+  const item = `${collection}/:slug`;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: collection,
+      auth: 'optional',
+      input: params({ with_content: f.optional(f.boolean(), false) }),
+      async handler(ctx, input) {
+        const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
+        if (input.with_content) return (await service.listWithContent(project)).map((page) => presentPage(page, page.content));
+        return (await service.listBasic(project)).map(({ page, metaId }) => presentBasic(page, metaId));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: item,
+      auth: 'optional',
+      input: params({ render_html: f.optional(f.boolean(), false), version: f.optional(f.string()) }),
+      async handler(ctx, input) {
+        const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
+        const page = await service.find(project, ctx.params.slug, input.version);
+        return presentPage(page, input.render_html ? await renderPage(page.format, page.content) : page.content);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: collection,
+      input: params({ title: f.string(), content: f.string(), format: f.optional(format(), 'markdown') }),
+      async handler(ctx, input) {
+        const { project } = await wikiAccess(ctx.user, ctx.params.id, 'create');
+        const page = await service.create(project, ctx.user, { ...input, format: input.format ?? 'markdown' });
+        return created(presentPage(page, page.content));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: item,
+      input: params(
+        { title: f.optional(f.string()), content: f.optional(f.string()), format: f.optional(format()) },
+        rules.atLeastOneOf('content', 'title', 'format'),
+      ),
+      async handler(ctx, input) {
+        const { project } = await wikiAccess(ctx.user, ctx.params.id, 'create');
+        const page = await service.update(project, ctx.user, ctx.params.slug, input);
+        return presentPage(page, page.content);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: item,
+      async handler(ctx) {
+        const { project } = await wikiAccess(ctx.user, ctx.params.id, 'admin');
+        await service.remove(project, ctx.user, ctx.params.slug);
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: `${collection}/attachments`,
+      uploads: true,
+      input: params({ file: f.file(), branch: f.optional(f.string()) }),
+      async handler(ctx, input) {
+        const { project } = await wikiAccess(ctx.user, ctx.params.id, 'create');
+        return created(presentAttachment(await service.attach(project, ctx.user, input.file, input.branch)));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,179 @@
+/**
+ * GitLab's rules for wiki pages: titles become slugs and file paths, a page's format is its
+ * file's extension, every change is one commit by the caller, and GitLab's validation
+ * errors and commit messages.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { apiError, notFound, unprocessable, validationFailed, type Principal, type UploadedFile } from '@forgekit/kernel';
+import type { Project } from '@forgekit/plugin-core/contracts';
+import type { NotesService } from '@forgekit/plugin-notes/contracts';
+import { RepositoryError, type FileAction } from '@forgekit/plugin-repositories/contracts';
+import { markdownLink, sanitizeFilename } from '@forgekit/plugin-uploads/contracts';
+import { parseFrontMatter } from './front-matter.js';
+import type { PageMetaStore } from './page-meta-store.js';
+import { pagePathOf, slugForTitle, slugProblems, titleOfSlug, type WikiFormat } from './page-paths.js';
+import type { Attachment, ShownPage } from './page-presenter.js';
+import type { PageRepository, StoredPage, WikiSnapshot } from './page-repository.js';
+
+export interface WikiPage extends ShownPage {
+  /** The page's text without its front matter. */
+  content: string;
+  frontMatter: Record<string, unknown>;
+}
+
+export interface PageInput {
+  title?: string | null;
+  content?: string | null;
+  format?: WikiFormat | null;
+}
+
+const DUPLICATE = 'Duplicate page: A page with that title already exists';
+const ATTACHMENTS_FOLDER = 'uploads';
+
+/** Rails' `blank?` on a string. */
+const isBlank = (text: string | null | undefined) => !text || text.trim() === '';
+
+const shown = (page: StoredPage): ShownPage => ({ slug: page.slug, title: titleOfSlug(page.slug), format: page.format });
+
+/** A page as read: its front matter apart, and its title from there when it gives one. */
+function readPage(page: ShownPage, text: string): WikiPage {
+  const { frontMatter, content } = parseFrontMatter(text);
+  const title = typeof frontMatter.title === 'string' && frontMatter.title !== '' ? frontMatter.title : page.title;
+  return { ...page, title, content, frontMatter };
+}
+
+/** A failed commit as GitLab's validation error on `base`. */
+async function asValidationError<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof RepositoryError) throw validationFailed({ base: [error.message] });
+    throw error;
+  }
+}
+
+export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined) {
+  const withContents = async (snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<WikiPage[]> => {
+    const contents = await pages.contents(snapshot, stored);
+    return stored.map((page, index) => readPage(shown(page), contents[index]!.toString('utf8')));
+  };
+  const withContent = async (snapshot: WikiSnapshot, page: StoredPage): Promise<WikiPage> => (await withContents(snapshot, [page]))[0]!;
+
+  /** The page, at `version` when given; GitLab's 404 when either is unknown. */
+  async function found(project: Project, slug: string, version?: string | null) {
+    const snapshot = await pages.snapshot(project, version);
+    const page = snapshot && (await pages.page(snapshot, slug));
+    if (!snapshot || !page) throw notFound('Wiki Page');
+    return { snapshot, page };
+  }
+
+  function checkInput(input: { title: string | null | undefined; content: string | null | undefined }, slug: string) {
+    const errors: Record<string, string[]> = {};
+    if (isBlank(input.title)) errors.title = ["can't be blank"];
+    if (isBlank(input.content)) errors.content = ["can't be blank"];
+    if (Object.keys(errors).length > 0) throw validationFailed(errors);
+    const tooLong = slugProblems(slug);
+    if (tooLong) throw validationFailed(tooLong);
+  }
+
+  return {
+    async list(project: Project) {
+      const snapshot = (await pages.snapshot(project))!;
+      return { snapshot, pages: await pages.pages(snapshot) };
+    },
+
+    async listBasic(project: Project) {
+      const { pages: all } = await this.list(project);
+      const listed = all.map(shown);
+      const ids = await metas.idsFor(project.id, listed);
+      return listed.map((page) => ({ page, metaId: ids.get(page.slug)! }));
+    },
+
+    async listWithContent(project: Project): Promise<WikiPage[]> {
+      const { snapshot, pages: all } = await this.list(project);
+      return withContents(snapshot, all);
+    },
+
+    async find(project: Project, slug: string, version?: string | null): Promise<WikiPage> {
+      const { snapshot, page } = await found(project, slug, version);
+      return withContent(snapshot, page);
+    },
+
+    async create(project: Project, user: Principal, input: { title: string; content: string; format: WikiFormat }): Promise<WikiPage> {
+      const slug = slugForTitle(input.title);
+      checkInput(input, slug);
+      const snapshot = await pages.forWrite(project);
+      if (await pages.page(snapshot, slug)) throw validationFailed({ base: [DUPLICATE] });
+      const title = titleOfSlug(slug);
+      await asValidationError(
+        pages.commit(snapshot, user, {
+          message: `${user.username} created page: ${title}`,
+          actions: [{ action: 'create', filePath: pagePathOf(slug, input.format), content: Buffer.from(input.content) }],
+        }),
+      );
+      await metas.ensure(project.id, slug, title);
+      return readPage({ slug, title, format: input.format }, input.content);
+    },
+
+    async update(project: Project, user: Principal, slug: string, input: PageInput): Promise<WikiPage> {
+      const { page } = await found(project, slug);
+      const snapshot = await pages.forWrite(project);
+      const current = shown(page);
+      const newSlug = isBlank(input.title) ? slug : slugForTitle(input.title!, slug);
+      const content = input.content ?? (await pages.contents(snapshot, [page]))[0]!.toString('utf8');
+      checkInput({ title: input.title ?? current.title, content }, newSlug);
+      if (newSlug !== slug && (await pages.page(snapshot, newSlug))) throw validationFailed({ base: [DUPLICATE] });
+      const format = input.format ?? page.format;
+      const path = pagePathOf(newSlug, format);
+      const bytes = Buffer.from(content);
+      const action: FileAction =
+        path === page.path ? { action: 'update', filePath: path, content: bytes } : { action: 'move', filePath: path, previousPath: page.path, content: bytes };
+      const title = titleOfSlug(newSlug);
+      await asValidationError(pages.commit(snapshot, user, { message: `${user.username} updated page: ${title}`, actions: [action] }));
+      await metas.move(project.id, slug, newSlug, title);
+      return readPage({ slug: newSlug, title, format }, content);
+    },
+
+    async remove(project: Project, user: Principal, slug: string): Promise<void> {
+      const { page } = await found(project, slug);
+      const snapshot = await pages.forWrite(project);
+      try {
+        await pages.commit(snapshot, user, {
+          message: `${user.username} deleted page: ${titleOfSlug(slug)}`,
+          actions: [{ action: 'delete', filePath: page.path }],
+        });
+      } catch (error) {
+        if (error instanceof RepositoryError) throw unprocessable(error.message);
+        throw error;
+      }
+      const metaId = await metas.remove(project.id, slug);
+      if (metaId !== null) await notes?.removeAllFor('WikiPage', metaId);
+    },
+
+    /** Commits an uploaded file under `uploads/<32 hex>/` of the wiki, on `branch` or the default branch. */
+    async attach(project: Project, user: Principal, file: UploadedFile, branch?: string | null): Promise<Attachment> {
+      const fileName = sanitizeFilename(file.filename);
+      const filePath = `${ATTACHMENTS_FOLDER}/${randomBytes(16).toString('hex')}/${fileName}`;
+      const snapshot = await pages.forWrite(project);
+      const target = branch ?? snapshot.branch;
+      try {
+        await pages.commit(snapshot, user, {
+          message: `Upload attachment ${fileName}`,
+          branch: target,
+          actions: [{ action: 'create', filePath, content: await readFile(file.path) }],
+        });
+      } catch (error) {
+        if (error instanceof RepositoryError) throw apiError(400, error.message);
+        throw error;
+      }
+      return { fileName, filePath, branch: target, markdown: markdownLink(fileName, filePath) };
+    },
+
+    /** A wiki page's record for its notes, or null. */
+    findMeta: (id: number) => metas.findById(id),
+    removeAllOf: (projectId: number) => metas.removeAllOf(projectId),
+  };
+}
+
+export type PageService = ReturnType<typeof createPageService>;
