@@ -11,7 +11,7 @@ import { notesPlugin } from '@forgekit/plugin-notes';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { suggestionsPlugin } from '@forgekit/plugin-suggestions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitCli } from './support/git-cli.js';
+import { gitCli, withToken } from './support/git-cli.js';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 
@@ -36,7 +36,7 @@ describe('suggestions through @gitbeaker/rest and git', () => {
   let project: { id: number; http_url_to_repo: string };
   let clone: string;
 
-  const gitIn = (cwd: string, ...args: string[]) => gitCli(work)(cwd, ...args);
+  const gitIn = (cwd: string, ...args: string[]) => gitCli(work).ok(cwd, ...args);
 
   beforeAll(async () => {
     server = await startListeningServer([
@@ -58,7 +58,7 @@ describe('suggestions through @gitbeaker/rest and git', () => {
     await admin.ProjectMembers.add(project.id, AccessLevel.DEVELOPER, { userId: dev.id });
     await admin.ProjectMembers.add(project.id, AccessLevel.REPORTER, { userId: reviewer.id });
     clone = join(work, 'app');
-    await gitIn(work, 'clone', '--quiet', project.http_url_to_repo.replace('://', `://suggestdev:${dev.token}@`), clone);
+    await gitIn(work, 'clone', '--quiet', withToken(project.http_url_to_repo, dev), clone);
     await gitIn(clone, 'checkout', '--quiet', '-b', 'feature');
     await writeFile(join(clone, 'greet.txt'), 'hello\nwrold\nbye\n');
     await gitIn(clone, 'add', 'greet.txt');

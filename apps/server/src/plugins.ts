@@ -24,6 +24,7 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { runnersPlugin } from '@forgekit/plugin-runners';
 import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
+import { snippetsPlugin } from '@forgekit/plugin-snippets';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { suggestionsPlugin } from '@forgekit/plugin-suggestions';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
@@ -57,6 +58,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   pagesDomainsPlugin,
   enterpriseUsersPlugin,
   badgesPlugin,
+  snippetsPlugin,
   invitationsPlugin,
   samlPlugin,
   wikisPlugin,

@@ -82,11 +82,12 @@ export const branchProtectionRef = createServiceRef<BranchProtection>('repositor
 /**
  * Other names for projects in git URLs: a resolver added with `addResolver(name => projectId | null)`
  * lets `/<name>.git` (a URL with no namespace) clone and push the project it names, with the
- * project's access rules. The project aliases plugin adds one.
+ * project's access rules. The project aliases plugin adds one. `addContainerResolver` serves
+ * repositories that belong to no project (snippets) at their own paths, with their owner's rules.
  */
 export const gitPathsRef = createServiceRef<GitPaths>('repositories.git-paths');
 
-export type { GitPaths, GitPathResolver } from './git-http/git-paths.js';
+export type { GitPaths, GitPathResolver, GitContainer, GitContainerResolver } from './git-http/git-paths.js';
 export type { BranchProtection } from './protected-branches/branch-protection.js';
 export { PUSH_INTO_BRANCH, type BranchPolicy, type BranchProtectionDefaults } from './protected-branches/branch-policy.js';
 export type { ProtectedBranch, AccessRule, ProtectionAction } from './protected-branches/protected-branch.js';

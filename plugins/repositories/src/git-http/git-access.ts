@@ -6,6 +6,7 @@
 import { raw, type Credential, type Principal, type Reply } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
+import type { GitContainer } from './git-paths.js';
 import { canDownloadCode, canPushCode } from '../shared/project-repository.js';
 
 export const BASIC_REALM = 'Basic realm="forgekit"';
@@ -70,6 +71,19 @@ export function createGitAccess(access: AccessService, projects: ProjectService)
       if (allowed) return;
       if (!user) throw challenge();
       throw forbiddenText('You are not allowed to download code from this project.');
+    },
+
+    /** Fetch and push rules of a repository that belongs to no project (a snippet's), as its owner decided them. */
+    checkContainer(user: Principal | null, container: GitContainer, push: boolean, readOnly: boolean) {
+      if (!container.visible) throw user ? notFoundText() : challenge();
+      if (push) {
+        if (!user) throw challenge();
+        if (readOnly) throw forbiddenText(READ_ONLY_MESSAGE);
+        if (!container.canPush) throw forbiddenText('You are not allowed to update this snippet.');
+      } else if (!container.canDownload) {
+        if (!user) throw challenge();
+        throw forbiddenText('You are not allowed to download code from this snippet.');
+      }
     },
 
     /**

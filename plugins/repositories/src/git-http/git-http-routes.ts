@@ -64,11 +64,16 @@ export function gitHttpRoutes(options: {
     ctx: RequestContext,
     depth: number,
     service: GitService,
-  ): Promise<{ repository: RepositoryHandle; target: Target; projectAccess: ProjectAccess }> {
+  ): Promise<{ repository: RepositoryHandle; target: Target; projectAccess: ProjectAccess | null }> {
     const target = targetOf(ctx, depth);
     if (!target) throw frameworkError(404, '404 Not Found');
     const push = service === 'git-receive-pack';
     gitAccess.checkScopes(ctx.credential, push ? 'push' : 'download');
+    const container = target.target === 'project' && depth > 0 ? await gitPaths.container(target.fullPath, ctx.user) : null;
+    if (container) {
+      gitAccess.checkContainer(ctx.user, container, push, !!(await repos.find(container.key))?.readOnly);
+      return { repository: await repos.ensure(container.key), target, projectAccess: null };
+    }
     const projectRef = depth === 0 ? await gitPaths.resolve(target.fullPath) : target.fullPath;
     const projectAccess = await gitAccess.project(ctx.user, projectRef === null ? null : String(projectRef));
     const { project } = projectAccess;
@@ -180,8 +185,8 @@ export function gitHttpRoutes(options: {
     return preReceiveHook(rules);
   }
 
-  async function receivePack(ctx: RequestContext, repository: RepositoryHandle, projectAccess: ProjectAccess, target: Target) {
-    const projectId = projectAccess.project.id;
+  async function receivePack(ctx: RequestContext, repository: RepositoryHandle, projectAccess: ProjectAccess | null, target: Target) {
+    const projectId = projectAccess?.project.id ?? null;
     let pushed: Awaited<ReturnType<typeof readPushCommands>>;
     try {
       pushed = await readPushCommands(requestInput(ctx));
@@ -192,7 +197,7 @@ export function gitHttpRoutes(options: {
     const { request, input } = pushed;
     const { commands } = request;
     // As GitLab's pre-receive checks do, a refused ref declines the whole push and git shows why.
-    const hook = target.target === 'project' ? await hookFor(ctx, repository, projectAccess, commands) : { config: [], env: {} };
+    const hook = projectAccess && target.target === 'project' ? await hookFor(ctx, repository, projectAccess, commands) : { config: [], env: {} };
     const pusher = await projectRepos.pusher(ctx.user!);
     let gitStarted = false;
     let started!: (run: ServiceProcess) => void;
@@ -219,7 +224,7 @@ export function gitHttpRoutes(options: {
           before: command.before === ZERO_SHA ? null : command.before,
           after: command.after === ZERO_SHA ? null : command.after,
         }));
-      if (!hadBranches && target.target === 'project')
+      if (!hadBranches && projectId !== null && target.target === 'project')
         await adoptFirstBranch(
           repository,
           projectId,

@@ -1,0 +1,4 @@
+import { snippetsPlugin } from './plugin.js';
+
+export { snippetsPlugin } from './plugin.js';
+export default snippetsPlugin;

@@ -1,0 +1,138 @@
+/** `/snippets`: personal snippets, and any snippet the caller may read by its id. */
+import {
+  checkUnmodifiedSince,
+  created,
+  defineRoute,
+  f,
+  forbidden,
+  noContent,
+  notFound,
+  page,
+  params,
+  totalFor,
+  type Principal,
+  type Route,
+} from '@forgekit/kernel';
+import { Visibility } from '@forgekit/plugin-core/contracts';
+import type { SnippetRow } from '../entities/snippet.js';
+import type { SnippetAccess } from './snippet-access.js';
+import type { SnippetAnswers } from './snippet-answers.js';
+import { createFileEntries, createRules, filesOf, updateEntries, updateOf, updateRules, VISIBILITIES } from './snippet-params.js';
+import type { SnippetService } from './snippet-service.js';
+import type { SnippetScope } from './snippet-store.js';
+
+export interface PersonalRouteDeps {
+  service: SnippetService;
+  access: SnippetAccess;
+  answers: SnippetAnswers;
+}
+
+export function personalSnippetRoutes({ service, access, answers }: PersonalRouteDeps): Route[] {
+  /** A snippet the caller may read, with its project; `404 Snippet Not Found` otherwise. */
+  async function readable(user: Principal | null, id: number) {
+    const snippet = await service.find(id);
+    const reach = snippet ? await access.readable(user, snippet) : null;
+    if (!snippet || !reach?.ok) throw notFound('Snippet');
+    return { snippet, project: reach.project };
+  }
+
+  /** PUT and DELETE find only the caller's own personal snippets. */
+  async function own(user: Principal, id: number): Promise<SnippetRow> {
+    const snippet = await service.find(id);
+    if (!snippet || snippet.projectId != null || snippet.authorId !== user.id) throw notFound('Snippet');
+    return snippet;
+  }
+
+  const list = (path: string, scopeOf: (user: Principal, input: { created_after?: Date | null; created_before?: Date | null }) => SnippetScope) =>
+    defineRoute({
+      method: 'GET',
+      path,
+      paginated: true,
+      input: params({ created_after: f.optional(f.datetime()), created_before: f.optional(f.datetime()) }),
+      async handler(ctx, input) {
+        const scope = scopeOf(ctx.user, input);
+        const rows = await service.list(scope, ctx.page.perPage, ctx.page.offset);
+        return page(await answers.many(ctx, rows), await totalFor(ctx.page, rows.length, () => service.count(scope)));
+      },
+    });
+
+  return [
+    list('/snippets', (user, input) => ({ kind: 'authored', authorId: user.id, createdAfter: input.created_after, createdBefore: input.created_before })),
+    list('/snippets/public', () => ({ kind: 'public' })),
+    defineRoute({
+      method: 'GET',
+      path: '/snippets/:id',
+      auth: 'optional',
+      input: params({ id: f.id() }),
+      async handler(ctx, input) {
+        const { snippet, project } = await readable(ctx.user, input.id);
+        return answers.one(ctx, snippet, project);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/snippets/:id/raw',
+      auth: 'optional',
+      input: params({ id: f.id() }),
+      async handler(ctx, input) {
+        return answers.raw((await readable(ctx.user, input.id)).snippet);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/snippets/:id/files/:ref/:file_path/raw',
+      auth: 'optional',
+      input: params({ id: f.id(), ref: f.nonBlankString(), file_path: f.nonBlankString() }),
+      async handler(ctx, input) {
+        return answers.file((await readable(ctx.user, input.id)).snippet, input.ref, input.file_path);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/snippets',
+      input: params(
+        {
+          title: f.nonBlankString(),
+          description: f.optional(f.string()),
+          visibility: f.optional(f.values(VISIBILITIES), 'internal'),
+          ...createFileEntries,
+        },
+        ...createRules,
+      ),
+      before(ctx) {
+        if (ctx.user.external) throw forbidden();
+      },
+      async handler(ctx, input) {
+        const snippet = await service.create(await answers.author(ctx.user), {
+          title: input.title,
+          description: input.description ?? null,
+          visibilityLevel: Visibility[input.visibility ?? 'internal'],
+          projectId: null,
+          files: filesOf(input),
+        });
+        return created(await answers.one(ctx, snippet, null));
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/snippets/:id',
+      input: params({ id: f.id(), ...updateEntries }, ...updateRules),
+      async handler(ctx, input) {
+        const snippet = await own(ctx.user, input.id);
+        const updated = await service.update(snippet, await answers.author(ctx.user), updateOf(input));
+        return answers.one(ctx, updated, null);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/snippets/:id',
+      input: params({ id: f.id() }),
+      async handler(ctx, input) {
+        const snippet = await own(ctx.user, input.id);
+        checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), snippet.updatedAt);
+        await service.remove(snippet.id);
+        return noContent();
+      },
+    }),
+  ];
+}

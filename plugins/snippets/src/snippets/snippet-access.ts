@@ -1,0 +1,71 @@
+/**
+ * Who may see and change snippets: GitLab's personal and project snippet policies on
+ * top of the project's own read rules and its snippets feature.
+ */
+import { forbidden, type Principal } from '@forgekit/kernel';
+import { AccessLevel, Visibility, type AccessService, type Project, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
+import type { SnippetRow } from '../entities/snippet.js';
+
+/** A project whose snippets the caller reached, and whether the caller is one of its members. */
+export interface SnippetProject {
+  project: Project;
+  level: number;
+  member: boolean;
+}
+
+/** Any signed-in user who is not external sees internal content. */
+const seesInternal = (user: Principal | null) => !!user && !user.external;
+
+export function canReadPersonal(user: Principal | null, snippet: SnippetRow): boolean {
+  if (user?.isAdmin || (user && snippet.authorId === user.id)) return true;
+  if (snippet.visibilityLevel >= Visibility.public) return true;
+  return snippet.visibilityLevel >= Visibility.internal && seesInternal(user);
+}
+
+export function canReadInProject(user: Principal | null, snippet: SnippetRow, { member }: SnippetProject): boolean {
+  return member || canReadPersonal(user, snippet);
+}
+
+/** GitLab's `update_snippet` and `admin_snippet` on a project snippet: its author, or Maintainer and up. */
+export const canChangeInProject = (user: Principal, snippet: SnippetRow, { level }: SnippetProject) =>
+  user.isAdmin || snippet.authorId === user.id || level >= AccessLevel.MAINTAINER;
+
+/** The lowest visibility a list shows to the caller, or null for every snippet (members). */
+export function listFloor(user: Principal | null, member: boolean): number | null {
+  if (member || user?.isAdmin) return null;
+  return seesInternal(user) ? Visibility.internal : Visibility.public;
+}
+
+export function createSnippetAccess(access: AccessService, projects: ProjectService) {
+  /** The project of a project snippet route: 404 unseen, 403 when its snippets feature is closed to the caller. */
+  function fromAccess(user: Principal | null, found: ProjectAccess): SnippetProject {
+    const member = !!user?.isAdmin || Math.max(found.projectLevel ?? 0, found.groupLevel ?? 0) >= AccessLevel.GUEST;
+    const feature = projects.settingsOf(found.project).snippets_access_level;
+    if (feature === 'disabled' || (feature === 'private' && !member)) throw forbidden();
+    return { project: found.project, level: found.level, member };
+  }
+
+  return {
+    async project(user: Principal | null, idOrPath: string): Promise<SnippetProject> {
+      return fromAccess(user, await access.requireProject(user, idOrPath));
+    },
+
+    /**
+     * Whether the caller may read a snippet reached by id alone (`/snippets/:id`), with
+     * its project for a project snippet.
+     */
+    async readable(user: Principal | null, snippet: SnippetRow): Promise<{ ok: boolean; project: Project | null }> {
+      if (snippet.projectId == null) return { ok: canReadPersonal(user, snippet), project: null };
+      const found = await access.lookUpForRequest(user, String(snippet.projectId));
+      if (!found?.canRead) return { ok: false, project: null };
+      try {
+        const reached = fromAccess(user, found);
+        return { ok: canReadInProject(user, snippet, reached), project: reached.project };
+      } catch {
+        return { ok: false, project: null };
+      }
+    },
+  };
+}
+
+export type SnippetAccess = ReturnType<typeof createSnippetAccess>;
