@@ -1,5 +1,5 @@
 /** What other plugins may use of merge requests: the domain type and the events webhooks need. */
-import { defineEvent } from '@forgekit/kernel';
+import { createServiceRef, defineEvent } from '@forgekit/kernel';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
@@ -13,6 +13,12 @@ export interface MergeRequest {
   targetBranch: string;
   authorId: number;
 }
+
+export interface MergeRequestsService {
+  findById(id: number): Promise<MergeRequest | null>;
+}
+
+export const mergeRequestsServiceRef = createServiceRef<MergeRequestsService>('merge-requests.merge-requests');
 
 type Changes = Readonly<Record<string, { previous: unknown; current: unknown }>>;
 interface MergeRequestEvent {

@@ -5,6 +5,7 @@ import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/con
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
 import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { branchProtectionRef, repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
+import { mergeRequestsServiceRef } from './contracts.js';
 import { MergeRequestEntity } from './entities/merge-request.js';
 import { MergeRequestLabelEntity } from './entities/merge-request-label.js';
 import { MergeRequestUserEntity } from './entities/merge-request-user.js';
@@ -36,7 +37,7 @@ export const mergeRequestsPlugin = definePlugin({
     repositoryWriteRef,
     branchProtectionRef,
   ],
-  provides: [],
+  provides: [mergeRequestsServiceRef],
   register(ctx) {
     const access = ctx.resolve(coreAccessRef);
     const users = ctx.resolve(coreUsersRef);
@@ -65,6 +66,14 @@ export const mergeRequestsPlugin = definePlugin({
       writes,
       protection,
       events: ctx.events,
+    });
+    ctx.provide(mergeRequestsServiceRef, {
+      async findById(id) {
+        const row = await store.findById(id);
+        if (!row) return null;
+        const { iid, projectId, title, state, sourceBranch, targetBranch, authorId } = row;
+        return { id, iid, projectId, title, state, sourceBranch, targetBranch, authorId };
+      },
     });
     const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
     const lister = createMergeRequestLister({ access, users, labels, milestones });

@@ -129,6 +129,7 @@ export function createMergeRequestStore(database: Database) {
     findVersion: async (mergeRequestId: number, id: number): Promise<MergeRequestVersionRow | undefined> =>
       (await database.rows(database.from(MergeRequestVersionEntity).where({ mergeRequestId, id }).limit(1)))[0],
 
+    findById: (id: number): Promise<MergeRequestRow | undefined> => database.row(database.from(MergeRequestEntity).where({ id })),
     findByIid: (projectId: number, iid: number): Promise<MergeRequestRow | undefined> => byIid.first({ projectId, iid }),
 
     /** The open merge request of a source branch into a target branch, other than `exceptId`. */

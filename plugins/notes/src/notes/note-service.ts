@@ -1,7 +1,16 @@
 /** Notes on any noteable: system notes, comments, thread replies and their rules. */
 import { randomBytes } from 'node:crypto';
 import { badRequest, forbidden, longerThan, notFound, recordNotFound, TEXT_LIMIT, unknownRoute, type EventBus, type RateLimitService } from '@forgekit/kernel';
-import { noteEvents, type NoteableOptions, type NoteableResolver, type NoteableType, type NotesService, type SystemNote } from '../contracts.js';
+import {
+  noteEvents,
+  type Note,
+  type NoteFieldExtension,
+  type NoteableOptions,
+  type NoteableResolver,
+  type NoteableType,
+  type NotesService,
+  type SystemNote,
+} from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
 import type { AwardEmojiService } from '../award-emoji/award-emoji-service.js';
 import { awardOnlyName } from '../award-emoji/emoji-names.js';
@@ -48,6 +57,7 @@ const noteError = (messages: string) => badRequest(`Note ${messages}`);
 export function createNoteService({ store, awards, rateLimits, events, createLimit }: Dependencies) {
   const resolvers = new Map<string, { noteableType: NoteableType; resolver: NoteableResolver }>();
   const optionsByType = new Map<NoteableType, NoteableOptions>();
+  const fieldExtensions: NoteFieldExtension[] = [];
 
   const checkBody = (body: string) => {
     if (body.trim() === '') throw noteError('{:note=>["can\'t be blank"]}');
@@ -96,6 +106,19 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
     },
     userNoteCounts: (noteableType: NoteableType, noteableIds: readonly number[]) => store.userNoteCounts(noteableType, noteableIds),
     awardVotes: (noteableType: NoteableType, noteableIds: readonly number[]) => awards.votes(noteableType, noteableIds),
+
+    async findNote(id: number): Promise<Note | null> {
+      const row = await store.findById(id);
+      return row ? asNote(row) : null;
+    },
+    async resolveThreadOf(note: Note, userId: number): Promise<void> {
+      if (note.discussionId === null) return;
+      await store.resolveDiscussion(note.discussionId, { resolvedAt: new Date(), resolvedById: userId });
+    },
+    extendFields(extension: NoteFieldExtension): void {
+      fieldExtensions.push(extension);
+    },
+    fieldExtensions: fieldExtensions as readonly NoteFieldExtension[],
 
     /** The noteable kind's check of diff positions, if it has one. */
     positionCheckOf: (noteableType: NoteableType) => optionsByType.get(noteableType)?.checkPosition,
@@ -215,6 +238,24 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
     authoredAny: store.authoredAny,
   } satisfies NotesService & Record<string, unknown>;
   return service;
+}
+
+/** The contract's view of a stored note. */
+export function asNote(row: NoteRow): Note {
+  return {
+    id: row.id,
+    noteableType: row.noteableType,
+    noteableId: row.noteableId,
+    noteableIid: row.noteableIid ?? null,
+    projectId: row.projectId ?? null,
+    authorId: row.authorId,
+    body: row.body,
+    system: row.system,
+    type: row.type ?? null,
+    discussionId: row.discussionId ?? null,
+    position: row.position ? JSON.parse(row.position) : null,
+    resolved: row.resolvedAt !== null,
+  };
 }
 
 const scopeOf = ({ noteableType, noteable, viewer }: NoteableInScope) => ({ noteableType, noteableId: noteable.id, withInternal: viewer.canSeeInternal });
