@@ -127,6 +127,24 @@ export const scenarios = [
     targets: { minRatio: 0.06 },
   },
   {
+    name: 'GET /projects/:id/wikis?with_content=true (20 pages)',
+    method: 'GET',
+    path: ({ wikiProject }) => `/projects/${wikiProject.id}/wikis?with_content=true`,
+    // Twenty Markdown pages, two in a directory, each a file in the wiki's git repository.
+    async seed(api, { group }) {
+      const wikiProject = await api.post('/projects', { name: 'Bench wiki', path: 'bench-wiki', namespace_id: group.id });
+      for (let i = 1; i <= 20; i++) {
+        const title = i <= 2 ? `guides/Page ${i}` : `Page ${i}`;
+        await api.post(`/projects/${wikiProject.id}/wikis`, {
+          title,
+          content: `# Page ${i}\n\nSome **text** for page ${i}, with [a link](https://example.com/${i}).\n`,
+        });
+      }
+      return { wikiProject };
+    },
+    targets: { minRatio: 0.06 },
+  },
+  {
     name: 'POST /projects/:id/repository/commits',
     method: 'POST',
     path: ({ repo }) => `/projects/${repo.id}/repository/commits`,

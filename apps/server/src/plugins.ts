@@ -26,6 +26,7 @@ import { samlPlugin } from '@forgekit/plugin-saml';
 import { RECOVER_JOB, storageMovesPlugin } from '@forgekit/plugin-storage-moves';
 import { snippetsPlugin } from '@forgekit/plugin-snippets';
 import { submodulesPlugin } from '@forgekit/plugin-submodules';
+import { suggestionsPlugin } from '@forgekit/plugin-suggestions';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
 import { wikisPlugin } from '@forgekit/plugin-wikis';
 import { webhooksPlugin } from '@forgekit/plugin-webhooks';
@@ -49,6 +50,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   notesPlugin,
   issuesPlugin,
   mergeRequestsPlugin,
+  suggestionsPlugin,
   keysPlugin,
   followsPlugin,
   projectAliasesPlugin,

@@ -104,3 +104,11 @@ linkedMarkdown.core.ruler.push('service_references', (state) => {
     block.children = children;
   }
 });
+
+/** The fenced code blocks of a Markdown text, in order: their info string and their text (each line with its newline). */
+export function fencedCodeBlocks(source: string): Array<{ info: string; content: string }> {
+  return markdown
+    .parse(source, {})
+    .filter((token) => token.type === 'fence')
+    .map((token) => ({ info: token.info.trim(), content: token.content }));
+}

@@ -26,14 +26,15 @@ export interface MergeRequest {
   labelIds: number[];
 }
 
-/** Merge requests read by id, for plugins that describe them (webhook payloads). */
-export interface MergeRequestReads {
+/** Merge requests read by id, for plugins that describe them (suggestions, webhook payloads). */
+export interface MergeRequestsService {
+  findById(id: number): Promise<MergeRequest | null>;
   byIds(ids: readonly number[]): Promise<MergeRequest[]>;
   /** The project's most recently created merge request. */
   latestOf(projectId: number): Promise<MergeRequest | undefined>;
 }
 
-export const mergeRequestReadsRef = createServiceRef<MergeRequestReads>('merge-requests.reads');
+export const mergeRequestsServiceRef = createServiceRef<MergeRequestsService>('merge-requests.merge-requests');
 
 type Changes = Readonly<Record<string, { previous: unknown; current: unknown }>>;
 interface MergeRequestEvent {

@@ -5,7 +5,7 @@ import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/con
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
 import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { branchProtectionRef, repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
-import { mergeRequestReadsRef } from './contracts.js';
+import { mergeRequestsServiceRef } from './contracts.js';
 import { MergeRequestEntity } from './entities/merge-request.js';
 import { MergeRequestLabelEntity } from './entities/merge-request-label.js';
 import { MergeRequestUserEntity } from './entities/merge-request-user.js';
@@ -38,7 +38,7 @@ export const mergeRequestsPlugin = definePlugin({
     repositoryWriteRef,
     branchProtectionRef,
   ],
-  provides: [mergeRequestReadsRef],
+  provides: [mergeRequestsServiceRef],
   register(ctx) {
     const access = ctx.resolve(coreAccessRef);
     const users = ctx.resolve(coreUsersRef);
@@ -52,7 +52,7 @@ export const mergeRequestsPlugin = definePlugin({
     const protection = ctx.resolve(branchProtectionRef);
 
     const store = createMergeRequestStore(ctx.resolve(kernelServices.database));
-    ctx.provide(mergeRequestReadsRef, createMergeRequestReads(store));
+    ctx.provide(mergeRequestsServiceRef, createMergeRequestReads(store));
     const git = createMergeRequestGit(reads);
     const service = createMergeRequestService({
       store,

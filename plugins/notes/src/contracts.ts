@@ -57,6 +57,34 @@ export interface NoteableOptions {
   checkPosition?(noteable: FoundNoteable, position: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
+/** A note as other plugins see it. */
+export interface Note {
+  id: number;
+  noteableType: NoteableType;
+  noteableId: number;
+  noteableIid: number | null;
+  projectId: number | null;
+  authorId: number;
+  body: string;
+  system: boolean;
+  /** `DiscussionNote`, `DiffNote` or null for a lone comment. */
+  type: string | null;
+  discussionId: string | null;
+  /** A diff note's position as GitLab answers it (`base_sha`, `head_sha`, `new_path`, `new_line`...). */
+  position: Readonly<Record<string, unknown>> | null;
+  resolved: boolean;
+  internal: boolean;
+  lineCode: string | null;
+  commitId: string | null;
+  resolvedAt: Date | null;
+  resolvedById: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Fields another plugin adds to the answers of the notes given, by note id. */
+export type NoteFieldExtension = (notes: readonly Note[]) => Promise<ReadonlyMap<number, Record<string, unknown>>>;
+
 export interface NotesService {
   recordSystemNote(note: SystemNote): Promise<void>;
   removeAllFor(noteableType: NoteableType, noteableId: number): Promise<void>;
@@ -66,27 +94,14 @@ export interface NotesService {
   userNoteCounts(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
   /** `upvotes` and `downvotes` of several noteables: their `thumbsup` and `thumbsdown` awards; noteables with neither are left out. */
   awardVotes(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, { upvotes: number; downvotes: number }>>;
+  findNote(id: number): Promise<Note | null>;
+  /** Resolves the note's thread as `userId` did (a no-op for notes that are not resolvable). */
+  resolveThreadOf(note: Note, userId: number): Promise<void>;
+  /** Adds fields to every answer that shows notes. */
+  extendFields(extension: NoteFieldExtension): void;
 }
 
 export const notesServiceRef = createServiceRef<NotesService>('notes.notes');
-
-/** A note as its events carry it. */
-export interface Note {
-  id: number;
-  body: string;
-  noteableIid: number | null;
-  authorId: number;
-  system: boolean;
-  internal: boolean;
-  type: string | null;
-  discussionId: string | null;
-  lineCode: string | null;
-  commitId: string | null;
-  resolvedAt: Date | null;
-  resolvedById: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 interface NoteEvent {
   noteId: number;

@@ -43,7 +43,7 @@ export const notesPlugin = definePlugin({
     ctx.provide(notesServiceRef, service);
 
     const scopes = noteableScopes(service, ctx.resolve(coreAccessRef));
-    const present = notePresenter(users);
+    const present = notePresenter(users, service.fieldExtensions);
     ctx.routes(...noteRoutes(service, scopes, present), ...discussionRoutes(service, scopes, present), ...awardEmojiRoutes(awards, service, scopes, users));
 
     ctx.events.on(coreEvents.projectDeleted, async ({ projectId }) => {

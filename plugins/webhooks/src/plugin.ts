@@ -1,7 +1,7 @@
 import { definePlugin, f, kernelServices, KERNEL_VERSION } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
-import { mergeRequestReadsRef } from '@forgekit/plugin-merge-requests/contracts';
+import { mergeRequestsServiceRef } from '@forgekit/plugin-merge-requests/contracts';
 import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { webhookEvents } from './contracts.js';
@@ -42,7 +42,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
   entities: [WebHookEntity, WebHookLogEntity],
   migrations: [init],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef],
-  optional: [issuesServiceRef, mergeRequestReadsRef, repositoryReadRef],
+  optional: [issuesServiceRef, mergeRequestsServiceRef, repositoryReadRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
@@ -113,7 +113,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
       },
     ];
     const issues = ctx.resolveOptional(issuesServiceRef);
-    const mergeRequests = ctx.resolveOptional(mergeRequestReadsRef);
+    const mergeRequests = ctx.resolveOptional(mergeRequestsServiceRef);
     const sources = { projects, users, repositories: ctx.resolveOptional(repositoryReadRef), mergeRequests, externalUrl };
     for (const mount of mounts) {
       ctx.routes(

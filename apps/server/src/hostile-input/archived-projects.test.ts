@@ -38,6 +38,16 @@ const STILL_WRITABLE = [
   'PUT /api/v4/projects/:id/badges/:badge_id',
   'DELETE /api/v4/projects/:id/badges/:badge_id',
   'DELETE /api/v4/projects/:id/uploads/:upload_id',
+  // Hooks need `admin_project` too.
+  'POST /api/v4/projects/:id/hooks',
+  'PUT /api/v4/projects/:id/hooks/:hook_id',
+  'DELETE /api/v4/projects/:id/hooks/:hook_id',
+  'PUT /api/v4/projects/:id/hooks/:hook_id/custom_headers/:key',
+  'DELETE /api/v4/projects/:id/hooks/:hook_id/custom_headers/:key',
+  'PUT /api/v4/projects/:id/hooks/:hook_id/url_variables/:key',
+  'DELETE /api/v4/projects/:id/hooks/:hook_id/url_variables/:key',
+  'POST /api/v4/projects/:id/hooks/:hook_id/events/:hook_event_id/resend',
+  'POST /api/v4/projects/:id/hooks/:hook_id/test/:trigger',
   'DELETE /api/v4/projects/:id/uploads/:upload_id/:filename',
 ];
 

@@ -1,9 +1,9 @@
-import type { MergeRequest, MergeRequestReads } from '../contracts.js';
+import type { MergeRequest, MergeRequestsService } from '../contracts.js';
 import type { MergeRequestRow } from '../entities/merge-request.js';
 import type { MergeRequestStore } from './mr-store.js';
 
 /** The contract's view of merge requests: rows with their assignees, reviewers and labels. */
-export function createMergeRequestReads(store: MergeRequestStore): MergeRequestReads {
+export function createMergeRequestReads(store: MergeRequestStore): MergeRequestsService {
   async function describe(rows: readonly MergeRequestRow[]): Promise<MergeRequest[]> {
     const relations = await store.relationsOf(rows.map((row) => row.id));
     return rows.map((row) => ({
@@ -30,6 +30,10 @@ export function createMergeRequestReads(store: MergeRequestStore): MergeRequestR
     }));
   }
   return {
+    async findById(id) {
+      const row = await store.findById(id);
+      return row ? (await describe([row]))[0]! : null;
+    },
     byIds: async (ids) => describe(await store.byIds(ids)),
     async latestOf(projectId) {
       const row = await store.latestOf(projectId);

@@ -142,6 +142,7 @@ export function createMergeRequestStore(database: Database) {
     latestOf: async (projectId: number): Promise<MergeRequestRow | undefined> =>
       (await database.rows(database.from(MergeRequestEntity).where({ projectId }).orderBy('id', 'desc').limit(1)))[0],
 
+    findById: (id: number): Promise<MergeRequestRow | undefined> => database.row(database.from(MergeRequestEntity).where({ id })),
     findByIid: (projectId: number, iid: number): Promise<MergeRequestRow | undefined> => byIid.first({ projectId, iid }),
 
     /** The open merge request of a source branch into a target branch, other than `exceptId`. */

@@ -1,6 +1,8 @@
 /** GitLab's Note entity, fields in declaration order. */
 import type { UserService } from '@forgekit/plugin-core/contracts';
+import type { NoteFieldExtension } from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
+import { asNote } from './note-service.js';
 import { presentUsers } from './present-users.js';
 
 type Author = Record<string, unknown> | null;
@@ -33,12 +35,18 @@ export function presentNote(note: PresentableNote, author: Author, resolvedBy: A
 
 export type PresentedNote = ReturnType<typeof presentNote>;
 
-/** Presents notes with their authors (and resolvers) read in one query. */
-export function notePresenter(users: UserService) {
+/** Presents notes with their authors (and resolvers) read in one query, and the fields other plugins add. */
+export function notePresenter(users: UserService, extensions: readonly NoteFieldExtension[]) {
   return async (notes: readonly PresentableNote[], externalUrl: string): Promise<PresentedNote[]> => {
     const ids = notes.flatMap((note) => (note.resolvedById == null ? [note.authorId] : [note.authorId, note.resolvedById]));
     const found = await presentUsers(users, ids, externalUrl);
-    return notes.map((note) => presentNote(note, found.get(note.authorId) ?? null, note.resolvedById == null ? null : (found.get(note.resolvedById) ?? null)));
+    const stored = notes.filter((note): note is NoteRow => note.id !== null).map(asNote);
+    const extra = stored.length === 0 ? [] : await Promise.all(extensions.map((extension) => extension(stored)));
+    return notes.map((note) => {
+      const presented = presentNote(note, found.get(note.authorId) ?? null, note.resolvedById == null ? null : (found.get(note.resolvedById) ?? null));
+      for (const fields of extra) Object.assign(presented, note.id === null ? {} : fields.get(note.id));
+      return presented;
+    });
   };
 }
 

@@ -1,7 +1,16 @@
 /** Notes on any noteable: system notes, comments, thread replies and their rules. */
 import { randomBytes } from 'node:crypto';
 import { badRequest, forbidden, longerThan, notFound, recordNotFound, TEXT_LIMIT, unknownRoute, type EventBus, type RateLimitService } from '@forgekit/kernel';
-import { noteEvents, type Note, type NoteableOptions, type NoteableResolver, type NoteableType, type NotesService, type SystemNote } from '../contracts.js';
+import {
+  noteEvents,
+  type Note,
+  type NoteFieldExtension,
+  type NoteableOptions,
+  type NoteableResolver,
+  type NoteableType,
+  type NotesService,
+  type SystemNote,
+} from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
 import type { AwardEmojiService } from '../award-emoji/award-emoji-service.js';
 import { awardOnlyName } from '../award-emoji/emoji-names.js';
@@ -42,29 +51,13 @@ interface Dependencies {
   createLimit: () => Promise<number>;
 }
 
-const noteOf = (row: NoteRow): Note => ({
-  id: row.id,
-  body: row.body,
-  noteableIid: row.noteableIid ?? null,
-  authorId: row.authorId,
-  system: row.system,
-  internal: row.internal,
-  type: row.type ?? null,
-  discussionId: row.discussionId ?? null,
-  lineCode: row.lineCode ?? null,
-  commitId: row.commitId ?? null,
-  resolvedAt: row.resolvedAt ?? null,
-  resolvedById: row.resolvedById ?? null,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-});
-
 const EPOCH = new Date('1970-01-01T00:00:00Z');
 const noteError = (messages: string) => badRequest(`Note ${messages}`);
 
 export function createNoteService({ store, awards, rateLimits, events, createLimit }: Dependencies) {
   const resolvers = new Map<string, { noteableType: NoteableType; resolver: NoteableResolver }>();
   const optionsByType = new Map<NoteableType, NoteableOptions>();
+  const fieldExtensions: NoteFieldExtension[] = [];
 
   const checkBody = (body: string) => {
     if (body.trim() === '') throw noteError('{:note=>["can\'t be blank"]}');
@@ -73,7 +66,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
   const emit = (event: (typeof noteEvents)['created'], note: NoteRow, userId: number) =>
     events.emit(event, {
       noteId: note.id,
-      note: noteOf(note),
+      note: asNote(note),
       noteableType: note.noteableType,
       noteableId: note.noteableId,
       projectId: note.projectId,
@@ -120,6 +113,19 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
     },
     userNoteCounts: (noteableType: NoteableType, noteableIds: readonly number[]) => store.userNoteCounts(noteableType, noteableIds),
     awardVotes: (noteableType: NoteableType, noteableIds: readonly number[]) => awards.votes(noteableType, noteableIds),
+
+    async findNote(id: number): Promise<Note | null> {
+      const row = await store.findById(id);
+      return row ? asNote(row) : null;
+    },
+    async resolveThreadOf(note: Note, userId: number): Promise<void> {
+      if (note.discussionId === null) return;
+      await store.resolveDiscussion(note.discussionId, { resolvedAt: new Date(), resolvedById: userId });
+    },
+    extendFields(extension: NoteFieldExtension): void {
+      fieldExtensions.push(extension);
+    },
+    fieldExtensions: fieldExtensions as readonly NoteFieldExtension[],
 
     /** The noteable kind's check of diff positions, if it has one. */
     positionCheckOf: (noteableType: NoteableType) => optionsByType.get(noteableType)?.checkPosition,
@@ -240,6 +246,31 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
     authoredAny: store.authoredAny,
   } satisfies NotesService & Record<string, unknown>;
   return service;
+}
+
+/** The contract's view of a stored note. */
+export function asNote(row: NoteRow): Note {
+  return {
+    id: row.id,
+    noteableType: row.noteableType,
+    noteableId: row.noteableId,
+    noteableIid: row.noteableIid ?? null,
+    projectId: row.projectId ?? null,
+    authorId: row.authorId,
+    body: row.body,
+    system: row.system,
+    type: row.type ?? null,
+    discussionId: row.discussionId ?? null,
+    position: row.position ? JSON.parse(row.position) : null,
+    resolved: row.resolvedAt !== null,
+    internal: row.internal,
+    lineCode: row.lineCode ?? null,
+    commitId: row.commitId ?? null,
+    resolvedAt: row.resolvedAt ?? null,
+    resolvedById: row.resolvedById ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 const scopeOf = ({ noteableType, noteable, viewer }: NoteableInScope) => ({ noteableType, noteableId: noteable.id, withInternal: viewer.canSeeInternal });

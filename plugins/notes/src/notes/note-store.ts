@@ -54,6 +54,7 @@ export function createNoteStore(database: Database) {
     count: (scope: NoteScope, activity: ActivityFilter) => database.count(ofNoteable(scope, activity)),
     /** Every note of a noteable, oldest first: the discussions are built from them. */
     all: (scope: NoteScope): Promise<NoteRow[]> => database.rows(ofNoteable(scope).orderBy('createdAt', 'asc').orderBy('id', 'asc')),
+    findById: (id: number): Promise<NoteRow | undefined> => database.row(database.from(NoteEntity).where({ id })),
     /** A note of the noteable, internal or not. */
     find: (noteableType: NoteableType, noteableId: number, id: number): Promise<NoteRow | undefined> =>
       database.row(database.from(NoteEntity).where({ id, noteableType, noteableId })),

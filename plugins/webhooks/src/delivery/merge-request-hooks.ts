@@ -1,14 +1,14 @@
 /** Merge request events as GitLab's merge request hooks: open, update, close, reopen, merge. */
 import type { EventBus } from '@forgekit/kernel';
 import type { ProjectService } from '@forgekit/plugin-core/contracts';
-import { mergeRequestEvents, type MergeRequestReads } from '@forgekit/plugin-merge-requests/contracts';
+import { mergeRequestEvents, type MergeRequestsService } from '@forgekit/plugin-merge-requests/contracts';
 import type { HookRequest } from '../contracts.js';
 import { mergeRequestPayload, type MergeRequestPayloadSources } from './merge-request-payload.js';
 
 export interface MergeRequestHookDeps extends MergeRequestPayloadSources {
   events: EventBus;
   projects: ProjectService;
-  mergeRequests: MergeRequestReads;
+  mergeRequests: MergeRequestsService;
   publish(request: HookRequest): Promise<void>;
 }
 

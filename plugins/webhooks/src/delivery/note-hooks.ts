@@ -5,7 +5,7 @@
 import type { EventBus } from '@forgekit/kernel';
 import type { Project, ProjectService } from '@forgekit/plugin-core/contracts';
 import type { IssuesService } from '@forgekit/plugin-issues/contracts';
-import type { MergeRequestReads } from '@forgekit/plugin-merge-requests/contracts';
+import type { MergeRequestsService } from '@forgekit/plugin-merge-requests/contracts';
 import { noteEvents, type Note, type NoteableType } from '@forgekit/plugin-notes/contracts';
 import type { HookRequest } from '../contracts.js';
 import { hookUser, issueAttributes, projectBlocks, time } from './hook-attributes.js';
@@ -15,7 +15,7 @@ export interface NoteHookDeps extends MergeRequestPayloadSources {
   events: EventBus;
   projects: ProjectService;
   issues: IssuesService | undefined;
-  mergeRequests: MergeRequestReads | undefined;
+  mergeRequests: MergeRequestsService | undefined;
   publish(request: HookRequest): Promise<void>;
 }
 

@@ -4,7 +4,7 @@
  */
 import { unprocessable } from '@forgekit/kernel';
 import type { ProjectService, User, UserService } from '@forgekit/plugin-core/contracts';
-import type { MergeRequestReads } from '@forgekit/plugin-merge-requests/contracts';
+import type { MergeRequestsService } from '@forgekit/plugin-merge-requests/contracts';
 import { hookCommitTitle, projectHookData, ZERO_SHA, type RepositoryReads } from '@forgekit/plugin-repositories/contracts';
 import type { HookTrigger } from '../contracts.js';
 import { mergeRequestPayload } from '../delivery/merge-request-payload.js';
@@ -15,7 +15,7 @@ const SAMPLE_COMMITS = 3;
 export interface TestPayloadSources {
   projects: ProjectService;
   repositories: RepositoryReads | undefined;
-  mergeRequests: MergeRequestReads | undefined;
+  mergeRequests: MergeRequestsService | undefined;
   users: UserService;
   externalUrl: string;
 }

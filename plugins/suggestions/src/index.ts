@@ -1,0 +1,5 @@
+import { suggestionsPlugin } from './plugin.js';
+
+export { suggestionsPlugin } from './plugin.js';
+export * from './contracts.js';
+export default suggestionsPlugin;
