@@ -152,6 +152,25 @@ describe('webhooks through @gitbeaker/rest, git and the API', () => {
     await admin.ProjectHooks.remove(project.id, hanging.id);
   });
 
+  it('delivers a merge request opened through gitbeaker as a Merge Request Hook', async () => {
+    const hook = await admin.ProjectHooks.add(project.id, `${receiverUrl}/merge-requests`, { pushEvents: false, mergeRequestsEvents: true });
+    expect(hook).toMatchObject({ merge_requests_events: true, push_events: false });
+    await admin.Branches.create(project.id, 'topic', 'main');
+    await admin.Commits.create(project.id, 'topic', 'Topic work', [{ action: 'create', filePath: 'topic.md', content: 'topic\n' }]);
+    const mr = await admin.MergeRequests.create(project.id, 'topic', 'main', 'Topic work');
+    const delivered = await arrived((request) => request.path === '/merge-requests' && request.body?.object_attributes?.id === mr.id);
+    expect(delivered.headers).toMatchObject({ 'x-service-event': 'Merge Request Hook', 'x-gitlab-event': 'Merge Request Hook' });
+    expect(delivered.body).toMatchObject({
+      object_kind: 'merge_request',
+      event_type: 'merge_request',
+      project: { id: project.id, path_with_namespace: 'hooked/app' },
+      object_attributes: { iid: mr.iid, title: 'Topic work', state: 'opened', source_branch: 'topic', target_branch: 'main', action: 'open' },
+    });
+    // The hook asked for no push events: the commit to topic was not delivered to it.
+    expect(received.some((request) => request.path === '/merge-requests' && request.body?.object_kind === 'push')).toBe(false);
+    await admin.ProjectHooks.remove(project.id, hook.id);
+  });
+
   it('edits and removes a hook through gitbeaker', async () => {
     const [hook] = await admin.GroupHooks.all(group.id);
     const edited = await admin.GroupHooks.edit(group.id, hook!.id, `${receiverUrl}/moved`, { issuesEvents: true });

@@ -10,7 +10,7 @@ import type { GroupSettings } from './groups/group-settings.js';
 import type { ProjectSettings } from './projects/project-settings.js';
 
 export { coreEvents, type MemberEventPayload } from './events.js';
-export { AccessLevel, Visibility, visibilityName } from './shared/levels.js';
+export { AccessLevel, accessLevelName, Visibility, visibilityName } from './shared/levels.js';
 export { CI_STATUSES, COMPLETED_CI_STATUSES, type CiStatus } from './shared/ci-statuses.js';
 /** The guard that refuses writes to archived projects: a route that must still write there names it in `exemptFrom`. */
 export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';

@@ -12,10 +12,26 @@ export interface MergeRequest {
   sourceBranch: string;
   targetBranch: string;
   authorId: number;
+  description: string | null;
+  draft: boolean;
+  milestoneId: number | null;
+  headSha: string | null;
+  mergeCommitSha: string | null;
+  mergedAt: Date | null;
+  closedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  labelIds: number[];
 }
 
+/** Merge requests read by id, for plugins that describe them (suggestions, webhook payloads). */
 export interface MergeRequestsService {
   findById(id: number): Promise<MergeRequest | null>;
+  byIds(ids: readonly number[]): Promise<MergeRequest[]>;
+  /** The project's most recently created merge request. */
+  latestOf(projectId: number): Promise<MergeRequest | undefined>;
 }
 
 export const mergeRequestsServiceRef = createServiceRef<MergeRequestsService>('merge-requests.merge-requests');

@@ -13,6 +13,7 @@ import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
+import { createMergeRequestReads } from './merge-requests/mr-reads.js';
 import { mergeRequestRoutes } from './merge-requests/mr-routes.js';
 import { createMergeRequestService } from './merge-requests/mr-service.js';
 import { createMergeRequestStore } from './merge-requests/mr-store.js';
@@ -51,6 +52,7 @@ export const mergeRequestsPlugin = definePlugin({
     const protection = ctx.resolve(branchProtectionRef);
 
     const store = createMergeRequestStore(ctx.resolve(kernelServices.database));
+    ctx.provide(mergeRequestsServiceRef, createMergeRequestReads(store));
     const git = createMergeRequestGit(reads);
     const service = createMergeRequestService({
       store,
@@ -66,14 +68,6 @@ export const mergeRequestsPlugin = definePlugin({
       writes,
       protection,
       events: ctx.events,
-    });
-    ctx.provide(mergeRequestsServiceRef, {
-      async findById(id) {
-        const row = await store.findById(id);
-        if (!row) return null;
-        const { iid, projectId, title, state, sourceBranch, targetBranch, authorId } = row;
-        return { id, iid, projectId, title, state, sourceBranch, targetBranch, authorId };
-      },
     });
     const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
     const lister = createMergeRequestLister({ access, users, labels, milestones });

@@ -73,6 +73,13 @@ export interface Note {
   /** A diff note's position as GitLab answers it (`base_sha`, `head_sha`, `new_path`, `new_line`...). */
   position: Readonly<Record<string, unknown>> | null;
   resolved: boolean;
+  internal: boolean;
+  lineCode: string | null;
+  commitId: string | null;
+  resolvedAt: Date | null;
+  resolvedById: number | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** Fields another plugin adds to the answers of the notes given, by note id. */
@@ -98,6 +105,8 @@ export const notesServiceRef = createServiceRef<NotesService>('notes.notes');
 
 interface NoteEvent {
   noteId: number;
+  /** The note as it is after the change (as it was, for a removal). */
+  note: Note;
   noteableType: NoteableType;
   noteableId: number;
   projectId: number | null;

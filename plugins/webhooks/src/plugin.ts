@@ -1,11 +1,18 @@
 import { definePlugin, f, kernelServices, KERNEL_VERSION } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
+import { mergeRequestsServiceRef } from '@forgekit/plugin-merge-requests/contracts';
 import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { webhookEvents } from './contracts.js';
 import { createDeliveryService, DELIVER_JOB } from './delivery/delivery-service.js';
+import { listenToAwards } from './delivery/emoji-hooks.js';
 import { listenToEventSources } from './delivery/event-sources.js';
+import { listenToGroupMembers } from './delivery/member-hooks.js';
+import { listenToMergeRequests } from './delivery/merge-request-hooks.js';
+import { listenToNotes } from './delivery/note-hooks.js';
+import { listenToSubgroups } from './delivery/subgroup-hooks.js';
+import { listenToWikiPages } from './delivery/wiki-page-hooks.js';
 import type { OutboundPolicy } from './delivery/outbound-guard.js';
 import { WebHookLogEntity } from './entities/web-hook-log.js';
 import { WebHookEntity } from './entities/web-hook.js';
@@ -35,7 +42,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
   entities: [WebHookEntity, WebHookLogEntity],
   migrations: [init],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef],
-  optional: [issuesServiceRef, repositoryReadRef],
+  optional: [issuesServiceRef, mergeRequestsServiceRef, repositoryReadRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
@@ -105,7 +112,9 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
         projectsForTest: async (_req, owner) => [owner.id],
       },
     ];
-    const sources = { projects, repositories: ctx.resolveOptional(repositoryReadRef), externalUrl };
+    const issues = ctx.resolveOptional(issuesServiceRef);
+    const mergeRequests = ctx.resolveOptional(mergeRequestsServiceRef);
+    const sources = { projects, users, repositories: ctx.resolveOptional(repositoryReadRef), mergeRequests, externalUrl };
     for (const mount of mounts) {
       ctx.routes(
         ...hookRoutes(hooks, mount, autoDisabling),
@@ -115,7 +124,15 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     }
 
     ctx.events.on(webhookEvents.requested, (request) => delivery.publish(request));
-    listenToEventSources({ events: ctx.events, projects, users, issues: ctx.resolveOptional(issuesServiceRef), externalUrl, publish: delivery.publish });
+    const publish = delivery.publish;
+    listenToEventSources({ events: ctx.events, projects, users, issues, externalUrl, publish });
+    if (mergeRequests) listenToMergeRequests({ ...sources, events: ctx.events, mergeRequests, publish });
+    const noteSources = { ...sources, events: ctx.events, issues, publish };
+    listenToNotes(noteSources);
+    listenToAwards(noteSources);
+    listenToGroupMembers({ events: ctx.events, groups, users, publish });
+    listenToSubgroups({ events: ctx.events, groups, publish });
+    listenToWikiPages({ events: ctx.events, projects, users, externalUrl, publish });
 
     const removeAllOf = async (owner: HookOwner) => {
       await logs.removeOfHooks(await hookStore.idsOf(owner));

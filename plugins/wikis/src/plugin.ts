@@ -25,7 +25,7 @@ export const wikisPlugin = definePlugin({
   register(ctx) {
     const notes = ctx.resolveOptional(notesServiceRef);
     const pages = createPageRepository(ctx.resolve(repositoryReadRef), ctx.resolve(repositoryWriteRef));
-    const service = createPageService(pages, createPageMetaStore(ctx.resolve(kernelServices.database)), notes);
+    const service = createPageService(pages, createPageMetaStore(ctx.resolve(kernelServices.database)), notes, ctx.events);
     const wikiAccess = createWikiAccess(ctx.resolve(coreAccessRef), ctx.resolve(coreProjectsRef));
     ctx.routes(...pageRoutes(service, wikiAccess));
 

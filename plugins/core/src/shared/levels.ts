@@ -10,6 +10,20 @@ export const AccessLevel = {
   OWNER: 50,
 } as const;
 
+const ACCESS_LEVEL_NAMES: Record<number, string> = {
+  0: 'No access',
+  5: 'Minimal Access',
+  10: 'Guest',
+  15: 'Planner',
+  20: 'Reporter',
+  30: 'Developer',
+  40: 'Maintainer',
+  50: 'Owner',
+};
+
+/** GitLab's human name of an access level: `30` → `Developer`. */
+export const accessLevelName = (level: number) => ACCESS_LEVEL_NAMES[level] ?? 'Custom';
+
 export const MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
 
 export const Visibility = { private: 0, internal: 10, public: 20 } as const;

@@ -129,6 +129,19 @@ export function createMergeRequestStore(database: Database) {
     findVersion: async (mergeRequestId: number, id: number): Promise<MergeRequestVersionRow | undefined> =>
       (await database.rows(database.from(MergeRequestVersionEntity).where({ mergeRequestId, id }).limit(1)))[0],
 
+    byIds: (ids: readonly number[]): Promise<MergeRequestRow[]> =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : database.rows(
+            database
+              .from(MergeRequestEntity)
+              .whereIn('id', [...ids])
+              .orderBy('id'),
+          ),
+
+    latestOf: async (projectId: number): Promise<MergeRequestRow | undefined> =>
+      (await database.rows(database.from(MergeRequestEntity).where({ projectId }).orderBy('id', 'desc').limit(1)))[0],
+
     findById: (id: number): Promise<MergeRequestRow | undefined> => database.row(database.from(MergeRequestEntity).where({ id })),
     findByIid: (projectId: number, iid: number): Promise<MergeRequestRow | undefined> => byIid.first({ projectId, iid }),
 

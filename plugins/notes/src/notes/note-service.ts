@@ -64,7 +64,14 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
     if (longerThan(body, TEXT_LIMIT)) throw noteError(`is too long (maximum is ${TEXT_LIMIT} characters)`);
   };
   const emit = (event: (typeof noteEvents)['created'], note: NoteRow, userId: number) =>
-    events.emit(event, { noteId: note.id, noteableType: note.noteableType, noteableId: note.noteableId, projectId: note.projectId, userId });
+    events.emit(event, {
+      noteId: note.id,
+      note: asNote(note),
+      noteableType: note.noteableType,
+      noteableId: note.noteableId,
+      projectId: note.projectId,
+      userId,
+    });
   const resolvable = (noteableType: NoteableType, type: string | null, system: boolean) =>
     noteableType === 'MergeRequest' && !system && (type === 'DiscussionNote' || type === 'DiffNote');
 
@@ -203,8 +210,9 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       if (Object.keys(patch).length === 0) return note;
       patch.updatedAt = new Date();
       await store.update(note.id, patch);
-      await emit(noteEvents.updated, note, scope.viewer.user.id);
-      return { ...note, ...patch };
+      const updated = { ...note, ...patch };
+      await emit(noteEvents.updated, updated, scope.viewer.user.id);
+      return updated;
     },
 
     async resolve(scope: NoteableInScope, note: NoteRow, resolved: boolean): Promise<NoteRow> {
@@ -255,6 +263,13 @@ export function asNote(row: NoteRow): Note {
     discussionId: row.discussionId ?? null,
     position: row.position ? JSON.parse(row.position) : null,
     resolved: row.resolvedAt !== null,
+    internal: row.internal,
+    lineCode: row.lineCode ?? null,
+    commitId: row.commitId ?? null,
+    resolvedAt: row.resolvedAt ?? null,
+    resolvedById: row.resolvedById ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 

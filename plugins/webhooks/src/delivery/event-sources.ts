@@ -4,11 +4,12 @@
  * `webhookEvents.requested` with its payload instead (see contracts).
  */
 import type { EventBus } from '@forgekit/kernel';
-import type { ProjectService, User, UserService } from '@forgekit/plugin-core/contracts';
+import type { ProjectService, UserService } from '@forgekit/plugin-core/contracts';
 import { issueEvents, type IssuesService } from '@forgekit/plugin-issues/contracts';
 import { milestoneLifecycle, type Milestone } from '@forgekit/plugin-milestones/contracts';
 import { projectHookData, repositoryEvents } from '@forgekit/plugin-repositories/contracts';
 import type { HookRequest } from '../contracts.js';
+import { hookChanges, hookUser, issueAttributes, projectBlocks, time } from './hook-attributes.js';
 
 export interface EventSourceDeps {
   events: EventBus;
@@ -20,12 +21,6 @@ export interface EventSourceDeps {
 }
 
 const BRANCH_PREFIX = 'refs/heads/';
-
-function hookUser(user: User | undefined) {
-  return user ? { id: user.id, name: user.name, username: user.username, avatar_url: null, email: user.email } : null;
-}
-
-const time = (value: Date | null) => (value ? value.toISOString() : null);
 
 export function listenToEventSources(deps: EventSourceDeps) {
   const { events } = deps;
@@ -57,7 +52,7 @@ export function listenToEventSources(deps: EventSourceDeps) {
       const [issue] = (await deps.issues?.byIds([issueId])) ?? [];
       const project = await deps.projects.findById(projectId);
       if (!issue || !project) return;
-      const hookData = projectHookData(project, deps.externalUrl);
+      const blocks = projectBlocks(project, deps.externalUrl);
       const kind = issue.confidential ? 'confidential_issue' : 'issue';
       await deps.publish({
         trigger: issue.confidential ? 'confidential_issues_events' : 'issues_events',
@@ -67,28 +62,11 @@ export function listenToEventSources(deps: EventSourceDeps) {
           object_kind: 'issue',
           event_type: kind,
           user: hookUser(await deps.users.findById(userId)),
-          project: hookData.project,
-          object_attributes: {
-            id: issue.id,
-            iid: issue.iid,
-            title: issue.title,
-            description: issue.description,
-            state: issue.state,
-            confidential: issue.confidential,
-            author_id: issue.authorId,
-            project_id: issue.projectId,
-            milestone_id: issue.milestoneId,
-            iteration_id: issue.iterationId,
-            due_date: issue.dueDate,
-            closed_at: time(issue.closedAt),
-            created_at: time(issue.createdAt),
-            updated_at: time(issue.updatedAt),
-            url: `${hookData.project.web_url}/-/issues/${issue.iid}`,
-            action,
-          },
+          project: blocks.project,
+          object_attributes: { ...issueAttributes(issue, blocks.project.web_url), action },
           labels: [],
-          changes: Object.fromEntries(Object.entries(changes ?? {}).map(([name, change]) => [name, { previous: change.previous, current: change.current }])),
-          repository: { name: project.name, url: hookData.repository.url, description: project.description, homepage: hookData.repository.homepage },
+          changes: hookChanges(changes),
+          repository: blocks.repository,
         },
       });
     };

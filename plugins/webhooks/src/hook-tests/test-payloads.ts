@@ -3,9 +3,11 @@
  * sample builders do (push and tag push), or GitLab's 422 text.
  */
 import { unprocessable } from '@forgekit/kernel';
-import type { ProjectService, User } from '@forgekit/plugin-core/contracts';
+import type { ProjectService, User, UserService } from '@forgekit/plugin-core/contracts';
+import type { MergeRequestsService } from '@forgekit/plugin-merge-requests/contracts';
 import { hookCommitTitle, projectHookData, ZERO_SHA, type RepositoryReads } from '@forgekit/plugin-repositories/contracts';
 import type { HookTrigger } from '../contracts.js';
+import { mergeRequestPayload } from '../delivery/merge-request-payload.js';
 
 /** GitLab's sample push lists the default branch's last three commits. */
 const SAMPLE_COMMITS = 3;
@@ -13,6 +15,8 @@ const SAMPLE_COMMITS = 3;
 export interface TestPayloadSources {
   projects: ProjectService;
   repositories: RepositoryReads | undefined;
+  mergeRequests: MergeRequestsService | undefined;
+  users: UserService;
   externalUrl: string;
 }
 
@@ -61,6 +65,16 @@ async function samplePush(sources: TestPayloadSources, projectIds: readonly numb
   throw unprocessable('Ensure the group has a project with commits.');
 }
 
+/** GitLab's sample is the project's latest merge request, described without an action. */
+async function sampleMergeRequest(sources: TestPayloadSources, projectIds: readonly number[], user: User) {
+  for (const projectId of projectIds) {
+    const project = await sources.projects.findById(projectId);
+    const mr = project && (await sources.mergeRequests?.latestOf(projectId));
+    if (project && mr) return mergeRequestPayload(sources, mr, project, user, null);
+  }
+  throw unprocessable('Ensure the project has merge requests.');
+}
+
 export async function testPayload(
   sources: TestPayloadSources,
   trigger: HookTrigger,
@@ -68,6 +82,7 @@ export async function testPayload(
   user: User,
 ): Promise<Record<string, unknown>> {
   if (trigger === 'push_events' || trigger === 'tag_push_events') return samplePush(sources, projectIds, user, trigger === 'tag_push_events');
-  // Only push payloads have a sample builder here; GitLab's answer for a trigger it cannot test.
+  if (trigger === 'merge_requests_events') return sampleMergeRequest(sources, projectIds, user);
+  // Only push and merge request payloads have a sample builder here; GitLab's answer for a trigger it cannot test.
   throw unprocessable('Testing not available for this hook');
 }

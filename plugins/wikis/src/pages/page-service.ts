@@ -5,11 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { apiError, notFound, unprocessable, validationFailed, type Principal, type UploadedFile } from '@forgekit/kernel';
+import { apiError, notFound, unprocessable, validationFailed, type EventBus, type Principal, type UploadedFile } from '@forgekit/kernel';
 import type { Project } from '@forgekit/plugin-core/contracts';
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import { RepositoryError, type FileAction } from '@forgekit/plugin-repositories/contracts';
 import { markdownLink, sanitizeFilename } from '@forgekit/plugin-uploads/contracts';
+import { wikiPageEvents } from '../contracts.js';
 import { parseFrontMatter } from './front-matter.js';
 import type { PageMetaStore } from './page-meta-store.js';
 import { pagePathOf, slugForTitle, slugProblems, titleOfSlug, type WikiFormat } from './page-paths.js';
@@ -53,7 +54,7 @@ async function asValidationError<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined) {
+export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined, events: EventBus) {
   const withContents = async (snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<WikiPage[]> => {
     const contents = await pages.contents(snapshot, stored);
     return stored.map((page, index) => readPage(shown(page), contents[index]!.toString('utf8')));
@@ -106,13 +107,15 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       const snapshot = await pages.forWrite(project);
       if (await pages.page(snapshot, slug)) throw validationFailed({ base: [DUPLICATE] });
       const title = titleOfSlug(slug);
+      const message = `${user.username} created page: ${title}`;
       await asValidationError(
         pages.commit(snapshot, user, {
-          message: `${user.username} created page: ${title}`,
+          message,
           actions: [{ action: 'create', filePath: pagePathOf(slug, input.format), content: Buffer.from(input.content) }],
         }),
       );
       await metas.ensure(project.id, slug, title);
+      await events.emit(wikiPageEvents.created, { projectId: project.id, userId: user.id, slug, title, format: input.format, content: input.content, message });
       return readPage({ slug, title, format: input.format }, input.content);
     },
 
@@ -130,17 +133,21 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       const action: FileAction =
         path === page.path ? { action: 'update', filePath: path, content: bytes } : { action: 'move', filePath: path, previousPath: page.path, content: bytes };
       const title = titleOfSlug(newSlug);
-      await asValidationError(pages.commit(snapshot, user, { message: `${user.username} updated page: ${title}`, actions: [action] }));
+      const message = `${user.username} updated page: ${title}`;
+      await asValidationError(pages.commit(snapshot, user, { message, actions: [action] }));
       await metas.move(project.id, slug, newSlug, title);
+      await events.emit(wikiPageEvents.updated, { projectId: project.id, userId: user.id, slug: newSlug, title, format, content, message });
       return readPage({ slug: newSlug, title, format }, content);
     },
 
     async remove(project: Project, user: Principal, slug: string): Promise<void> {
-      const { page } = await found(project, slug);
+      const { snapshot: before, page } = await found(project, slug);
+      const [content] = await pages.contents(before, [page]);
       const snapshot = await pages.forWrite(project);
+      const message = `${user.username} deleted page: ${titleOfSlug(slug)}`;
       try {
         await pages.commit(snapshot, user, {
-          message: `${user.username} deleted page: ${titleOfSlug(slug)}`,
+          message,
           actions: [{ action: 'delete', filePath: page.path }],
         });
       } catch (error) {
@@ -149,6 +156,15 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       }
       const metaId = await metas.remove(project.id, slug);
       if (metaId !== null) await notes?.removeAllFor('WikiPage', metaId);
+      await events.emit(wikiPageEvents.deleted, {
+        projectId: project.id,
+        userId: user.id,
+        slug,
+        title: titleOfSlug(slug),
+        format: page.format,
+        content: content!.toString('utf8'),
+        message,
+      });
     },
 
     /** Commits an uploaded file under `uploads/<32 hex>/` of the wiki, on `branch` or the default branch. */
