@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 import { python } from './support/python-gitlab.js';
+import { gitCli } from './support/git-cli.js';
 
 /**
  * The review flow: a developer pushes a branch with git, opens a merge request with
@@ -28,27 +28,7 @@ describe('merge requests through @gitbeaker/rest and git', () => {
   let project: { id: number; http_url_to_repo: string };
   let clone: string;
 
-  const gitIn = (cwd: string, ...args: string[]) =>
-    new Promise<string>((resolve, reject) =>
-      execFile(
-        'git',
-        args,
-        {
-          cwd,
-          env: {
-            PATH: process.env.PATH ?? '/usr/bin:/bin',
-            HOME: work,
-            GIT_CONFIG_NOSYSTEM: '1',
-            GIT_TERMINAL_PROMPT: '0',
-            GIT_AUTHOR_NAME: 'Dev',
-            GIT_AUTHOR_EMAIL: 'dev@example.com',
-            GIT_COMMITTER_NAME: 'Dev',
-            GIT_COMMITTER_EMAIL: 'dev@example.com',
-          },
-        },
-        (error, stdout, stderr) => (error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.toString().trim())),
-      ),
-    );
+  const gitIn = (cwd: string, ...args: string[]) => gitCli(work).ok(cwd, ...args);
 
   beforeAll(async () => {
     server = await startListeningServer([

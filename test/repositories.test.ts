@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import type { ForgePlugin } from '@forgekit/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, failureOf, type Api } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { gitCli } from './support/git-cli.js';
 
 /** The repositories plugin with a second storage (`<dataDir>/second-storage`), as a host would configure it. */
 const repositoriesWithTwoStorages: ForgePlugin<any> = {
@@ -33,22 +33,7 @@ describe('repositories through @gitbeaker/rest and git', () => {
   let project: { id: number; http_url_to_repo: string; default_branch: string };
   let library: { id: number; http_url_to_repo: string };
 
-  const env = () => ({
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: 'Dev',
-    GIT_AUTHOR_EMAIL: 'dev@example.com',
-    GIT_COMMITTER_NAME: 'Dev',
-    GIT_COMMITTER_EMAIL: 'dev@example.com',
-  });
-  const gitIn = (cwd: string, ...args: string[]) =>
-    new Promise<string>((resolve, reject) =>
-      execFile('git', args, { cwd, env: env() }, (error, stdout, stderr) =>
-        error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.toString().trim()),
-      ),
-    );
+  const gitIn = (cwd: string, ...args: string[]) => gitCli(work).ok(cwd, ...args);
   /** The clone URL with the token as the Basic password. */
   const authed = (url: string) => url.replace('://', `://root:${server.rootToken}@`);
 

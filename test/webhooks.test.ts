@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientFor, failureOf, type Api } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { gitCli } from './support/git-cli.js';
 
 interface Received {
   path: string;
@@ -30,22 +30,7 @@ describe('webhooks through @gitbeaker/rest, git and the API', () => {
   let group: { id: number };
   let project: { id: number; http_url_to_repo: string };
 
-  const env = () => ({
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: 'Dev',
-    GIT_AUTHOR_EMAIL: 'dev@example.com',
-    GIT_COMMITTER_NAME: 'Dev',
-    GIT_COMMITTER_EMAIL: 'dev@example.com',
-  });
-  const git = (cwd: string, ...args: string[]) =>
-    new Promise<string>((resolve, reject) =>
-      execFile('git', args, { cwd, env: env() }, (error, stdout, stderr) =>
-        error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.toString().trim()),
-      ),
-    );
+  const git = (cwd: string, ...args: string[]) => gitCli(work).ok(cwd, ...args);
   const api = (method: string, path: string) =>
     fetch(`${server.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': server.rootToken } }).then(async (res) => ({
       status: res.status,

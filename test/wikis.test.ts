@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
 import { python } from './support/python-gitlab.js';
+import { gitCli } from './support/git-cli.js';
 
 /**
  * A team's project wiki: pages written through @gitbeaker/rest, the wiki cloned with git, a
@@ -25,22 +25,7 @@ describe('project wikis through @gitbeaker/rest and git', () => {
   let work: string;
   let project: { id: number };
 
-  const env = () => ({
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: 'Dev',
-    GIT_AUTHOR_EMAIL: 'dev@example.com',
-    GIT_COMMITTER_NAME: 'Dev',
-    GIT_COMMITTER_EMAIL: 'dev@example.com',
-  });
-  const gitIn = (cwd: string, ...args: string[]) =>
-    new Promise<string>((resolve, reject) =>
-      execFile('git', args, { cwd, env: env() }, (error, stdout, stderr) =>
-        error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.toString().trim()),
-      ),
-    );
+  const gitIn = (cwd: string, ...args: string[]) => gitCli(work).ok(cwd, ...args);
   const wikiUrl = (user: UserWithToken) => `${server.url.replace('://', `://${user.username}:${user.token}@`)}/acme/docs.wiki.git`;
 
   beforeAll(async () => {
