@@ -195,6 +195,8 @@ export interface AccessService {
   ): Promise<number[]>;
   /** The same projects as `visibleProjectIds`, as a query of ids for another plugin's `whereIn`: nothing is read until that query runs. */
   visibleProjectsQuery(user: Principal | null, options?: VisibilityOptions & { underTraversalPath?: string }): IdQuery;
+  /** The users among `userIds` that GitLab lets take part in a project's work (assignees, reviewers): active and able to read the project, in the order given, each once. */
+  activeReadersOf(projectId: number, userIds: readonly number[]): Promise<User[]>;
   /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */
   visibleGroupIds(user: Principal | null, options?: VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string }): Promise<number[]>;
 }

@@ -71,7 +71,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     const tokens = createTokenService(database);
     const groups = createGroupService(database);
     const projects = createProjectService(database, lookup);
-    const access = createAccessService(database, lookup, visibility);
+    const access = createAccessService(database, lookup, visibility, users);
     const settings = createSettingsService(database);
     defineCoreSettings(settings);
     // Uploaded files are limited by the instance's `max_attachment_size`, in MiB as GitLab keeps it.

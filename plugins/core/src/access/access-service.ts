@@ -5,13 +5,14 @@
  */
 import { forbidden, notFound, type Database, type Principal } from '@forgekit/kernel';
 import { recordId, ref, sql, type Conditions, type Query, type Value } from '@forgekit/kernel/orm';
-import type { AccessService, GroupAccess, Namespace, Project, ProjectAccess, ProjectPermissions, VisibilityOptions } from '../contracts.js';
+import type { AccessService, GroupAccess, Namespace, Project, ProjectAccess, ProjectPermissions, User, UserService, VisibilityOptions } from '../contracts.js';
 import { MemberEntity } from '../entities/member.js';
 import { NamespaceEntity } from '../entities/namespace.js';
 import { ProjectEntity } from '../entities/project.js';
 import { asProjectRead, projectsWithNamespace } from '../projects/project-query.js';
 import { AccessLevel, today, Visibility } from '../shared/levels.js';
 import { traversalIds } from '../shared/traversal.js';
+import { principalOf } from '../users/user-principal.js';
 
 /** Queries over projects `p` in their namespaces `n`, and over groups `n`, as the visibility filters narrow them. */
 type ProjectScope = { p: typeof ProjectEntity; n: typeof NamespaceEntity };
@@ -127,7 +128,12 @@ export function createVisibility() {
 
 export type VisibilityFilter = ReturnType<typeof createVisibility>;
 
-export function createAccessService(database: Database, lookup: ProjectLookup, visibility: VisibilityFilter): AccessService {
+export function createAccessService(
+  database: Database,
+  lookup: ProjectLookup,
+  visibility: VisibilityFilter,
+  users: Pick<UserService, 'findByIds'>,
+): AccessService {
   /** A user's memberships among some projects and namespaces, still in force: runs on most requests. */
   const membershipRead = database.prepareRows((p) =>
     database
@@ -320,6 +326,16 @@ export function createAccessService(database: Database, lookup: ProjectLookup, v
       return rows.map((row) => row.id);
     },
     visibleProjectsQuery: (user, options = {}) => visibleProjects(user, options),
+    async activeReadersOf(projectId, userIds) {
+      const found = new Map((await users.findByIds(userIds)).map((user) => [user.id, user]));
+      const readers: User[] = [];
+      for (const id of new Set(userIds)) {
+        const user = found.get(id);
+        if (user?.state !== 'active') continue;
+        if ((await database.rows(visibleProjects(principalOf(user), {}).where('p.id', projectId))).length > 0) readers.push(user);
+      }
+      return readers;
+    },
     async visibleGroupIds(user, options = {}) {
       if (options.ids?.length === 0) return [];
       const query = database.table(NamespaceEntity, 'n').where('n.kind', 'group').select('n.id').orderBy('n.id');

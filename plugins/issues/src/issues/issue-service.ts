@@ -13,7 +13,7 @@ import {
   type Transaction,
 } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
-import { AccessLevel, principalOf, type AccessService, type ProjectAccess, type User, type UserService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type ProjectAccess, type User, type UserService } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestoneEventsService } from '@forgekit/plugin-milestone-events/contracts';
@@ -85,18 +85,8 @@ export function createIssueService(deps: IssueServiceDeps) {
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
-  /** Assignees as GitLab keeps them: existing users who can read the project, in the order given. */
-  async function assignable(projectId: number, ids: readonly number[]): Promise<User[]> {
-    const users: User[] = [];
-    for (const id of new Set(ids)) {
-      if (id <= 0) continue;
-      const user = await deps.users.findById(id);
-      if (user?.state !== 'active') continue;
-      const readable = await access.visibleProjectIds(principalOf(user), { ids: [projectId] });
-      if (readable.length > 0) users.push(user);
-    }
-    return users;
-  }
+  /** Assignees as GitLab keeps them: active users who can read the project, in the order given. */
+  const assignable = (projectId: number, ids: readonly number[]): Promise<User[]> => access.activeReadersOf(projectId, ids);
 
   async function milestoneFor(projectId: number, id: number | null | undefined): Promise<Milestone | null> {
     if (!id) return null;

@@ -14,7 +14,7 @@ import {
   type Principal,
   type Transaction,
 } from '@forgekit/kernel';
-import { AccessLevel, principalOf, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestoneEventsService } from '@forgekit/plugin-milestone-events/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
@@ -75,17 +75,9 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
     if (Object.keys(errors).length > 0) throw validationFailed(errors);
   }
 
-  /** Users GitLab keeps as assignees or reviewers: existing, active, and able to read the project, in the order given. */
-  async function eligible(projectId: number, ids: readonly number[]): Promise<number[]> {
-    const kept: number[] = [];
-    for (const id of new Set(ids)) {
-      if (id <= 0) continue;
-      const user = await deps.users.findById(id);
-      if (user?.state !== 'active') continue;
-      if ((await access.visibleProjectIds(principalOf(user), { ids: [projectId] })).length > 0) kept.push(user.id);
-    }
-    return kept;
-  }
+  /** Users GitLab keeps as assignees or reviewers: active and able to read the project, in the order given. */
+  const eligible = async (projectId: number, ids: readonly number[]): Promise<number[]> =>
+    (await access.activeReadersOf(projectId, ids)).map((user) => user.id);
 
   const assigneeIdsOf = (input: { assignee_ids?: number[] | null; assignee_id?: number | null }) =>
     input.assignee_ids !== undefined
