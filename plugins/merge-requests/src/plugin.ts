@@ -13,6 +13,7 @@ import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
+import { createMergeRequestRenderer } from './merge-requests/mr-render.js';
 import { createMergeRequestReads } from './merge-requests/mr-reads.js';
 import { mergeRequestRoutes } from './merge-requests/mr-routes.js';
 import { createMergeRequestService } from './merge-requests/mr-service.js';
@@ -71,7 +72,20 @@ export const mergeRequestsPlugin = definePlugin({
     });
     const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
     const lister = createMergeRequestLister({ access, users, labels, milestones });
-    ctx.routes(...mergeRequestRoutes({ service, store, git, access, reads, writes, protection, lister, present }));
+    ctx.routes(
+      ...mergeRequestRoutes({
+        service,
+        store,
+        git,
+        access,
+        reads,
+        writes,
+        protection,
+        lister,
+        present,
+        render: createMergeRequestRenderer({ store, users, projects, labels, milestones }),
+      }),
+    );
 
     const resolve = async (user: Parameters<typeof access.requireProject>[0], projectIdOrPath: string, iid: string) => {
       const mr = await service.find(await access.requireProject(user, projectIdOrPath), iid);
