@@ -1,5 +1,6 @@
 import { definePlugin, kernelServices } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef, ghostUser } from '@forgekit/plugin-core/contracts';
+import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
 import { labelEvents, labelsServiceRef } from '@forgekit/plugin-labels/contracts';
 import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/contracts';
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
@@ -39,6 +40,7 @@ export const mergeRequestsPlugin = definePlugin({
     repositoryWriteRef,
     branchProtectionRef,
   ],
+  optional: [issuesServiceRef],
   provides: [mergeRequestsServiceRef],
   register(ctx) {
     const access = ctx.resolve(coreAccessRef);
@@ -83,7 +85,7 @@ export const mergeRequestsPlugin = definePlugin({
         protection,
         lister,
         present,
-        render: createMergeRequestRenderer({ store, users, projects, labels, milestones }),
+        render: createMergeRequestRenderer({ store, users, projects, labels, milestones, issues: ctx.resolveOptional(issuesServiceRef) }),
       }),
     );
 

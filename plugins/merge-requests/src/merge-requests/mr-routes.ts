@@ -95,7 +95,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       withLabelsDetails: input.with_labels_details ?? false,
     });
     if (input.render_html && input.view !== 'simple') {
-      await Promise.all(items.map(async (item, index) => Object.assign(item, await deps.render(rows[index]!, ctx.externalUrl))));
+      await Promise.all(items.map(async (item, index) => Object.assign(item, await deps.render(rows[index]!, ctx.externalUrl, ctx.user))));
     }
     return page(items, await totalFromRows(ctx.page, rows, () => store.count(filter)));
   }
@@ -167,7 +167,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       before: readable,
       async handler(ctx, input, { mr, projectAccess }) {
         const body = await presentOne(ctx, mr, projectAccess);
-        return input.render_html ? { ...body, ...(await deps.render(mr, ctx.externalUrl)) } : body;
+        return input.render_html ? { ...body, ...(await deps.render(mr, ctx.externalUrl, ctx.user)) } : body;
       },
     }),
     defineRoute({
