@@ -3,6 +3,7 @@ import { findReferences, type Reference, type ReferenceLink, renderMarkdown } fr
 import type { Principal } from '@forgekit/kernel';
 import type { Project, ProjectService, UserService } from '@forgekit/plugin-core/contracts';
 import type { IssuesService } from '@forgekit/plugin-issues/contracts';
+import { projectWebUrl } from '@forgekit/plugin-repositories/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { MergeRequestRow } from '../entities/merge-request.js';
@@ -21,7 +22,7 @@ export interface RenderDeps {
 export function createMergeRequestRenderer(deps: RenderDeps) {
   /** Where one reference points, or undefined when it names nothing in this project. */
   async function linkOf(reference: Reference, project: Project, externalUrl: string, user: Principal | null): Promise<ReferenceLink | undefined> {
-    const projectUrl = `${externalUrl}/${project.namespace.fullPath}/${project.path}`;
+    const projectUrl = projectWebUrl(externalUrl, project);
     switch (reference.kind) {
       case 'issue': {
         // The caller's view of the issue: one they may not read (confidential, say) stays text.
