@@ -64,7 +64,7 @@ describe('project wikis through @gitbeaker/rest and git', () => {
     expect(withContent.map((page) => page.content)).toEqual(['# Docs\n\nSee [setup](guides/setup).', 'Install it.']);
 
     const rendered = await guest.api.ProjectWikis.show(project.id, 'Home', { renderHtml: true });
-    expect(rendered.content).toBe('<h1>Docs</h1>\n<p>See <a href="guides/setup">setup</a>.</p>\n');
+    expect(rendered.content).toBe('<h1>Docs</h1>\n<p>See <a href="guides/setup">setup</a>.</p>');
     const nested = await guest.api.ProjectWikis.show(project.id, 'guides/setup-steps');
     expect(nested.content).toBe('Install it.');
 

@@ -3,7 +3,7 @@ import { findReferences, renderMarkdown, sanitizeRendered } from './index.js';
 
 describe('renderMarkdown', () => {
   it('renders Markdown', () => {
-    expect(renderMarkdown('# Title\n\n**bold** and `code`')).toBe('<h1>Title</h1>\n<p><strong>bold</strong> and <code>code</code></p>\n');
+    expect(renderMarkdown('# Title\n\n**bold** and `code`')).toBe('<h1>Title</h1>\n<p><strong>bold</strong> and <code>code</code></p>');
   });
 
   it('drops script, event handlers and javascript: links', () => {
@@ -17,7 +17,7 @@ describe('renderMarkdown', () => {
       ['@root', { href: '/root' }],
     ]);
     expect(renderMarkdown('See #12 and #13, ask @root', { links })).toBe(
-      '<p>See <a href="/g/p/-/issues/12" class="gfm gfm-issue" data-reference-type="issue" title="Fix login">#12</a> and #13, ask <a href="/root" class="gfm gfm-project_member" data-reference-type="user">@root</a></p>\n',
+      '<p>See <a href="/g/p/-/issues/12" class="gfm gfm-issue" data-reference-type="issue" title="Fix login">#12</a> and #13, ask <a href="/root" class="gfm gfm-project_member" data-reference-type="user">@root</a></p>',
     );
   });
 

@@ -20,10 +20,13 @@ const GFM_CLASS: Record<Reference['kind'], string> = {
   user: 'gfm gfm-project_member',
 };
 
+const leavesTheServer = (attribs: sanitizeHtml.Attributes) => !attribs.class?.startsWith('gfm') && /^(https?:|ftp:|\/\/)/i.test(attribs.href ?? '');
+
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'del', 's', 'ins', 'kbd', 'sup', 'sub', 'details', 'summary', 'input'],
   allowedAttributes: {
     a: ['href', 'title', 'class', 'data-reference-type', 'rel'],
+    '*': ['dir'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     code: ['class'],
     pre: ['class'],
@@ -34,6 +37,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
     ol: ['start'],
   },
   allowedSchemes: ['http', 'https', 'mailto', 'ftp'],
+  transformTags: {
+    // Links users write to other sites: the browser must not pass the referrer or the page to
+    // them. Relative links and reference links (class `gfm`) stay within the server.
+    a: (tagName, attribs) => ({ tagName, attribs: leavesTheServer(attribs) ? { ...attribs, rel: 'nofollow noreferrer noopener' } : attribs }),
+  },
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: true,
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
@@ -59,11 +67,12 @@ export function sanitizeRendered(html: string): string {
   return sanitizeHtml(html, SANITIZE);
 }
 
-/** Renders Markdown to sanitised HTML, linking the resolved references. */
-export function renderMarkdown(source: string, options: RenderOptions = {}): string {
+/** Renders Markdown to sanitised HTML, linking the resolved references; no text renders as an empty string. */
+export function renderMarkdown(source: string | null | undefined, options: RenderOptions = {}): string {
+  if (!source) return '';
   const links = options.links ?? new Map<string, ReferenceLink>();
   const env = { links };
-  return sanitizeHtml(linkedMarkdown.render(source, env), SANITIZE);
+  return sanitizeHtml(linkedMarkdown.render(source, env), SANITIZE).trim();
 }
 
 // A copy of the renderer whose text rule links references; code spans and fences keep theirs.

@@ -72,7 +72,7 @@ describe('project wikis', () => {
       expect(await gitOut('show', 'HEAD:plans/2027.md')).toBe(text);
       expect((await show('plans/2027')).body).toEqual(res.body);
       const html = await show('plans/2027', 'guest', { render_html: 'true' });
-      expect(html.body.content).toBe('<h1>Plan</h1>\n');
+      expect(html.body.content).toBe('<h1>Plan</h1>');
       await app.delete(`${base}/${encodeURIComponent('plans/2027')}`, { token: 'maintainer' });
     });
 
@@ -120,7 +120,7 @@ describe('project wikis', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ slug: 'guides/getting-started', content: 'Start here' });
       const html = await show('Home', 'guest', { render_html: 'true' });
-      expect(html.body.content).toBe('<h1>Welcome</h1>\n<p>Hello</p>\n');
+      expect(html.body.content).toBe('<h1>Welcome</h1>\n<p>Hello</p>');
       expect(Object.keys(html.body)).toEqual(PAGE_KEYS);
     });
 
