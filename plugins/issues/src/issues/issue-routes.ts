@@ -59,6 +59,12 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
     return page(items, await totalFromRows(ctx.page as never, issues, () => store.count(filter)));
   }
 
+  /** GitLab's issues_statistics: the list's filters, both states, counted. */
+  async function statistics(user: Parameters<IssueLister>[0], scope: ListScope, input: ListInput) {
+    const { opened, closed } = await store.countsByState(await lister(user, scope, { ...input, state: 'all' }));
+    return { statistics: { counts: { all: opened + closed, closed, opened } } };
+  }
+
   const presentOne = async (issue: IssueRow, projectAccess: ProjectAccess, ctx: Pick<RequestContext, 'externalUrl' | 'relink'>) =>
     (
       await present([issue], { externalUrl: ctx.externalUrl, relink: ctx.relink, full: true, withLabelsDetails: false, projectPaths: pathsOf(projectAccess) })
@@ -75,6 +81,32 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
         if (!ctx.user && input.scope !== 'all') throw unauthorized();
         return listPage(ctx, { kind: 'instance' }, input);
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/issues_statistics',
+      auth: 'optional',
+      input: instanceListParams,
+      async handler(ctx, input) {
+        if (!ctx.user && input.scope !== 'all') throw unauthorized();
+        return statistics(ctx.user, { kind: 'instance' }, input);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/groups/:id/issues_statistics',
+      auth: 'optional',
+      input: projectListParams,
+      before: (ctx) => access.requireGroup(ctx.user, ctx.params.id),
+      handler: (ctx, input, groupAccess) => statistics(ctx.user, { kind: 'group', access: groupAccess }, input),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/projects/:id/issues_statistics',
+      auth: 'optional',
+      input: projectListParams,
+      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      handler: (ctx, input, projectAccess) => statistics(ctx.user, { kind: 'project', access: projectAccess }, input),
     }),
     defineRoute({
       method: 'GET',
