@@ -28,6 +28,8 @@ export interface IssueRouteDeps {
   lister: IssueLister;
   orderFor: IssueOrderer;
   present: PresentIssues;
+  /** GitLab's `issues_create_limit`, per user and project: throws the 429 past it. */
+  throttleCreate(userId: number, projectId: number): Promise<void>;
 }
 
 /** `issue_iid` is a Grape Integer param. */
@@ -39,7 +41,7 @@ function iidOf(text: string): number {
 const pathsOf = (projectAccess: ProjectAccess) =>
   new Map([[projectAccess.project.id, `${projectAccess.project.namespace.fullPath}/${projectAccess.project.path}`]]);
 
-export function issueRoutes({ service, store, access, lister, orderFor, present }: IssueRouteDeps): Route[] {
+export function issueRoutes({ service, store, access, lister, orderFor, present, throttleCreate }: IssueRouteDeps): Route[] {
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
     scope: ListScope,
@@ -154,6 +156,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       input: createParams,
       before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
       async handler(ctx, input, projectAccess) {
+        await throttleCreate(ctx.user!.id, projectAccess.project.id);
         const issue = await service.create(ctx.user, projectAccess, input);
         return created(await presentOne(issue, projectAccess, ctx));
       },
