@@ -66,7 +66,7 @@ export const issuesPlugin = definePlugin({
       },
     };
     ctx.provide(issuesServiceRef, issues);
-    ctx.routes(...issueRoutes({ service, store, access, lister, orderFor, present, throttleCreate }));
+    ctx.routes(...issueRoutes({ service, store, access, projects: ctx.resolve(coreProjectsRef), lister, orderFor, present, throttleCreate }));
 
     const resolveIssue = async (user: Parameters<IssuesService['findForUser']>[0], projectIdOrPath: string, iid: string) => {
       const issue = await service.findForUser(user, projectIdOrPath, iid);

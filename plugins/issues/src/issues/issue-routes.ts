@@ -12,7 +12,7 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
+import { projectFeatureOpen, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 import type { IssueRow } from '../entities/issue.js';
 import type { IssueLister, ListScope } from './issue-list.js';
 import type { IssueOrderer } from './issue-order.js';
@@ -25,6 +25,7 @@ export interface IssueRouteDeps {
   service: IssueService;
   store: IssueStore;
   access: AccessService;
+  projects: ProjectService;
   lister: IssueLister;
   orderFor: IssueOrderer;
   present: PresentIssues;
@@ -41,7 +42,7 @@ function iidOf(text: string): number {
 const pathsOf = (projectAccess: ProjectAccess) =>
   new Map([[projectAccess.project.id, `${projectAccess.project.namespace.fullPath}/${projectAccess.project.path}`]]);
 
-export function issueRoutes({ service, store, access, lister, orderFor, present, throttleCreate }: IssueRouteDeps): Route[] {
+export function issueRoutes({ service, store, access, projects, lister, orderFor, present, throttleCreate }: IssueRouteDeps): Route[] {
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
     scope: ListScope,
@@ -59,6 +60,13 @@ export function issueRoutes({ service, store, access, lister, orderFor, present,
       projectPaths,
     });
     return page(items, await totalFromRows(ctx.page as never, issues, () => store.count(filter)));
+  }
+
+  /** A project the caller sees (else 404) whose issues feature is open to them (else 403). */
+  async function requireIssues(user: Parameters<IssueLister>[0], idOrPath: string): Promise<ProjectAccess> {
+    const projectAccess = await access.requireProject(user, idOrPath);
+    if (!projectFeatureOpen(projects.settingsOf(projectAccess.project).issues_access_level, projectAccess, user)) throw forbidden();
+    return projectAccess;
   }
 
   /** GitLab's issues_statistics: the list's filters, both states, counted. */
@@ -107,7 +115,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present,
       path: '/projects/:id/issues_statistics',
       auth: 'optional',
       input: projectListParams,
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       handler: (ctx, input, projectAccess) => statistics(ctx.user, { kind: 'project', access: projectAccess }, input),
     }),
     defineRoute({
@@ -137,14 +145,14 @@ export function issueRoutes({ service, store, access, lister, orderFor, present,
       auth: 'optional',
       paginated: true,
       input: projectListParams,
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       handler: (ctx, input, projectAccess) => listPage(ctx, { kind: 'project', access: projectAccess }, input),
     }),
     defineRoute({
       method: 'GET',
       path: '/projects/:id/issues/:issue_iid',
       auth: 'optional',
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
         const issue = await service.find(ctx.user, projectAccess, iidOf(ctx.params.issue_iid));
         return presentOne(issue, projectAccess, ctx);
@@ -154,7 +162,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present,
       method: 'POST',
       path: '/projects/:id/issues',
       input: createParams,
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, input, projectAccess) {
         await throttleCreate(ctx.user!.id, projectAccess.project.id);
         const issue = await service.create(ctx.user, projectAccess, input);
@@ -166,7 +174,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present,
       path: '/projects/:id/issues/:issue_iid',
       input: updateParams,
       async before(ctx) {
-        const projectAccess = await access.requireProject(ctx.user, ctx.params.id);
+        const projectAccess = await requireIssues(ctx.user, ctx.params.id);
         const iid = iidOf(ctx.params.issue_iid);
         const issue = await store.findByIid(projectAccess.project.id, iid);
         if (!issue) throw recordNotFound();
@@ -181,7 +189,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present,
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/issues/:issue_iid',
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
         iidOf(ctx.params.issue_iid);
         await service.remove(ctx.user, projectAccess, ctx.params.issue_iid, ctx.header('If-Unmodified-Since'));
