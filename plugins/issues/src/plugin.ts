@@ -78,8 +78,9 @@ export const issuesPlugin = definePlugin({
     milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
-    ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
+    ctx.events.on(coreEvents.userDeleted, async ({ userId, hardDelete }) => {
       await store.removeAssignee(userId);
+      if (hardDelete) await service.removeAllOfAuthor(userId);
       // GitLab hands a deleted user's issues to the Ghost User, created the first time it is needed.
       if (await store.authoredAny(userId)) await store.handOver(userId, (await ghostUser(users)).id);
     });

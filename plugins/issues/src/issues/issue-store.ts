@@ -233,6 +233,8 @@ export function createIssueStore(database: Database) {
 
     /** Takes a label off every issue (the label was deleted). */
     removeLabel: (labelId: number) => database.delete(IssueLabelEntity, { labelId }),
+    /** The issues a user authored. */
+    authoredBy: (userId: number): Promise<IssueRow[]> => database.rows(database.table(IssueEntity).where('authorId', userId).orderBy('id')),
     /** Whether a user authored any issue. */
     authoredAny: async (userId: number) => (await database.count(database.table(IssueEntity).where('authorId', userId).limit(1))) > 0,
     /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
