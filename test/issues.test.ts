@@ -76,4 +76,22 @@ describe('issues through @gitbeaker/rest and python-gitlab', () => {
     )) as string;
     expect(closed).toBe('closed');
   });
+
+  it('counts issues by state with gitbeaker’s IssuesStatistics', async () => {
+    await dev.api.Issues.create(projectId, 'Counted open');
+    const closed = await dev.api.Issues.create(projectId, 'Counted closed');
+    await dev.api.Issues.edit(projectId, closed.iid, { stateEvent: 'close' });
+    const all = await dev.api.IssuesStatistics.all({ projectId });
+    const { statistics } = all as unknown as { statistics: { counts: { all: number; closed: number; opened: number } } };
+    const list = await dev.api.Issues.all({ projectId });
+    expect(statistics.counts).toEqual({
+      all: list.length,
+      opened: list.filter((issue) => issue.state === 'opened').length,
+      closed: list.filter((issue) => issue.state === 'closed').length,
+    });
+    expect(statistics.counts.opened).toBeGreaterThan(0);
+    expect(statistics.counts.closed).toBeGreaterThan(0);
+    const grouped = (await dev.api.IssuesStatistics.all({ groupId: 'issues-group' })) as unknown as typeof all;
+    expect(grouped).toEqual(all);
+  });
 });

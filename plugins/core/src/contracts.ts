@@ -21,6 +21,7 @@ export { principalOf } from './users/user-principal.js';
 export type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */
 export { ghostUser } from './users/ghost-user.js';
+export { projectFeatureOpen } from './projects/project-feature.js';
 export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
 export { branchProtectionDefaults } from './groups/group-presenter.js';
 export type { GroupSettings, ProjectSettings };

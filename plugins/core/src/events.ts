@@ -22,7 +22,8 @@ export const coreEvents = {
   userCreated: defineEvent<{ userId: number }>('user.created'),
   /** The user's email is now theirs, confirmed: on creation without confirmation, or when an administrator changes it. */
   userEmailConfirmed: defineEvent<{ userId: number; email: string }>('user.email_confirmed'),
-  userDeleted: defineEvent<{ userId: number }>('user.deleted'),
+  /** `hardDelete`: the admin asked for `hard_delete`, so the user's contributions go too instead of passing to the Ghost User. */
+  userDeleted: defineEvent<{ userId: number; hardDelete?: boolean }>('user.deleted'),
   memberAdded: defineEvent<MemberEventPayload>('member.added'),
   memberUpdated: defineEvent<MemberEventPayload>('member.updated'),
   memberRemoved: defineEvent<MemberEventPayload>('member.removed'),

@@ -1,5 +1,5 @@
-import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef, ghostUser } from '@forgekit/plugin-core/contracts';
+import { kernelServices, definePlugin, f } from '@forgekit/kernel';
+import { coreAccessRef, coreEvents, coreProjectsRef, coreSettingsRef, coreUsersRef, ghostUser } from '@forgekit/plugin-core/contracts';
 import { iterationEvents, iterationsServiceRef } from '@forgekit/plugin-iterations/contracts';
 import { labelEvents, labelsServiceRef } from '@forgekit/plugin-labels/contracts';
 import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/contracts';
@@ -22,13 +22,16 @@ import { createPromotionMerges } from './issues/promotion-merges.js';
 import { init } from './migrations/202611242310-init.js';
 import { projectOrderIndex } from './migrations/202611250300-project-order-index.js';
 
+/** GitLab's default `issues_create_limit`: issues per user and project per minute. */
+const ISSUES_CREATE_LIMIT = 300;
+
 /** Project issues: iids, assignees, labels, milestones, iterations, confidentiality, filters, system notes. */
 export const issuesPlugin = definePlugin({
   id: 'issues',
   compatibility: '^0.1.0',
   entities: [IssueEntity, IssueAssigneeEntity, IssueLabelEntity],
   migrations: [init, projectOrderIndex],
-  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, labelsServiceRef, milestonesServiceRef, milestoneEventsServiceRef, notesServiceRef],
+  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, coreSettingsRef, labelsServiceRef, milestonesServiceRef, milestoneEventsServiceRef, notesServiceRef],
   optional: [iterationsServiceRef],
   provides: [issuesServiceRef],
   register(ctx) {
@@ -40,6 +43,13 @@ export const issuesPlugin = definePlugin({
     const notes = ctx.resolve(notesServiceRef);
     const iterations = ctx.resolveOptional(iterationsServiceRef);
     const externalUrl = ctx.resolve(kernelServices.instance).externalUrl;
+    const settings = ctx.resolve(coreSettingsRef);
+    settings.define(ctx.pluginId, 'issues_create_limit', f.integer({ min: 0, max: 2_147_483_647 }), ISSUES_CREATE_LIMIT);
+    const rateLimits = ctx.resolve(kernelServices.rateLimits);
+    const throttleCreate = async (userId: number, projectId: number) => {
+      const limit = Number(await settings.get('issues_create_limit'));
+      if (limit > 0) await rateLimits.consume(`issues_create:${projectId}:${userId}`, { points: limit, durationSeconds: 60 });
+    };
 
     const store = createIssueStore(ctx.resolve(kernelServices.database));
     const service = createIssueService({ store, access, users, labels, milestones, milestoneEvents, notes, iterations, events: ctx.events });
@@ -56,7 +66,7 @@ export const issuesPlugin = definePlugin({
       },
     };
     ctx.provide(issuesServiceRef, issues);
-    ctx.routes(...issueRoutes({ service, store, access, lister, orderFor, present }));
+    ctx.routes(...issueRoutes({ service, store, access, projects: ctx.resolve(coreProjectsRef), lister, orderFor, present, throttleCreate }));
 
     const resolveIssue = async (user: Parameters<IssuesService['findForUser']>[0], projectIdOrPath: string, iid: string) => {
       const issue = await service.findForUser(user, projectIdOrPath, iid);
@@ -68,8 +78,9 @@ export const issuesPlugin = definePlugin({
     milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
-    ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
+    ctx.events.on(coreEvents.userDeleted, async ({ userId, hardDelete }) => {
       await store.removeAssignee(userId);
+      if (hardDelete) await service.removeAllOfAuthor(userId);
       // GitLab hands a deleted user's issues to the Ghost User, created the first time it is needed.
       if (await store.authoredAny(userId)) await store.handOver(userId, (await ghostUser(users)).id);
     });

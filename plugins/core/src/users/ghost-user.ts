@@ -9,6 +9,9 @@ import type { User, UserService } from '../contracts.js';
 const ATTEMPTS = 20;
 const emailOf = (username: string) => `${username}@example.com`;
 
+/** Whether `user` is the Ghost User (`ghost<n>` with its own address). */
+export const isGhostUser = (user: Pick<User, 'username' | 'email'>) => /^ghost\d*$/.test(user.username) && user.email.toLowerCase() === emailOf(user.username);
+
 export async function ghostUser(users: Pick<UserService, 'findByUsername' | 'create'>): Promise<User> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const username = attempt === 0 ? 'ghost' : `ghost${attempt}`;

@@ -16,7 +16,7 @@ export function createUserDeletion(users: UserService, groups: GroupService, eve
       }
       const { projectIds } = await users.remove(id);
       for (const projectId of projectIds) await events.emit(coreEvents.projectDeleted, { projectId });
-      await events.emit(coreEvents.userDeleted, { userId: id });
+      await events.emit(coreEvents.userDeleted, { userId: id, hardDelete });
       return 'removed';
     },
   };

@@ -371,7 +371,7 @@ describe('users', () => {
       expect(await app.kernel.resolve(coreProjectsRef).findById(project.id)).toBeUndefined();
       expect(seen).toEqual([
         ['project', { projectId: project.id }],
-        ['user', { userId: user.id }],
+        ['user', { userId: user.id, hardDelete: false }],
       ]);
       expect((await app.get(`/api/v4/users/${user.id}`, { token: 'admin' })).status).toBe(404);
     });

@@ -22,6 +22,7 @@ import {
 import type { Direction } from '@forgekit/kernel/orm';
 import type { User, UserDeletion, UserProfile, UserService } from '../contracts.js';
 import { coreEvents } from '../events.js';
+import { isGhostUser } from './ghost-user.js';
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
@@ -264,7 +265,8 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       auth: 'admin',
       input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
       async handler(_ctx, input) {
-        await findUserOr404(input.id);
+        // GitLab's policy keeps the Ghost User: nobody may destroy it.
+        if (isGhostUser(await findUserOr404(input.id))) throw forbidden();
         const outcome = await deletion.remove(input.id, { hardDelete: input.hard_delete === true });
         if (outcome === 'sole-owner') throw conflict('User cannot be removed while is the sole-owner of a group');
         return noContent();

@@ -16,7 +16,7 @@ beforeEach(async () => {
 afterEach(() => app.close());
 
 /** A project guest who authors an issue, closes it, and is then deleted; answers the issue's iid. */
-async function issueOfDeletedUser(username: string): Promise<number> {
+async function issueOfDeletedUser(username: string, hardDelete = false): Promise<number> {
   const user = await app.post('/api/v4/users', { username, name: username, email: `${username}@example.org`, password: 'password1234' }, { token: 'admin' });
   expect(user.status).toBe(201);
   const token = (await app.post(`/api/v4/users/${user.body.id}/personal_access_tokens`, { name: 't', scopes: ['api'] }, { token: 'admin' })).body.token;
@@ -24,7 +24,7 @@ async function issueOfDeletedUser(username: string): Promise<number> {
   const issue = await app.post(base, { title: `By ${username}` }, { token });
   expect(issue.status).toBe(201);
   expect((await app.put(`${base}/${issue.body.iid}`, { state_event: 'close' }, { token })).status).toBe(200);
-  expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBe(204);
+  expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin', query: { hard_delete: hardDelete } })).status).toBe(204);
   return issue.body.iid;
 }
 
@@ -62,4 +62,23 @@ it('creates no Ghost User for a user who authored nothing', async () => {
   expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBe(204);
   const found = await app.get('/api/v4/users', { token: 'admin', query: { username: 'ghost' } });
   expect(found.body).toEqual([]);
+});
+
+it('removes a hard-deleted user’s issues instead of handing them over', async () => {
+  const kept = await app.post(base, { title: 'Stays' }, { token: 'developer' });
+  const iid = await issueOfDeletedUser('hard-leaver', true);
+  const gone = await app.get(`${base}/${iid}`, { token: 'developer' });
+  expect(gone).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+  const left = await app.get(base, { token: 'developer' });
+  expect(left.body.map((issue: { iid: number }) => issue.iid)).toEqual([kept.body.iid]);
+});
+
+it('refuses to delete the Ghost User', async () => {
+  const iid = await issueOfDeletedUser('leaver');
+  const ghostId = (await app.get(`${base}/${iid}`, { token: 'developer' })).body.author.id;
+  for (const hard_delete of [false, true]) {
+    const res = await app.delete(`/api/v4/users/${ghostId}`, { token: 'admin', query: { hard_delete } });
+    expect(res).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+  }
+  expect((await app.get(`/api/v4/users/${ghostId}`, { token: 'admin' })).body.username).toBe('ghost');
 });

@@ -12,7 +12,7 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
+import { projectFeatureOpen, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 import type { IssueRow } from '../entities/issue.js';
 import type { IssueLister, ListScope } from './issue-list.js';
 import type { IssueOrderer } from './issue-order.js';
@@ -25,9 +25,12 @@ export interface IssueRouteDeps {
   service: IssueService;
   store: IssueStore;
   access: AccessService;
+  projects: ProjectService;
   lister: IssueLister;
   orderFor: IssueOrderer;
   present: PresentIssues;
+  /** GitLab's `issues_create_limit`, per user and project: throws the 429 past it. */
+  throttleCreate(userId: number, projectId: number): Promise<void>;
 }
 
 /** `issue_iid` is a Grape Integer param. */
@@ -39,7 +42,7 @@ function iidOf(text: string): number {
 const pathsOf = (projectAccess: ProjectAccess) =>
   new Map([[projectAccess.project.id, `${projectAccess.project.namespace.fullPath}/${projectAccess.project.path}`]]);
 
-export function issueRoutes({ service, store, access, lister, orderFor, present }: IssueRouteDeps): Route[] {
+export function issueRoutes({ service, store, access, projects, lister, orderFor, present, throttleCreate }: IssueRouteDeps): Route[] {
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
     scope: ListScope,
@@ -59,6 +62,19 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
     return page(items, await totalFromRows(ctx.page as never, issues, () => store.count(filter)));
   }
 
+  /** A project the caller sees (else 404) whose issues feature is open to them (else 403). */
+  async function requireIssues(user: Parameters<IssueLister>[0], idOrPath: string): Promise<ProjectAccess> {
+    const projectAccess = await access.requireProject(user, idOrPath);
+    if (!projectFeatureOpen(projects.settingsOf(projectAccess.project).issues_access_level, projectAccess, user)) throw forbidden();
+    return projectAccess;
+  }
+
+  /** GitLab's issues_statistics: the list's filters, both states, counted. */
+  async function statistics(user: Parameters<IssueLister>[0], scope: ListScope, input: ListInput) {
+    const { opened, closed } = await store.countsByState(await lister(user, scope, { ...input, state: 'all' }));
+    return { statistics: { counts: { all: opened + closed, closed, opened } } };
+  }
+
   const presentOne = async (issue: IssueRow, projectAccess: ProjectAccess, ctx: Pick<RequestContext, 'externalUrl' | 'relink'>) =>
     (
       await present([issue], { externalUrl: ctx.externalUrl, relink: ctx.relink, full: true, withLabelsDetails: false, projectPaths: pathsOf(projectAccess) })
@@ -75,6 +91,32 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
         if (!ctx.user && input.scope !== 'all') throw unauthorized();
         return listPage(ctx, { kind: 'instance' }, input);
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/issues_statistics',
+      auth: 'optional',
+      input: instanceListParams,
+      async handler(ctx, input) {
+        if (!ctx.user && input.scope !== 'all') throw unauthorized();
+        return statistics(ctx.user, { kind: 'instance' }, input);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/groups/:id/issues_statistics',
+      auth: 'optional',
+      input: projectListParams,
+      before: (ctx) => access.requireGroup(ctx.user, ctx.params.id),
+      handler: (ctx, input, groupAccess) => statistics(ctx.user, { kind: 'group', access: groupAccess }, input),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/projects/:id/issues_statistics',
+      auth: 'optional',
+      input: projectListParams,
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
+      handler: (ctx, input, projectAccess) => statistics(ctx.user, { kind: 'project', access: projectAccess }, input),
     }),
     defineRoute({
       method: 'GET',
@@ -103,14 +145,14 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       auth: 'optional',
       paginated: true,
       input: projectListParams,
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       handler: (ctx, input, projectAccess) => listPage(ctx, { kind: 'project', access: projectAccess }, input),
     }),
     defineRoute({
       method: 'GET',
       path: '/projects/:id/issues/:issue_iid',
       auth: 'optional',
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
         const issue = await service.find(ctx.user, projectAccess, iidOf(ctx.params.issue_iid));
         return presentOne(issue, projectAccess, ctx);
@@ -120,8 +162,9 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       method: 'POST',
       path: '/projects/:id/issues',
       input: createParams,
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, input, projectAccess) {
+        await throttleCreate(ctx.user!.id, projectAccess.project.id);
         const issue = await service.create(ctx.user, projectAccess, input);
         return created(await presentOne(issue, projectAccess, ctx));
       },
@@ -131,7 +174,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
       path: '/projects/:id/issues/:issue_iid',
       input: updateParams,
       async before(ctx) {
-        const projectAccess = await access.requireProject(ctx.user, ctx.params.id);
+        const projectAccess = await requireIssues(ctx.user, ctx.params.id);
         const iid = iidOf(ctx.params.issue_iid);
         const issue = await store.findByIid(projectAccess.project.id, iid);
         if (!issue) throw recordNotFound();
@@ -146,7 +189,7 @@ export function issueRoutes({ service, store, access, lister, orderFor, present 
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/issues/:issue_iid',
-      before: (ctx) => access.requireProject(ctx.user, ctx.params.id),
+      before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
         iidOf(ctx.params.issue_iid);
         await service.remove(ctx.user, projectAccess, ctx.params.issue_iid, ctx.header('If-Unmodified-Since'));

@@ -326,6 +326,14 @@ export function createIssueService(deps: IssueServiceDeps) {
       await deps.events.emit(issueEvents.deleted, { issueId: issue.id, projectId: issue.projectId, userId: user.id, iid: issue.iid });
     },
 
+    /** A hard-deleted user's issues go with them, as GitLab's `hard_delete` does. */
+    async removeAllOfAuthor(userId: number): Promise<void> {
+      for (const issue of await store.authoredBy(userId)) {
+        await removeIssue(issue);
+        await deps.events.emit(issueEvents.deleted, { issueId: issue.id, projectId: issue.projectId, userId, iid: issue.iid });
+      }
+    },
+
     async removeAllOfProject(projectId: number): Promise<void> {
       for (const id of await store.removeAllOfProject(projectId)) {
         await deps.milestoneEvents.removeAllFor('Issue', id);

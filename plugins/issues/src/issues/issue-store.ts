@@ -181,6 +181,15 @@ export function createIssueStore(database: Database) {
       return groupIds(await labelRows.all({ ids: issueIds }), (row: { labelId: number }) => row.labelId);
     },
 
+    /** Opened and closed issues among those `filter` keeps, in one grouped statement. */
+    async countsByState(filter: IssueFilter): Promise<{ opened: number; closed: number }> {
+      const query = database.table(IssueEntity, 'i').select({ state: 'i.state' }).count({ count: '*' }).groupBy('i.state');
+      const rows = await database.values(applyIssueFilter(query, filter), { state: 'string', count: 'number' });
+      const counts = { opened: 0, closed: 0 };
+      for (const row of rows) if (row.state === 'opened' || row.state === 'closed') counts[row.state] += row.count;
+      return counts;
+    },
+
     /** Opened and closed issues per label, among those `filter` keeps (the caller's visible ones). */
     async countsPerLabel(labelIds: readonly number[], filter: IssueFilter): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();
@@ -224,6 +233,8 @@ export function createIssueStore(database: Database) {
 
     /** Takes a label off every issue (the label was deleted). */
     removeLabel: (labelId: number) => database.delete(IssueLabelEntity, { labelId }),
+    /** The issues a user authored. */
+    authoredBy: (userId: number): Promise<IssueRow[]> => database.rows(database.table(IssueEntity).where('authorId', userId).orderBy('id')),
     /** Whether a user authored any issue. */
     authoredAny: async (userId: number) => (await database.count(database.table(IssueEntity).where('authorId', userId).limit(1))) > 0,
     /** What a deleted user authored passes to `ghostId`; their closes and edits are forgotten, as GitLab's keys nullify them. */
