@@ -1,5 +1,6 @@
 import { definePlugin, kernelServices } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef, ghostUser } from '@forgekit/plugin-core/contracts';
+import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
 import { labelEvents, labelsServiceRef } from '@forgekit/plugin-labels/contracts';
 import { milestoneEventsServiceRef } from '@forgekit/plugin-milestone-events/contracts';
 import { milestoneLifecycle, milestonesServiceRef } from '@forgekit/plugin-milestones/contracts';
@@ -13,6 +14,7 @@ import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
+import { createMergeRequestRenderer } from './merge-requests/mr-render.js';
 import { createMergeRequestReads } from './merge-requests/mr-reads.js';
 import { mergeRequestRoutes } from './merge-requests/mr-routes.js';
 import { createMergeRequestService } from './merge-requests/mr-service.js';
@@ -38,6 +40,7 @@ export const mergeRequestsPlugin = definePlugin({
     repositoryWriteRef,
     branchProtectionRef,
   ],
+  optional: [issuesServiceRef],
   provides: [mergeRequestsServiceRef],
   register(ctx) {
     const access = ctx.resolve(coreAccessRef);
@@ -71,7 +74,20 @@ export const mergeRequestsPlugin = definePlugin({
     });
     const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
     const lister = createMergeRequestLister({ access, users, labels, milestones });
-    ctx.routes(...mergeRequestRoutes({ service, store, git, access, reads, writes, protection, lister, present }));
+    ctx.routes(
+      ...mergeRequestRoutes({
+        service,
+        store,
+        git,
+        access,
+        reads,
+        writes,
+        protection,
+        lister,
+        present,
+        render: createMergeRequestRenderer({ store, users, projects, labels, milestones, issues: ctx.resolveOptional(issuesServiceRef) }),
+      }),
+    );
 
     const resolve = async (user: Parameters<typeof access.requireProject>[0], projectIdOrPath: string, iid: string) => {
       const mr = await service.find(await access.requireProject(user, projectIdOrPath), iid);

@@ -134,3 +134,10 @@ export const mergeParams = params({
   sha: f.optional(f.string()),
 });
 export type MergeInput = v.InferOutput<(typeof mergeParams)['schema']>;
+
+/** `GET .../merge_requests/:merge_request_iid`. */
+export const showParams = params({
+  render_html: f.optional(f.boolean(), false),
+  include_diverged_commits_count: f.optional(f.boolean(), false),
+  include_rebase_in_progress: f.optional(f.boolean(), false),
+});

@@ -27,8 +27,9 @@ import type { MergeRequestVersionRow } from '../entities/merge-request-version.j
 import type { MergeRequestGit } from './mr-git.js';
 import type { ListOrder, MergeRequestStore } from './mr-store.js';
 import type { ListScope, MergeRequestLister } from './mr-list.js';
-import { createParams, instanceListParams, mergeParams, projectListParams, updateParams, type ListInput } from './mr-params.js';
+import { createParams, showParams, instanceListParams, mergeParams, projectListParams, updateParams, type ListInput } from './mr-params.js';
 import type { PresentMergeRequests, PresentOptions } from './mr-presenter.js';
+import type { RenderMergeRequest } from './mr-render.js';
 import type { MergeRequestService } from './mr-service.js';
 
 export interface MergeRequestRouteDeps {
@@ -41,6 +42,7 @@ export interface MergeRequestRouteDeps {
   protection: BranchProtection;
   lister: MergeRequestLister;
   present: PresentMergeRequests;
+  render: RenderMergeRequest;
 }
 
 const ITEM = '/projects/:id/merge_requests/:merge_request_iid';
@@ -92,6 +94,9 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       simple: input.view === 'simple',
       withLabelsDetails: input.with_labels_details ?? false,
     });
+    if (input.render_html && input.view !== 'simple') {
+      await Promise.all(items.map(async (item, index) => Object.assign(item, await deps.render(rows[index]!, ctx.externalUrl, ctx.user))));
+    }
     return page(items, await totalFromRows(ctx.page, rows, () => store.count(filter)));
   }
 
@@ -158,8 +163,12 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       method: 'GET',
       path: ITEM,
       auth: 'optional',
+      input: showParams,
       before: readable,
-      handler: (ctx, _input, { mr, projectAccess }) => presentOne(ctx, mr, projectAccess),
+      async handler(ctx, input, { mr, projectAccess }) {
+        const body = await presentOne(ctx, mr, projectAccess);
+        return input.render_html ? { ...body, ...(await deps.render(mr, ctx.externalUrl, ctx.user)) } : body;
+      },
     }),
     defineRoute({
       method: 'PUT',
