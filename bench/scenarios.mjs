@@ -164,4 +164,64 @@ export const scenarios = [
       };
     },
   },
+  {
+    name: 'GET /merge_requests?scope=all&state=opened&labels=a&per_page=20',
+    method: 'GET',
+    path: '/merge_requests?scope=all&state=opened&labels=a&per_page=20',
+    // 25 open merge requests labelled `a`, each from its own pushed branch with one commit.
+    async seed(api, { group }) {
+      const mrProject = await api.post('/projects', {
+        name: 'Bench merge requests',
+        path: 'bench-merge-requests',
+        namespace_id: group.id,
+        initialize_with_readme: true,
+      });
+      const target = mrProject.default_branch ?? 'main';
+      for (let i = 1; i <= 25; i++) {
+        const branch = `feature-${i}`;
+        await api.post(`/projects/${mrProject.id}/repository/commits`, {
+          branch,
+          start_branch: target,
+          commit_message: `Change ${i}`,
+          actions: [{ action: 'create', file_path: `changes/${i}.txt`, content: `change ${i}\n` }],
+        });
+        await api.post(`/projects/${mrProject.id}/merge_requests`, {
+          source_branch: branch,
+          target_branch: target,
+          title: `Bench merge request ${i}`,
+          labels: 'a',
+        });
+      }
+      return { mrProject };
+    },
+    targets: { minRatio: 0.05 },
+  },
+  {
+    name: 'GET /projects/:id/issues/:iid/notes?per_page=20 (100 notes)',
+    method: 'GET',
+    path: ({ notesIssue }) => `/projects/${notesIssue.project_id}/issues/${notesIssue.iid}/notes?per_page=20`,
+    async seed(api, { group }) {
+      // Seeding and the POST scenario below create notes faster than the default limit allows.
+      await api.put('/application/settings', { notes_create_limit: 0 });
+      const notesProject = await api.post('/projects', { name: 'Bench notes', path: 'bench-notes', namespace_id: group.id });
+      const notesIssue = await api.post(`/projects/${notesProject.id}/issues`, { title: 'Bench notes issue' });
+      for (let i = 1; i <= 100; i++) {
+        await api.post(`/projects/${notesProject.id}/issues/${notesIssue.iid}/notes`, { body: `Note **${i}** with [a link](https://example.com/${i}).` });
+      }
+      return { notesIssue };
+    },
+    targets: { minRatio: 0.06, maxP99Ms: 25 },
+  },
+  {
+    name: 'POST /projects/:id/issues/:iid/notes',
+    method: 'POST',
+    path: ({ postNotesIssue }) => `/projects/${postNotesIssue.project_id}/issues/${postNotesIssue.iid}/notes`,
+    async seed(api, { group }) {
+      await api.put('/application/settings', { notes_create_limit: 0 });
+      const postNotesProject = await api.post('/projects', { name: 'Bench note posts', path: 'bench-note-posts', namespace_id: group.id });
+      const postNotesIssue = await api.post(`/projects/${postNotesProject.id}/issues`, { title: 'Bench note posts issue' });
+      return { postNotesIssue };
+    },
+    setupRequest: (request, { unique }) => ({ ...request, body: JSON.stringify({ body: `Comment ${unique('note')}` }) }),
+  },
 ];
