@@ -180,7 +180,10 @@ describe('the published packages', () => {
           private: true,
           type: 'module',
           dependencies: Object.fromEntries(
-            ['@forgekit/kernel', '@forgekit/plugin-core', '@forgekit/plugin-plan-limits', '@forgekit/plugin-ci-variables'].map((name) => [name, tarball(name)]),
+            ['@forgekit/kernel', '@forgekit/markdown', '@forgekit/plugin-core', '@forgekit/plugin-plan-limits', '@forgekit/plugin-ci-variables'].map((name) => [
+              name,
+              tarball(name),
+            ]),
           ),
           allowScripts: { 'better-sqlite3': true, sqlite3: true },
         }),
