@@ -12,9 +12,9 @@ import { parseArgs } from 'node:util';
 import { runOwned } from './lib/children.mjs';
 import { measure } from './lib/measure.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
-import { formatTable, formatTargets } from './lib/report.mjs';
+import { formatMemory, formatTable, formatTargets } from './lib/report.mjs';
 import { startBaseline, startForgekit } from './lib/servers.mjs';
-import { formatUploads, measureUploads, UPLOADS_NAME } from './lib/uploads.mjs';
+import { formatUploads, measureUploads, rssBytes, UPLOADS_NAME } from './lib/uploads.mjs';
 import { scenarios } from './scenarios.mjs';
 
 const { values: options } = parseArgs({
@@ -39,6 +39,7 @@ async function main() {
   progress('starting the reference server (SQLite, log level info)...');
   const forgekit = await startForgekit();
   progress(`  ${forgekit.url}, log in ${forgekit.logFile}`);
+  const memory = { idle: rssBytes(forgekit.child.pid) };
   progress('seeding a group, a project and the list...');
   const ctx = await seedContext(forgekit.url, forgekit.rootToken);
   const prepared = [];
@@ -69,13 +70,23 @@ async function main() {
           const result = await measure(baseUrl, request, { connections, durationSeconds });
           if (baseUrl === bare.url) bareRps.set(connections, result.rps);
           const baseline = bareRps.get(connections);
-          rows.push({ name, connections, result, targets: request.targets, ratio: baseline ? result.rps / baseline : null });
+          rows.push({
+            name,
+            method: baseUrl === bare.url ? 'bare' : request.method,
+            connections,
+            result,
+            targets: request.targets,
+            ratio: baseline ? result.rps / baseline : null,
+          });
         }
       }
     } finally {
       await bare.stop();
     }
   }
+
+  // After the table's load and before uploads, whose 10 MB bodies are measured on their own.
+  memory.afterLoad = rssBytes(forgekit.child.pid);
 
   // Not a req/s scenario: uploads are measured in MB/s and server memory, after the table's scenarios.
   let uploads = null;
@@ -86,11 +97,15 @@ async function main() {
 
   console.log('');
   console.log(formatTable(rows));
+  console.log(`\n${formatMemory(memory)}`);
   if (uploads) console.log(`\n${formatUploads(uploads)}`);
-  const targetLines = formatTargets(rows, connectionCounts[0]);
+  const targetLines = formatTargets(rows, connectionCounts[0], connectionCounts.at(-1));
   if (targetLines) console.log(`\n${targetLines}`);
   if (options.json) {
-    writeFileSync(options.json, `${JSON.stringify({ finishedAt: new Date().toISOString(), durationSeconds, warmupSeconds, rows, uploads }, null, 2)}\n`);
+    writeFileSync(
+      options.json,
+      `${JSON.stringify({ finishedAt: new Date().toISOString(), durationSeconds, warmupSeconds, rows, memory, uploads }, null, 2)}\n`,
+    );
     progress(`results written to ${options.json}`);
   }
 }

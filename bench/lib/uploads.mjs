@@ -13,7 +13,8 @@ export const UPLOADS_NAME = 'POST /projects/:id/uploads (10 MB)';
 const MB = 1_000_000;
 const MIB = 1024 * 1024;
 
-function rssBytes(pid) {
+/** The process's resident memory (VmRSS), or null where /proc does not tell. */
+export function rssBytes(pid) {
   const file = `/proc/${pid}/status`;
   if (!existsSync(file)) return null;
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(file, 'utf8'));
