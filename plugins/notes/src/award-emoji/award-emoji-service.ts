@@ -28,7 +28,7 @@ export function createAwardEmojiService(store: AwardEmojiStore, events: EventBus
     },
     /** Gives the award; a name that is no emoji, or one the user already gave, is refused. */
     async give(awardable: Awardable, projectId: number | null, userId: number, requested: string): Promise<AwardEmojiRow> {
-      const name = awardName(requested);
+      const name = await awardName(requested);
       if (!name) throw refused('{:name=>["is not a valid emoji name"]}');
       if (await store.findByUserAndName(awardable, userId, name)) throw refused('{:name=>["has already been taken"]}');
       const now = new Date();

@@ -185,7 +185,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
         createdAt,
         updatedAt: createdAt,
       };
-      const award = first || input.type ? null : awardOnlyName(body);
+      const award = first || input.type ? null : await awardOnlyName(body);
       if (award) {
         await awards.give({ awardableType: noteableType, awardableId: noteable.id }, noteable.projectId, viewer.user.id, award);
         return { kind: 'award', note: { ...row, id: null } };
