@@ -1,4 +1,5 @@
 import type { ForgePlugin } from '@forgekit/kernel';
+import { apiDocsPlugin } from '@forgekit/plugin-api-docs';
 import { appearancePlugin } from '@forgekit/plugin-appearance';
 import { badgesPlugin } from '@forgekit/plugin-badges';
 import { ciVariablesPlugin } from '@forgekit/plugin-ci-variables';
@@ -64,6 +65,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
   wikisPlugin,
   webhooksPlugin,
   appearancePlugin,
+  apiDocsPlugin,
 ];
 
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
