@@ -4,6 +4,7 @@ import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
 import { WikiPageMetaEntity } from './entities/wiki-page-meta.js';
 import { init } from './migrations/202611271110-init.js';
+import { createPageCache } from './pages/page-cache.js';
 import { createPageMetaStore } from './pages/page-meta-store.js';
 import { createPageRepository } from './pages/page-repository.js';
 import { pageRoutes } from './pages/page-routes.js';
@@ -24,8 +25,10 @@ export const wikisPlugin = definePlugin({
   optional: [notesServiceRef],
   register(ctx) {
     const notes = ctx.resolveOptional(notesServiceRef);
-    const pages = createPageRepository(ctx.resolve(repositoryReadRef), ctx.resolve(repositoryWriteRef));
-    const service = createPageService(pages, createPageMetaStore(ctx.resolve(kernelServices.database)), notes, ctx.events);
+    // Page lists, texts and HTML kept per commit and blob, in this process: see page-cache.ts.
+    const cache = createPageCache();
+    const pages = createPageRepository(ctx.resolve(repositoryReadRef), ctx.resolve(repositoryWriteRef), cache);
+    const service = createPageService(pages, createPageMetaStore(ctx.resolve(kernelServices.database)), notes, ctx.events, cache);
     const wikiAccess = createWikiAccess(ctx.resolve(coreAccessRef), ctx.resolve(coreProjectsRef));
     ctx.routes(...pageRoutes(service, wikiAccess));
 
