@@ -16,7 +16,7 @@ import type { PageCache, PageText } from './page-cache.js';
 import type { PageMetaStore } from './page-meta-store.js';
 import { pagePathOf, slugForTitle, slugProblems, titleOfSlug, type WikiFormat } from './page-paths.js';
 import type { Attachment, ShownPage } from './page-presenter.js';
-import { renderPage } from './page-render.js';
+import type { PageRenderer } from './page-render.js';
 import type { PageRepository, StoredPage, WikiSnapshot } from './page-repository.js';
 
 export interface WikiPage extends ShownPage {
@@ -63,7 +63,14 @@ async function asValidationError<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined, events: EventBus, cache: PageCache) {
+export function createPageService(
+  pages: PageRepository,
+  metas: PageMetaStore,
+  notes: NotesService | undefined,
+  events: EventBus,
+  cache: PageCache,
+  renderPage: PageRenderer,
+) {
   /** The pages' texts: from the cache, the others read from git in one go and kept. */
   async function textsOf(snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<PageText[]> {
     const texts = stored.map((page) => cache.text(page.blobId));
@@ -129,8 +136,8 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
     async rendered(page: WikiPage): Promise<string> {
       const kept = page.blobId ? cache.html(page.blobId, page.format) : undefined;
       if (kept !== undefined) return kept;
-      const html = await renderPage(page.format, page.content);
-      if (page.blobId) cache.keepHtml(page.blobId, page.format, html);
+      const { html, final } = await renderPage(page.format, page.content);
+      if (page.blobId && final) cache.keepHtml(page.blobId, page.format, html);
       return html;
     },
 
