@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { gitCli, withToken } from './support/git-cli.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { python } from './support/python-gitlab.js';
 
 interface Snippet {
   id: number;
@@ -135,6 +136,15 @@ describe('snippets through @gitbeaker/rest and git', () => {
       status: 403,
       description: '403 Forbidden',
     });
+
+    // `/snippets/all` through python-gitlab: Bob sees the public project's snippet, not Alice's private one;
+    // the administrator sees every snippet.
+    const allIds = (token: string) => python(server, token, "print(json.dumps([s['id'] for s in gl.http_list('/snippets/all', get_all=True)]))");
+    const seenByBob: number[] = await allIds(bob.token);
+    expect(seenByBob).toContain(snippet.id);
+    const adminSees: number[] = await allIds(server.rootToken);
+    expect(adminSees).toEqual(expect.arrayContaining([snippet.id, ...seenByBob]));
+    expect(adminSees.length).toBeGreaterThan(seenByBob.length);
 
     const dir = join(work, 'query');
     await gitOk(work, 'clone', '--quiet', withToken(snippet.http_url_to_repo, bob), dir);

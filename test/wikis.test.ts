@@ -93,6 +93,12 @@ describe('project wikis through @gitbeaker/rest and git', () => {
     expect(await readFile(join(clone, 'guides/setup.asciidoc'), 'utf8')).toBe('Install it twice.');
     expect(await gitIn(clone, 'log', '-1', '--format=%an %s')).toBe('Dana dana updated page: setup');
 
+    // Read (and so keep) what the wiki shows now: the push must replace it.
+    expect((await guest.api.ProjectWikis.show(project.id, 'Home', { renderHtml: true })).content).toBe(
+      '<h1>Docs</h1>\n<p>See <a href="guides/setup">setup</a>.</p>',
+    );
+    expect((await guest.api.ProjectWikis.all(project.id, { withContent: true })).map((page) => page.slug)).toEqual(['Home', 'guides/setup']);
+
     await mkdir(join(clone, 'ops'), { recursive: true });
     await writeFile(join(clone, 'ops/On-call-rota.md'), '* Monday: Dana\n');
     await writeFile(join(clone, 'Home.md'), '# Docs\n\nPushed over git.\n');
@@ -111,6 +117,13 @@ describe('project wikis through @gitbeaker/rest and git', () => {
       front_matter: {},
     });
     expect((await guest.api.ProjectWikis.show(project.id, 'Home')).content).toBe('# Docs\n\nPushed over git.\n');
+    expect((await guest.api.ProjectWikis.show(project.id, 'Home', { renderHtml: true })).content).toBe('<h1>Docs</h1>\n<p>Pushed over git.</p>');
+    const listed = await guest.api.ProjectWikis.all(project.id, { withContent: true });
+    expect(listed.map((page) => [page.slug, page.content])).toEqual([
+      ['Home', '# Docs\n\nPushed over git.\n'],
+      ['guides/setup', 'Install it twice.'],
+      ['ops/On-call-rota', '* Monday: Dana\n'],
+    ]);
     const older = await guest.api.ProjectWikis.show(project.id, 'Home', { version: `${pushedSha}~1` });
     expect(older.content).toBe('# Docs\n\nSee [setup](guides/setup).');
 

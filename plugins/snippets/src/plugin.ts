@@ -1,7 +1,7 @@
 import { kernelServices, definePlugin, notFound } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
-import { gitPathsRef, repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
+import { gitPathsRef, repositoryPlacementRef, repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
 import { SnippetEntity } from './entities/snippet.js';
 import { init } from './migrations/202611271100-init.js';
 import { personalSnippetRoutes } from './snippets/personal-snippet-routes.js';
@@ -20,7 +20,7 @@ export const snippetsPlugin = definePlugin({
   compatibility: '^0.1.0',
   entities: [SnippetEntity],
   migrations: [init],
-  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, repositoryReadRef, repositoryWriteRef, gitPathsRef, notesServiceRef],
+  requires: [coreAccessRef, coreUsersRef, coreProjectsRef, repositoryReadRef, repositoryWriteRef, repositoryPlacementRef, gitPathsRef, notesServiceRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const users = ctx.resolve(coreUsersRef);
@@ -32,7 +32,9 @@ export const snippetsPlugin = definePlugin({
     const access = createSnippetAccess(ctx.resolve(coreAccessRef), projects);
     const answers = snippetAnswers({ users, projects, repository, writes });
 
-    ctx.routes(...personalSnippetRoutes({ service, access, answers }), ...projectSnippetRoutes({ service, access, answers }));
+    const placement = ctx.resolve(repositoryPlacementRef);
+    const onStorage = (storage: string) => placement.containersOnStorage('snippet', storage);
+    ctx.routes(...personalSnippetRoutes({ service, access, answers, onStorage }), ...projectSnippetRoutes({ service, access, answers }));
 
     notes.registerNoteable('Snippet', 'snippets', async (user, projectIdOrPath, noteableId) => {
       const reached = await access.project(user, projectIdOrPath);

@@ -4,7 +4,10 @@ import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { repositoryReadRef, repositoryWriteRef } from '@forgekit/plugin-repositories/contracts';
 import { WikiPageMetaEntity } from './entities/wiki-page-meta.js';
 import { init } from './migrations/202611271110-init.js';
+import { createAsciidocRenderer } from './pages/asciidoc-renderer.js';
+import { createPageCache } from './pages/page-cache.js';
 import { createPageMetaStore } from './pages/page-meta-store.js';
+import { createPageRenderer } from './pages/page-render.js';
 import { createPageRepository } from './pages/page-repository.js';
 import { pageRoutes } from './pages/page-routes.js';
 import { createPageService } from './pages/page-service.js';
@@ -24,8 +27,14 @@ export const wikisPlugin = definePlugin({
   optional: [notesServiceRef],
   register(ctx) {
     const notes = ctx.resolveOptional(notesServiceRef);
-    const pages = createPageRepository(ctx.resolve(repositoryReadRef), ctx.resolve(repositoryWriteRef));
-    const service = createPageService(pages, createPageMetaStore(ctx.resolve(kernelServices.database)), notes, ctx.events);
+    // Page lists, texts and HTML kept per commit and blob, in this process: see page-cache.ts.
+    const cache = createPageCache();
+    const pages = createPageRepository(ctx.resolve(repositoryReadRef), ctx.resolve(repositoryWriteRef), cache);
+    // AsciiDoc renders in a worker thread, stopped with the server: see asciidoc-renderer.ts.
+    const asciidoc = createAsciidocRenderer();
+    ctx.lifecycle.onStop(() => asciidoc.close());
+    const render = createPageRenderer(asciidoc);
+    const service = createPageService(pages, createPageMetaStore(ctx.resolve(kernelServices.database)), notes, ctx.events, cache, render);
     const wikiAccess = createWikiAccess(ctx.resolve(coreAccessRef), ctx.resolve(coreProjectsRef));
     ctx.routes(...pageRoutes(service, wikiAccess));
 

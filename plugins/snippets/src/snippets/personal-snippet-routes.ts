@@ -25,9 +25,11 @@ export interface PersonalRouteDeps {
   service: SnippetService;
   access: SnippetAccess;
   answers: SnippetAnswers;
+  /** Ids of the snippets whose repositories are on a storage (`repository_storage`). */
+  onStorage: (storage: string) => Promise<number[]>;
 }
 
-export function personalSnippetRoutes({ service, access, answers }: PersonalRouteDeps): Route[] {
+export function personalSnippetRoutes({ service, access, answers, onStorage }: PersonalRouteDeps): Route[] {
   /** A snippet the caller may read, with its project; `404 Snippet Not Found` otherwise. */
   async function readable(user: Principal | null, id: number) {
     const snippet = await service.find(id);
@@ -43,14 +45,15 @@ export function personalSnippetRoutes({ service, access, answers }: PersonalRout
     return snippet;
   }
 
-  const list = (path: string, scopeOf: (user: Principal, input: { created_after?: Date | null; created_before?: Date | null }) => SnippetScope) =>
+  type ListInput = { created_after?: Date | null; created_before?: Date | null; repository_storage?: string | null };
+  const list = (path: string, scopeOf: (user: Principal, input: ListInput) => SnippetScope | Promise<SnippetScope>) =>
     defineRoute({
       method: 'GET',
       path,
       paginated: true,
-      input: params({ created_after: f.optional(f.datetime()), created_before: f.optional(f.datetime()) }),
+      input: params({ created_after: f.optional(f.datetime()), created_before: f.optional(f.datetime()), repository_storage: f.optional(f.string()) }),
       async handler(ctx, input) {
-        const scope = scopeOf(ctx.user, input);
+        const scope = await scopeOf(ctx.user, input);
         const rows = await service.list(scope, ctx.page.perPage, ctx.page.offset);
         return page(await answers.many(ctx, rows), await totalFor(ctx.page, rows.length, () => service.count(scope)));
       },
@@ -58,7 +61,16 @@ export function personalSnippetRoutes({ service, access, answers }: PersonalRout
 
   return [
     list('/snippets', (user, input) => ({ kind: 'authored', authorId: user.id, createdAfter: input.created_after, createdBefore: input.created_before })),
-    list('/snippets/public', () => ({ kind: 'public' })),
+    list('/snippets/public', (_user, input) => ({ kind: 'public', createdAfter: input.created_after, createdBefore: input.created_before })),
+    // Every snippet the caller may read, personal and project (all of them for administrators,
+    // who alone may filter by `repository_storage`).
+    list('/snippets/all', async (user, input) => ({
+      kind: 'available',
+      reader: await access.reader(user, user.isAdmin ? [] : await service.projectIds()),
+      createdAfter: input.created_after,
+      createdBefore: input.created_before,
+      onlyIds: user.isAdmin && input.repository_storage ? await onStorage(input.repository_storage) : null,
+    })),
     defineRoute({
       method: 'GET',
       path: '/snippets/:id',

@@ -5,6 +5,7 @@
 import { forbidden, type Principal } from '@forgekit/kernel';
 import { AccessLevel, Visibility, type AccessService, type Project, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 import type { SnippetRow } from '../entities/snippet.js';
+import type { SnippetReader } from './snippet-store.js';
 
 /** A project whose snippets the caller reached, and whether the caller is one of its members. */
 export interface SnippetProject {
@@ -46,6 +47,34 @@ export function createSnippetAccess(access: AccessService, projects: ProjectServ
   }
 
   return {
+    /**
+     * What `/snippets/all` shows the caller among the projects that have snippets (`withSnippets`):
+     * null for administrators (every snippet); else, as GitLab's `SnippetsFinder`, the snippets of
+     * projects they are a member of (the feature not disabled) and the visible ones of projects
+     * they may see whose feature is open to everybody.
+     */
+    async reader(user: Principal, withSnippets: readonly number[]): Promise<SnippetReader | null> {
+      if (user.isAdmin) return null;
+      const floor = seesInternal(user) ? Visibility.internal : Visibility.public;
+      const none = { userId: user.id, floor, memberProjects: [], openProjects: [] };
+      if (withSnippets.length === 0) return none;
+      const [visible, memberOf] = await Promise.all([
+        access.visibleProjectIds(user, { ids: withSnippets }),
+        access.visibleProjectIds(user, { ids: withSnippets, membershipOnly: true }),
+      ]);
+      const members = new Set(memberOf);
+      const found = await Promise.all(visible.map((id) => projects.findById(id)));
+      const memberProjects: number[] = [];
+      const openProjects: number[] = [];
+      for (const project of found) {
+        const feature = project && projects.settingsOf(project).snippets_access_level;
+        if (!project || !feature || feature === 'disabled') continue;
+        if (members.has(project.id)) memberProjects.push(project.id);
+        else if (feature !== 'private') openProjects.push(project.id);
+      }
+      return { ...none, memberProjects, openProjects };
+    },
+
     async project(user: Principal | null, idOrPath: string): Promise<SnippetProject> {
       return fromAccess(user, await access.requireProject(user, idOrPath));
     },

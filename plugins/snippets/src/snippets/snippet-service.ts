@@ -109,6 +109,7 @@ export function createSnippetService(store: SnippetStore, repository: SnippetRep
     byIds: (ids: readonly number[]) => store.byIds(ids),
     list: (scope: SnippetScope, limit: number, offset: number) => store.list(scope, limit, offset),
     count: (scope: SnippetScope) => store.count(scope),
+    projectIds: () => store.projectIds(),
 
     async create(
       author: SnippetAuthor,

@@ -1,11 +1,14 @@
 /**
  * A project's wiki repository (`<project>.wiki.git`, kind `wiki`), reached through the
  * repositories plugin: pages are read from the default branch (or a given commit) and
- * every change is one commit authored by the caller.
+ * every change is one commit authored by the caller. The branch head is read from the ref
+ * files on each request (no process); a commit's page list is read with git once and kept
+ * (page-cache.ts), so a read of an unchanged wiki spawns nothing.
  */
 import type { Principal } from '@forgekit/kernel';
 import type { Project } from '@forgekit/plugin-core/contracts';
 import { isSafeRevision, type FileAction, type RepositoryHandle, type RepositoryReads, type RepositoryWrites } from '@forgekit/plugin-repositories/contracts';
+import type { PageCache } from './page-cache.js';
 import { pageFileOf, type PageFile } from './page-paths.js';
 
 /** A page file found at a commit. */
@@ -25,7 +28,11 @@ const FALLBACK_BRANCH = 'main';
 /** No empty, `.` or `..` part: a slug that cannot name a file inside the repository. */
 const isPlainPath = (slug: string) => slug.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 
-export function createPageRepository(reads: RepositoryReads, writes: RepositoryWrites) {
+const isFullSha = (version: string) => /^[0-9a-f]{40}$/.test(version);
+
+const bySlug = (a: StoredPage, b: StoredPage) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+export function createPageRepository(reads: RepositoryReads, writes: RepositoryWrites, cache: PageCache) {
   const keyOf = (project: Project) => ({ kind: 'wiki' as const, containerId: project.id });
 
   async function snapshotOf(repository: RepositoryHandle | null): Promise<WikiSnapshot> {
@@ -34,13 +41,35 @@ export function createPageRepository(reads: RepositoryReads, writes: RepositoryW
     return { repository, branch, commit: await reads.branchHead(repository, branch) };
   }
 
+  /** Every page of the wiki at the snapshot, by slug (kept per commit: the list must not be changed). */
+  async function pagesAt(snapshot: WikiSnapshot): Promise<readonly StoredPage[]> {
+    const { repository, commit } = snapshot;
+    if (!repository || !commit) return [];
+    return cache.pages(repository.gitDir, commit, async () => {
+      const entries = (await reads.readTree(repository, commit, '', true)) ?? [];
+      const pages: StoredPage[] = [];
+      for (const entry of entries) {
+        const file = entry.type === 'blob' ? pageFileOf(entry.path) : null;
+        if (file) pages.push({ ...file, blobId: entry.id });
+      }
+      // A stable sort: of two files with one slug, the first in the tree wins, as git lists them.
+      return pages.sort(bySlug);
+    });
+  }
+
   return {
     /** The wiki's default branch head, or its state at `version` (null: no such commit). */
     async snapshot(project: Project, version?: string | null): Promise<WikiSnapshot | null> {
       const current = await snapshotOf(await reads.find(keyOf(project)));
       if (version === undefined || version === null) return current;
       if (!current.repository || !isSafeRevision(version)) return null;
-      const commit = await reads.resolveCommit(current.repository, version);
+      // A repository made anew in the same place gets a new id: its commits are not the old ones'.
+      const where = `${current.repository.id}:${current.repository.gitDir}`;
+      let commit = isFullSha(version) ? cache.version(where, version) : undefined;
+      if (!commit) {
+        commit = (await reads.resolveCommit(current.repository, version)) ?? undefined;
+        if (commit && isFullSha(version)) cache.keepVersion(where, version, commit);
+      }
       return commit ? { ...current, commit } : null;
     },
 
@@ -50,28 +79,13 @@ export function createPageRepository(reads: RepositoryReads, writes: RepositoryW
       return (await snapshotOf(repository)) as WikiSnapshot & { repository: RepositoryHandle };
     },
 
-    /** Every page of the wiki at the snapshot, by slug. */
-    async pages(snapshot: WikiSnapshot): Promise<StoredPage[]> {
-      if (!snapshot.repository || !snapshot.commit) return [];
-      const entries = (await reads.readTree(snapshot.repository, snapshot.commit, '', true)) ?? [];
-      const pages: StoredPage[] = [];
-      for (const entry of entries) {
-        const file = entry.type === 'blob' ? pageFileOf(entry.path) : null;
-        if (file) pages.push({ ...file, blobId: entry.id });
-      }
-      return pages.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-    },
+    /** Every page of the wiki at the snapshot, by slug (kept per commit: the list must not be changed). */
+    pages: pagesAt,
 
     /** The page with this slug at the snapshot, whatever its format, or null. */
     async page(snapshot: WikiSnapshot, slug: string): Promise<StoredPage | null> {
-      if (!snapshot.repository || !snapshot.commit || !isPlainPath(slug)) return null;
-      const directory = slug.slice(0, Math.max(slug.lastIndexOf('/'), 0));
-      const entries = await reads.readTree(snapshot.repository, snapshot.commit, directory, false);
-      for (const entry of entries ?? []) {
-        const file = entry.type === 'blob' ? pageFileOf(entry.path) : null;
-        if (file?.slug === slug) return { ...file, blobId: entry.id };
-      }
-      return null;
+      if (!isPlainPath(slug)) return null;
+      return (await pagesAt(snapshot)).find((page) => page.slug === slug) ?? null;
     },
 
     /** The pages' contents, read in one go, in their order. */

@@ -2,7 +2,6 @@
 import { created, defineRoute, f, noContent, params, rules, type Route } from '@forgekit/kernel';
 import { WIKI_FORMATS } from './page-paths.js';
 import { presentAttachment, presentBasic, presentPage } from './page-presenter.js';
-import { renderPage } from './page-render.js';
 import type { PageService } from './page-service.js';
 import type { WikiAccess } from './wiki-access.js';
 
@@ -31,7 +30,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
         const page = await service.find(project, ctx.params.slug, input.version);
-        return presentPage(page, input.render_html ? await renderPage(page.format, page.content) : page.content);
+        return presentPage(page, input.render_html ? await service.rendered(page) : page.content);
       },
     }),
     defineRoute({

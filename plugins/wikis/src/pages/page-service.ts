@@ -12,15 +12,19 @@ import { RepositoryError, type FileAction } from '@forgekit/plugin-repositories/
 import { markdownLink, sanitizeFilename } from '@forgekit/plugin-uploads/contracts';
 import { wikiPageEvents } from '../contracts.js';
 import { parseFrontMatter } from './front-matter.js';
+import type { PageCache, PageText } from './page-cache.js';
 import type { PageMetaStore } from './page-meta-store.js';
 import { pagePathOf, slugForTitle, slugProblems, titleOfSlug, type WikiFormat } from './page-paths.js';
 import type { Attachment, ShownPage } from './page-presenter.js';
+import type { PageRenderer } from './page-render.js';
 import type { PageRepository, StoredPage, WikiSnapshot } from './page-repository.js';
 
 export interface WikiPage extends ShownPage {
   /** The page's text without its front matter. */
   content: string;
   frontMatter: Record<string, unknown>;
+  /** The blob the page was read from (null for a page just written). */
+  blobId: string | null;
 }
 
 export interface PageInput {
@@ -37,11 +41,16 @@ const isBlank = (text: string | null | undefined) => !text || text.trim() === ''
 
 const shown = (page: StoredPage): ShownPage => ({ slug: page.slug, title: titleOfSlug(page.slug), format: page.format });
 
-/** A page as read: its front matter apart, and its title from there when it gives one. */
-function readPage(page: ShownPage, text: string): WikiPage {
+/** A page's text with its front matter apart. */
+function splitText(text: string): PageText {
   const { frontMatter, content } = parseFrontMatter(text);
+  return { text, content, frontMatter };
+}
+
+/** A page as read: its title from its front matter when that gives one. */
+function readPage(page: ShownPage, { content, frontMatter }: PageText, blobId: string | null): WikiPage {
   const title = typeof frontMatter.title === 'string' && frontMatter.title !== '' ? frontMatter.title : page.title;
-  return { ...page, title, content, frontMatter };
+  return { ...page, title, content, frontMatter, blobId };
 }
 
 /** A failed commit as GitLab's validation error on `base`. */
@@ -54,10 +63,32 @@ async function asValidationError<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-export function createPageService(pages: PageRepository, metas: PageMetaStore, notes: NotesService | undefined, events: EventBus) {
+export function createPageService(
+  pages: PageRepository,
+  metas: PageMetaStore,
+  notes: NotesService | undefined,
+  events: EventBus,
+  cache: PageCache,
+  renderPage: PageRenderer,
+) {
+  /** The pages' texts: from the cache, the others read from git in one go and kept. */
+  async function textsOf(snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<PageText[]> {
+    const texts = stored.map((page) => cache.text(page.blobId));
+    const missing = stored.filter((_, index) => texts[index] === undefined);
+    if (missing.length > 0) {
+      const contents = await pages.contents(snapshot, missing);
+      const read = new Map(missing.map((page, index) => [page.blobId, splitText(contents[index]!.toString('utf8'))]));
+      for (const [blobId, text] of read) cache.keepText(blobId, text);
+      stored.forEach((page, index) => {
+        texts[index] ??= read.get(page.blobId);
+      });
+    }
+    return texts as PageText[];
+  }
+
   const withContents = async (snapshot: WikiSnapshot, stored: readonly StoredPage[]): Promise<WikiPage[]> => {
-    const contents = await pages.contents(snapshot, stored);
-    return stored.map((page, index) => readPage(shown(page), contents[index]!.toString('utf8')));
+    const texts = await textsOf(snapshot, stored);
+    return stored.map((page, index) => readPage(shown(page), texts[index]!, page.blobId));
   };
   const withContent = async (snapshot: WikiSnapshot, page: StoredPage): Promise<WikiPage> => (await withContents(snapshot, [page]))[0]!;
 
@@ -101,6 +132,15 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       return withContent(snapshot, page);
     },
 
+    /** `render_html`: the page's content as HTML, rendered once per blob. */
+    async rendered(page: WikiPage): Promise<string> {
+      const kept = page.blobId ? cache.html(page.blobId, page.format) : undefined;
+      if (kept !== undefined) return kept;
+      const { html, final } = await renderPage(page.format, page.content);
+      if (page.blobId && final) cache.keepHtml(page.blobId, page.format, html);
+      return html;
+    },
+
     async create(project: Project, user: Principal, input: { title: string; content: string; format: WikiFormat }): Promise<WikiPage> {
       const slug = slugForTitle(input.title);
       checkInput(input, slug);
@@ -116,7 +156,7 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       );
       await metas.ensure(project.id, slug, title);
       await events.emit(wikiPageEvents.created, { projectId: project.id, userId: user.id, slug, title, format: input.format, content: input.content, message });
-      return readPage({ slug, title, format: input.format }, input.content);
+      return readPage({ slug, title, format: input.format }, splitText(input.content), null);
     },
 
     async update(project: Project, user: Principal, slug: string, input: PageInput): Promise<WikiPage> {
@@ -124,7 +164,7 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       const snapshot = await pages.forWrite(project);
       const current = shown(page);
       const newSlug = isBlank(input.title) ? slug : slugForTitle(input.title!, slug);
-      const content = input.content ?? (await pages.contents(snapshot, [page]))[0]!.toString('utf8');
+      const content = input.content ?? (await textsOf(snapshot, [page]))[0]!.text;
       checkInput({ title: input.title ?? current.title, content }, newSlug);
       if (newSlug !== slug && (await pages.page(snapshot, newSlug))) throw validationFailed({ base: [DUPLICATE] });
       const format = input.format ?? page.format;
@@ -137,12 +177,12 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
       await asValidationError(pages.commit(snapshot, user, { message, actions: [action] }));
       await metas.move(project.id, slug, newSlug, title);
       await events.emit(wikiPageEvents.updated, { projectId: project.id, userId: user.id, slug: newSlug, title, format, content, message });
-      return readPage({ slug: newSlug, title, format }, content);
+      return readPage({ slug: newSlug, title, format }, splitText(content), null);
     },
 
     async remove(project: Project, user: Principal, slug: string): Promise<void> {
       const { snapshot: before, page } = await found(project, slug);
-      const [content] = await pages.contents(before, [page]);
+      const [text] = await textsOf(before, [page]);
       const snapshot = await pages.forWrite(project);
       const message = `${user.username} deleted page: ${titleOfSlug(slug)}`;
       try {
@@ -162,7 +202,7 @@ export function createPageService(pages: PageRepository, metas: PageMetaStore, n
         slug,
         title: titleOfSlug(slug),
         format: page.format,
-        content: content!.toString('utf8'),
+        content: text!.text,
         message,
       });
     },
