@@ -30,7 +30,7 @@ export const samlPlugin = definePlugin({
     const users = ctx.resolve(coreUsersRef);
     const providers = createProviderService(createProviderStore(database));
     const links = createLinkService(createLinkStore(database));
-    const identities = createIdentityService(createIdentityStore(database), links, ctx.resolve(coreMembersRef));
+    const identities = createIdentityService(createIdentityStore(database), links, ctx.resolve(coreMembersRef), ctx.events);
 
     ctx.routes(...providerRoutes(providers, access), ...identityRoutes(identities, providers, access, users), ...linkRoutes(links, providers, access));
     users.extendFields(identities.identityFields);
