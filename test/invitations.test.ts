@@ -67,6 +67,11 @@ describe('invitations through @gitbeaker/rest and python-gitlab', () => {
     const bob = await createUserWithToken(admin, server, 'bob');
     expect(await alice.api.GroupInvitations.add(groupId, 40, { userId: String(bob.id) })).toEqual({ status: 'success' });
     expect(await alice.api.GroupMembers.show(groupId, bob.id)).toMatchObject({ username: 'bob', access_level: 40 });
+    const belowGroup = await alice.api.ProjectInvitations.add(projectId, 30, { userId: String(bob.id) });
+    expect(belowGroup).toEqual({
+      status: 'error',
+      message: { bob: 'Access level should be greater than or equal to Maintainer inherited membership from group Team' },
+    });
     const asOwner = await failureOf(bob.api.GroupInvitations.add(groupId, 50, { email: 'boss@example.org' }));
     expect(asOwner.status).toBe(403);
   });

@@ -5,7 +5,8 @@ import { startListeningServer, type ListeningServer } from './support/listening-
 /**
  * Group SAML through real clients: an Owner configures the provider (plain requests, it is an
  * extension), manages SAML group links with @gitbeaker/rest, an administrator records a sign-in
- * with SAML groups, and the user gets the mapped membership; the Owner edits the identity.
+ * with SAML groups, and the user gets the mapped membership and becomes the group's enterprise
+ * user; the Owner edits the identity.
  */
 describe('group SAML through @gitbeaker/rest', () => {
   let server: ListeningServer;
@@ -58,6 +59,10 @@ describe('group SAML through @gitbeaker/rest', () => {
     expect(await alice.api.GroupMembers.show(groupId, bob.id)).toMatchObject({ username: 'bob', access_level: 30 });
     expect(await alice.api.GroupSAMLIdentities.all(groupId, {})).toEqual([{ extern_uid: 'bob@idp', user_id: bob.id }]);
     expect((await admin.Users.show(bob.id)).identities).toEqual([{ provider: 'group_saml', extern_uid: 'bob@idp', saml_provider_id: expect.any(Number) }]);
+    // The group's SAML provisioned bob: he is its enterprise user.
+    const enterprise = await call('GET', `/groups/${groupId}/enterprise_users`, alice.token);
+    expect(enterprise.status).toBe(200);
+    expect(((await enterprise.json()) as { id: number }[]).map((user) => user.id)).toEqual([bob.id]);
 
     await alice.api.GroupSAMLIdentities.edit(groupId, 'bob@idp', { externUid: 'bob.b@idp' } as never);
     expect(await alice.api.GroupSAMLIdentities.all(groupId, {})).toEqual([{ extern_uid: 'bob.b@idp', user_id: bob.id }]);

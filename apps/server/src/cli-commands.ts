@@ -8,9 +8,22 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, createKernel, generateSecretsKey, isPostgresUrl, KERNEL_VERSION, requireOptionalPeers, type Kernel } from '@forgekit/kernel';
-import { ALL_SCOPES, coreTokensRef, coreUsersRef, ensureRootUser, ROOT_USERNAME } from '@forgekit/plugin-core';
+import {
+  ApiError,
+  ConfigError,
+  createCommandContext,
+  createKernel,
+  generateSecretsKey,
+  isPostgresUrl,
+  KERNEL_VERSION,
+  requireOptionalPeers,
+  type ForgePlugin,
+  type Kernel,
+  type PluginCommand,
+} from '@forgekit/kernel';
+import { ALL_SCOPES, coreTokensRef, coreUsersRef, ensureRootUser, principalOf, ROOT_USERNAME } from '@forgekit/plugin-core';
 import { ITERATION_CADENCE_OPTIONS, ITERATION_CADENCES_USAGE, iterationCadencesCommand } from './iteration-cadences-cli.js';
+import { allPlugins } from './plugins.js';
 import { describeStorage, readServerConfig } from './server-config.js';
 import { SERVE_USAGE, serve, workerCount } from './serve.js';
 
@@ -27,6 +40,10 @@ interface Command {
   options?: Options;
   /** Takes positional arguments (after the options). */
   positionals?: boolean;
+  /** The help's lines for `options`, before `-h, --help`. */
+  optionHelp?: [flags: string, description: string][];
+  /** The plugin that contributes the command; the top help lists these apart. */
+  pluginId?: string;
   subcommands?: Command[];
   /** `args` are the command's own arguments as given, already checked against `options`. */
   run?(values: Values, positionals: string[], args: string[]): Promise<void>;
@@ -43,12 +60,15 @@ export interface CliOutput {
 
 let io: CliOutput = { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
 
+/** The plugins the commands boot: the reference server's, or those a caller of `runCli` gives. */
+let composed: readonly ForgePlugin<any>[] = allPlugins;
+
 /** Progress and notes go to stderr, so stdout carries only what a command answers. */
 const note = (text: string) => io.err(`${text}\n`);
 
 /** Reads and validates the config as the server does; says which data dir and database it names. */
 function serverConfig() {
-  const read = readServerConfig();
+  const read = readServerConfig(composed === allPlugins ? {} : { plugins: composed });
   note(`forgekit: ${describeStorage(read.config)}`);
   return read;
 }
@@ -170,13 +190,77 @@ const iterationCadenceCommand = (name: string, summary: string): Command => ({
   run: (_values, _positionals, args) => withKernel(async (kernel) => void io.out(`${await iterationCadencesCommand(kernel, name, args)}\n`)),
 });
 
+/** What a plugin command answers, on stdout: text as it is, anything else as JSON. */
+function print(answer: unknown) {
+  if (answer === undefined || answer === null) return;
+  const text = typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2);
+  io.out(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** A plugin command as a node of the command tree: its help, its options, and a run that boots the kernel. */
+function pluginCommandNode(plugin: ForgePlugin<any>, command: PluginCommand, trail: string[]): Command {
+  const path = ['forgekit', ...trail, command.name].join(' ');
+  const options = Object.entries(command.options ?? {});
+  const flags = (name: string, spec: (typeof options)[number][1]) =>
+    `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.type === 'string' ? ` ${spec.value ?? 'VALUE'}` : ''}`;
+  const synopsis = options.map(([name, spec]) => {
+    const flag = `--${name}${spec.type === 'string' ? ` ${spec.value ?? 'VALUE'}` : ''}`;
+    return spec.required ? flag : `[${flag}]`;
+  });
+  const usage = [
+    `Usage: ${[path, ...(command.subcommands ? ['<command>'] : []), ...synopsis].join(' ')}`,
+    '',
+    `${command.description} (the ${plugin.id} plugin's command).`,
+    ...(command.help ? ['', command.help] : []),
+  ].join('\n');
+  return {
+    name: command.name,
+    summary: command.description,
+    usage,
+    pluginId: plugin.id,
+    subcommands: command.subcommands?.map((sub) => pluginCommandNode(plugin, sub, [...trail, command.name])),
+    options: Object.fromEntries(options.map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }])),
+    optionHelp: options.map(([name, spec]) => [flags(name, spec), `${spec.description}${spec.required ? ' (required)' : ''}`]),
+    run: command.run
+      ? async (values) => {
+          const missing = options.filter(([name, spec]) => spec.required && (values[name] === undefined || values[name] === ''));
+          if (missing.length > 0) throw new UsageError(`${missing.map(([name]) => `--${name}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`);
+          await withKernel(async (kernel) => {
+            // The command line acts as the administrator, as `token create` does: root, created if needed.
+            const administrator = async () => principalOf(await ensureRootUser(kernel.resolve(coreUsersRef)));
+            print(await command.run!(createCommandContext(kernel, plugin, administrator), values));
+          });
+        }
+      : undefined,
+  };
+}
+
+/** The commands the composed plugins contribute; a name taken twice is refused. */
+function pluginCommands(builtIn: readonly Command[]): Command[] {
+  const taken = new Map(builtIn.map((command) => [command.name, 'forgekit']));
+  const nodes: Command[] = [];
+  for (const plugin of composed) {
+    for (const command of plugin.commands ?? []) {
+      const owner = taken.get(command.name);
+      if (owner)
+        throw new Error(
+          `The ${plugin.id} plugin's command '${command.name}' is already a command of ${owner === 'forgekit' ? 'forgekit' : `the ${owner} plugin`}`,
+        );
+      taken.set(command.name, plugin.id);
+      nodes.push(pluginCommandNode(plugin, command, []));
+    }
+  }
+  return nodes;
+}
+
 const TOP_USAGE = `Usage: forgekit <command> [options]
 
 The forgekit server and its administration commands. Every command reads the config as
 the server does (the environment and FORGEKIT_CONFIG) and says which data dir and
 database it uses on stderr; results go to stdout.`;
 
-const root: Command = {
+/** The built-in commands; `rootCommand` adds those of the plugins. */
+const builtIn: Command = {
   name: 'forgekit',
   summary: '',
   usage: TOP_USAGE,
@@ -286,28 +370,52 @@ Creates a personal access token and prints its secret on stdout (shown once).
   ],
 };
 
+/** The command tree: the built-in commands, then those of the composed plugins. */
+const rootCommand = (): Command => ({ ...builtIn, subcommands: [...builtIn.subcommands!, ...pluginCommands(builtIn.subcommands!)] });
+
 function helpOf(command: Command, trail: string[]): string {
   const lines = [command.usage];
   if (command.subcommands) {
-    lines.push('', 'Commands:');
     const width = Math.max(...command.subcommands.map((sub) => sub.name.length));
-    for (const sub of command.subcommands) lines.push(`  ${sub.name.padEnd(width)}  ${sub.summary}`);
+    const own = command.subcommands.filter((sub) => trail.length > 0 || sub.pluginId === undefined);
+    const fromPlugins = command.subcommands.filter((sub) => trail.length === 0 && sub.pluginId !== undefined);
+    lines.push('', 'Commands:');
+    for (const sub of own) lines.push(`  ${sub.name.padEnd(width)}  ${sub.summary}`);
+    if (fromPlugins.length > 0) {
+      lines.push('', 'Commands of the plugins:');
+      for (const sub of fromPlugins) lines.push(`  ${sub.name.padEnd(width)}  ${sub.summary} (${sub.pluginId})`);
+    }
   }
-  lines.push('', 'Options:', '  -h, --help      Show this help');
-  if (trail.length === 0) lines.push('  -v, --version   Print the version');
+  const options: [string, string][] = [...(command.optionHelp ?? []), ['-h, --help', 'Show this help']];
+  if (trail.length === 0) options.push(['-v, --version', 'Print the version']);
+  const width = Math.max(14, ...options.map(([flags]) => flags.length));
+  lines.push('', 'Options:', ...options.map(([flags, text]) => `  ${flags.padEnd(width)}  ${text}`));
   if (command.subcommands) lines.push('', `Run '${['forgekit', ...trail].join(' ')} <command> --help' for a command's options.`);
   return lines.join('\n');
 }
 
 const hintFor = (trail: string[]) => `Run '${['forgekit', ...trail].join(' ')} --help' for usage.`;
 
-/** Runs the command `argv` names, writing to `output`; resolves with the exit status (`serve` resolves once the server runs). */
-export function runCli(argv: string[], output: CliOutput = io): Promise<number> {
-  io = output;
-  return main(argv);
+export interface CliOptions {
+  /** The plugins whose commands are offered and whose kernel commands boot (the reference server's by default). */
+  plugins?: readonly ForgePlugin<any>[];
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Runs the command `argv` names, writing to `output`; resolves with the exit status (`serve` resolves once the server runs). */
+export async function runCli(argv: string[], output: CliOutput = io, options: CliOptions = {}): Promise<number> {
+  io = output;
+  composed = options.plugins ?? allPlugins;
+  let root: Command;
+  try {
+    root = rootCommand();
+  } catch (error) {
+    io.err(`${(error as Error).message}\n`);
+    return 1;
+  }
+  return main(root, argv);
+}
+
+async function main(root: Command, argv: string[]): Promise<number> {
   let command = root;
   const trail: string[] = [];
   let rest = argv;
@@ -318,7 +426,7 @@ async function main(argv: string[]): Promise<number> {
     const [first, ...after] = rest;
     if (first === '--help' || first === '-h' || (first === 'help' && command.subcommands)) {
       const target = first === 'help' && after.length > 0 ? after : [];
-      if (target.length > 0) return main([...trail, ...target, '--help']);
+      if (target.length > 0) return main(root, [...trail, ...target, '--help']);
       io.out(`${helpOf(command, trail)}\n`);
       return 0;
     }
@@ -366,7 +474,23 @@ async function main(argv: string[]): Promise<number> {
       io.err(`The config is invalid:\n${error.problems.map((problem) => `  - ${problem}`).join('\n')}\n`);
       return 1;
     }
+    if (error instanceof ApiError) {
+      io.err(`${apiErrorText(error)}\n`);
+      return 1;
+    }
     io.err(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+}
+
+/** A service's refusal in words: its message, or each field's problems (`sso_url can't be blank`). */
+function apiErrorText(error: ApiError): string {
+  const said = error.body.message ?? error.body.error ?? error.text ?? error.message;
+  if (typeof said === 'string') return said;
+  if (said && typeof said === 'object') {
+    return Object.entries(said as Record<string, unknown>)
+      .flatMap(([field, problems]) => (Array.isArray(problems) ? problems : [problems]).map((problem) => `${field} ${String(problem)}`))
+      .join('\n');
+  }
+  return error.message;
 }

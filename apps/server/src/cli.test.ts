@@ -34,6 +34,10 @@ const COMMANDS = [
   ['jobs'],
   ['jobs', 'list'],
   ['jobs', 'run'],
+  ['saml-provider'],
+  ['saml-provider', 'show'],
+  ['saml-provider', 'set'],
+  ['saml-provider', 'delete'],
 ];
 
 describe('forgekit help', () => {

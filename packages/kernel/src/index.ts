@@ -1,7 +1,19 @@
 export { createKernel, KERNEL_VERSION, type Kernel, type KernelOptions, type NodeListener, type RouteInfo } from './kernel.js';
 export { loadConfig, KernelConfigSchema, type KernelConfig, type KernelConfigInput, type LoadConfigOptions } from './config/kernel-config.js';
 export { checkConfig, ConfigError, type CheckedConfig } from './config/check-config.js';
-export { definePlugin, PLUGIN_CONTRACT_VERSION, type ForgePlugin, type PluginContext, type Lifecycle } from './plugin/define-plugin.js';
+export {
+  createCommandContext,
+  definePlugin,
+  PLUGIN_CONTRACT_VERSION,
+  type CommandContext,
+  type CommandHost,
+  type CommandValues,
+  type ForgePlugin,
+  type Lifecycle,
+  type PluginCommand,
+  type PluginCommandOption,
+  type PluginContext,
+} from './plugin/define-plugin.js';
 export { createServiceRef, type ServiceRef, type ServiceRefOptions } from './plugin/service-ref.js';
 export { kernelServices, type InstanceInfo, type UploadLimits } from './plugin/kernel-services.js';
 export { BootError } from './plugin/boot-order.js';

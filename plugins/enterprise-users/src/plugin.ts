@@ -1,6 +1,7 @@
 import { kernelServices, definePlugin } from '@forgekit/kernel';
 import { coreAccessRef, coreEvents, coreProjectsRef, coreUserDeletionRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { pagesDomainEvents, pagesDomainsRef } from '@forgekit/plugin-pages-domains/contracts';
+import { samlEvents } from '@forgekit/plugin-saml/contracts';
 import { createClaimStore } from './enterprise/claim-store.js';
 import { enterpriseRoutes } from './enterprise/enterprise-routes.js';
 import { createEnterpriseService } from './enterprise/enterprise-service.js';
@@ -14,7 +15,7 @@ import { createTwoFactorStore } from './two-factor/two-factor-store.js';
 /** The top-level group id of a `/1/5/9/` traversal path. */
 const rootOf = (traversalPath: string) => Number(traversalPath.split('/').filter(Boolean)[0]);
 
-/** Enterprise users of top-level groups, claimed through verified Pages domains, and TOTP two-factor authentication. */
+/** Enterprise users of top-level groups, claimed through verified Pages domains and group SAML, and TOTP two-factor authentication. */
 export const enterpriseUsersPlugin = definePlugin({
   id: 'enterprise-users',
   compatibility: '^0.1.0',
@@ -46,6 +47,8 @@ export const enterpriseUsersPlugin = definePlugin({
       const project = await projects.findById(projectId);
       if (project?.namespace.kind === 'group') await service.claimForDomain(rootOf(project.namespace.traversalPath), domain);
     });
+    // Heard only when the host composes the SAML plugin.
+    ctx.events.on(samlEvents.identityLinked, ({ groupId, userId }) => service.claimForSaml(groupId, userId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
       await service.removeUser(userId);
       await twoFactor.removeAllOf(userId);

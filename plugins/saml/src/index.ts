@@ -1,4 +1,5 @@
 import { samlPlugin } from './plugin.js';
 
 export { samlPlugin } from './plugin.js';
+export * from './contracts.js';
 export default samlPlugin;

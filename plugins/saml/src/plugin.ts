@@ -11,6 +11,7 @@ import { createIdentityService } from './identities/identity-service.js';
 import { createIdentityStore } from './identities/identity-store.js';
 import { groupSamlIdentities } from './identities/user-identities.js';
 import { init } from './migrations/202611271130-init.js';
+import { samlProviderCommand } from './providers/provider-command.js';
 import { providerRoutes } from './providers/provider-routes.js';
 import { createProviderService } from './providers/provider-service.js';
 import { createProviderStore } from './providers/provider-store.js';
@@ -22,13 +23,14 @@ export const samlPlugin = definePlugin({
   entities: [SamlProviderEntity, SamlIdentityEntity, SamlGroupLinkEntity],
   migrations: [init],
   requires: [coreAccessRef, coreUsersRef, coreMembersRef],
+  commands: [samlProviderCommand],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
     const users = ctx.resolve(coreUsersRef);
     const providers = createProviderService(createProviderStore(database));
     const links = createLinkService(createLinkStore(database));
-    const identities = createIdentityService(createIdentityStore(database), links, ctx.resolve(coreMembersRef));
+    const identities = createIdentityService(createIdentityStore(database), links, ctx.resolve(coreMembersRef), ctx.events);
 
     ctx.routes(...providerRoutes(providers, access), ...identityRoutes(identities, providers, access, users), ...linkRoutes(links, providers, access));
     users.extendFields(identities.identityFields);

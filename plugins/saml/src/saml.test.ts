@@ -1,6 +1,7 @@
 import { kernelServices } from '@forgekit/kernel';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samlEvents, type SamlIdentityLinked } from './contracts.js';
 import { SamlGroupLinkEntity } from './entities/saml-group-link.js';
 import { SamlIdentityEntity } from './entities/saml-identity.js';
 import { samlPlugin } from './plugin.js';
@@ -130,6 +131,33 @@ describe('group SAML', () => {
       expect(stranger.body).toEqual({ message: '404 Group Not Found' });
       expect((await app.get(`${group()}/saml/identities`)).status).toBe(401);
       expect((await app.post(`${group()}/saml/identities`, { user_id: 1, extern_uid: 'x' }, { token: 'owner' })).status).toBe(403);
+    });
+  });
+
+  describe('events', () => {
+    it('announces a new or changed identity from a sign-in or the users routes, and nothing else', async () => {
+      const linked: SamlIdentityLinked[] = [];
+      app.kernel.resolve(kernelServices.events).on(samlEvents.identityLinked, (payload) => void linked.push(payload));
+      const groupId = (await newGroup()).id;
+      expect((await configure(groupId)).status).toBe(200);
+      const provider = (await app.get(`/api/v4/groups/${groupId}/saml_provider`, { token: 'owner' })).body;
+      const user = await createUser();
+      expect((await signIn(groupId, { user_id: user.id, extern_uid: 'event-1' })).status).toBe(201);
+      expect((await signIn(groupId, { user_id: user.id, extern_uid: 'event-1' })).status).toBe(201);
+      expect((await signIn(groupId, { user_id: user.id, extern_uid: 'event-2' })).status).toBe(201);
+      const other = await createUser();
+      expect((await signIn(groupId, { user_id: other.id, extern_uid: 'event-2' })).status).toBe(400);
+      const put = await app.put(`/api/v4/users/${other.id}`, { provider: 'group_saml', extern_uid: 'event-3', group_id_for_saml: groupId }, { token: 'admin' });
+      expect(put.status).toBe(200);
+      // An Owner's change of an extern uid provisions no one.
+      const patched = await app.request('PATCH', `/api/v4/groups/${groupId}/saml/event-3`, { body: { extern_uid: 'event-4' }, token: 'owner' });
+      expect(patched.status).toBe(200);
+      const at = { groupId, samlProviderId: provider.id };
+      expect(linked).toEqual([
+        { userId: user.id, externUid: 'event-1', ...at },
+        { userId: user.id, externUid: 'event-2', ...at },
+        { userId: other.id, externUid: 'event-3', ...at },
+      ]);
     });
   });
 

@@ -73,6 +73,16 @@ export function createEnterpriseService(deps: EnterpriseDeps) {
     /** A domain of a project under `topGroupId` was verified: its users become the group's enterprise users. */
     claimForDomain: (topGroupId: number, domain: string) => claimDomainUsers(topGroupId, [domain]),
 
+    /**
+     * The top-level group's SAML provisioned the user: a human user no group claimed yet becomes
+     * its enterprise user (GitLab's `provisioned_by_group`; a user belongs to one group at most).
+     */
+    async claimForSaml(topGroupId: number, userId: number) {
+      const user = await users.findById(userId);
+      if (!user || user.bot) return;
+      await claims.claim({ userId, groupId: topGroupId, reason: 'group_saml', domain: null, claimedAt: new Date() });
+    },
+
     /** The group's enterprise users that pass the filters, newest id first. */
     async list(group: Namespace, filters: EnterpriseFilters): Promise<User[]> {
       let found = await users.findByIds(await claims.userIdsOf(group.id));

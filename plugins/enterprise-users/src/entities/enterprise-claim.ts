@@ -1,7 +1,10 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
-/** Why a user became an enterprise user. */
-export type ClaimReason = 'verified_domain';
+/**
+ * Why a user became an enterprise user: their email is on a domain the group verified, or the
+ * group's SAML provisioned them (an identity at its provider).
+ */
+export type ClaimReason = 'verified_domain' | 'group_saml';
 
 /** A user claimed by a top-level group as its enterprise user, with when and why. */
 export const EnterpriseClaimEntity = defineEntity({
@@ -14,7 +17,7 @@ export const EnterpriseClaimEntity = defineEntity({
     userId: p.integer().unique(),
     groupId: p.integer(),
     reason: p.string().$type<ClaimReason>().length(32),
-    /** The verified domain the user's email was on. */
+    /** The verified domain the user's email was on (null for a SAML claim). */
     domain: p.string().length(255).nullable(),
     claimedAt: p.datetime(),
   }),

@@ -5,7 +5,15 @@
  * that email is created or confirms it, or someone follows the emailed link.
  */
 import { generateToken, recordNotFound, tokenDigest, forbidden, conflict, notFound, validationFailed, type Principal } from '@forgekit/kernel';
-import { AccessLevel, type MemberService, type MemberSource, type User, type UserService } from '@forgekit/plugin-core/contracts';
+import {
+  AccessLevel,
+  accessLevelName,
+  type GroupService,
+  type MemberService,
+  type MemberSource,
+  type User,
+  type UserService,
+} from '@forgekit/plugin-core/contracts';
 import type { InvitationRow } from '../entities/invitation.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { InvitationStore } from './invitation-store.js';
@@ -19,6 +27,8 @@ export interface InvitationSource extends MemberSource {
   name: string;
   callerLevel: number;
   callerIsAdmin: boolean;
+  /** The groups above the source whose members inherit it (GitLab's `source.ancestors`): a project's group and its parents, a group's parents. */
+  ancestorGroupIds: readonly number[];
 }
 
 export interface InviteRequest {
@@ -40,10 +50,34 @@ export interface InvitationServiceOptions {
   log: (message: string, error: unknown) => void;
 }
 
-export function createInvitationService(store: InvitationStore, users: UserService, members: MemberService, mailer: Mailer, options: InvitationServiceOptions) {
+export interface InvitationDeps {
+  users: UserService;
+  members: MemberService;
+  groups: Pick<GroupService, 'findById'>;
+  mailer: Mailer;
+}
+
+export function createInvitationService(store: InvitationStore, deps: InvitationDeps, options: InvitationServiceOptions) {
+  const { users, members, groups, mailer } = deps;
+
   /** Only owners (and administrators) give or change the Owner level. */
   function assertMayGrant(source: InvitationSource, level: number) {
     if (level >= AccessLevel.OWNER && source.callerLevel < AccessLevel.OWNER && !source.callerIsAdmin) throw forbidden();
+  }
+
+  /**
+   * GitLab's `Member#higher_access_level_than_group`: a membership may not be below the user's
+   * highest membership of a group above the source. The refusal, or null.
+   */
+  async function belowInherited(source: InvitationSource, userId: number, level: number): Promise<string | null> {
+    let highest: { groupId: number; level: number } | undefined;
+    for (const groupId of source.ancestorGroupIds) {
+      const member = await members.find({ type: 'Namespace', id: groupId }, userId);
+      if (member && member.accessLevel > (highest?.level ?? -1)) highest = { groupId, level: member.accessLevel };
+    }
+    if (!highest || highest.level <= level) return null;
+    const group = await groups.findById(highest.groupId);
+    return `Access level should be greater than or equal to ${accessLevelName(highest.level)} inherited membership from group ${group?.name ?? ''}`;
   }
 
   /** The user's membership at `level`: added, or an existing one changed to it (GitLab updates rather than refuses). */
@@ -75,17 +109,18 @@ export function createInvitationService(store: InvitationStore, users: UserServi
     }
   }
 
-  /** Invites one address: a membership for a confirmed user, otherwise a new or updated invitation. */
-  async function inviteEmail(source: InvitationSource, email: string, request: InviteRequest, inviter: Principal) {
+  /** Invites one address: a membership for a confirmed user, otherwise a new or updated invitation; the refusal, or null. */
+  async function inviteEmail(source: InvitationSource, email: string, request: InviteRequest, inviter: Principal): Promise<string | null> {
     const user = await users.findByEmail(email);
     if (user?.confirmedAt) {
-      await grant(source, user, request.accessLevel, request.expiresAt, inviter.id);
-      return;
+      const refusal = await belowInherited(source, user.id, request.accessLevel);
+      if (!refusal) await grant(source, user, request.accessLevel, request.expiresAt, inviter.id);
+      return refusal;
     }
     const existing = await store.find(source, email);
     if (existing) {
       await store.update(existing.id, { accessLevel: request.accessLevel, expiresAt: request.expiresAt });
-      return;
+      return null;
     }
     const token = generateToken(INVITE_TOKEN_PREFIX, 32);
     const now = new Date();
@@ -102,6 +137,7 @@ export function createInvitationService(store: InvitationStore, users: UserServi
       updatedAt: now,
     });
     await sendInvitation(source, email, token, inviter);
+    return null;
   }
 
   async function findOr404(source: MemberSource, email: string): Promise<InvitationRow> {
@@ -136,13 +172,18 @@ export function createInvitationService(store: InvitationStore, users: UserServi
         for (const user of invitedUsers) errors[user.username] = 'Expires at cannot be a date in the past';
         return { status: 'error', message: errors };
       }
-      for (const email of emails) await inviteEmail(source, email, request, inviter);
+      for (const email of emails) {
+        const refusal = await inviteEmail(source, email, request, inviter);
+        if (refusal) errors[email] = refusal;
+      }
       for (const user of invitedUsers) {
         if (user.bot && user.username.startsWith('project_')) {
           errors[user.username] = 'User project bots cannot be added to other groups / projects';
           continue;
         }
-        await grant(source, user, request.accessLevel, request.expiresAt, inviter.id);
+        const refusal = await belowInherited(source, user.id, request.accessLevel);
+        if (refusal) errors[user.username] = refusal;
+        else await grant(source, user, request.accessLevel, request.expiresAt, inviter.id);
       }
       return Object.keys(errors).length > 0 ? { status: 'error', message: errors } : { status: 'success' };
     },

@@ -154,6 +154,62 @@ describe('invitations', () => {
     });
   });
 
+  describe('inherited memberships', () => {
+    const refusal = (level: string, group: string) => `Access level should be greater than or equal to ${level} inherited membership from group ${group}`;
+    let subgroup: { id: number; name: string };
+    let subProject: { id: number };
+    beforeAll(async () => {
+      subgroup = (await app.post('/api/v4/groups', { name: 'Inner Team', path: 'inner-team', parent_id: app.group.id }, { token: 'owner' })).body;
+      subProject = (await app.post('/api/v4/projects', { name: 'Inner Project', path: 'inner-project', namespace_id: subgroup.id }, { token: 'owner' })).body;
+      expect(subProject.id).toBeGreaterThan(0);
+    });
+    /** A new user with a confirmed email and a membership of `groupId` at `level`. */
+    async function memberOfGroup(groupId: number, level: number) {
+      const address = email();
+      const user = await createUser(address);
+      expect((await app.post(`/api/v4/groups/${groupId}/members`, { user_id: user.id, access_level: level }, { token: 'owner' })).status).toBe(201);
+      const { username } = (await app.get(`/api/v4/users/${user.id}`, { token: 'admin' })).body;
+      return { ...user, email: address, username: username as string };
+    }
+
+    it("refuses a level below the user's membership of a group above, keyed by email or username, and makes no membership", async () => {
+      const developer = await memberOfGroup(app.group.id, 30);
+      const byEmail = await app.post(projectPath(), { email: developer.email, access_level: 20 }, { token: 'maintainer' });
+      expect(byEmail.status).toBe(201);
+      expect(byEmail.body).toEqual({ status: 'error', message: { [developer.email]: refusal('Developer', 'Test Group') } });
+      const byId = await app.post(projectPath(), { user_id: developer.id, access_level: 10 }, { token: 'maintainer' });
+      expect(byId.body).toEqual({ status: 'error', message: { [developer.username]: refusal('Developer', 'Test Group') } });
+      expect((await memberOf(`/api/v4/projects/${app.project.id}`, developer.id)).status).toBe(404);
+      expect((await app.get(projectPath(), { token: 'owner', query: { query: developer.email } })).body).toEqual([]);
+    });
+
+    it('takes the highest membership above, however far up, and names that group', async () => {
+      const user = await memberOfGroup(app.group.id, 20);
+      expect((await app.post(`/api/v4/groups/${subgroup.id}/members`, { user_id: user.id, access_level: 40 }, { token: 'owner' })).status).toBe(201);
+      const project = await app.post(`/api/v4/projects/${subProject.id}/invitations`, { user_id: user.id, access_level: 30 }, { token: 'owner' });
+      expect(project.body).toEqual({ status: 'error', message: { [user.username]: refusal('Maintainer', 'Inner Team') } });
+      const maintainerAbove = await memberOfGroup(app.group.id, 40);
+      const group = await app.post(`/api/v4/groups/${subgroup.id}/invitations`, { email: maintainerAbove.email, access_level: 30 }, { token: 'owner' });
+      expect(group.body).toEqual({ status: 'error', message: { [maintainerAbove.email]: refusal('Maintainer', 'Test Group') } });
+    });
+
+    it('accepts a level equal to or above the inherited one, and the rest of a call where one recipient is refused', async () => {
+      const developer = await memberOfGroup(app.group.id, 30);
+      const owner = await memberOfGroup(app.group.id, 50);
+      const res = await app.post(projectPath(), { user_id: `${developer.id},${owner.id}`, access_level: 30 }, { token: 'owner' });
+      expect(res.body).toEqual({ status: 'error', message: { [owner.username]: refusal('Owner', 'Test Group') } });
+      expect((await memberOf(`/api/v4/projects/${app.project.id}`, developer.id)).body).toMatchObject({ access_level: 30 });
+      expect((await memberOf(`/api/v4/projects/${app.project.id}`, owner.id)).status).toBe(404);
+    });
+
+    it("ignores the source's own membership and invitations of unknown addresses", async () => {
+      const member = await memberOfGroup(app.group.id, 40);
+      expect((await app.post(groupPath(), { email: member.email, access_level: 20 }, { token: 'owner' })).body).toEqual({ status: 'success' });
+      expect((await memberOf(`/api/v4/groups/${app.group.id}`, member.id)).body.access_level).toBe(20);
+      expect((await app.post(projectPath(), { email: email(), access_level: 10 }, { token: 'owner' })).body).toEqual({ status: 'success' });
+    });
+  });
+
   describe('GET', () => {
     it('lists the source’s own invitations, paginated; Developers get 403', async () => {
       const res = await app.get(groupPath(), { token: 'owner', query: { per_page: 2 } });

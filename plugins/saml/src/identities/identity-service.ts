@@ -4,8 +4,9 @@
  * recorded, and the user gets the memberships the SAML group links map their SAML groups to,
  * or the provider's default level in the top-level group.
  */
-import { apiError, badRequest, notFound } from '@forgekit/kernel';
+import { apiError, badRequest, notFound, type EventBus } from '@forgekit/kernel';
 import type { MemberService, User, UserFieldExtension } from '@forgekit/plugin-core/contracts';
+import { samlEvents } from '../contracts.js';
 import type { SamlIdentityRow } from '../entities/saml-identity.js';
 import type { SamlProviderRow } from '../entities/saml-provider.js';
 import type { LinkService } from '../group-links/link-service.js';
@@ -22,7 +23,7 @@ export interface SignIn {
   provider: string | null;
 }
 
-export function createIdentityService(store: IdentityStore, links: LinkService, members: MemberService) {
+export function createIdentityService(store: IdentityStore, links: LinkService, members: MemberService, events: Pick<EventBus, 'emit'>) {
   async function findOr404(provider: SamlProviderRow, externUid: string) {
     const identity = await store.byExternUid(provider.id, externUid);
     if (!identity) throw notFound('Identity');
@@ -37,10 +38,13 @@ export function createIdentityService(store: IdentityStore, links: LinkService, 
     else if (existing.accessLevel !== level) await members.update(existing, { accessLevel: level });
   }
 
+  /** Records the identity; false when another user has the extern uid. A new or changed identity is announced. */
   async function record(provider: SamlProviderRow, userId: number, externUid: string): Promise<boolean> {
     const own = await store.ofUser(provider.id, userId);
-    if (!own) return (await store.insert(provider.id, userId, externUid)) !== null;
-    return own.externUid === externUid || store.changeExternUid(own.id, externUid);
+    if (own?.externUid === externUid) return true;
+    const recorded = own ? await store.changeExternUid(own.id, externUid) : (await store.insert(provider.id, userId, externUid)) !== null;
+    if (recorded) await events.emit(samlEvents.identityLinked, { userId, groupId: provider.groupId, samlProviderId: provider.id, externUid });
+    return recorded;
   }
 
   return {
