@@ -27,10 +27,14 @@ export function hasBranchesOnDisk(gitDir: string): boolean {
   }
 }
 
-/** The branch HEAD points at, or null when HEAD is detached or missing. */
+/**
+ * The branch HEAD points at, or null when HEAD is detached or missing. HEAD and loose refs
+ * are a line each: read at once, they cost less than the thread-pool round trips of an
+ * asynchronous read (several per file), which every commit would wait for.
+ */
 export async function headBranchOnDisk(gitDir: string): Promise<string | null> {
   try {
-    const match = /^ref: refs\/heads\/(.+)$/m.exec(await readFile(join(gitDir, 'HEAD'), 'utf8'));
+    const match = /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8'));
     return match ? match[1]!.trim() : null;
   } catch {
     return null;
@@ -42,7 +46,7 @@ export async function branchHeadOnDisk(gitDir: string, branch: string): Promise<
   if (!isValidRefName(branch)) return null;
   const ref = `refs/heads/${branch}`;
   try {
-    const loose = (await readFile(join(gitDir, ref), 'utf8')).trim();
+    const loose = readFileSync(join(gitDir, ref), 'utf8').trim();
     if (/^[0-9a-f]{40}$/.test(loose)) return loose;
   } catch {
     // not a loose ref
