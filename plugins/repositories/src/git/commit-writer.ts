@@ -232,8 +232,9 @@ export async function buildFilesCommit(repositoryGit: RepositoryGit, request: Co
   if (pathProblem) throw pathProblem;
   const commands = applyActions(entries, request.actions);
   const written = early && likely && sameCommands(likely, commands) ? early : await write(commands);
-  // The temporary ref is the fast-import process's own: the next commit reuses it.
-  const drop = early && written !== early ? [early.tempRef, written.tempRef] : [written.tempRef];
+  // The temporary ref is the fast-import process's own and the next commit reuses it. An
+  // unused early commit sat on the same ref, or on that of a process since replaced, which
+  // deletes its own.
   const update: RefUpdate = { ref: `refs/heads/${branch}`, before: current, after: written.commit };
-  return { commit: written.commit, update, tempRefs: drop };
+  return { commit: written.commit, update, tempRefs: [written.tempRef] };
 }

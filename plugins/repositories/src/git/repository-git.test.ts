@@ -109,6 +109,8 @@ describe("a repository's long-lived git processes", () => {
     expect(await tempRefs()).toHaveLength(1);
     await gits.close(gitDir);
     expect(await tempRefs()).toEqual([]);
+    // A caller still holding the closed processes is answered by ones that end straight after.
+    expect(await repo.showCommit(head)).toEqual(await readCommitWithStats(gitDir, head));
     // The next use starts new processes.
     const again = gits.get(gitDir);
     expect((await again.entriesAt(head, ['README.md'])).get('README.md')?.type).toBe('blob');

@@ -40,6 +40,8 @@ export class RepositoryGit {
   private paths: GitProcess | undefined;
   private readonly nonce = randomBytes(6).toString('hex');
   private sequence = 0;
+  /** Set by `close`: a caller still holding this object gets processes that end after answering. */
+  private closed = false;
 
   constructor(readonly gitDir: string) {}
 
@@ -68,7 +70,7 @@ export class RepositoryGit {
     this.lastUsed = Date.now();
     const entries = new Map<string, LsEntry>();
     if (paths.length === 0) return entries;
-    const answers = await this.fastImport().process.request(paths.map((path) => lsCommand(treeish, path)).join(''), lines(paths.length));
+    const answers = await this.ended(this.fastImport().process.request(paths.map((path) => lsCommand(treeish, path)).join(''), lines(paths.length)));
     answers.forEach((answer, i) => {
       const match = LS_ANSWER.exec(answer);
       if (match) entries.set(paths[i]!, { mode: match[1]!, type: match[2] as LsEntry['type'], sha: match[3]! });
@@ -83,7 +85,7 @@ export class RepositoryGit {
     importer.commits++;
     const marker = `${this.nonce}-${++this.sequence}`;
     const input = Buffer.concat([...commitCommands(commit, importer.tempRef), Buffer.from(`get-mark :1\ncheckpoint\nprogress ${marker}\n`)]);
-    const [id, progress] = await importer.process.request(input, lines(2));
+    const [id, progress] = await this.ended(importer.process.request(input, lines(2)));
     if (!/^[0-9a-f]{40}$/.test(id!) || progress !== `progress ${marker}`) {
       throw new Error(`git fast-import answered '${id}' '${progress}' for a commit`);
     }
@@ -102,7 +104,7 @@ export class RepositoryGit {
       if (!this.refs?.usable) this.refs = new GitProcess(this.gitDir, ['update-ref', '--stdin']);
       const input = `start\n${refUpdateLines(updates, drop).join('\n')}\nprepare\ncommit\n`;
       try {
-        const answers = await this.refs.request(input, lines(3));
+        const answers = await this.ended(this.refs.request(input, lines(3)));
         return answers[2] === 'commit: ok';
       } catch {
         return false;
@@ -160,11 +162,22 @@ export class RepositoryGit {
   private ask(process: GitProcess, sha: string): Promise<Buffer> {
     if (!/^[0-9a-f]{40}$/.test(sha)) return Promise.resolve(Buffer.alloc(0));
     const marker = `:end ${this.nonce}-${++this.sequence}`;
-    return process.request(`${sha}\n${marker}\n`, upTo(marker));
+    return this.ended(process.request(`${sha}\n${marker}\n`, upTo(marker)));
+  }
+
+  /** Once closed, processes started for a late caller end as soon as they have been asked. */
+  private ended<T>(answer: Promise<T>): Promise<T> {
+    if (this.closed) void this.end();
+    return answer;
   }
 
   /** Ends every process (each finishes what it was asked first). */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closed = true;
+    return this.end();
+  }
+
+  private async end(): Promise<void> {
     const importer = this.importer;
     this.importer = undefined;
     const processes = [this.refs, this.shows, this.paths];
