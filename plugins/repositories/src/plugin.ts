@@ -56,6 +56,7 @@ export const repositoriesPlugin = definePlugin<RepositoriesConfig>({
       weights: async () => (await settings.get('repository_storages_weighted')) as Record<string, number>,
     });
     const projectRepos = createProjectRepositories(access, projects, users, repos);
+    ctx.lifecycle.onStop(() => repos.closeProcesses());
     ctx.provide(repositoriesServiceRef, repos);
     ctx.provide(repositoryReadRef, { ...repos, forRead: projectRepos.forRead });
     ctx.provide(repositoryWriteRef, { ...repos, forWrite: projectRepos.forWrite, pusher: projectRepos.pusher });

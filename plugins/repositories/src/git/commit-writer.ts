@@ -1,14 +1,14 @@
 /**
  * Commits a set of file actions to a branch without a working tree. The actions are
  * checked against the start commit's entries for the paths they touch (GitLab's
- * refusals), turned into tree edits, and written with fast-import; the branch then
- * moves with compare-and-swap, so a concurrent change fails this commit instead of
- * being overwritten.
+ * refusals), turned into tree edits, and written by the repository's fast-import
+ * process, which also reads those entries; the branch then moves with
+ * compare-and-swap, so a concurrent change fails this commit instead of being overwritten.
  */
-import { argumentChunks, git } from './git-runner.js';
-import { dropRefs, fastImportCommit, type GitIdentity, type RefUpdate, type TreeCommand } from './fast-import.js';
+import type { GitIdentity, RefUpdate, TreeCommand } from './fast-import.js';
 import { isValidRefName, MAX_PATH_BYTES } from './ref-names.js';
 import { branchHead, lastCommitFor, resolveCommit } from './repo-reader.js';
+import type { RepositoryGit } from './repository-git.js';
 import { RepositoryError } from './repository-error.js';
 
 export type { GitIdentity, RefUpdate } from './fast-import.js';
@@ -83,20 +83,6 @@ function touchedPaths(actions: FileAction[]): string[] {
     }
   }
   return [...paths];
-}
-
-/** The entries at exactly these paths in a tree-ish (directories included, not descended). */
-async function entriesAt(gitDir: string, treeish: string, paths: string[]): Promise<Map<string, Entry>> {
-  const entries = new Map<string, Entry>();
-  for (const chunk of argumentChunks(paths)) {
-    const { stdout, code } = await git(gitDir, ['ls-tree', '-z', '--end-of-options', treeish, '--', ...chunk], { okCodes: [128] });
-    if (code !== 0) return entries;
-    for (const line of stdout.toString('utf8').split('\0')) {
-      const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(line);
-      if (match) entries.set(match[4]!, { mode: match[1]!, type: match[2] as Entry['type'], sha: match[3]! });
-    }
-  }
-  return entries;
 }
 
 /** Applies the actions in order to the touched entries; returns fast-import's tree edits. */
@@ -196,7 +182,8 @@ const sameCommands = (a: TreeCommand[], b: TreeCommand[]) =>
  * Checks the request, writes the commit and returns it with the branch update to apply
  * (and the temporary ref to drop); the caller moves the branch.
  */
-export async function buildFilesCommit(gitDir: string, request: CommitFilesRequest, empty: boolean) {
+export async function buildFilesCommit(repositoryGit: RepositoryGit, request: CommitFilesRequest, empty: boolean) {
+  const { gitDir } = repositoryGit;
   const { branch } = request;
   const startBranch = request.startSha ? null : (request.startBranch ?? branch);
   const differentBranch = !!request.startSha || startBranch !== branch;
@@ -213,43 +200,41 @@ export async function buildFilesCommit(gitDir: string, request: CommitFilesReque
   const from = differentBranch ? parent : current;
   const message = request.message;
   const write = (commands: TreeCommand[]) =>
-    fastImportCommit(gitDir, { parent: from, commands, message, author: request.author, committer: request.committer });
+    repositoryGit.writeCommit({ parent: from, commands, message, author: request.author, committer: request.committer });
 
   // Paths are checked before any reaches git; a bad one is reported where GitLab reports it.
   const pathProblem = firstPathProblem(request.actions);
   const likely = from && !pathProblem && likelyCommands(request.actions);
+  // Both go to the one fast-import process: the commit is written right after the entries are read.
   const [entries, early] = await Promise.all([
-    from && !pathProblem ? entriesAt(gitDir, from, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
+    from && !pathProblem ? repositoryGit.entriesAt(from, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
     likely ? write(likely) : Promise.resolve(null),
   ]);
-  try {
-    if (request.startSha && !from) throw new RepositoryError('missing_start_sha', `Cannot find start_sha '${request.startSha}'`);
-    if (!request.startSha && !from && !empty) throw new RepositoryError('not_on_branch', 'You can only create or edit files when you are on a branch');
-    if (!empty && differentBranch && current && !request.force) {
-      throw new RepositoryError('branch_exists', `A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
-    }
-    if (!isValidRefName(branch)) {
-      throw new RepositoryError(
-        'invalid_branch',
-        differentBranch ? `Something went wrong when we tried to create '${branch}' for you: Branch name is invalid` : 'Branch name is invalid',
-      );
-    }
-    if (from && !pathProblem) {
-      for (const action of request.actions) {
-        if (!action.lastCommitId || !['update', 'move', 'delete'].includes(action.action)) continue;
-        const path = action.previousPath ?? action.filePath;
-        const last = await lastCommitFor(gitDir, from, path);
-        if (last && last !== action.lastCommitId) throw new RepositoryError('file_changed', `The file has changed since you started editing it: ${path}`);
-      }
-    }
-    if (pathProblem) throw pathProblem;
-    const commands = applyActions(entries, request.actions);
-    const written = early && likely && sameCommands(likely, commands) ? early : await write(commands);
-    const drop = early && written !== early ? [early.tempRef, written.tempRef] : [written.tempRef];
-    const update: RefUpdate = { ref: `refs/heads/${branch}`, before: current, after: written.commit };
-    return { commit: written.commit, update, tempRefs: drop };
-  } catch (error) {
-    if (early) await dropRefs(gitDir, [early.tempRef]);
-    throw error;
+  if (request.startSha && !from) throw new RepositoryError('missing_start_sha', `Cannot find start_sha '${request.startSha}'`);
+  if (!request.startSha && !from && !empty) throw new RepositoryError('not_on_branch', 'You can only create or edit files when you are on a branch');
+  if (!empty && differentBranch && current && !request.force) {
+    throw new RepositoryError('branch_exists', `A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
   }
+  if (!isValidRefName(branch)) {
+    throw new RepositoryError(
+      'invalid_branch',
+      differentBranch ? `Something went wrong when we tried to create '${branch}' for you: Branch name is invalid` : 'Branch name is invalid',
+    );
+  }
+  if (from && !pathProblem) {
+    for (const action of request.actions) {
+      if (!action.lastCommitId || !['update', 'move', 'delete'].includes(action.action)) continue;
+      const path = action.previousPath ?? action.filePath;
+      const last = await lastCommitFor(gitDir, from, path);
+      if (last && last !== action.lastCommitId) throw new RepositoryError('file_changed', `The file has changed since you started editing it: ${path}`);
+    }
+  }
+  if (pathProblem) throw pathProblem;
+  const commands = applyActions(entries, request.actions);
+  const written = early && likely && sameCommands(likely, commands) ? early : await write(commands);
+  // The temporary ref is the fast-import process's own and the next commit reuses it. An
+  // unused early commit sat on the same ref, or on that of a process since replaced, which
+  // deletes its own.
+  const update: RefUpdate = { ref: `refs/heads/${branch}`, before: current, after: written.commit };
+  return { commit: written.commit, update, tempRefs: [written.tempRef] };
 }

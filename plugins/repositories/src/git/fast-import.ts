@@ -1,9 +1,8 @@
 /**
- * Writes one commit with `git fast-import` in a single process: the tree edits are
- * applied on top of the parent's tree, the commit lands on a private temporary ref,
- * and the caller then moves the real branch with a compare-and-swap transaction.
+ * Commits are written with `git fast-import`: the tree edits are applied on top of the
+ * parent's tree, the commit lands on a private temporary ref, and the caller then moves
+ * the real branch with a compare-and-swap `update-ref` transaction.
  */
-import { randomBytes } from 'node:crypto';
 import { git } from './git-runner.js';
 import { ZERO_SHA } from './ref-names.js';
 import { RepositoryError } from './repository-error.js';
@@ -38,12 +37,15 @@ function data(bytes: Buffer): Buffer[] {
   return [Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from('\n')];
 }
 
-/** Writes the commit and returns its id with the temporary ref that holds it. */
-export async function fastImportCommit(gitDir: string, commit: NewCommit): Promise<{ commit: string; tempRef: string }> {
-  const tempRef = `refs/forgekit/tmp/${randomBytes(8).toString('hex')}`;
+/**
+ * fast-import's commands for one commit on `ref` (marked `:1`): its header, message,
+ * parent and tree edits. A root commit first resets `ref`, which fast-import would
+ * otherwise take as the parent.
+ */
+export function commitCommands(commit: NewCommit, ref: string): Buffer[] {
   const stamp = `${Math.floor((commit.date ?? new Date()).getTime() / 1000)} +0000`;
   const parts: Buffer[] = [
-    Buffer.from(`commit ${tempRef}\nmark :1\n`),
+    Buffer.from(`${commit.parent ? '' : `reset ${ref}\n`}commit ${ref}\nmark :1\n`),
     Buffer.from(`author ${clean(commit.author.name)} <${clean(commit.author.email)}> ${stamp}\n`),
     Buffer.from(`committer ${clean(commit.committer.name)} <${clean(commit.committer.email)}> ${stamp}\n`),
     ...data(Buffer.from(commit.message, 'utf8')),
@@ -54,10 +56,12 @@ export async function fastImportCommit(gitDir: string, commit: NewCommit): Promi
     else if (command.content) parts.push(Buffer.from(`M ${command.mode} inline ${quotePath(command.path)}\n`), ...data(command.content));
     else parts.push(Buffer.from(`M ${command.mode} ${command.sha} ${quotePath(command.path)}\n`));
   }
-  parts.push(Buffer.from('\nget-mark :1\ndone\n'));
-  const { stdout } = await git(gitDir, ['fast-import', '--quiet', '--done', '--date-format=raw'], { input: Buffer.concat(parts) });
-  return { commit: stdout.toString('utf8').trim(), tempRef };
+  parts.push(Buffer.from('\n'));
+  return parts;
 }
+
+/** fast-import's `ls` of one path in a tree-ish. */
+export const lsCommand = (treeish: string, path: string) => `ls ${treeish} ${quotePath(path)}\n`;
 
 export interface RefUpdate {
   ref: string;
@@ -73,17 +77,23 @@ export interface RefUpdate {
  * GitLab's "Could not update" error when someone else moved a ref first.
  */
 export async function updateRefs(gitDir: string, updates: RefUpdate[], drop: string[] = []): Promise<void> {
+  const { code } = await git(gitDir, ['update-ref', '--stdin'], { input: `${refUpdateLines(updates, drop).join('\n')}\n`, okCodes: [1, 128] });
+  if (code === 0) return;
+  await dropRefs(gitDir, drop);
+  throw refUpdateFailed(updates);
+}
+
+/** `update-ref --stdin` lines for the updates, each checked against its expected target, and for refs to drop. */
+export function refUpdateLines(updates: RefUpdate[], drop: readonly string[] = []): string[] {
   const lines = updates.map((update) =>
     update.after ? `update ${update.ref} ${update.after} ${update.before ?? ZERO_SHA}` : `delete ${update.ref} ${update.before ?? ''}`.trimEnd(),
   );
-  const { code } = await git(gitDir, ['update-ref', '--stdin'], {
-    input: `${[...lines, ...drop.map((ref) => `delete ${ref}`)].join('\n')}\n`,
-    okCodes: [1, 128],
-  });
-  if (code === 0) return;
-  await dropRefs(gitDir, drop);
-  throw new RepositoryError('ref_update', `Could not update ${updates[0]?.ref ?? 'the branch'}. Please refresh and try again.`);
+  return [...lines, ...[...new Set(drop)].map((ref) => `delete ${ref}`)];
 }
+
+/** GitLab's answer when someone else moved a ref first. */
+export const refUpdateFailed = (updates: RefUpdate[]) =>
+  new RepositoryError('ref_update', `Could not update ${updates[0]?.ref ?? 'the branch'}. Please refresh and try again.`);
 
 /** Deletes temporary refs, ignoring any already gone. */
 export async function dropRefs(gitDir: string, refs: string[]): Promise<void> {

@@ -2,7 +2,7 @@
  * Runs the `git` command-line tool: no shell, a fixed environment that ignores the
  * machine's and user's git config, safe settings, and bounded output.
  */
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +107,14 @@ export function git(gitDir: string | null, args: readonly string[], options: Git
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(options.input ?? '');
   });
+}
+
+/**
+ * Starts `git <args>` against a repository as a long-lived child with piped stdio (same
+ * environment and safe settings as `git`); the caller speaks its stdin/stdout protocol.
+ */
+export function spawnGit(gitDir: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+  return spawn('git', [...SAFE_CONFIG, `--git-dir=${gitDir}`, ...args], { env: baseEnv(), windowsHide: true });
 }
 
 /**

@@ -49,7 +49,7 @@ export interface BlobInfo {
 const FIELD = '\x1f';
 const RECORD = '\x1e';
 const END = '\x1d';
-const COMMIT_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%cn${FIELD}%ce${FIELD}%cI${FIELD}%B`;
+export const COMMIT_FORMAT = `--format=${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%cn${FIELD}%ce${FIELD}%cI${FIELD}%B`;
 
 function parseCommits(output: string): CommitInfo[] {
   return output
@@ -149,12 +149,22 @@ export async function readCommitWithStats(
   const args = ['show', '--numstat', '-M', '--diff-merges=first-parent', `${COMMIT_FORMAT}%n${END}`, '--end-of-options', `${revision}^{commit}`, '--'];
   const { stdout, code } = await git(gitDir, args, { okCodes: [128] });
   if (code !== 0) return null;
-  const text = stdout.toString('utf8');
+  return parseCommitWithStats(stdout.toString('utf8'));
+}
+
+export type CommitStats = { additions: number; deletions: number; total: number };
+
+/** The commit and line stats of `--format=COMMIT_FORMAT%nEND --numstat` output (`git show`, `git diff-tree --stdin`). */
+export function parseCommitWithStats(text: string): { commit: CommitInfo; stats: CommitStats } | null {
   const end = text.lastIndexOf(END);
+  if (end === -1) return null;
   const commit = parseCommits(text.slice(0, end))[0];
   if (!commit) return null;
   return { commit, stats: sumNumstat(text.slice(end + 1)) };
 }
+
+/** The format of a commit followed by the end mark its stats follow. */
+export const COMMIT_WITH_STATS_FORMAT = `${COMMIT_FORMAT}%n${END}`;
 
 function sumNumstat(text: string) {
   let additions = 0;
@@ -303,9 +313,20 @@ export async function mergeBase(gitDir: string, a: string, b: string): Promise<s
 export const hasBranches = async (gitDir: string) => hasBranchesOnDisk(gitDir);
 
 /** Paths a commit added, changed and removed against its first parent. */
-export async function changedPaths(gitDir: string, sha: string): Promise<{ added: string[]; modified: string[]; removed: string[] }> {
+export async function changedPaths(gitDir: string, sha: string): Promise<ChangedPaths> {
   const { stdout } = await git(gitDir, ['diff-tree', '-z', '--name-status', '-r', '--no-commit-id', '--root', '-m', '--first-parent', '--no-renames', sha]);
-  const parts = stdout.toString('utf8').split('\0').filter(Boolean);
+  return parseChangedPaths(stdout);
+}
+
+export interface ChangedPaths {
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
+/** `diff-tree -z --name-status` output as paths added, changed and removed. */
+export function parseChangedPaths(output: Buffer): ChangedPaths {
+  const parts = output.toString('utf8').split('\0').filter(Boolean);
   const changes = { added: [] as string[], modified: [] as string[], removed: [] as string[] };
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const status = parts[i]!.charAt(0);

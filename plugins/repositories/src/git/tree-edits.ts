@@ -1,5 +1,6 @@
 /** Commits that set individual tree entries (such as a submodule's gitlink) on top of a parent. */
-import { fastImportCommit, type GitIdentity } from './fast-import.js';
+import type { GitIdentity } from './fast-import.js';
+import type { RepositoryGit } from './repository-git.js';
 
 export interface TreeEdit {
   path: string;
@@ -9,10 +10,10 @@ export interface TreeEdit {
 }
 
 export async function buildEditsCommit(
-  gitDir: string,
+  repositoryGit: RepositoryGit,
   options: { parent: string; edits: TreeEdit[]; message: string; author: GitIdentity; committer: GitIdentity },
 ) {
-  return fastImportCommit(gitDir, {
+  return repositoryGit.writeCommit({
     parent: options.parent,
     commands: options.edits.map((edit) =>
       edit.mode ? { op: 'set' as const, path: edit.path, mode: edit.mode, sha: edit.sha } : { op: 'delete' as const, path: edit.path },

@@ -7,8 +7,9 @@ import type { EventBus } from '@forgekit/kernel';
 import type { ProjectService, Project } from '@forgekit/plugin-core/contracts';
 import { hookCommitTitle } from '../commits/commit-presenter.js';
 import { ZERO_SHA } from '../git/ref-names.js';
-import { changedPaths, listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';
+import { listCommits, countCommits, headBranch, branchHead, type CommitInfo } from '../git/repo-reader.js';
 import type { RefUpdate } from '../git/commit-writer.js';
+import type { RepositoryGit } from '../git/repository-git.js';
 import type { BranchProtection } from '../protected-branches/branch-protection.js';
 import type { Pusher, RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 
@@ -54,8 +55,14 @@ export function projectHookData(project: Project, externalUrl: string) {
 }
 
 /** The commits a ref update brought in, newest last, and how many there were in all. */
-async function pushedCommits(repository: RepositoryHandle, update: RefUpdate, isTag: boolean) {
+async function pushedCommits(repository: RepositoryHandle, repositoryGit: RepositoryGit, update: RefUpdate, isTag: boolean) {
   if (!update.after) return { commits: [] as CommitInfo[], total: 0 };
+  if (!isTag && update.before) {
+    // One commit on top of the old tip (every commit made through the API): read it from
+    // the repository's diff-tree process rather than starting git log.
+    const shown = await repositoryGit.showCommit(update.after).catch(() => null);
+    if (shown && shown.commit.parentIds.length === 1 && shown.commit.parentIds[0] === update.before) return { commits: [shown.commit], total: 1 };
+  }
   if (isTag) {
     const commits = await listCommits(repository.gitDir, { revisions: [update.after], limit: 1 });
     return { commits, total: commits.length };
@@ -92,12 +99,13 @@ export function postReceive(events: EventBus, projects: ProjectService, repos: R
     const policy = await protection.policyFor(null, project, { repository });
     for (const update of updates) {
       const protectedRef = update.ref.startsWith('refs/heads/') && policy.isProtected(update.ref.slice('refs/heads/'.length));
-      await events.emit('repository.pushed', await pushPayload(repository, project, hookData, update, pusher, protectedRef));
+      await events.emit('repository.pushed', await pushPayload(repos, repository, project, hookData, update, pusher, protectedRef));
     }
   };
 }
 
 async function pushPayload(
+  repos: RepositoryService,
   repository: RepositoryHandle,
   project: Project,
   hookData: ReturnType<typeof projectHookData>,
@@ -106,7 +114,8 @@ async function pushPayload(
   refProtected: boolean,
 ) {
   const isTag = update.ref.startsWith('refs/tags/');
-  const { commits, total } = await pushedCommits(repository, update, isTag);
+  const repositoryGit = repos.processesOf(repository);
+  const { commits, total } = await pushedCommits(repository, repositoryGit, update, isTag);
   const webUrl = hookData.project.web_url;
   const commitData = await Promise.all(
     commits.map(async (commit) => ({
@@ -116,7 +125,7 @@ async function pushPayload(
       timestamp: commit.committedDate,
       url: `${webUrl}/-/commit/${commit.id}`,
       author: { name: commit.authorName, email: commit.authorEmail },
-      ...(await changedPaths(repository.gitDir, commit.id)),
+      ...(await repositoryGit.changedPaths(commit.id)),
     })),
   );
   const kind = isTag ? 'tag_push' : 'push';

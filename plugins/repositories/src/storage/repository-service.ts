@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import type { Database } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import { buildFilesCommit, type CommitFilesRequest } from '../git/commit-writer.js';
-import { dropRefs, updateRefs, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
+import { refUpdateFailed, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
 import { buildMerge, checkMerge, type MergeRequestToGit } from '../git/merge-writer.js';
 import { hasBranchesOnDisk } from '../git/refs-on-disk.js';
 import { diffCommits } from '../git/diff-reader.js';
 import { git, gitText } from '../git/git-runner.js';
 import { isValidRefName } from '../git/ref-names.js';
 import * as reader from '../git/repo-reader.js';
+import { createRepositoryGits } from '../git/repository-git.js';
 import { READ_ONLY_MESSAGE, RepositoryError } from '../git/repository-error.js';
 import { buildEditsCommit, type TreeEdit } from '../git/tree-edits.js';
 import { RepositoryEntity, type RepositoryRow } from '../entities/repository.js';
@@ -66,6 +67,8 @@ const EMPTY_CHECK_TTL_MS = 2000;
 
 export function createRepositoryService({ database, storages, weights }: RepositoryServiceOptions) {
   const listeners: RefsUpdatedListener[] = [];
+  /** Each repository's long-lived git processes: commits and ref moves start no program. */
+  const gits = createRepositoryGits();
   const describers = new Map<RepositoryKind, ContainerDescriber>();
   /** Writes running in this process, per repository id, so a storage move can wait them out. */
   const activeWrites = new Map<number, number>();
@@ -152,15 +155,14 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     for (const listener of listeners) await listener({ repository, updates, pusher });
   }
 
-  /** Applies ref updates with compare-and-swap after a last read-only check, then reports them. */
+  /**
+   * Applies ref updates with compare-and-swap after a last read-only check, then reports
+   * them. `drop` names temporary refs to delete in the same transaction (a refused move
+   * leaves them to the fast-import process that owns them, which reuses them).
+   */
   async function moveRefs(repository: RepositoryHandle, updates: RefUpdate[], pusher: Pusher | null, drop: string[] = []) {
-    try {
-      await assertWritable(repository);
-    } catch (error) {
-      await dropRefs(repository.gitDir, drop);
-      throw error;
-    }
-    await updateRefs(repository.gitDir, updates, drop);
+    await assertWritable(repository);
+    if (!(await gits.get(repository.gitDir).updateRefs(updates, drop))) throw refUpdateFailed(updates);
     await notify(repository, updates, pusher);
   }
 
@@ -217,6 +219,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     async remove(key: RepositoryKey): Promise<void> {
       const existing = await find(key);
       if (!existing) return;
+      await gits.close(existing.gitDir);
       await database.delete(RepositoryEntity, { id: existing.id });
       await rm(existing.gitDir, { recursive: true, force: true });
     },
@@ -300,9 +303,11 @@ export function createRepositoryService({ database, storages, weights }: Reposit
       writing(repository, () =>
         oneAtATime(repository, async () => {
           const empty = !hasBranchesOnDisk(repository.gitDir);
-          const { commit, update, tempRefs } = await buildFilesCommit(repository.gitDir, request, empty);
+          const repositoryGit = gits.get(repository.gitDir);
+          const { commit, update, tempRefs } = await buildFilesCommit(repositoryGit, request, empty);
           // The new commit's details are read while the branch moves.
-          const [details] = await Promise.all([reader.readCommitWithStats(repository.gitDir, commit), moveRefs(repository, [update], pusher, tempRefs)]);
+          const [shown] = await Promise.all([repositoryGit.showCommit(commit), moveRefs(repository, [update], pusher, tempRefs)]);
+          const details = shown ?? (await reader.readCommitWithStats(repository.gitDir, commit));
           // The first branch of an empty repository becomes its default.
           if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
           return { commit, update, becameDefault: empty, details: details! };
@@ -317,7 +322,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     ) =>
       writing(repository, () =>
         oneAtATime(repository, async () => {
-          const { commit, tempRef } = await buildEditsCommit(repository.gitDir, { parent: options.expectedHead, ...options });
+          const { commit, tempRef } = await buildEditsCommit(gits.get(repository.gitDir), { parent: options.expectedHead, ...options });
           const update = { ref: `refs/heads/${options.branch}`, before: options.expectedHead, after: commit };
           await moveRefs(repository, [update], pusher, [tempRef]);
           return { commit, update };
@@ -385,13 +390,18 @@ export function createRepositoryService({ database, storages, weights }: Reposit
 
     /** Runs a write the caller performs itself (a git push), counted and refused when read-only. */
     writing,
-    /** Resolves once no write to these repositories runs in this process. */
+    /** Resolves once no write to these repositories runs in this process (and their git processes have ended). */
     async drainWrites(ids: number[]): Promise<void> {
       for (const id of ids) {
-        if (!activeWrites.has(id)) continue;
-        await new Promise<void>((resolve) => drained.set(id, [...(drained.get(id) ?? []), resolve]));
+        if (activeWrites.has(id)) await new Promise<void>((resolve) => drained.set(id, [...(drained.get(id) ?? []), resolve]));
+        const repository = await service.findById(id);
+        if (repository) await gits.close(repository.gitDir);
       }
     },
+    /** The long-lived git processes of a repository (commit reads that need no program start). */
+    processesOf: (repository: RepositoryHandle) => gits.get(repository.gitDir),
+    /** Ends every long-lived git process (at shutdown). */
+    closeProcesses: () => gits.closeAll(),
   };
   return service;
 }

@@ -1,0 +1,248 @@
+/**
+ * Long-lived git processes per repository, so that a commit through the API starts no
+ * program: starting git costs more than the work it does for one small commit (Gitaly
+ * keeps per-repository git processes for the same reason). git has no library form that
+ * Node can load, so the processes are driven over their documented stdin protocols:
+ *
+ * - `git fast-import` writes commits and reads the tree entries they touch (`ls`), each
+ *   commit made durable with `checkpoint` before its answer;
+ * - `git update-ref --stdin` moves refs in `start`/`prepare`/`commit` transactions with
+ *   compare-and-swap (a failed transaction ends the process; the next one starts anew);
+ * - `git diff-tree --stdin` shows commits with their line stats, and their changed paths.
+ *
+ * Processes are started on first use and end after a while unused; fast-import is
+ * replaced after a number of commits so its object table stays small.
+ */
+import { randomBytes } from 'node:crypto';
+import { commitCommands, lsCommand, refUpdateLines, type NewCommit, type RefUpdate } from './fast-import.js';
+import { GitProcess, lines, upTo } from './git-process.js';
+import { COMMIT_WITH_STATS_FORMAT, parseCommitWithStats, parseChangedPaths, type CommitInfo, type ChangedPaths, type CommitStats } from './repo-reader.js';
+
+/** A tree entry fast-import's `ls` found. */
+export interface LsEntry {
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+}
+
+/** Commits one fast-import process writes before it is replaced. */
+const COMMITS_PER_IMPORTER = 1000;
+const ZERO = '0'.repeat(40);
+
+const LS_ANSWER = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t/;
+
+export class RepositoryGit {
+  lastUsed = Date.now();
+  private importer: { process: GitProcess; tempRef: string; commits: number } | undefined;
+  private refs: GitProcess | undefined;
+  private refsQueue: Promise<unknown> = Promise.resolve();
+  private shows: GitProcess | undefined;
+  private paths: GitProcess | undefined;
+  private readonly nonce = randomBytes(6).toString('hex');
+  private sequence = 0;
+  /** Set by `close`: a caller still holding this object gets processes that end after answering. */
+  private closed = false;
+
+  constructor(readonly gitDir: string) {}
+
+  /** Whether any process awaits an answer. */
+  get busy(): boolean {
+    return [this.importer?.process, this.refs, this.shows, this.paths].some((process) => process?.busy);
+  }
+
+  private fastImport() {
+    const current = this.importer;
+    if (current?.process.usable && current.commits < COMMITS_PER_IMPORTER) return current;
+    if (current) void this.retire(current);
+    const tempRef = `refs/forgekit/tmp/${randomBytes(8).toString('hex')}`;
+    // --force: the temporary ref is reused for every commit, whatever it held before.
+    this.importer = { process: new GitProcess(this.gitDir, ['fast-import', '--quiet', '--force', '--date-format=raw']), tempRef, commits: 0 };
+    return this.importer;
+  }
+
+  /** Ends an importer, deleting its temporary ref rather than leaving fast-import to write it back. */
+  private retire(importer: { process: GitProcess; tempRef: string }) {
+    return importer.process.finish(`reset ${importer.tempRef}\nfrom ${ZERO}\n\ndone\n`);
+  }
+
+  /** The entries at exactly these paths in a tree-ish (directories included, not descended). */
+  async entriesAt(treeish: string, paths: readonly string[]): Promise<Map<string, LsEntry>> {
+    this.lastUsed = Date.now();
+    const entries = new Map<string, LsEntry>();
+    if (paths.length === 0) return entries;
+    const answers = await this.ended(this.fastImport().process.request(paths.map((path) => lsCommand(treeish, path)).join(''), lines(paths.length)));
+    answers.forEach((answer, i) => {
+      const match = LS_ANSWER.exec(answer);
+      if (match) entries.set(paths[i]!, { mode: match[1]!, type: match[2] as LsEntry['type'], sha: match[3]! });
+    });
+    return entries;
+  }
+
+  /** Writes a commit (durable on return) on this process's temporary ref; returns its id and the ref. */
+  async writeCommit(commit: NewCommit): Promise<{ commit: string; tempRef: string }> {
+    this.lastUsed = Date.now();
+    const importer = this.fastImport();
+    importer.commits++;
+    const marker = `${this.nonce}-${++this.sequence}`;
+    const input = Buffer.concat([...commitCommands(commit, importer.tempRef), Buffer.from(`get-mark :1\ncheckpoint\nprogress ${marker}\n`)]);
+    const [id, progress] = await this.ended(importer.process.request(input, lines(2)));
+    if (!/^[0-9a-f]{40}$/.test(id!) || progress !== `progress ${marker}`) {
+      throw new Error(`git fast-import answered '${id}' '${progress}' for a commit`);
+    }
+    return { commit: id!, tempRef: importer.tempRef };
+  }
+
+  /**
+   * Applies ref updates in one transaction, each only if the ref still has its expected
+   * target; `drop` refs are deleted in the same transaction. False when the transaction
+   * failed (someone else moved a ref first).
+   */
+  updateRefs(updates: RefUpdate[], drop: readonly string[] = []): Promise<boolean> {
+    this.lastUsed = Date.now();
+    // One transaction at a time: a failed one ends the process, which must not fail the next.
+    const run = this.refsQueue.then(async () => {
+      if (!this.refs?.usable) this.refs = new GitProcess(this.gitDir, ['update-ref', '--stdin']);
+      const input = `start\n${refUpdateLines(updates, drop).join('\n')}\nprepare\ncommit\n`;
+      try {
+        const answers = await this.ended(this.refs.request(input, lines(3)));
+        return answers[2] === 'commit: ok';
+      } catch {
+        return false;
+      }
+    });
+    this.refsQueue = run;
+    return run;
+  }
+
+  /** A commit with its line stats against its first parent, as `git show --numstat -M` gives them; null if git knows no such commit. */
+  async showCommit(sha: string): Promise<{ commit: CommitInfo; stats: CommitStats } | null> {
+    this.lastUsed = Date.now();
+    if (!this.shows?.usable) {
+      this.shows = new GitProcess(this.gitDir, [
+        'diff-tree',
+        '--stdin',
+        '--always',
+        '--numstat',
+        '-M',
+        '-r',
+        '--root',
+        '-m',
+        '--first-parent',
+        COMMIT_WITH_STATS_FORMAT,
+      ]);
+    }
+    const text = await this.ask(this.shows, sha);
+    return parseCommitWithStats(text.toString('utf8'));
+  }
+
+  /** Paths a commit added, changed and removed against its first parent. */
+  async changedPaths(sha: string): Promise<ChangedPaths> {
+    this.lastUsed = Date.now();
+    if (!this.paths?.usable) {
+      this.paths = new GitProcess(this.gitDir, [
+        'diff-tree',
+        '--stdin',
+        '-z',
+        '--name-status',
+        '-r',
+        '--no-commit-id',
+        '--root',
+        '-m',
+        '--first-parent',
+        '--no-renames',
+      ]);
+    }
+    return parseChangedPaths(await this.ask(this.paths, sha));
+  }
+
+  /**
+   * diff-tree answers a commit id and echoes (and flushes) any line that is not one: the
+   * echoed marker ends each answer.
+   */
+  private ask(process: GitProcess, sha: string): Promise<Buffer> {
+    if (!/^[0-9a-f]{40}$/.test(sha)) return Promise.resolve(Buffer.alloc(0));
+    const marker = `:end ${this.nonce}-${++this.sequence}`;
+    return this.ended(process.request(`${sha}\n${marker}\n`, upTo(marker)));
+  }
+
+  /** Once closed, processes started for a late caller end as soon as they have been asked. */
+  private ended<T>(answer: Promise<T>): Promise<T> {
+    if (this.closed) void this.end();
+    return answer;
+  }
+
+  /** Ends every process (each finishes what it was asked first). */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.end();
+  }
+
+  private async end(): Promise<void> {
+    const importer = this.importer;
+    this.importer = undefined;
+    const processes = [this.refs, this.shows, this.paths];
+    this.refs = this.shows = this.paths = undefined;
+    await Promise.all([importer && this.retire(importer), ...processes.map((process) => process?.finish())]);
+  }
+}
+
+/** The processes of each repository in use, ended when unused for `idleMs`; at most `max` repositories keep theirs. */
+export function createRepositoryGits({ idleMs = 10_000, max = 32 }: { idleMs?: number; max?: number } = {}) {
+  const open = new Map<string, RepositoryGit>();
+  let sweeper: NodeJS.Timeout | undefined;
+
+  function sweep() {
+    const now = Date.now();
+    for (const [gitDir, git] of open) {
+      if (!git.busy && now - git.lastUsed >= idleMs) {
+        open.delete(gitDir);
+        void git.close();
+      }
+    }
+    if (open.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  }
+
+  /** Past `max`, ends the least recently used repositories' processes that have been idle a moment. */
+  function trim() {
+    if (open.size <= max) return;
+    const idle = [...open.values()].filter((git) => !git.busy && Date.now() - git.lastUsed > 1000).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const git of idle.slice(0, open.size - max)) {
+      open.delete(git.gitDir);
+      void git.close();
+    }
+  }
+
+  return {
+    /** The repository's processes (started as they are first needed). */
+    get(gitDir: string): RepositoryGit {
+      let git = open.get(gitDir);
+      if (!git) {
+        git = new RepositoryGit(gitDir);
+        open.set(gitDir, git);
+        trim();
+      }
+      git.lastUsed = Date.now();
+      if (!sweeper) {
+        sweeper = setInterval(sweep, Math.max(idleMs / 2, 100));
+        sweeper.unref();
+      }
+      return git;
+    },
+    /** Ends a repository's processes (before it is removed or moved). */
+    async close(gitDir: string): Promise<void> {
+      const git = open.get(gitDir);
+      open.delete(gitDir);
+      await git?.close();
+    },
+    async closeAll(): Promise<void> {
+      const all = [...open.values()];
+      open.clear();
+      await Promise.all(all.map((git) => git.close()));
+    },
+  };
+}
+
+export type RepositoryGits = ReturnType<typeof createRepositoryGits>;
