@@ -30,11 +30,7 @@ export function hasBranchesOnDisk(gitDir: string): boolean {
   }
 }
 
-/**
- * The branch HEAD points at, or null when HEAD is detached or missing. HEAD and loose refs
- * are a line each: read at once, they cost less than the thread-pool round trips of an
- * asynchronous read (several per file), which every commit would wait for.
- */
+/** The branch HEAD points at, or null when HEAD is detached or missing. */
 export async function headBranchOnDisk(gitDir: string): Promise<string | null> {
   try {
     const match = /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8'));
