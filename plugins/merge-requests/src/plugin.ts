@@ -13,6 +13,7 @@ import { MergeRequestUserEntity } from './entities/merge-request-user.js';
 import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
+import { positionChecker } from './merge-requests/mr-positions.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
 import { createMergeRequestRenderer } from './merge-requests/mr-render.js';
 import { createMergeRequestReads } from './merge-requests/mr-reads.js';
@@ -73,7 +74,7 @@ export const mergeRequestsPlugin = definePlugin({
       events: ctx.events,
     });
     const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
-    const lister = createMergeRequestLister({ access, users, labels, milestones });
+    const lister = createMergeRequestLister({ access, users, labels, milestones, store });
     ctx.routes(
       ...mergeRequestRoutes({
         service,
@@ -93,7 +94,7 @@ export const mergeRequestsPlugin = definePlugin({
       const mr = await service.find(await access.requireProject(user, projectIdOrPath), iid);
       return { id: mr.id, iid: mr.iid, projectId: mr.projectId };
     };
-    notes.registerNoteable('MergeRequest', 'merge_requests', resolve);
+    notes.registerNoteable('MergeRequest', 'merge_requests', resolve, { checkPosition: positionChecker({ reads, repositoryOf: service.repositoryOf }) });
     milestoneEvents.registerResource('MergeRequest', resolve);
     labels.registerCounts('merge_requests', (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, everyListableMergeRequest(access, user, scope)));
 

@@ -199,6 +199,18 @@ export function createMergeRequestStore(database: Database) {
       return relations;
     },
 
+    /** The labels that merge requests of these projects carry. */
+    async labelIdsIn(projectIds: readonly number[]): Promise<number[]> {
+      if (projectIds.length === 0) return [];
+      const query = database
+        .table(MergeRequestLabelEntity, 'link')
+        .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
+        .distinct()
+        .select({ labelId: 'link.labelId' })
+        .whereIn('m.projectId', [...projectIds]);
+      return (await database.values(query, { labelId: 'number' })).map((row) => row.labelId);
+    },
+
     /** Opened, closed and merged merge requests per label, among those `filter` keeps. */
     async countsPerLabel(labelIds: readonly number[], filter: MergeRequestFilter): Promise<Map<number, { opened: number; closed: number }>> {
       if (labelIds.length === 0) return new Map();

@@ -1,0 +1,166 @@
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
+import { notesPlugin } from '@forgekit/plugin-notes';
+import { repositoriesPlugin } from '@forgekit/plugin-repositories';
+import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
+import { recordStatements } from '@forgekit/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mergeRequestsPlugin } from '../plugin.js';
+import { diffLineKeys, INVALID_LINE } from './mr-positions.js';
+
+let app: TestApp;
+let base: string;
+let refs: { base_sha: string; start_sha: string; head_sha: string };
+let iid: number;
+
+async function commit(branch: string, files: Record<string, string>, from?: string, update = false) {
+  const res = await app.post(
+    `${base}/repository/commits`,
+    {
+      branch,
+      ...(from ? { start_branch: from } : {}),
+      commit_message: `Change on ${branch}`,
+      actions: Object.entries(files).map(([path, content]) => ({ action: update ? 'update' : 'create', file_path: path, content })),
+    },
+    { token: 'maintainer' },
+  );
+  expect(res.status).toBe(201);
+}
+
+beforeAll(async () => {
+  app = await createTestApp({ plugins: [repositoriesPlugin, labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, mergeRequestsPlugin] });
+  base = `/api/v4/projects/${app.project.id}`;
+  await commit('main', { 'code.txt': 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' });
+  await commit('review', { 'code.txt': 'one\ntwo\nthree\nfour\nFIVE\nsix\nseven\neight\nnine\nten\n' }, 'main', true);
+  const mr = await app.post(`${base}/merge_requests`, { title: 'Review', source_branch: 'review', target_branch: 'main', labels: 'a' }, { token: 'developer' });
+  expect(mr.status).toBe(201);
+  refs = mr.body.diff_refs;
+  iid = mr.body.iid;
+  for (let i = 1; i <= 5; i++) {
+    await commit(`more-${i}`, { [`more-${i}.txt`]: `${i}\n` }, 'main');
+    const more = await app.post(
+      `${base}/merge_requests`,
+      { title: `More ${i}`, source_branch: `more-${i}`, target_branch: 'main', labels: 'a', assignee_ids: [app.users.developer.id] },
+      { token: 'developer' },
+    );
+    expect(more.status).toBe(201);
+  }
+  // The newest merge request is in another project with its own label `a`.
+  const other = await app.post(
+    '/api/v4/projects',
+    { name: 'Other', path: 'other', namespace_id: app.group.id, initialize_with_readme: true },
+    { token: 'owner' },
+  );
+  expect(other.status).toBe(201);
+  const otherCommit = await app.post(
+    `/api/v4/projects/${other.body.id}/repository/commits`,
+    {
+      branch: 'side',
+      start_branch: other.body.default_branch,
+      commit_message: 'Side',
+      actions: [{ action: 'create', file_path: 'side.txt', content: 'side\n' }],
+    },
+    { token: 'owner' },
+  );
+  expect(otherCommit.status).toBe(201);
+  const otherMr = await app.post(
+    `/api/v4/projects/${other.body.id}/merge_requests`,
+    { title: 'Elsewhere', source_branch: 'side', target_branch: other.body.default_branch, labels: 'a' },
+    { token: 'owner' },
+  );
+  expect(otherMr.status).toBe(201);
+});
+afterAll(() => app.close());
+
+describe('diff note positions', () => {
+  const discussions = () => `${base}/merge_requests/${iid}/discussions`;
+  const at = (lines: { new_line?: number; old_line?: number }, extra: Record<string, unknown> = {}) => ({
+    ...refs,
+    position_type: 'text',
+    new_path: 'code.txt',
+    old_path: 'code.txt',
+    ...lines,
+    ...extra,
+  });
+
+  it('takes added, removed and unchanged lines the diff shows', async () => {
+    for (const lines of [{ new_line: 5 }, { old_line: 5 }, { old_line: 3, new_line: 3 }]) {
+      const res = await app.post(discussions(), { body: 'here', position: at(lines) }, { token: 'developer' });
+      expect(res.status, JSON.stringify(lines)).toBe(201);
+      expect(res.body.notes[0]).toMatchObject({ type: 'DiffNote', position: { new_path: 'code.txt', ...lines } });
+    }
+  });
+
+  it('refuses lines outside the diff, lines of the wrong side, unknown files and shas with GitLab’s 400', async () => {
+    const refused = [
+      at({ new_line: 1 }),
+      at({ old_line: 1, new_line: 1 }),
+      at({ new_line: 4 }),
+      at({ old_line: 6 }),
+      at({}),
+      at({ new_line: 5 }, { new_path: 'other.txt', old_path: 'other.txt' }),
+      at({ new_line: 5 }, { head_sha: 'f'.repeat(40) }),
+      at({ new_line: 5 }, { head_sha: '--output=/tmp/forgekit-position' }),
+    ];
+    for (const position of refused) {
+      const res = await app.post(discussions(), { body: 'there', position }, { token: 'developer' });
+      expect(res, JSON.stringify(position)).toMatchObject({ status: 400, body: { message: `400 Bad request - ${INVALID_LINE}` } });
+    }
+  });
+
+  it('reads hunks into line keys', () => {
+    const keys = diffLineKeys('@@ -3,3 +3,4 @@ intro\n three\n-four\n+FOUR\n+extra\n five\n\\ No newline at end of file');
+    expect([...keys]).toEqual(['3:3', '4:', ':4', ':5', '5:6']);
+  });
+});
+
+describe('the merge request list', () => {
+  it('shows award votes as upvotes and downvotes', async () => {
+    await app.post(`${base}/merge_requests/${iid}/award_emoji`, { name: 'thumbsup' }, { token: 'developer' });
+    await app.post(`${base}/merge_requests/${iid}/award_emoji`, { name: 'thumbsdown' }, { token: 'reporter' });
+    await app.post(`${base}/merge_requests/${iid}/award_emoji`, { name: 'thumbsup' }, { token: 'maintainer' });
+    const res = await app.get(`${base}/merge_requests`, { token: 'developer', query: { iids: [iid] } });
+    expect(res.body).toMatchObject([{ iid, upvotes: 2, downvotes: 1 }]);
+  });
+
+  it('costs the same statements whatever the page size, across projects', async () => {
+    const log = recordStatements(app.kernel);
+    try {
+      const statementsOf = (perPage: number) =>
+        log.during(async () => {
+          const res = await app.get('/api/v4/merge_requests', { token: 'owner', query: { scope: 'all', state: 'opened', labels: 'a', per_page: perPage } });
+          expect(res.status).toBe(200);
+          expect(res.body).toHaveLength(perPage);
+        });
+      const two = await statementsOf(2);
+      const six = await statementsOf(6);
+      expect(six.length, six.join('\n')).toBe(two.length);
+      // token, visible projects, carried labels, those labels, the page with its total, each of the two
+      // projects and each repository, assignees and reviewers, label links, note counts, award votes, users, labels
+      expect(six.length, six.join('\n')).toBeLessThanOrEqual(15);
+    } finally {
+      log.stop();
+    }
+  });
+
+  it('runs no git for a page whose commit pairs it has seen', async () => {
+    const reads = app.kernel.resolve(repositoryReadRef);
+    const list = () => app.get(`${base}/merge_requests`, { token: 'developer', query: { state: 'opened' } });
+    expect((await list()).status).toBe(200);
+    const spies = (['mergeBase', 'checkMerge', 'diff', 'listCommits', 'resolveCommit'] as const).map((name) => vi.spyOn(reads, name));
+    try {
+      // A new commit is a pair not seen yet: git runs once for it, then no more.
+      await commit('more-1', { 'more-1.txt': 'changed\n' }, undefined, true);
+      expect((await list()).status).toBe(200);
+      expect(spies[1]).toHaveBeenCalledTimes(1);
+      for (const spy of spies) spy.mockClear();
+      const res = await list();
+      expect(res.body.map((mr: { detailed_merge_status: string }) => mr.detailed_merge_status)).toContain('mergeable');
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+});
