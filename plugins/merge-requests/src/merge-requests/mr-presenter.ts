@@ -86,6 +86,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
+    const pageRefs = deps.git.pageRefs();
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
       labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
@@ -93,7 +94,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
       Promise.all(
         mrs.map(async (mr) => {
           const project = projects.get(mr.projectId)!;
-          const refs = await deps.git.refs(project.repository, mr);
+          const refs = await pageRefs(project.repository, mr);
           const state: MergeState = await deps.git.mergeState(project.repository, mr, refs, project.method);
           return { refs, state };
         }),
