@@ -13,6 +13,7 @@ import { MergeRequestUserEntity } from './entities/merge-request-user.js';
 import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
+import { createMergeRequestOrderer } from './merge-requests/mr-order.js';
 import { positionChecker } from './merge-requests/mr-positions.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
 import { createMergeRequestRenderer } from './merge-requests/mr-render.js';
@@ -85,6 +86,7 @@ export const mergeRequestsPlugin = definePlugin({
         writes,
         protection,
         lister,
+        orderFor: createMergeRequestOrderer({ store, milestones, labels, notes }),
         present,
         render: createMergeRequestRenderer({ store, users, projects, labels, milestones, issues: ctx.resolveOptional(issuesServiceRef) }),
       }),

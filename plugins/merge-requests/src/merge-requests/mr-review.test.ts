@@ -164,3 +164,34 @@ describe('the merge request list', () => {
     }
   });
 });
+
+describe('list orders that need other plugins', () => {
+  const titles = async (query: Record<string, unknown>) =>
+    (await app.get(`${base}/merge_requests`, { token: 'developer', query: { state: 'opened', per_page: 100, ...query } })).body.map(
+      (mr: { title: string }) => mr.title,
+    );
+  const iidOf = async (title: string) => (await app.get(`${base}/merge_requests`, { token: 'developer', query: { search: title } })).body[0].iid as number;
+
+  it('popularity: most upvotes first, then newest first; ascending turns it round', async () => {
+    await app.post(`${base}/merge_requests/${await iidOf('More 1')}/award_emoji`, { name: 'thumbsup' }, { token: 'developer' });
+    // `Review` has two upvotes and one downvote from the list test above.
+    expect(await titles({ order_by: 'popularity' })).toEqual(['Review', 'More 1', 'More 5', 'More 4', 'More 3', 'More 2']);
+    expect(await titles({ order_by: 'popularity', sort: 'asc' })).toEqual(['More 5', 'More 4', 'More 3', 'More 2', 'More 1', 'Review']);
+  });
+
+  it('label_priority and priority: the highest priority of the labels first, merge requests without one last', async () => {
+    for (const [name, priority] of [
+      ['p1', 1],
+      ['p5', 5],
+    ] as const) {
+      expect((await app.post(`${base}/labels`, { name, color: '#FF0000', priority }, { token: 'maintainer' })).status).toBe(201);
+    }
+    await app.put(`${base}/merge_requests/${await iidOf('More 2')}`, { add_labels: 'p5' }, { token: 'developer' });
+    await app.put(`${base}/merge_requests/${await iidOf('More 3')}`, { add_labels: 'p1,p5' }, { token: 'developer' });
+    expect(await titles({ order_by: 'label_priority', sort: 'asc' })).toEqual(['More 3', 'More 2', 'More 5', 'More 4', 'More 1', 'Review']);
+    expect(await titles({ order_by: 'priority', sort: 'asc' })).toEqual(['More 3', 'More 2', 'More 5', 'More 4', 'More 1', 'Review']);
+    // Labels the list filters by do not count.
+    expect(await titles({ order_by: 'label_priority', sort: 'asc', labels: 'p1' })).toEqual(['More 3']);
+    expect(await titles({ order_by: 'label_priority', sort: 'asc', labels: 'p5' })).toEqual(['More 3', 'More 2']);
+  });
+});
