@@ -14,6 +14,7 @@ import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestOrderer } from './merge-requests/mr-order.js';
+import { mergeRequestQuickActions } from './merge-requests/mr-quick-actions.js';
 import { positionChecker } from './merge-requests/mr-positions.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
 import { createMergeRequestRenderer } from './merge-requests/mr-render.js';
@@ -96,7 +97,10 @@ export const mergeRequestsPlugin = definePlugin({
       const mr = await service.find(await access.requireProject(user, projectIdOrPath), iid);
       return { id: mr.id, iid: mr.iid, projectId: mr.projectId };
     };
-    notes.registerNoteable('MergeRequest', 'merge_requests', resolve, { checkPosition: positionChecker({ reads, repositoryOf: service.repositoryOf }) });
+    notes.registerNoteable('MergeRequest', 'merge_requests', resolve, {
+      checkPosition: positionChecker({ reads, repositoryOf: service.repositoryOf }),
+      quickActions: mergeRequestQuickActions({ service, store, access, writes }),
+    });
     milestoneEvents.registerResource('MergeRequest', resolve);
     labels.registerCounts('merge_requests', (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, everyListableMergeRequest(access, user, scope)));
 

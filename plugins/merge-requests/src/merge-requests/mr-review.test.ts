@@ -195,3 +195,29 @@ describe('list orders that need other plugins', () => {
     expect(await titles({ order_by: 'label_priority', sort: 'asc', labels: 'p5' })).toEqual(['More 3', 'More 2']);
   });
 });
+
+describe('the /merge quick action', () => {
+  it('merges with the head the author saw, when the author may merge; otherwise leaves the merge request open', async () => {
+    await commit('quick', { 'quick.txt': 'quick\n' }, 'main');
+    const mr = (await app.post(`${base}/merge_requests`, { title: 'Quick', source_branch: 'quick', target_branch: 'main' }, { token: 'developer' })).body;
+    const head = mr.diff_refs.head_sha as string;
+    const notes = `${base}/merge_requests/${mr.iid}/notes`;
+    const state = async () => (await app.get(`${base}/merge_requests/${mr.iid}`, { token: 'developer' })).body.state;
+
+    // Developers may not merge into the protected default branch; no sha, or a stale one, merges nothing.
+    for (const [token, sha] of [
+      ['developer', head],
+      ['maintainer', undefined],
+      ['maintainer', 'f'.repeat(40)],
+    ] as const) {
+      const res = await app.post(notes, { body: '/merge', ...(sha ? { merge_request_diff_head_sha: sha } : {}) }, { token });
+      expect(res, `${token} ${sha}`).toMatchObject({ status: 202, body: { commands_changes: {}, summary: [] } });
+      expect(await state()).toBe('opened');
+    }
+
+    const merged = await app.post(notes, { body: '/merge', merge_request_diff_head_sha: head }, { token: 'maintainer' });
+    expect(merged).toMatchObject({ status: 202, body: { commands_changes: { merge: head }, summary: ['Merged this merge request.'] } });
+    const after = (await app.get(`${base}/merge_requests/${mr.iid}`, { token: 'developer' })).body;
+    expect(after).toMatchObject({ state: 'merged', merged_by: { username: 'maintainer' } });
+  });
+});
