@@ -31,7 +31,11 @@ export interface OrderDeps {
 type Sql = ReturnType<typeof sql>;
 type Term = (query: MergeRequestQuery) => Sql;
 
-const NULL_TERM: Term = () => sql`null`;
+/**
+ * A value no merge request has: typed, since PostgreSQL refuses a bare constant in ORDER BY
+ * ("non-integer constant in ORDER BY").
+ */
+const NULL_TERM: Term = () => sql`cast(null as integer)`;
 const joined = (pieces: readonly Sql[]) => pieces.reduce((all, piece) => sql`${all} ${piece}`);
 const sorted = (term: Sql, sort: 'asc' | 'desc') => (sort === 'asc' ? sql`${term} asc` : sql`${term} desc`);
 /** `term dir` with nulls last on both engines. */
@@ -49,7 +53,7 @@ export function createMergeRequestOrderer(deps: OrderDeps) {
     const due = ids.length === 0 ? [] : (await deps.milestones.byIds(ids)).filter((milestone) => milestone.dueDate !== null);
     if (due.length === 0) return NULL_TERM;
     const whens = joined(due.map((milestone) => sql`when ${milestone.id} then cast(${milestone.dueDate ?? ''} as varchar(10))`));
-    return () => sql`(case ${ref('m.milestoneId')} ${whens} end)`;
+    return () => sql`(case ${ref('m.milestoneId')} ${whens} else null end)`;
   }
 
   /** The highest (lowest-numbered) priority, in the merge request's project, of its labels other than `excluded`. */
@@ -81,7 +85,7 @@ export function createMergeRequestOrderer(deps: OrderDeps) {
     const ids = await deps.store.idsOf(filter);
     const votes = ids.length === 0 ? new Map() : await deps.notes.awardVotes('MergeRequest', ids);
     const voted = [...votes].filter(([, { upvotes }]) => upvotes > 0);
-    if (voted.length === 0) return () => sql`0`;
+    if (voted.length === 0) return () => sql`cast(0 as integer)`;
     const whens = joined(voted.map(([id, { upvotes }]) => sql`when ${id} then cast(${upvotes} as integer)`));
     return () => sql`(case ${ref('m.id')} ${whens} else 0 end)`;
   }
