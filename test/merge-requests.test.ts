@@ -100,6 +100,18 @@ describe('merge requests through @gitbeaker/rest and git', () => {
     expect((await failureOf(dev.api.MergeRequests.merge(project.id, 1))).status).toBe(401);
   });
 
+  it('takes diff threads on lines of the diff and refuses lines outside it', async () => {
+    const mr = await dev.api.MergeRequests.show(project.id, 1);
+    const refs = mr.diff_refs as { base_sha: string; start_sha: string; head_sha: string };
+    const at = (line: number) => ({ ...refs, position_type: 'text', old_path: 'feature.md', new_path: 'feature.md', new_line: line }) as never;
+    const thread = await dev.api.MergeRequestDiscussions.create(project.id, 1, 'On the new line', { position: at(1) });
+    expect(thread.notes![0]).toMatchObject({ type: 'DiffNote', position: { new_path: 'feature.md', new_line: 1 } });
+    expect(await failureOf(dev.api.MergeRequestDiscussions.create(project.id, 1, 'Past the end', { position: at(2) }))).toMatchObject({
+      status: 400,
+      description: '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}',
+    });
+  });
+
   it('merges with a real merge commit that git sees on the target branch', async () => {
     const head = await gitIn(clone, 'rev-parse', 'HEAD');
     const merged = await admin.MergeRequests.merge(project.id, 1, { sha: head, shouldRemoveSourceBranch: true });

@@ -13,6 +13,9 @@ import { MergeRequestUserEntity } from './entities/merge-request-user.js';
 import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
+import { createMergeRequestOrderer } from './merge-requests/mr-order.js';
+import { mergeRequestQuickActions } from './merge-requests/mr-quick-actions.js';
+import { positionChecker } from './merge-requests/mr-positions.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
 import { createMergeRequestRenderer } from './merge-requests/mr-render.js';
 import { createMergeRequestReads } from './merge-requests/mr-reads.js';
@@ -73,7 +76,7 @@ export const mergeRequestsPlugin = definePlugin({
       events: ctx.events,
     });
     const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
-    const lister = createMergeRequestLister({ access, users, labels, milestones });
+    const lister = createMergeRequestLister({ access, users, labels, milestones, store });
     ctx.routes(
       ...mergeRequestRoutes({
         service,
@@ -84,6 +87,7 @@ export const mergeRequestsPlugin = definePlugin({
         writes,
         protection,
         lister,
+        orderFor: createMergeRequestOrderer({ store, milestones, labels, notes }),
         present,
         render: createMergeRequestRenderer({ store, users, projects, labels, milestones, issues: ctx.resolveOptional(issuesServiceRef) }),
       }),
@@ -93,7 +97,10 @@ export const mergeRequestsPlugin = definePlugin({
       const mr = await service.find(await access.requireProject(user, projectIdOrPath), iid);
       return { id: mr.id, iid: mr.iid, projectId: mr.projectId };
     };
-    notes.registerNoteable('MergeRequest', 'merge_requests', resolve);
+    notes.registerNoteable('MergeRequest', 'merge_requests', resolve, {
+      checkPosition: positionChecker({ reads, repositoryOf: service.repositoryOf }),
+      quickActions: mergeRequestQuickActions({ service, store, access, writes }),
+    });
     milestoneEvents.registerResource('MergeRequest', resolve);
     labels.registerCounts('merge_requests', (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, everyListableMergeRequest(access, user, scope)));
 

@@ -42,10 +42,16 @@ export interface QuickActionResult {
   summary: string[];
 }
 
+/** What the note request said besides its body, for the quick actions that need it. */
+export interface QuickActionContext {
+  /** `merge_request_diff_head_sha`: the head the author saw, which `/merge` needs. */
+  mergeRequestDiffHeadSha?: string | null;
+}
+
 /** The quick actions a noteable kind understands, and how it runs them for the author of a note. */
 export interface QuickActions {
   names: readonly string[];
-  run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[]): Promise<QuickActionResult>;
+  run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[], context?: QuickActionContext): Promise<QuickActionResult>;
 }
 
 export interface NoteableOptions {

@@ -7,7 +7,7 @@ import { SuggestionEntity } from './entities/suggestion.js';
 import { init } from './migrations/202611271230-init.js';
 import { presentSuggestion } from './suggestions/suggestion-presenter.js';
 import { suggestionRoutes } from './suggestions/suggestion-routes.js';
-import { createSuggestionService } from './suggestions/suggestion-service.js';
+import { createSuggestionService, type ShownSuggestion } from './suggestions/suggestion-service.js';
 import { createSuggestionStore } from './suggestions/suggestion-store.js';
 
 /** Suggestions in merge request diff notes (`suggestion:-A+B` blocks), applied as one commit on the source branch. */
@@ -32,10 +32,10 @@ export const suggestionsPlugin = definePlugin({
     ctx.routes(...suggestionRoutes(service));
 
     notes.extendFields(async (shown) => {
-      const diffNotes = shown.filter((note) => note.type === 'DiffNote' && note.noteableType === 'MergeRequest').map((note) => note.id);
-      const byNote = await service.ofNotes(diffNotes);
+      const diffNotes = shown.filter((note) => note.type === 'DiffNote' && note.noteableType === 'MergeRequest');
+      const byNote = diffNotes.length > 0 ? await service.ofNotes(diffNotes) : new Map<number, ShownSuggestion[]>();
       return new Map(
-        diffNotes.map((noteId) => [
+        diffNotes.map(({ id: noteId }) => [
           noteId,
           { suggestions: (byNote.get(noteId) ?? []).map((suggestion) => presentSuggestion(suggestion, suggestion.appliable)) },
         ]),

@@ -49,12 +49,32 @@ function remembered<T>(compute: (repository: RepositoryHandle, a: string, b: str
   };
 }
 
+export type BranchHead = (repository: RepositoryHandle, branch: string) => Promise<string | null>;
+
+/** A branch head reader that reads each branch once (for one page: branches move between requests). */
+export function branchHeadsOnce(read: BranchHead): BranchHead {
+  const heads = new Map<string, Promise<string | null>>();
+  return (repository, branch) => {
+    const key = `${repository.id}:${branch}`;
+    let head = heads.get(key);
+    if (!head) {
+      head = read(repository, branch);
+      heads.set(key, head);
+    }
+    return head;
+  };
+}
+
 export function createMergeRequestGit(repos: RepositoryReads) {
   const mergeBase = remembered((repository, a, b) => repos.mergeBase(repository, a, b));
   const checkMerge = remembered((repository, a, b) => repos.checkMerge(repository, a, b));
-  async function refs(repository: RepositoryHandle | null, mr: RefsOf): Promise<DiffRefs> {
+  /**
+   * `branchHead` may be a page's shared reader, so that a target branch many merge requests
+   * share is read once per page.
+   */
+  async function refs(repository: RepositoryHandle | null, mr: RefsOf, branchHead: BranchHead = repos.branchHead): Promise<DiffRefs> {
     if (mr.state !== 'opened' || !repository) return { base_sha: mr.baseSha ?? null, head_sha: mr.headSha ?? null, start_sha: mr.startSha ?? null };
-    const [head, start] = await Promise.all([repos.branchHead(repository, mr.sourceBranch), repos.branchHead(repository, mr.targetBranch)]);
+    const [head, start] = await Promise.all([branchHead(repository, mr.sourceBranch), branchHead(repository, mr.targetBranch)]);
     const base = head && start ? await mergeBase(repository, start, head) : null;
     return { base_sha: base, head_sha: head ?? null, start_sha: start ?? null };
   }
@@ -73,6 +93,11 @@ export function createMergeRequestGit(repos: RepositoryReads) {
 
   return {
     refs,
+    /** `refs` for a page of merge requests, each branch read once. */
+    pageRefs: () => {
+      const branchHead = branchHeadsOnce((repository, branch) => repos.branchHead(repository, branch));
+      return (repository: RepositoryHandle | null, mr: RefsOf) => refs(repository, mr, branchHead);
+    },
     mergeState,
 
     async diffs(repository: RepositoryHandle | null, diffRefs: DiffRefs): Promise<FileDiff[]> {

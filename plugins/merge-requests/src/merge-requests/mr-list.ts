@@ -5,6 +5,7 @@ import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { MergeRequestFilter, NegatedFilter, Wildcard } from './mr-filter.js';
 import type { ListInput } from './mr-params.js';
+import type { MergeRequestStore } from './mr-store.js';
 
 export type ListScope = { kind: 'project'; access: ProjectAccess } | { kind: 'group'; access: GroupAccess } | { kind: 'instance' };
 
@@ -13,6 +14,7 @@ export interface ListDeps {
   users: UserService;
   labels: LabelsService;
   milestones: MilestonesService;
+  store: Pick<MergeRequestStore, 'labelIdsIn'>;
 }
 
 /**
@@ -32,26 +34,35 @@ const wildcard = (value: string): Wildcard | null => {
 };
 
 export function createMergeRequestLister(deps: ListDeps) {
-  async function scopeOf(user: Principal | null, scope: ListScope) {
+  /** The projects in scope, and the groups whose milestones count (read only when a milestone filter asks). */
+  async function scopeOf(user: Principal | null, scope: ListScope): Promise<{ projectIds: number[]; groupIds: () => Promise<number[]> }> {
     if (scope.kind === 'project') {
       const { project } = scope.access;
-      return { projectIds: [project.id], groupIds: project.namespace.kind === 'group' ? idsOf(project.namespace.traversalPath) : [] };
+      const groupIds = project.namespace.kind === 'group' ? idsOf(project.namespace.traversalPath) : [];
+      return { projectIds: [project.id], groupIds: async () => groupIds };
     }
     const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversalPath } : {};
     const projectIds = await deps.access.visibleProjectIds(user, under);
-    const groupIds = scope.kind === 'group' ? idsOf(scope.access.group.traversalPath) : await deps.access.visibleGroupIds(user);
-    return { projectIds, groupIds };
+    if (scope.kind === 'group') {
+      const groupIds = idsOf(scope.access.group.traversalPath);
+      return { projectIds, groupIds: async () => groupIds };
+    }
+    return { projectIds, groupIds: () => deps.access.visibleGroupIds(user) };
   }
 
   const userIdNamed = async (username: string) => (await deps.users.findByUsername(username))?.id ?? -1;
 
+  /**
+   * Label ids per title among the labels the projects in scope may use. One project asks the
+   * labels plugin; many (group and instance lists) read the labels their merge requests carry
+   * and keep those of each title, in two statements whatever the number of projects: a label
+   * no merge request in scope carries could not match anyway, and merge requests only carry
+   * labels their project may use.
+   */
   async function labelIdsPerTitle(projectIds: readonly number[], titles: readonly string[]): Promise<number[][]> {
-    return Promise.all(
-      titles.map(async (title) => {
-        const perProject = await Promise.all(projectIds.map((projectId) => deps.labels.idsMatching(projectId, [title])));
-        return [...new Set(perProject.flat())];
-      }),
-    );
+    if (projectIds.length === 1) return Promise.all(titles.map((title) => deps.labels.idsMatching(projectIds[0]!, [title])));
+    const carried = await deps.labels.byIds(await deps.store.labelIdsIn(projectIds));
+    return titles.map((title) => carried.filter((label) => label.title === title).map((label) => label.id));
   }
 
   const userFilter = async (id: string | null | undefined, username: string | null | undefined): Promise<Wildcard | number[] | undefined> => {
@@ -61,7 +72,7 @@ export function createMergeRequestLister(deps: ListDeps) {
   };
 
   return async function filterFor(user: Principal | null, scope: ListScope, input: ListInput): Promise<MergeRequestFilter> {
-    const { projectIds, groupIds } = await scopeOf(user, scope);
+    const { projectIds, groupIds: groupIdsOf } = await scopeOf(user, scope);
     const filter: MergeRequestFilter = { projectIds };
     const mine = user?.id ?? -1;
 
@@ -84,6 +95,7 @@ export function createMergeRequestLister(deps: ListDeps) {
       filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels));
     }
     if (input.milestone != null) {
+      const groupIds = await groupIdsOf();
       const word = wildcard(input.milestone);
       filter.milestone =
         word ??
@@ -119,7 +131,8 @@ export function createMergeRequestLister(deps: ListDeps) {
       if (given.reviewer_id != null) not.reviewerIds = [given.reviewer_id];
       if (given.reviewer_username != null) not.reviewerIds = [await userIdNamed(given.reviewer_username)];
       if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
-      if (given.milestone != null) not.milestoneIds = await deps.milestones.idsForFilter({ projectIds, groupIds }, { title: given.milestone });
+      if (given.milestone != null)
+        not.milestoneIds = await deps.milestones.idsForFilter({ projectIds, groupIds: await groupIdsOf() }, { title: given.milestone });
       filter.not = not;
     }
     return filter;

@@ -41,8 +41,7 @@ const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids
 
 export function createMergeRequestPresenter(deps: PresenterDeps) {
   async function usersById(ids: readonly number[]) {
-    const found = await Promise.all(ids.map((id) => deps.users.findById(id)));
-    return new Map(found.flatMap((user) => (user ? [[user.id, user] as const] : [])));
+    return byId(ids.length > 0 ? await deps.users.findByIds(ids) : []);
   }
 
   /** Each project looked up once: its path, merge method and repository. */
@@ -76,13 +75,18 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
       }));
     }
     const ids = mrs.map((mr) => mr.id);
-    const [relations, noteCounts] = await Promise.all([deps.store.relationsOf(ids), deps.notes.userNoteCounts('MergeRequest', ids)]);
+    const [relations, noteCounts, votes] = await Promise.all([
+      deps.store.relationsOf(ids),
+      deps.notes.userNoteCounts('MergeRequest', ids),
+      deps.notes.awardVotes('MergeRequest', ids),
+    ]);
     const userIds = unique(
       mrs.flatMap((mr) => [mr.authorId, mr.closedById, mr.mergedById, ...(relations.assignees.get(mr.id) ?? []), ...(relations.reviewers.get(mr.id) ?? [])]),
     );
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
+    const pageRefs = deps.git.pageRefs();
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
       labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
@@ -90,7 +94,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
       Promise.all(
         mrs.map(async (mr) => {
           const project = projects.get(mr.projectId)!;
-          const refs = await deps.git.refs(project.repository, mr);
+          const refs = await pageRefs(project.repository, mr);
           const state: MergeState = await deps.git.mergeState(project.repository, mr, refs, project.method);
           return { refs, state };
         }),
@@ -130,8 +134,8 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
           target_branch: mr.targetBranch,
           source_branch: mr.sourceBranch,
           user_notes_count: noteCounts.get(mr.id) ?? 0,
-          upvotes: 0,
-          downvotes: 0,
+          upvotes: votes.get(mr.id)?.upvotes ?? 0,
+          downvotes: votes.get(mr.id)?.downvotes ?? 0,
           author: user(mr.authorId),
           assignees,
           assignee: assignees[0] ?? null,

@@ -25,7 +25,8 @@ import {
 import type { MergeRequestRow } from '../entities/merge-request.js';
 import type { MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import type { MergeRequestGit } from './mr-git.js';
-import type { ListOrder, MergeRequestStore } from './mr-store.js';
+import type { MergeRequestStore } from './mr-store.js';
+import type { MergeRequestOrderer } from './mr-order.js';
 import type { ListScope, MergeRequestLister } from './mr-list.js';
 import { createParams, showParams, instanceListParams, mergeParams, projectListParams, updateParams, type ListInput } from './mr-params.js';
 import type { PresentMergeRequests, PresentOptions } from './mr-presenter.js';
@@ -41,6 +42,7 @@ export interface MergeRequestRouteDeps {
   writes: RepositoryWrites;
   protection: BranchProtection;
   lister: MergeRequestLister;
+  orderFor: MergeRequestOrderer;
   present: PresentMergeRequests;
   render: RenderMergeRequest;
 }
@@ -66,27 +68,13 @@ function checkIid(text: string): string {
   return text;
 }
 
-/** GitLab orders by these columns; the priority and popularity orders fall back to creation time here. */
-function orderOf(input: ListInput): ListOrder {
-  const sort = input.sort ?? 'desc';
-  switch (input.order_by) {
-    case 'updated_at':
-      return { column: 'm.updatedAt', sort };
-    case 'title':
-      return { column: 'm.title', sort };
-    case 'merged_at':
-      return { column: 'm.mergedAt', sort };
-    default:
-      return { column: 'm.createdAt', sort };
-  }
-}
-
 export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
   const { service, store, git, access, reads, lister, present } = deps;
 
   async function listPage(ctx: RequestContext, scope: ListScope, input: ListInput) {
     const filter = await lister(ctx.user, scope, input);
-    const rows = await store.list(filter, orderOf(input), ctx.page.perPage, ctx.page.offset);
+    const order = await deps.orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
+    const rows = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
     const items = await present(rows, {
       externalUrl: ctx.externalUrl,
       relink: ctx.relink,

@@ -6,6 +6,7 @@ import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
 import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
+import type { ListOrder } from './mr-order.js';
 
 export type NewMergeRequest = Omit<MergeRequestRow, 'id' | 'iid'>;
 
@@ -22,11 +23,6 @@ export interface RelationChanges {
   assigneeIds?: readonly number[];
   reviewerIds?: readonly number[];
   labelIds?: readonly number[];
-}
-
-export interface ListOrder {
-  column: 'm.createdAt' | 'm.updatedAt' | 'm.title' | 'm.mergedAt';
-  sort: 'asc' | 'desc';
 }
 
 /** A next iid that lost a race to another process is retried this often. */
@@ -168,10 +164,41 @@ export function createMergeRequestStore(database: Database) {
     async list(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number): Promise<(MergeRequestRow & { [TOTAL_COLUMN]?: unknown })[]> {
       const total = applyMergeRequestFilter(database.table(MergeRequestEntity, 'm').count(), filter);
       const query = list(filter).selectQuery(TOTAL_COLUMN, total);
-      if (order.column === 'm.mergedAt') query.orderBy(order.column, order.sort, { nulls: 'last' });
-      else query.orderBy(order.column, order.sort);
-      return database.rows(query.orderBy('m.id', order.sort).limit(limit).offset(offset));
+      order.terms(query);
+      return database.rows(query.orderBy('m.id', order.direction).limit(limit).offset(offset));
     },
+
+    /** Ids of every merge request the filter matches (the popularity order's votes). */
+    async idsOf(filter: MergeRequestFilter): Promise<number[]> {
+      return (await database.values(applyMergeRequestFilter(database.table(MergeRequestEntity, 'm').select({ id: 'm.id' }), filter), { id: 'number' })).map(
+        (row) => row.id,
+      );
+    },
+
+    /** The distinct milestones of the merge requests a filter matches. */
+    async milestoneIdsOf(filter: MergeRequestFilter): Promise<number[]> {
+      const rows = await database.values(
+        applyMergeRequestFilter(database.table(MergeRequestEntity, 'm').distinct().select({ milestoneId: 'm.milestoneId' }), filter).whereNotNull(
+          'm.milestoneId',
+        ),
+        { milestoneId: 'number' },
+      );
+      return rows.map((row) => row.milestoneId);
+    },
+
+    /** The distinct (project, label) pairs on the merge requests a filter matches. */
+    projectLabelsOf: (filter: MergeRequestFilter): Promise<{ projectId: number; labelId: number }[]> =>
+      database.values(
+        applyMergeRequestFilter(
+          database
+            .table(MergeRequestEntity, 'm')
+            .join(MergeRequestLabelEntity, 'pl', 'pl.mergeRequestId', 'm.id')
+            .distinct()
+            .select({ projectId: 'm.projectId', labelId: 'pl.labelId' }),
+          filter,
+        ),
+        { projectId: 'number', labelId: 'number' },
+      ),
 
     count: (filter: MergeRequestFilter) => database.count(applyMergeRequestFilter(database.table(MergeRequestEntity, 'm'), filter)),
 
@@ -197,6 +224,18 @@ export function createMergeRequestStore(database: Database) {
         push(relations.labels, row.mergeRequestId, row.labelId);
       }
       return relations;
+    },
+
+    /** The labels that merge requests of these projects carry. */
+    async labelIdsIn(projectIds: readonly number[]): Promise<number[]> {
+      if (projectIds.length === 0) return [];
+      const query = database
+        .table(MergeRequestLabelEntity, 'link')
+        .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
+        .distinct()
+        .select({ labelId: 'link.labelId' })
+        .whereIn('m.projectId', [...projectIds]);
+      return (await database.values(query, { labelId: 'number' })).map((row) => row.labelId);
     },
 
     /** Opened, closed and merged merge requests per label, among those `filter` keeps. */

@@ -1,4 +1,5 @@
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesServiceRef } from '../contracts.js';
 import { notesPlugin } from '../plugin.js';
@@ -49,6 +50,22 @@ describe('issue discussions', () => {
       individual_note: false,
       notes: [{ type: 'DiscussionNote' }, { body: 'answer to lone' }],
     });
+  });
+
+  it('reads a page of threads in the same statements whatever its size', async () => {
+    const log = recordStatements(app.kernel);
+    try {
+      const statementsOf = (perPage: number) =>
+        log.during(async () => {
+          const res = await app.get(issue, { token: 'guest', query: { per_page: perPage } });
+          expect(res.body).toHaveLength(perPage);
+        });
+      const one = await statementsOf(1);
+      const three = await statementsOf(3);
+      expect(three.length, three.join('\n')).toBe(one.length);
+    } finally {
+      log.stop();
+    }
   });
 
   it('answers GitLab’s errors on threads', async () => {

@@ -72,11 +72,12 @@ function threads(notes: readonly NoteRow[]): NoteRow[][] {
 }
 
 export function discussionRoutes(service: NoteService, scopes: NoteableScopes, present: NotePresenter): Route[] {
-  const presentDiscussion = async (notes: readonly NoteRow[], externalUrl: string) => ({
+  const discussionEntity = (notes: readonly NoteRow[], presented: Awaited<ReturnType<NotePresenter>>) => ({
     id: notes[0]!.discussionId,
     individual_note: notes.length === 1 && notes[0]!.type === null,
-    notes: await present(notes, externalUrl),
+    notes: presented,
   });
+  const presentDiscussion = async (notes: readonly NoteRow[], externalUrl: string) => discussionEntity(notes, await present(notes, externalUrl));
   const discussionOf = async (scope: NoteableInScope, discussionId: string) => {
     const notes = await service.ofDiscussion(scope, discussionId);
     if (notes.length === 0) throw notFound('Discussion');
@@ -100,7 +101,11 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
         async handler(ctx, _input, scope) {
           const all = threads(await service.all(scope));
           const { perPage, offset } = ctx.page;
-          const items = await Promise.all(all.slice(offset, offset + perPage).map((notes) => presentDiscussion(notes, ctx.externalUrl)));
+          // The page's notes are presented together, so authors and added fields are read once per page.
+          const shown = all.slice(offset, offset + perPage);
+          const presented = await present(shown.flat(), ctx.externalUrl);
+          let next = 0;
+          const items = shown.map((notes) => discussionEntity(notes, presented.slice(next, (next += notes.length))));
           return page(items, all.length);
         },
       }),

@@ -66,7 +66,12 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
         input: params({ ...noteBodyParams, merge_request_diff_head_sha: f.optional(f.string()) }),
         before,
         async handler(ctx, input, scope) {
-          const result = await service.create(scope, { body: input.body, internal: input.internal ?? input.confidential, createdAt: input.created_at });
+          const result = await service.create(scope, {
+            body: input.body,
+            internal: input.internal ?? input.confidential,
+            createdAt: input.created_at,
+            mergeRequestDiffHeadSha: input.merge_request_diff_head_sha,
+          });
           if (result.kind === 'commands') return commandsOnlyAnswer(result);
           const [note] = await present([result.note], ctx.externalUrl);
           return created(result.kind === 'note' ? { ...note, commands_changes: result.changes } : note);

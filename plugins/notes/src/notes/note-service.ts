@@ -31,6 +31,8 @@ export interface NoteInput {
   position?: Record<string, unknown> | null;
   /** A reply: the thread it joins. */
   discussion?: readonly NoteRow[];
+  /** `merge_request_diff_head_sha`, for `/merge`. */
+  mergeRequestDiffHeadSha?: string | null;
 }
 
 /**
@@ -157,7 +159,10 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       checkBody(input.body);
       const quickActions = optionsByType.get(noteableType)?.quickActions;
       const parsed = parseQuickActions(input.body, quickActions?.names ?? []);
-      const ran = parsed.actions.length > 0 ? await quickActions!.run(viewer.user, noteable, parsed.actions) : null;
+      const ran =
+        parsed.actions.length > 0
+          ? await quickActions!.run(viewer.user, noteable, parsed.actions, { mergeRequestDiffHeadSha: input.mergeRequestDiffHeadSha ?? null })
+          : null;
       if (ran && parsed.text === '') return { kind: 'commands', changes: ran.changes, summary: ran.summary };
       const body = parsed.text;
       const [first] = input.discussion ?? [];

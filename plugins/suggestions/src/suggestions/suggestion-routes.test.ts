@@ -27,11 +27,29 @@ async function openMergeRequest(branch: string) {
   return { iid: res.body.iid as number, refs: res.body.diff_refs as Record<string, string> };
 }
 
-/** Starts a diff thread on `path` line `line` and answers its first note. */
+/** The new line numbers a merge request's diff adds to `path`. */
+async function addedLines(iid: number, path: string): Promise<Set<number>> {
+  const diffs = (await app.get(`${base}/merge_requests/${iid}/diffs`, { token: 'developer' })).body as { new_path: string; diff: string }[];
+  const added = new Set<number>();
+  let line = 0;
+  for (const text of (diffs.find((file) => file.new_path === path)?.diff ?? '').split('\n')) {
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(text);
+    if (hunk) line = Number(hunk[1]);
+    else if (text.startsWith('+')) added.add(line++);
+    else if (text.startsWith(' ')) line++;
+  }
+  return added;
+}
+
+/**
+ * Starts a diff thread on `path` line `line` and answers its first note: an added line is named
+ * by `new_line`, an unchanged one (no line moves in these diffs) by both, as GitLab needs.
+ */
 async function suggest(mr: { iid: number; refs: Record<string, string> }, body: string, line: number, token = 'developer', path = 'app.txt') {
+  const lines = (await addedLines(mr.iid, path)).has(line) ? { new_line: line } : { old_line: line, new_line: line };
   const res = await app.post(
     `${base}/merge_requests/${mr.iid}/discussions`,
-    { body, position: { ...mr.refs, position_type: 'text', new_path: path, old_path: path, new_line: line } },
+    { body, position: { ...mr.refs, position_type: 'text', new_path: path, old_path: path, ...lines } },
     { token },
   );
   expect(res.status).toBe(201);

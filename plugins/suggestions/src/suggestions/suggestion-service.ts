@@ -13,6 +13,8 @@ const NOT_FOUND_MANY = 'Suggestions are not applicable as one or more suggestion
 const FILE_NOT_FOUND = 'A file was not found.';
 const NOT_SAME_BRANCH = 'Suggestions must all be on the same branch.';
 const OVERLAPPING = 'Suggestions are not applicable as their lines cannot overlap.';
+/** How many file contents at a commit are remembered for suggestions. */
+const REMEMBERED_FILES = 500;
 const DEFAULT_MESSAGE = 'Apply %{suggestions_count} suggestion(s) to %{files_count} file(s)';
 
 interface Dependencies {
@@ -50,33 +52,65 @@ const positionOf = (note: Note) => {
 
 export function createSuggestionService({ store, notes, mergeRequests, projects, users, reads, writes, protection }: Dependencies) {
   const repositoryOf = (projectId: number) => reads.find({ kind: 'project', containerId: projectId });
-  const fileAt = async (repository: RepositoryHandle | null, commit: string | null, path: string) => {
-    if (!repository || !commit) return null;
-    const blob = await reads.readBlob(repository, commit, path).catch(() => null);
-    return blob ? blob.data.toString('utf8') : null;
+  /**
+   * A file's content at a commit never changes, so contents read for suggestions are kept by
+   * repository, commit and path (a few hundred, oldest dropped first): showing a page of diff
+   * notes again runs no git.
+   */
+  const files = new Map<string, Promise<string | null>>();
+  const fileAt = (repository: RepositoryHandle | null, commit: string | null, path: string): Promise<string | null> => {
+    if (!repository || !commit) return Promise.resolve(null);
+    const key = `${repository.id}:${commit}:${path}`;
+    let file = files.get(key);
+    if (!file) {
+      file = reads
+        .readBlob(repository, commit, path)
+        .then((blob) => (blob ? blob.data.toString('utf8') : null))
+        .catch(() => {
+          files.delete(key);
+          return null;
+        });
+      files.set(key, file);
+      if (files.size > REMEMBERED_FILES) files.delete(files.keys().next().value!);
+    }
+    return file;
   };
 
-  /** Reads the settings of several suggestions, sharing reads between those of one merge request and file. */
-  async function settingsOf(suggestions: readonly SuggestionRow[]): Promise<Map<number, Setting>> {
-    const cache = new Map<string, Promise<Setting>>();
+  /**
+   * Reads the settings of several suggestions in a batch: their notes (unless given), merge
+   * requests and repositories once each, a branch head per merge request, a file per head and path.
+   */
+  async function settingsOf(suggestions: readonly SuggestionRow[], given?: ReadonlyMap<number, Note>): Promise<Map<number, Setting>> {
     const settings = new Map<number, Setting>();
-    for (const suggestion of suggestions) {
-      const key = `${suggestion.noteId}:${suggestion.filePath}`;
-      let setting = cache.get(key);
-      if (!setting) {
-        setting = (async () => {
-          const [note, mergeRequest, repository] = await Promise.all([
-            notes.findNote(suggestion.noteId),
-            mergeRequests.findById(suggestion.mergeRequestId),
-            repositoryOf(suggestion.projectId),
-          ]);
-          const head = repository && mergeRequest ? await reads.branchHead(repository, mergeRequest.sourceBranch) : null;
-          return { note, mergeRequest, repository, head, file: await fileAt(repository, head, suggestion.filePath) };
-        })();
-        cache.set(key, setting);
-      }
-      settings.set(suggestion.id, await setting);
-    }
+    if (suggestions.length === 0) return settings;
+    const distinct = (values: readonly number[]) => [...new Set(values)];
+    const noteIds = distinct(suggestions.map((suggestion) => suggestion.noteId));
+    const projectIds = distinct(suggestions.map((suggestion) => suggestion.projectId));
+    const [noteList, mergeRequestList, repositoryList] = await Promise.all([
+      Promise.all(noteIds.map(async (id) => given?.get(id) ?? (await notes.findNote(id)))),
+      mergeRequests.byIds(distinct(suggestions.map((suggestion) => suggestion.mergeRequestId))),
+      Promise.all(projectIds.map(repositoryOf)),
+    ]);
+    const notesById = new Map(noteIds.map((id, index) => [id, noteList[index] ?? null]));
+    const mergeRequestsById = new Map(mergeRequestList.map((mergeRequest) => [mergeRequest.id, mergeRequest]));
+    const repositories = new Map(projectIds.map((id, index) => [id, repositoryList[index] ?? null]));
+    const heads = new Map(
+      await Promise.all(
+        mergeRequestList.map(async (mergeRequest) => {
+          const repository = repositories.get(mergeRequest.projectId) ?? null;
+          return [mergeRequest.id, repository ? await reads.branchHead(repository, mergeRequest.sourceBranch) : null] as const;
+        }),
+      ),
+    );
+    await Promise.all(
+      suggestions.map(async (suggestion) => {
+        const mergeRequest = mergeRequestsById.get(suggestion.mergeRequestId) ?? null;
+        const repository = repositories.get(suggestion.projectId) ?? null;
+        const head = mergeRequest && repository ? (heads.get(mergeRequest.id) ?? null) : null;
+        const note = notesById.get(suggestion.noteId) ?? null;
+        settings.set(suggestion.id, { note, mergeRequest, repository, head, file: await fileAt(repository, head, suggestion.filePath) });
+      }),
+    );
     return settings;
   }
 
@@ -139,9 +173,12 @@ export function createSuggestionService({ store, notes, mergeRequests, projects,
     },
 
     /** The suggestions of the notes given, by note id, each with whether it can be applied now. */
-    async ofNotes(noteIds: readonly number[]): Promise<Map<number, ShownSuggestion[]>> {
-      const suggestions = await store.ofNotes(noteIds);
-      const settings = await settingsOf(suggestions.filter((suggestion) => !suggestion.applied));
+    async ofNotes(shown: readonly Note[]): Promise<Map<number, ShownSuggestion[]>> {
+      const suggestions = await store.ofNotes(shown.map((note) => note.id));
+      const settings = await settingsOf(
+        suggestions.filter((suggestion) => !suggestion.applied),
+        new Map(shown.map((note) => [note.id, note])),
+      );
       const byNote = new Map<number, ShownSuggestion[]>();
       for (const suggestion of suggestions) {
         const setting = settings.get(suggestion.id);
