@@ -1,6 +1,7 @@
 import { definePlugin, f, kernelServices, KERNEL_VERSION } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
+import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { mergeRequestsServiceRef } from '@forgekit/plugin-merge-requests/contracts';
 import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
@@ -45,7 +46,7 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
   entities: [WebHookEntity, WebHookLogEntity, WebHookDeliveryEntity],
   migrations: [init, deliveriesMigration],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef],
-  optional: [issuesServiceRef, mergeRequestsServiceRef, repositoryReadRef],
+  optional: [issuesServiceRef, mergeRequestsServiceRef, notesServiceRef, repositoryReadRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
@@ -127,7 +128,15 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     ];
     const issues = ctx.resolveOptional(issuesServiceRef);
     const mergeRequests = ctx.resolveOptional(mergeRequestsServiceRef);
-    const sources = { projects, users, repositories: ctx.resolveOptional(repositoryReadRef), mergeRequests, externalUrl };
+    const sources = {
+      projects,
+      users,
+      repositories: ctx.resolveOptional(repositoryReadRef),
+      mergeRequests,
+      issues,
+      notes: ctx.resolveOptional(notesServiceRef),
+      externalUrl,
+    };
     for (const mount of mounts) {
       ctx.routes(
         ...hookRoutes(hooks, mount, autoDisabling),
