@@ -209,26 +209,25 @@ export function createDeliveryService(options: DeliveryOptions) {
     async publish(request: HookRequest) {
       const autoDisabling = await options.autoDisabling();
       const eventUuid = randomUUID();
-      for (const hook of await targets(request)) {
-        if (hook.triggers[request.trigger] !== true) continue;
-        if (
-          request.trigger === 'push_events' &&
-          request.branch !== undefined &&
-          !branchPasses(hook.branchFilterStrategy, hook.pushEventsBranchFilter, request.branch)
-        )
-          continue;
-        if (!executable(hook, autoDisabling)) continue;
-        const deliveryId = await deliveries.insert({
-          hookId: hook.id,
-          trigger: request.trigger,
-          payload: JSON.stringify(request.payload),
-          idempotencyKey: randomUUID(),
-          eventUuid,
-          createdAt: new Date(),
-        });
-        // Written down first: if queueing fails, `recover` queues it.
-        await enqueue(deliveryId);
-      }
+      const wanting = (await targets(request)).filter(
+        (hook) =>
+          hook.triggers[request.trigger] === true &&
+          (request.trigger !== 'push_events' ||
+            request.branch === undefined ||
+            branchPasses(hook.branchFilterStrategy, hook.pushEventsBranchFilter, request.branch)) &&
+          executable(hook, autoDisabling),
+      );
+      if (wanting.length === 0) return;
+      const payload = JSON.stringify(request.payload);
+      const createdAt = new Date();
+      // One write for every hook's delivery; queued once written, and if queueing fails, `recover` queues them.
+      const ids = await options.database.transaction(async (tx) => {
+        const written: number[] = [];
+        for (const hook of wanting)
+          written.push(await deliveries.insert({ hookId: hook.id, trigger: request.trigger, payload, idempotencyKey: randomUUID(), eventUuid, createdAt }, tx));
+        return written;
+      });
+      for (const id of ids) await enqueue(id);
     },
     async deliver(job: DeliveryJob | EarlierDeliveryJob) {
       if ('deliveryId' in job) return attempt(job.deliveryId);

@@ -7,7 +7,7 @@ export type NewDelivery = Omit<WebHookDeliveryRow, 'id' | 'attempts' | 'claimedU
 export function createDeliveryStore(database: Database) {
   const free = (now: Date) => ({ $or: [{ claimedUntil: null }, { claimedUntil: { $lte: now } }] });
   return {
-    insert: (delivery: NewDelivery) => database.insert(WebHookDeliveryEntity, { ...delivery, attempts: 0, claimedUntil: null }),
+    insert: (delivery: NewDelivery, tx?: Transaction) => database.insert(WebHookDeliveryEntity, { ...delivery, attempts: 0, claimedUntil: null }, { tx }),
     /**
      * Takes the delivery for one attempt until `until`, unless an attempt holds it (here or in
      * another process) or it is gone: the row as taken, or null. The attempt count in the
