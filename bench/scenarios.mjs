@@ -18,6 +18,24 @@
  * `unique(prefix)`, and whatever the scenario's `seed` returned. A scenario whose seed or
  * first request answers 404 is skipped with a note: its plugin is not installed.
  */
+import { createServer } from 'node:http';
+
+/** How long the hook receiver of the hooked commit scenario takes to answer. */
+const HOOK_RECEIVER_DELAY_MS = 1000;
+
+/**
+ * A hook receiver in the bench process on 127.0.0.1 that answers 200 after `delayMs`; it does not
+ * keep the process alive.
+ */
+async function startSlowReceiver(delayMs) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'), delayMs).unref());
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  return `http://127.0.0.1:${server.address().port}`;
+}
 
 /** Rows in the list, so a page of 20 is full. */
 export const LIST_PROJECTS = 25;
@@ -165,6 +183,36 @@ export const scenarios = [
       };
     },
     targets: { minRps: 100, maxP99Ms: 150 },
+  },
+  {
+    // The same commit with 5 project hooks whose receiver takes a second to answer: deliveries are
+    // queued jobs, so the request should cost about what it costs without hooks (the row above).
+    name: 'POST /projects/:id/repository/commits (5 hooks, slow receiver)',
+    method: 'POST',
+    path: ({ hookedRepo }) => `/projects/${hookedRepo.id}/repository/commits`,
+    async seed(api, { group }) {
+      const hookedRepo = await api.post('/projects', {
+        name: 'Bench hooked repo',
+        path: 'bench-hooked-repo',
+        namespace_id: group.id,
+        initialize_with_readme: true,
+      });
+      const receiverUrl = await startSlowReceiver(HOOK_RECEIVER_DELAY_MS);
+      await api.put('/application/settings', { allow_local_requests_from_web_hooks_and_services: true });
+      for (let i = 1; i <= 5; i++) await api.post(`/projects/${hookedRepo.id}/hooks`, { url: `${receiverUrl}/hook-${i}`, push_events: true });
+      return { hookedRepo };
+    },
+    setupRequest: (request, { hookedRepo, unique }) => {
+      const file = unique('file');
+      return {
+        ...request,
+        body: JSON.stringify({
+          branch: hookedRepo.default_branch ?? 'main',
+          commit_message: `Add ${file}`,
+          actions: [{ action: 'create', file_path: `bench/${file}.txt`, content: file }],
+        }),
+      };
+    },
   },
   {
     name: 'GET /merge_requests?scope=all&state=opened&labels=a&per_page=20',

@@ -30,7 +30,7 @@ import { submodulesPlugin } from '@forgekit/plugin-submodules';
 import { suggestionsPlugin } from '@forgekit/plugin-suggestions';
 import { uploadsPlugin } from '@forgekit/plugin-uploads';
 import { wikisPlugin } from '@forgekit/plugin-wikis';
-import { webhooksPlugin } from '@forgekit/plugin-webhooks';
+import { RECOVER_JOB as WEBHOOKS_RECOVER_JOB, webhooksPlugin } from '@forgekit/plugin-webhooks';
 
 /** Every plugin the reference server composes. */
 export const allPlugins: readonly ForgePlugin<any>[] = [
@@ -71,7 +71,7 @@ export const allPlugins: readonly ForgePlugin<any>[] = [
 /** Background jobs the reference server runs unless the config names its own `schedules`. */
 export const defaultSchedules: Record<string, string[]> = {
   '* * * * *': [TICK_JOB],
-  '*/10 * * * *': [RECOVER_JOB],
+  '*/10 * * * *': [RECOVER_JOB, WEBHOOKS_RECOVER_JOB],
   '5 * * * *': [ITERATIONS_SCHEDULE_JOB],
   '*/15 * * * *': [PAGES_VERIFY_JOB],
 };

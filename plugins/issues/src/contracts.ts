@@ -23,6 +23,8 @@ export interface IssuesService {
   /** The issue the caller may read, by project and iid; GitLab's 404s otherwise (confidential issues included). */
   findForUser(user: Principal | null, projectIdOrPath: string, iid: number | string): Promise<Issue>;
   byIds(ids: readonly number[]): Promise<Issue[]>;
+  /** The project's most recently created issue (webhook tests describe it). */
+  latestOf(projectId: number): Promise<Issue | undefined>;
   /** GitLab's Issue entity for the caller. */
   entity(issue: Issue, user: Principal | null): Promise<Record<string, unknown>>;
 }

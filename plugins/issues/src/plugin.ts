@@ -60,6 +60,10 @@ export const issuesPlugin = definePlugin({
     const issues: IssuesService = {
       findForUser: async (user, projectIdOrPath, iid) => toContract(await service.findForUser(user, projectIdOrPath, iid)),
       byIds: async (ids) => (await store.byIds(ids)).map(toContract),
+      latestOf: async (projectId) => {
+        const row = await store.latestOf(projectId);
+        return row && toContract(row);
+      },
       entity: async (issue) => {
         const [row] = await store.byIds([issue.id]);
         return (await present([row ?? fromContract(issue)], { externalUrl, full: true, withLabelsDetails: false }))[0]!;

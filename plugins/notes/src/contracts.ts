@@ -101,6 +101,8 @@ export interface NotesService {
   /** `upvotes` and `downvotes` of several noteables: their `thumbsup` and `thumbsdown` awards; noteables with neither are left out. */
   awardVotes(noteableType: NoteableType, noteableIds: readonly number[]): Promise<ReadonlyMap<number, { upvotes: number; downvotes: number }>>;
   findNote(id: number): Promise<Note | null>;
+  /** The project's newest note that is not a system note (webhook tests describe it). */
+  latestOfProject(projectId: number): Promise<Note | null>;
   /** Resolves the note's thread as `userId` did (a no-op for notes that are not resolvable). */
   resolveThreadOf(note: Note, userId: number): Promise<void>;
   /** Adds fields to every answer that shows notes. */

@@ -1,11 +1,13 @@
 import { definePlugin, f, kernelServices, KERNEL_VERSION } from '@forgekit/kernel';
 import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import { issuesServiceRef } from '@forgekit/plugin-issues/contracts';
+import { notesServiceRef } from '@forgekit/plugin-notes/contracts';
 import { mergeRequestsServiceRef } from '@forgekit/plugin-merge-requests/contracts';
 import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import * as v from 'valibot';
 import { webhookEvents } from './contracts.js';
-import { createDeliveryService, DELIVER_JOB } from './delivery/delivery-service.js';
+import { createDeliveryService, DELIVER_JOB, RECOVER_JOB } from './delivery/delivery-service.js';
+import { createDeliveryStore } from './delivery/delivery-store.js';
 import { listenToAwards } from './delivery/emoji-hooks.js';
 import { listenToEventSources } from './delivery/event-sources.js';
 import { listenToGroupMembers } from './delivery/member-hooks.js';
@@ -14,6 +16,7 @@ import { listenToNotes } from './delivery/note-hooks.js';
 import { listenToSubgroups } from './delivery/subgroup-hooks.js';
 import { listenToWikiPages } from './delivery/wiki-page-hooks.js';
 import type { OutboundPolicy } from './delivery/outbound-guard.js';
+import { WebHookDeliveryEntity } from './entities/web-hook-delivery.js';
 import { WebHookLogEntity } from './entities/web-hook-log.js';
 import { WebHookEntity } from './entities/web-hook.js';
 import { historyRoutes } from './history/history-routes.js';
@@ -24,6 +27,7 @@ import { hookRoutes } from './hooks/hook-routes.js';
 import { createHookService } from './hooks/hook-service.js';
 import { createHookStore, type HookOwner } from './hooks/hook-store.js';
 import { init } from './migrations/202611271110-init.js';
+import { deliveries as deliveriesMigration } from './migrations/202611271400-deliveries.js';
 
 export const WebhooksConfigSchema = v.object({
   /** How long a receiver may take to answer (GitLab's `webhook_timeout`). */
@@ -39,10 +43,10 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
   id: 'webhooks',
   compatibility: '^0.1.0',
   config: WebhooksConfigSchema,
-  entities: [WebHookEntity, WebHookLogEntity],
-  migrations: [init],
+  entities: [WebHookEntity, WebHookLogEntity, WebHookDeliveryEntity],
+  migrations: [init, deliveriesMigration],
   requires: [coreAccessRef, coreGroupsRef, coreProjectsRef, coreSettingsRef, coreUsersRef],
-  optional: [issuesServiceRef, mergeRequestsServiceRef, repositoryReadRef],
+  optional: [issuesServiceRef, mergeRequestsServiceRef, notesServiceRef, repositoryReadRef],
   register(ctx) {
     const database = ctx.resolve(kernelServices.database);
     const access = ctx.resolve(coreAccessRef);
@@ -74,9 +78,12 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     const hookStore = createHookStore(database, ctx.resolve(kernelServices.secrets));
     const logs = createLogStore(database);
     const hooks = createHookService(hookStore, policy);
+    const deliveries = createDeliveryStore(database);
     const delivery = createDeliveryService({
+      database,
       hooks: hookStore,
       logs,
+      deliveries,
       jobs: ctx.jobs,
       metrics: ctx.resolve(kernelServices.metrics),
       policy,
@@ -92,8 +99,15 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
       instanceUrl: externalUrl,
       userAgent: `Service/${KERNEL_VERSION}`,
       timeoutMs: ctx.config.timeoutSeconds * 1000,
+      log: ctx.log,
     });
     ctx.jobs.define(DELIVER_JOB, delivery.deliver);
+    ctx.jobs.define(RECOVER_JOB, async () => void (await delivery.recover()));
+    // Deliveries left waiting by a process that stopped or died are sent now.
+    ctx.lifecycle.onStart(async () => {
+      const waiting = await delivery.recover();
+      if (waiting > 0) ctx.log.info({ waiting }, 'hook deliveries left waiting are queued again');
+    });
 
     const mounts: HookMount[] = [
       {
@@ -114,7 +128,15 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     ];
     const issues = ctx.resolveOptional(issuesServiceRef);
     const mergeRequests = ctx.resolveOptional(mergeRequestsServiceRef);
-    const sources = { projects, users, repositories: ctx.resolveOptional(repositoryReadRef), mergeRequests, externalUrl };
+    const sources = {
+      projects,
+      users,
+      repositories: ctx.resolveOptional(repositoryReadRef),
+      mergeRequests,
+      issues,
+      notes: ctx.resolveOptional(notesServiceRef),
+      externalUrl,
+    };
     for (const mount of mounts) {
       ctx.routes(
         ...hookRoutes(hooks, mount, autoDisabling),
@@ -135,7 +157,9 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
     listenToWikiPages({ events: ctx.events, projects, users, externalUrl, publish });
 
     const removeAllOf = async (owner: HookOwner) => {
-      await logs.removeOfHooks(await hookStore.idsOf(owner));
+      const ids = await hookStore.idsOf(owner);
+      await logs.removeOfHooks(ids);
+      await deliveries.removeOfHooks(ids);
       await hookStore.removeAllOf(owner);
     };
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => removeAllOf({ kind: 'project', id: projectId }));

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { InProcessJobService } from './jobs.js';
+import { InProcessJobService, retryWaitMs } from './jobs.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -109,5 +109,65 @@ describe('InProcessJobService', () => {
     await expect(jobs.start({ '* * * * *': ['core:b'] })).rejects.toThrow("Unknown job 'core:b'");
     await expect(jobs.start({ 'not a cron': ['core:a'] })).rejects.toThrow();
     await jobs.stop();
+  });
+
+  it('runs a failing job again up to its retry limit, then logs the failure', async () => {
+    const jobs = new InProcessJobService(silent);
+    const error = vi.spyOn(silent, 'error');
+    let calls = 0;
+    jobs.define('core:flaky', async () => {
+      calls += 1;
+      throw new Error(`boom ${calls}`);
+    });
+    await jobs.enqueue('core:flaky', {}, { retryLimit: 2 });
+    await jobs.stop();
+    expect(calls).toBe(3);
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error).toHaveBeenCalledWith(expect.objectContaining({ job: 'core:flaky', err: expect.objectContaining({ message: 'boom 3' }) }), 'job failed');
+    error.mockRestore();
+  });
+
+  it('stops retrying once the job succeeds, and retries nothing without a limit', async () => {
+    const jobs = new InProcessJobService(silent);
+    const seen: number[] = [];
+    jobs.define('core:second-time', async (data: { id: number }) => {
+      seen.push(data.id);
+      if (seen.filter((id) => id === data.id).length < 2) throw new Error('not yet');
+    });
+    await jobs.enqueue('core:second-time', { id: 1 }, { retryLimit: 4 });
+    await jobs.enqueue('core:second-time', { id: 2 });
+    await jobs.stop();
+    expect(seen.sort()).toEqual([1, 1, 2]);
+  });
+
+  it('waits the retry delay, and drops a retry not yet due when it stops', async () => {
+    vi.useFakeTimers();
+    try {
+      const jobs = new InProcessJobService(silent);
+      let calls = 0;
+      jobs.define('core:late', async () => {
+        calls += 1;
+        throw new Error('boom');
+      });
+      await jobs.enqueue('core:late', {}, { retryLimit: 3, retryDelay: 30 });
+      await vi.advanceTimersByTimeAsync(29_000);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(calls).toBe(2);
+      await jobs.stop();
+      await vi.runAllTimersAsync();
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('waits as pg-boss does: the delay, or with backoff the delay doubled each retry plus up to as much at random', () => {
+    expect(retryWaitMs({ retryDelay: 15 }, 3)).toBe(15_000);
+    expect(retryWaitMs({}, 1)).toBe(0);
+    expect([1, 2, 3, 4].map((retry) => retryWaitMs({ retryDelay: 15, retryBackoff: true }, retry, 0))).toEqual([15_000, 30_000, 60_000, 120_000]);
+    expect(retryWaitMs({ retryDelay: 15, retryBackoff: true }, 2, 1)).toBe(60_000);
+    // Backoff without a delay starts at one second.
+    expect(retryWaitMs({ retryBackoff: true }, 1, 0)).toBe(1_000);
   });
 });

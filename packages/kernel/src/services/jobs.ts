@@ -14,6 +14,26 @@ export interface EnqueueOptions {
   /** At most one queued or running job with this key. */
   singletonKey?: string;
   startAfter?: Date;
+  /**
+   * How many times a job whose handler throws runs again (pg-boss's `retryLimit`). Unset: pg-boss's
+   * default on PostgreSQL, none in-process.
+   */
+  retryLimit?: number;
+  /** Seconds before a retry (pg-boss's `retryDelay`). */
+  retryDelay?: number;
+  /** Doubles the delay on each retry, with jitter, as pg-boss's `retryBackoff` does. */
+  retryBackoff?: boolean;
+}
+
+/**
+ * The wait before retry number `retry` (1 for the first), in milliseconds: pg-boss's formula, so
+ * that both job services wait alike. With backoff, `delay · 2^(retry-1)` plus up to as much again
+ * at random (the delay is at least one second); without, the delay itself.
+ */
+export function retryWaitMs(options: Pick<EnqueueOptions, 'retryDelay' | 'retryBackoff'>, retry: number, random = Math.random()) {
+  if (!options.retryBackoff) return (options.retryDelay ?? 0) * 1000;
+  const step = Math.max(options.retryDelay ?? 0, 1) * 2 ** (Math.min(16, retry) - 1);
+  return (step + step * random) * 1000;
 }
 
 export interface JobService {
@@ -70,6 +90,8 @@ export class InProcessJobService extends BaseJobService {
   private readonly running = new Set<Promise<void>>();
   private readonly singletons = new Set<string>();
   private readonly crons: Cron[] = [];
+  /** Cancels the waits of retries not yet due. */
+  private readonly waits = new Set<() => void>();
   private stopped = false;
 
   constructor(@inject(kernelTokens.logger) log: Logger) {
@@ -83,14 +105,45 @@ export class InProcessJobService extends BaseJobService {
     if (key && this.singletons.has(key)) return;
     if (key) this.singletons.add(key);
     const delay = options.startAfter ? Math.max(0, options.startAfter.getTime() - Date.now()) : 0;
+    const attempts = 1 + Math.max(0, options.retryLimit ?? 0);
+    const attempt = async (retry: number): Promise<void> => {
+      try {
+        await handler(data);
+      } catch (error) {
+        if (retry + 1 >= attempts) throw error;
+        this.log.warn({ err: error, job: name, retry: retry + 1 }, 'job failed, retrying');
+        if (!(await this.pause(retryWaitMs(options, retry + 1)))) throw error;
+        return attempt(retry + 1);
+      }
+    };
     const task = new Promise<void>((resolve) => setTimeout(resolve, delay))
-      .then(() => handler(data))
+      .then(() => attempt(0))
       .catch((error) => this.log.error({ err: error, job: name }, 'job failed'))
       .finally(() => {
         if (key) this.singletons.delete(key);
         this.running.delete(task);
       });
     this.running.add(task);
+  }
+
+  /**
+   * Waits `ms` before a retry; false when the service stops first (a retry not yet due is dropped,
+   * as a process that ends loses it). A retry without a delay runs as part of the running job.
+   */
+  private pause(ms: number) {
+    if (ms <= 0) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(cancel);
+        resolve(true);
+      }, ms);
+      const cancel = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      this.waits.add(cancel);
+    });
   }
 
   async start(schedules: Record<string, readonly string[]>) {
@@ -107,6 +160,8 @@ export class InProcessJobService extends BaseJobService {
   async stop() {
     this.stopped = true;
     for (const cron of this.crons) cron.stop();
+    for (const cancel of this.waits) cancel();
+    this.waits.clear();
     await Promise.all([...this.running]);
   }
 }

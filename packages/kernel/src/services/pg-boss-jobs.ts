@@ -14,6 +14,8 @@ export class PgBossJobService extends BaseJobService {
   private readonly config: KernelConfig;
   private loaded: Promise<PgBoss> | undefined;
   private started = false;
+  /** Jobs enqueued before start (by a plugin's start hook), sent once the queues exist. */
+  private early: (() => Promise<void>)[] = [];
 
   constructor(@inject(kernelTokens.config) config: KernelConfig, @inject(kernelTokens.logger) log: Logger) {
     super(log);
@@ -32,9 +34,21 @@ export class PgBossJobService extends BaseJobService {
 
   async enqueue<D>(name: string, data?: D, options: EnqueueOptions = {}) {
     this.handler(name);
+    if (!this.started) {
+      this.early.push(() => this.send(name, data, options));
+      return;
+    }
+    await this.send(name, data, options);
+  }
+
+  private async send<D>(name: string, data: D | undefined, options: EnqueueOptions) {
     await (await this.boss).send(queueName(name), (data ?? {}) as object, {
       singletonKey: options.singletonKey,
       startAfter: options.startAfter,
+      // pg-boss refuses a retry option present but undefined.
+      ...(options.retryLimit !== undefined && { retryLimit: options.retryLimit }),
+      ...(options.retryDelay !== undefined && { retryDelay: options.retryDelay }),
+      ...(options.retryBackoff !== undefined && { retryBackoff: options.retryBackoff }),
     });
   }
 
@@ -53,6 +67,7 @@ export class PgBossJobService extends BaseJobService {
     for (const [cron, names] of Object.entries(schedules)) {
       for (const name of names) await boss.schedule(queueName(name), cron, {});
     }
+    for (const send of this.early.splice(0)) await send();
   }
 
   async stop() {

@@ -113,6 +113,8 @@ export function createIssueStore(database: Database) {
     findByIid: (projectId: number, iid: number): Promise<IssueRow | undefined> => byIid.first({ projectId, iid }),
 
     byIds: (ids: readonly number[]): Promise<IssueRow[]> => (ids.length === 0 ? Promise.resolve([]) : byIds.all({ ids })),
+    latestOf: (projectId: number): Promise<IssueRow | undefined> =>
+      database.row(database.from(IssueEntity).where({ projectId }).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1)),
 
     /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
     async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<(IssueRow & { [TOTAL_COLUMN]?: unknown })[]> {

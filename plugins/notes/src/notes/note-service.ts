@@ -120,6 +120,10 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       const row = await store.findById(id);
       return row ? asNote(row) : null;
     },
+    async latestOfProject(projectId: number): Promise<Note | null> {
+      const row = await store.latestUserNoteOf(projectId);
+      return row ? asNote(row) : null;
+    },
     async resolveThreadOf(note: Note, userId: number): Promise<void> {
       if (note.discussionId === null) return;
       await store.resolveDiscussion(note.discussionId, { resolvedAt: new Date(), resolvedById: userId });

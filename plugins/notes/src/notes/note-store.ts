@@ -55,6 +55,8 @@ export function createNoteStore(database: Database) {
     /** Every note of a noteable, oldest first: the discussions are built from them. */
     all: (scope: NoteScope): Promise<NoteRow[]> => database.rows(ofNoteable(scope).orderBy('createdAt', 'asc').orderBy('id', 'asc')),
     findById: (id: number): Promise<NoteRow | undefined> => database.row(database.from(NoteEntity).where({ id })),
+    latestUserNoteOf: (projectId: number): Promise<NoteRow | undefined> =>
+      database.row(database.from(NoteEntity).where({ projectId, system: false }).orderBy('id', 'desc').limit(1)),
     /** A note of the noteable, internal or not. */
     find: (noteableType: NoteableType, noteableId: number, id: number): Promise<NoteRow | undefined> =>
       database.row(database.from(NoteEntity).where({ id, noteableType, noteableId })),

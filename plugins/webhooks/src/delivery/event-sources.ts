@@ -4,8 +4,8 @@
  * `webhookEvents.requested` with its payload instead (see contracts).
  */
 import type { EventBus } from '@forgekit/kernel';
-import type { ProjectService, UserService } from '@forgekit/plugin-core/contracts';
-import { issueEvents, type IssuesService } from '@forgekit/plugin-issues/contracts';
+import type { Project, ProjectService, User, UserService } from '@forgekit/plugin-core/contracts';
+import { issueEvents, type Issue, type IssuesService } from '@forgekit/plugin-issues/contracts';
 import { milestoneLifecycle, type Milestone } from '@forgekit/plugin-milestones/contracts';
 import { projectHookData, repositoryEvents } from '@forgekit/plugin-repositories/contracts';
 import type { HookRequest } from '../contracts.js';
@@ -21,6 +21,28 @@ export interface EventSourceDeps {
 }
 
 const BRANCH_PREFIX = 'refs/heads/';
+
+/** GitLab's `object_kind: issue` payload, for events and for the test endpoint. */
+export function issuePayload(
+  issue: Issue,
+  project: Project,
+  user: User | undefined,
+  externalUrl: string,
+  action: string,
+  changes?: Record<string, { previous: unknown; current: unknown }>,
+) {
+  const blocks = projectBlocks(project, externalUrl);
+  return {
+    object_kind: 'issue',
+    event_type: issue.confidential ? 'confidential_issue' : 'issue',
+    user: hookUser(user),
+    project: blocks.project,
+    object_attributes: { ...issueAttributes(issue, blocks.project.web_url), action },
+    labels: [],
+    changes: hookChanges(changes),
+    repository: blocks.repository,
+  };
+}
 
 export function listenToEventSources(deps: EventSourceDeps) {
   const { events } = deps;
@@ -52,22 +74,11 @@ export function listenToEventSources(deps: EventSourceDeps) {
       const [issue] = (await deps.issues?.byIds([issueId])) ?? [];
       const project = await deps.projects.findById(projectId);
       if (!issue || !project) return;
-      const blocks = projectBlocks(project, deps.externalUrl);
-      const kind = issue.confidential ? 'confidential_issue' : 'issue';
       await deps.publish({
         trigger: issue.confidential ? 'confidential_issues_events' : 'issues_events',
         projectId,
         groupId: null,
-        payload: {
-          object_kind: 'issue',
-          event_type: kind,
-          user: hookUser(await deps.users.findById(userId)),
-          project: blocks.project,
-          object_attributes: { ...issueAttributes(issue, blocks.project.web_url), action },
-          labels: [],
-          changes: hookChanges(changes),
-          repository: blocks.repository,
-        },
+        payload: issuePayload(issue, project, await deps.users.findById(userId), deps.externalUrl, action, changes),
       });
     };
   events.on(issueEvents.created, issueHook('open'));

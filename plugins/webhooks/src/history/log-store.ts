@@ -1,4 +1,4 @@
-import type { Database } from '@forgekit/kernel';
+import type { Database, Transaction } from '@forgekit/kernel';
 import { WebHookLogEntity, type WebHookLogRow } from '../entities/web-hook-log.js';
 
 export type NewLog = Omit<WebHookLogRow, 'id'>;
@@ -22,7 +22,7 @@ export function createLogStore(database: Database) {
     });
   };
   return {
-    insert: (log: NewLog) => database.insert(WebHookLogEntity, log),
+    insert: (log: NewLog, tx?: Transaction) => database.insert(WebHookLogEntity, log, { tx }),
     page: (hookId: number, since: Date, filter: StatusFilter | null, limit: number, offset: number): Promise<WebHookLogRow[]> =>
       database.rows(inWindow(hookId, since, filter).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset)),
     count: (hookId: number, since: Date, filter: StatusFilter | null) => database.count(inWindow(hookId, since, filter)),

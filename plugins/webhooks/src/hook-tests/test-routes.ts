@@ -30,7 +30,7 @@ export function testRoutes(deps: TestRouteDeps, mount: HookMount): Route[] {
         if (await deps.rateLimited())
           await deps.rateLimits.consume(`webhooks:test:${owner.kind}:${owner.id}:${ctx.user.id}`, { points: 5, durationSeconds: 60 });
         const user = (await deps.users.findById(ctx.user.id))!;
-        const payload = await testPayload(deps.sources, trigger, await mount.projectsForTest(ctx, owner), user);
+        const payload = await testPayload(deps.sources, trigger, { kind: mount.kind, projectIds: await mount.projectsForTest(ctx, owner) }, user);
         const outcome = await deps.delivery.execute(hook, trigger, payload, randomUUID(), randomUUID());
         if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return created({ message: '201 Created' });
         throw unprocessable(outcome.error ?? outcome.body);

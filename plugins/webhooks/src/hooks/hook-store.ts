@@ -1,4 +1,4 @@
-import type { Database, Secrets } from '@forgekit/kernel';
+import type { Database, Secrets, Transaction } from '@forgekit/kernel';
 import type { HookTrigger } from '../contracts.js';
 import { WebHookEntity, type HookOwnerKind, type WebHookRow } from '../entities/web-hook.js';
 
@@ -112,8 +112,8 @@ export function createHookStore(database: Database, secrets: Secrets) {
       await database.update(WebHookEntity, { id }, { ...columns(fields), ...health, updatedAt: new Date() });
       return (await this.findById(id))!;
     },
-    async setHealth(id: number, recentFailures: number, disabledUntil: Date | null) {
-      await database.update(WebHookEntity, { id }, { recentFailures, disabledUntil });
+    async setHealth(id: number, recentFailures: number, disabledUntil: Date | null, tx?: Transaction) {
+      await database.update(WebHookEntity, { id }, { recentFailures, disabledUntil }, { tx });
     },
     remove: (id: number) => database.delete(WebHookEntity, { id }),
     async idsOf(owner: HookOwner) {
