@@ -124,10 +124,15 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 function decodeParams(raw: Record<string, string> | undefined): Record<string, string> {
   const params: Record<string, string> = {};
   for (const key in raw) {
+    const value = raw[key]!;
+    if (!value.includes('%')) {
+      params[key] = value;
+      continue;
+    }
     try {
-      params[key] = decodeURIComponent(raw[key]!);
+      params[key] = decodeURIComponent(value);
     } catch {
-      params[key] = raw[key]!;
+      params[key] = value;
     }
   }
   return params;
@@ -247,14 +252,18 @@ export function createHttpApp(options: HttpAppOptions): App {
     const status = res.headersSent || !aborted ? res.statusCode : null;
     const seconds = (performance.now() - facts.started) / 1000;
     options.metrics.observeRequest(event.method, facts.route, status, seconds);
+    if (!log.isLevelEnabled('info')) return;
+    const url = event.path;
+    const queryIndex = url.indexOf('?');
+    // One object literal of a fixed shape per line: `aborted` is left out of the line when undefined.
     log.info(
       {
         request_id: requestIdOf(event),
         method: event.method,
-        path: event.path.split('?')[0],
+        path: queryIndex === -1 ? url : url.slice(0, queryIndex),
         route: facts.route,
         status,
-        ...(aborted ? { aborted: true } : {}),
+        aborted: aborted || undefined,
         duration_ms: Math.round(seconds * 100_000) / 100,
         user_id: facts.userId,
         remote_ip: callerIp(event) || null,
