@@ -46,6 +46,8 @@ export interface FragmentCacheStats {
 }
 
 export interface FragmentCache {
+  /** False when the bound is 0: presenters then present as they would without the cache. */
+  readonly enabled: boolean;
   /**
    * The fragment kept under `key`, or `render`'s body serialised and kept. The key must
    * name every row the body reads with the row's version, and anything else the body
@@ -144,6 +146,7 @@ export function createFragmentCache(options: FragmentCacheOptions): FragmentCach
         })
       : undefined;
   return {
+    enabled: lru !== undefined,
     fragment(key, render) {
       if (key === undefined) return cutFragment(render());
       const kept = lru?.get(key);

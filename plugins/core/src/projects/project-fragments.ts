@@ -80,11 +80,13 @@ export function createProjectFragments(cache: FragmentCache, extensions: readonl
 
   return {
     basic(project, externalUrl) {
+      if (!cache.enabled) return new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
       const fragment = cache.fragment(keyOf('basic', project, externalUrl, null), () => render('basic', () => projectBasic(project, externalUrl), project, []));
       const live = liveOf(fragment, project, 'basic', {});
       return live ? fragment.json(live) : new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
     },
     full(project, options) {
+      if (!cache.enabled) return new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
       const fragment = cache.fragment(keyOf('full', project, options.externalUrl, options.owner), () =>
         render('full', () => projectFull(project, { ...options, isAdmin: false, permissions: undefined }), project, VIEWER_FIELDS),
       );

@@ -46,7 +46,7 @@ export function createLabelViews(labels: LabelService, cache?: FragmentCache) {
    * read from the database, whose `lockVersion` is the row's.
    */
   async function list(labelList: readonly Label[], options: ViewOptions, known?: { subscribed: ReadonlySet<number> }): Promise<(JsonText | object)[]> {
-    if (!cache) return many(labelList, options, known);
+    if (!cache?.enabled) return many(labelList, options, known);
     const { subscribed, counts, priorities } = await extrasOf(labelList, options, known);
     return labelList.map((label) => {
       const fragment = cache.fragment(versionKey('label', sourceKey('Label', label.id, label.lockVersion)), () => ({
