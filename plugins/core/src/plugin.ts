@@ -93,7 +93,7 @@ export const corePlugin = definePlugin<CoreConfig>({
     const projectFragments = createProjectFragments(ctx.resolve(kernelServices.presented), projects.fieldExtensions);
     ctx.guardRoutes(archivedProjectGuard(access));
     ctx.routes(
-      ...userRoutes(database, users, userDeletion, ctx.events),
+      ...userRoutes(database, users, userDeletion, ctx.events, ctx.resolve(kernelServices.presented)),
       ...tokenRoutes(database, tokens, users),
       ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events, projectFragments),
       ...projectRoutes(database, projects, access, visibility, settings, ctx.events, projectFragments),

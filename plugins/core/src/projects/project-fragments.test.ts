@@ -154,6 +154,52 @@ describe('project answers from the presented cache', () => {
     }
   });
 
+  it('answers project and user lists as a kernel without the cache does', async () => {
+    const uncached = await createKernel({
+      plugins: [corePlugin],
+      config: {
+        dataDir: join(dir, 'uncached'),
+        databaseUrl: app.kernel.config.databaseUrl,
+        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
+        logLevel: 'silent',
+        externalUrl: 'http://localhost',
+        presentedCacheBytes: 0,
+      },
+    });
+    await uncached.start();
+    const text = async (kernel: Kernel, path: string, token: string) => {
+      const response = await kernel.fetch(new Request(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': token } }));
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    try {
+      for (const role of ['admin', 'maintainer', 'nonMember'] as const) {
+        const paths = ['/projects?per_page=100', '/projects?simple=true', '/users?per_page=100'];
+        // The group is private: a non-member does not see it.
+        if (role !== 'nonMember') paths.push(`/groups/${app.group.id}/projects`);
+        for (const path of paths) {
+          const fresh = await text(uncached, path, app.tokens[role]!);
+          expect(await text(other, path, app.tokens[role]!)).toBe(fresh);
+          expect(await text(other, path, app.tokens[role]!)).toBe(fresh);
+        }
+      }
+    } finally {
+      await uncached.stop();
+    }
+  });
+
+  it('shows a renamed user in the user list of another process at once', async () => {
+    const names = async () =>
+      (
+        (await (
+          await other.fetch(new Request('http://localhost/api/v4/users?per_page=100', { headers: { 'PRIVATE-TOKEN': app.tokens.maintainer! } }))
+        ).json()) as { id: number; name: string }[]
+      ).map((user) => user.name);
+    expect(await names()).toContain('Reporter User');
+    expect((await app.put(`/api/v4/users/${app.users.reporter!.id}`, { name: 'Renamed Reporter' }, { token: 'admin' })).status).toBe(200);
+    expect(await names()).toContain('Renamed Reporter');
+  });
+
   it('answers a list the same on a hit as on a miss', async () => {
     const first = await app.get('/api/v4/projects', { token: 'maintainer', query: { per_page: 100 } });
     const second = await app.get('/api/v4/projects', { token: 'maintainer', query: { per_page: 100 } });
