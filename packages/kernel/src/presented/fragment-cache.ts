@@ -15,7 +15,10 @@ import { JsonText } from '../http/json-text.js';
 export interface FragmentCacheOptions {
   /** Upper bound of the kept texts' size, in bytes (two per character, plus the key); 0 keeps nothing. */
   maxBytes: number;
-  /** Upper bound of the number of kept fragments. */
+  /**
+   * Upper bound of the number of kept fragments (10,000 by default: about 30 MB of project
+   * answers). The LRU allocates its index for this many entries up front, so it stays modest.
+   */
   maxEntries?: number;
 }
 
@@ -140,7 +143,7 @@ export function createFragmentCache(options: FragmentCacheOptions): FragmentCach
   const lru =
     maxBytes > 0
       ? new LRUCache<string, CutFragment>({
-          max: options.maxEntries ?? 100_000,
+          max: options.maxEntries ?? 10_000,
           maxSize: maxBytes,
           sizeCalculation: (fragment) => Math.max(1, fragment.size),
         })
