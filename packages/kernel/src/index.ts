@@ -59,3 +59,13 @@ export { renderMarkdown } from './text/markdown.js';
 export { buildOpenApiDocument, openApiPath, type OpenApiDocument, type DocumentInfo } from './openapi/build-document.js';
 export { fieldSchema, objectSchema, type JsonSchema } from './openapi/field-schema.js';
 export { OPENAPI_PATH } from './openapi/openapi-route.js';
+export { JsonText } from './http/json-text.js';
+export {
+  createFragmentCache,
+  sourceKey,
+  versionKey,
+  type Fragment,
+  type FragmentCache,
+  type FragmentCacheStats,
+  type RenderedFragment,
+} from './presented/fragment-cache.js';

@@ -29,6 +29,7 @@ import { kernelTokens } from './plugin/kernel-tokens.js';
 import { InProcessEventBus, type EventBus } from './services/events.js';
 import { createFileStorage, type FileStorage } from './services/file-storage.js';
 import { InProcessJobService, type JobService } from './services/jobs.js';
+import { createFragmentCache } from './presented/fragment-cache.js';
 import { createLogger, type Logger } from './services/logger.js';
 import { createMetrics, timeStatements, type Metrics, type MetricsExposition } from './services/metrics.js';
 import { requireOptionalPeers } from './services/optional-peers.js';
@@ -245,6 +246,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const uploads: UploadLimits = { limitFileSize: (read) => void (maxFileSize = read) };
   container.register(kernelServices.uploads.id, { useValue: uploads });
   container.register(kernelServices.metrics.id, { useValue: metrics });
+  container.register(kernelServices.presented.id, { useValue: createFragmentCache({ maxBytes: config.presentedCacheBytes }) });
   const provided = (id: string) => container.isRegistered(id);
   const provideValue = <T>(ref: ServiceRef<T>, value: T) => container.register(ref.id, { useValue: value });
   const events = container.resolve<EventBus>(kernelServices.events.id);

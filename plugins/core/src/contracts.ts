@@ -56,6 +56,8 @@ export interface User {
   lastActivityOn: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Raised by every update of the row (read where a cached answer needs it). */
+  lockVersion?: number;
 }
 
 /** A user's personal namespace, or a group. */
@@ -79,12 +81,14 @@ export interface Namespace {
   settings: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Raised by every update of the row (read where a cached answer needs it). */
+  lockVersion?: number;
 }
 
 /** What a project carries of its namespace. */
 export type ProjectNamespace = Pick<
   Namespace,
-  'id' | 'name' | 'path' | 'kind' | 'parentId' | 'fullPath' | 'fullName' | 'traversalPath' | 'ownerId' | 'visibilityLevel'
+  'id' | 'name' | 'path' | 'kind' | 'parentId' | 'fullPath' | 'fullName' | 'traversalPath' | 'ownerId' | 'visibilityLevel' | 'lockVersion'
 >;
 
 /** A project, with its namespace. */
@@ -105,6 +109,8 @@ export interface Project {
   createdAt: Date;
   updatedAt: Date;
   lastActivityAt: Date;
+  /** Raised by every update of the row (read where a cached answer needs it). */
+  lockVersion?: number;
   namespace: ProjectNamespace;
 }
 

@@ -12,8 +12,10 @@ import { createMemberService } from './members/member-service.js';
 import { init } from './migrations/202611220510-init.js';
 import { widenProfileFields } from './migrations/202611241000-widen-profile-fields.js';
 import { settingsKeyNotNull } from './migrations/202611250000-settings-key-not-null.js';
+import { lockVersions } from './migrations/202611271400-lock-versions.js';
 import { namespaceRoutes } from './namespaces/namespace-routes.js';
 import { projectRoutes } from './projects/project-routes.js';
+import { createProjectFragments } from './projects/project-fragments.js';
 import { createProjectService } from './projects/project-service.js';
 import {
   coreAccessRef,
@@ -50,7 +52,7 @@ export const corePlugin = definePlugin<CoreConfig>({
   config: CoreConfigSchema,
   env: { FORGEKIT_ROOT_TOKEN: 'rootToken' },
   entities: coreEntities,
-  migrations: [init, widenProfileFields, settingsKeyNotNull],
+  migrations: [init, widenProfileFields, settingsKeyNotNull, lockVersions],
   provides: [
     kernelServices.identity,
     coreAccessRef,
@@ -88,12 +90,13 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.provide(coreSettingsRef, settings);
     ctx.provide(coreMembersRef, createMemberService(database, ctx.events));
 
+    const projectFragments = createProjectFragments(ctx.resolve(kernelServices.presented), projects.fieldExtensions);
     ctx.guardRoutes(archivedProjectGuard(access));
     ctx.routes(
-      ...userRoutes(database, users, userDeletion, ctx.events),
+      ...userRoutes(database, users, userDeletion, ctx.events, ctx.resolve(kernelServices.presented)),
       ...tokenRoutes(database, tokens, users),
-      ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events),
-      ...projectRoutes(database, projects, access, visibility, settings, ctx.events),
+      ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events, projectFragments),
+      ...projectRoutes(database, projects, access, visibility, settings, ctx.events, projectFragments),
       ...memberRoutes(database, access, ctx.events),
       ...namespaceRoutes(database, visibility),
       ...settingsRoutes(settings),

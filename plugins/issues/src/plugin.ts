@@ -21,6 +21,7 @@ import { createIssueStore } from './issues/issue-store.js';
 import { createPromotionMerges } from './issues/promotion-merges.js';
 import { init } from './migrations/202611242310-init.js';
 import { projectOrderIndex } from './migrations/202611250300-project-order-index.js';
+import { lockVersion } from './migrations/202611271400-lock-version.js';
 
 /** GitLab's default `issues_create_limit`: issues per user and project per minute. */
 const ISSUES_CREATE_LIMIT = 300;
@@ -30,7 +31,7 @@ export const issuesPlugin = definePlugin({
   id: 'issues',
   compatibility: '^0.1.0',
   entities: [IssueEntity, IssueAssigneeEntity, IssueLabelEntity],
-  migrations: [init, projectOrderIndex],
+  migrations: [init, projectOrderIndex, lockVersion],
   requires: [coreAccessRef, coreUsersRef, coreProjectsRef, coreSettingsRef, labelsServiceRef, milestonesServiceRef, milestoneEventsServiceRef, notesServiceRef],
   optional: [iterationsServiceRef],
   provides: [issuesServiceRef],
@@ -53,7 +54,16 @@ export const issuesPlugin = definePlugin({
 
     const store = createIssueStore(ctx.resolve(kernelServices.database));
     const service = createIssueService({ store, access, users, labels, milestones, milestoneEvents, notes, iterations, events: ctx.events });
-    const present = createIssuePresenter({ store, users, projects: ctx.resolve(coreProjectsRef), labels, milestones, notes, iterations });
+    const present = createIssuePresenter({
+      store,
+      users,
+      projects: ctx.resolve(coreProjectsRef),
+      labels,
+      milestones,
+      notes,
+      iterations,
+      cache: ctx.resolve(kernelServices.presented),
+    });
     const lister = createIssueLister({ access, users, labels, milestones, iterations, iterationIdsIn: (projectIds) => store.iterationIdsIn(projectIds) });
     const orderFor = createIssueOrderer({ store, milestones, labels });
 

@@ -14,6 +14,8 @@ export interface Label {
   archived: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** Raised by every update of the row: the version the presented cache keeps a label by. */
+  lockVersion?: number;
 }
 
 export interface LabelCounts {

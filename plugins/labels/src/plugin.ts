@@ -11,19 +11,20 @@ import { createLabelViews } from './labels/label-views.js';
 import { createLabelsApi } from './labels/labels-api.js';
 import { projectLabelRoutes } from './labels/project-label-routes.js';
 import { init } from './migrations/202611242300-init.js';
+import { lockVersion } from './migrations/202611271400-lock-version.js';
 
 /** Project and group labels, their priorities and subscriptions, and the labels service issues and merge requests use. */
 export const labelsPlugin = definePlugin({
   id: 'labels',
   compatibility: '^0.1.0',
   entities: [LabelEntity, LabelPriorityEntity, LabelSubscriptionEntity],
-  migrations: [init],
+  migrations: [init, lockVersion],
   requires: [coreAccessRef, coreProjectsRef],
   provides: [labelsServiceRef],
   register(ctx) {
     const access = ctx.resolve(coreAccessRef);
     const labels = createLabelService(createLabelStore(ctx.resolve(kernelServices.database)), ctx.resolve(kernelServices.events));
-    const views = createLabelViews(labels);
+    const views = createLabelViews(labels, ctx.resolve(kernelServices.presented));
     const projects = ctx.resolve(coreProjectsRef);
     const groupOfProject = async (projectId: number) => {
       const project = await projects.findById(projectId);

@@ -39,6 +39,18 @@ export const KernelConfigSchema = v.object({
     ),
     8 * 1024 * 1024,
   ),
+  /**
+   * Bytes of presented JSON (projects, users, issues, labels) each server process keeps by
+   * the versions of the rows it was built from, least recently used out first; 0 keeps none.
+   */
+  presentedCacheBytes: v.optional(
+    v.pipe(
+      v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),
+      v.integer('presentedCacheBytes must be a whole number of bytes'),
+      v.minValue(0, 'presentedCacheBytes must not be negative'),
+    ),
+    32 * 1024 * 1024,
+  ),
   /** Host-level job schedules: cron expression → job names (`'* * * * *': ['pipeline-schedules:tick']`). */
   schedules: v.optional(v.record(v.string(), v.array(v.string())), {}),
   /** One section per plugin id, validated by that plugin's schema. */
@@ -60,6 +72,7 @@ const KERNEL_ENV: Record<string, keyof KernelConfig> = {
   FORGEKIT_SECRETS_KEY: 'secretsKey',
   FORGEKIT_SECRETS_KEY_FILE: 'secretsKeyFile',
   FORGEKIT_MAX_BODY_SIZE: 'maxBodySize',
+  FORGEKIT_PRESENTED_CACHE_BYTES: 'presentedCacheBytes',
 };
 
 export interface LoadConfigOptions {

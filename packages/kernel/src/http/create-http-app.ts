@@ -11,6 +11,7 @@ import type { Logger } from '../services/logger.js';
 import { PREFLIGHT_ROUTE, UNMATCHED_ROUTE, type KernelMetrics } from '../services/metrics.js';
 import type { RequestContext } from './context.js';
 import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
+import { serializeJson } from './json-text.js';
 import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
 import { validateParams } from './params.js';
 import { parseQuery, readBodyParams, removeFiles, type BodyLimits } from './read-input.js';
@@ -109,7 +110,7 @@ function sendText(event: H3Event, text: string, type?: string) {
 function sendJson(event: H3Event, status: number, body: unknown) {
   event.node.res.statusCode = status;
   if (status === 204 || status === 304 || event.method === 'HEAD') return send(event, '');
-  return sendText(event, JSON.stringify(body), 'application/json');
+  return sendText(event, serializeJson(body), 'application/json');
 }
 
 /** A host name or address with an optional port, as a `Host` header may carry it; anything else is not put in links. */

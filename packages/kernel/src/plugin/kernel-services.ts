@@ -7,6 +7,7 @@ import type { Logger } from '../services/logger.js';
 import type { Metrics } from '../services/metrics.js';
 import type { RateLimitService } from '../services/rate-limit.js';
 import type { Secrets } from '../services/secrets.js';
+import type { FragmentCache } from '../presented/fragment-cache.js';
 import { kernelTokens } from './kernel-tokens.js';
 import { createServiceRef } from './service-ref.js';
 
@@ -42,6 +43,8 @@ export const kernelServices = {
   uploads: createServiceRef<UploadLimits>('kernel.uploads'),
   /** Prometheus metrics: `countWebhookDelivery(outcome)`, and a registry for a plugin's own metrics. */
   metrics: createServiceRef<Metrics>('kernel.metrics'),
+  /** Presented entities' JSON kept by the versions of the rows they read (`present_cached`), bounded by `presentedCacheBytes`. */
+  presented: createServiceRef<FragmentCache>('kernel.presented'),
   /** Provided by a plugin (the core plugin): token and user lookup for the kernel's auth. */
   identity: createServiceRef<IdentityProvider>('kernel.identity'),
 };

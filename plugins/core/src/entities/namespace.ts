@@ -23,6 +23,8 @@ export const NamespaceEntity = defineEntity({
     settings: p.text().default('{}'),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update of the row: the version presented answers are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

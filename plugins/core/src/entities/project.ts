@@ -22,6 +22,8 @@ export const ProjectEntity = defineEntity({
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     lastActivityAt: p.datetime(),
+    /** Raised by every update of the row: the version presented answers are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

@@ -31,6 +31,8 @@ export const UserEntity = defineEntity({
     lastActivityOn: p.string().length(10).nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update of the row: the version presented answers are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

@@ -13,6 +13,7 @@ import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
 import { removeGroupAndNotify } from './remove-group.js';
 import { coreEvents } from '../events.js';
+import type { ProjectFragments } from '../projects/project-fragments.js';
 
 const settingFields = {
   description: f.optional(f.string()),
@@ -50,6 +51,7 @@ export function groupRoutes(
   visibility: VisibilityFilter,
   settings: SettingsService,
   events: EventBus,
+  fragments: ProjectFragments,
 ): Route[] {
   /** The instance default, lowered to the parent's visibility for a subgroup. */
   async function defaultVisibility(parent: Namespace | null) {
@@ -144,7 +146,7 @@ export function groupRoutes(
       database,
       access,
       visibility,
-      projects,
+      fragments,
       async (ctx, input) => {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
         return (q) => (input.include_subgroups ? q.whereStartsWith('n.traversalPath', group.traversalPath) : q.where('p.namespaceId', group.id));

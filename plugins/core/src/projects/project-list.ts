@@ -16,7 +16,7 @@ import {
 import type * as v from 'valibot';
 import type { Conditions, Direction } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
-import type { AccessService, Project, ProjectService } from '../contracts.js';
+import type { AccessService, Project } from '../contracts.js';
 import { NamespaceEntity } from '../entities/namespace.js';
 import { ProjectEntity } from '../entities/project.js';
 import { UserEntity } from '../entities/user.js';
@@ -24,7 +24,7 @@ import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { USER_BASIC_PROPERTIES } from '../users/user-query.js';
 import type { UserBasicSource } from '../users/user-presenter.js';
 import { asProjects, projectsWithNamespace } from './project-query.js';
-import { projectBasic, projectFull } from './project-presenter.js';
+import type { ProjectFragments } from './project-fragments.js';
 
 /** A list's conditions: over projects `p` in their namespaces `n`. */
 type ProjectConditions = Conditions<{ p: typeof ProjectEntity; n: typeof NamespaceEntity }, 'p'>;
@@ -72,7 +72,7 @@ export function projectListRoute(
   database: Database,
   access: AccessService,
   visibility: VisibilityFilter,
-  projects: ProjectService,
+  fragments: ProjectFragments,
   scope?: ScopeFn,
   extraFilters: v.ObjectEntries = {},
 ): Route {
@@ -121,11 +121,10 @@ export function projectListRoute(
       const fetched = asProjects<WithOwner>(await database.rows(query));
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
-        if (simple) return rows.map((row) => projectBasic(row, ctx.externalUrl, projects.fieldExtensions));
+        if (simple) return rows.map((row) => fragments.basic(row, ctx.externalUrl));
         const permissions = await access.projectPermissions(user!, rows);
         return rows.map((row) =>
-          projectFull(row, {
-            extensions: projects.fieldExtensions,
+          fragments.full(row, {
             externalUrl: ctx.externalUrl,
             isAdmin: user!.isAdmin,
             owner: row.owner,

@@ -90,6 +90,10 @@ function basicFields(project: Project, externalUrl: string) {
 
 const permission = (level: number | null) => (level ? { access_level: level, notification_level: 3 } : null);
 
+/** GitLab's `permissions` of a project answer (ProjectWithAccess), or undefined for none. */
+export const presentPermissions = (permissions: ProjectPermissions | undefined) =>
+  permissions ? { project_access: permission(permissions.projectLevel), group_access: permission(permissions.groupLevel) } : undefined;
+
 export function projectFull(project: Project, options: PresentOptions) {
   const { externalUrl } = options;
   const settings = readProjectSettings(project.settings);
@@ -183,9 +187,7 @@ export function projectFull(project: Project, options: PresentOptions) {
     squash_option: settings.squash_option,
     autoclose_referenced_issues: settings.autoclose_referenced_issues,
     repository_storage: options.isAdmin ? project.repositoryStorage : undefined,
-    permissions: options.permissions
-      ? { project_access: permission(options.permissions.projectLevel), group_access: permission(options.permissions.groupLevel) }
-      : undefined,
+    permissions: presentPermissions(options.permissions),
   };
   for (const extend of options.extensions ?? []) extend(project, body, 'full');
   return body;

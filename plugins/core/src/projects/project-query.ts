@@ -6,7 +6,19 @@ import { NamespaceEntity } from '../entities/namespace.js';
 import { ProjectEntity } from '../entities/project.js';
 
 /** What a project carries of its namespace (`ProjectNamespace`). */
-const NAMESPACE_PROPERTIES = ['id', 'name', 'path', 'kind', 'parentId', 'fullPath', 'fullName', 'traversalPath', 'ownerId', 'visibilityLevel'] as const;
+const NAMESPACE_PROPERTIES = [
+  'id',
+  'name',
+  'path',
+  'kind',
+  'parentId',
+  'fullPath',
+  'fullName',
+  'traversalPath',
+  'ownerId',
+  'visibilityLevel',
+  'lockVersion',
+] as const;
 
 /** `projects as p` joined with `namespaces as n`, each row a `Project`: a query to narrow. */
 export const projectsWithNamespace = (database: Database) =>

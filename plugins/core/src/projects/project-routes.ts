@@ -22,6 +22,7 @@ import { readGroupSettings } from '../groups/group-settings.js';
 import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { pathFromName } from '../shared/path-rules.js';
 import { usersQuery } from '../users/user-query.js';
+import type { ProjectFragments } from './project-fragments.js';
 import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
 import { ACCESS_LEVEL_SETTINGS, PROJECT_SETTING_DEFAULTS, type ProjectSettings } from './project-settings.js';
@@ -96,6 +97,7 @@ export function projectRoutes(
   visibility: VisibilityFilter,
   settings: SettingsService,
   events: EventBus,
+  fragments: ProjectFragments,
 ): Route[] {
   const userById = database.prepareRows((p) => usersQuery(database).where('id', p.id));
   const findUser = async (id: number) => (await userById.first({ id })) as User | undefined;
@@ -147,7 +149,7 @@ export function projectRoutes(
   const storageOf = (ctx: RequestContext, requested: string | null | undefined) => (ctx.user!.isAdmin ? (requested ?? undefined) : undefined);
 
   return [
-    projectListRoute('/projects', database, access, visibility, projects),
+    projectListRoute('/projects', database, access, visibility, fragments),
     defineRoute({
       method: 'GET',
       path: '/projects/:id',

@@ -2,7 +2,7 @@
 import type { User } from '../contracts.js';
 
 /** What GitLab's UserBasic shows of a user. */
-export type UserBasicSource = Pick<User, 'id' | 'username' | 'publicEmail' | 'name' | 'state'>;
+export type UserBasicSource = Pick<User, 'id' | 'username' | 'publicEmail' | 'name' | 'state' | 'lockVersion'>;
 
 /** Who is looking: profile fields of a private profile show only to its owner and admins. */
 export type Viewer = { id: number; isAdmin: boolean } | null;

@@ -29,10 +29,11 @@ export const USER_PROPERTIES = [
   'lastActivityOn',
   'createdAt',
   'updatedAt',
+  'lockVersion',
 ] as const;
 
 /** What `userBasic` shows of a user, read beside another row (a member, a project's owner). */
-export const USER_BASIC_PROPERTIES = ['id', 'username', 'name', 'state', 'publicEmail'] as const;
+export const USER_BASIC_PROPERTIES = ['id', 'username', 'name', 'state', 'publicEmail', 'lockVersion'] as const;
 
 /** Users, selecting the domain `User`: a query to narrow. */
 export const usersQuery = (database: Database) => database.table(UserEntity).select(...USER_PROPERTIES);

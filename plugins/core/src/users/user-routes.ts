@@ -1,4 +1,8 @@
 import {
+  sourceKey,
+  versionKey,
+  type FragmentCache,
+  type JsonText,
   ApiError,
   apiError,
   conflict,
@@ -66,7 +70,14 @@ const identityFields = {
 /** `order_by` values and the properties they order by. */
 const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
 
-export function userRoutes(database: Database, users: UserService, deletion: UserDeletion, events: EventBus): Route[] {
+export function userRoutes(database: Database, users: UserService, deletion: UserDeletion, events: EventBus, presented: FragmentCache): Route[] {
+  /** A user's `UserBasic` in lists, from the presented cache by the row's version (it reads the row alone). */
+  const basicJson = (row: User, externalUrl: string) =>
+    presented.enabled
+      ? presented
+          .fragment(versionKey('user-basic', externalUrl, sourceKey('User', row.id, row.lockVersion)), () => ({ body: userBasic(row, externalUrl) }))
+          .json()
+      : userBasic(row, externalUrl);
   /** The identity a request gives, checked by the plugin that handles its provider before anything is written. */
   async function checkedIdentity(input: { provider?: string | null; extern_uid?: string | null; group_id_for_saml?: number | null }, userId: number | null) {
     if (!input.provider || !input.extern_uid) return null;
@@ -151,8 +162,9 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
           .clone()
           .orderBy(USER_ORDERS[input.order_by as keyof typeof USER_ORDERS], sort)
           .orderBy('id', sort);
-        const present = async (rows: User[]): Promise<Record<string, unknown>[]> =>
-          isAdmin ? extended(ctx, rows, await Promise.all(rows.map((row) => adminBody(ctx, row)))) : rows.map((row) => userBasic(row, ctx.externalUrl));
+        // An administrator's view runs other plugins' extensions over each user, and is presented afresh.
+        const present = async (rows: User[]): Promise<(Record<string, unknown> | JsonText)[]> =>
+          isAdmin ? extended(ctx, rows, await Promise.all(rows.map((row) => adminBody(ctx, row)))) : rows.map((row) => basicJson(row, ctx.externalUrl));
         if (order) {
           // One row more than the page tells whether a next page exists.
           if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));

@@ -24,6 +24,8 @@ export const IssueEntity = defineEntity({
     updatedById: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update of the row: the version presented issues are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

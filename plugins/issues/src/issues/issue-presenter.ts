@@ -2,14 +2,17 @@
  * GitLab's IssueBasic (lists) and Issue (single) entities, for a page of issues at once:
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
-import { relinkWebUrl } from '@forgekit/kernel';
+import { relinkWebUrl, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
-import type { IssueRow } from '../entities/issue.js';
+import type { IssueRow as StoredIssue } from '../entities/issue.js';
+
+/** An issue as presented: a row, or a contract issue turned back into one (without its version, so never cached). */
+export type IssueRow = Omit<StoredIssue, 'lockVersion'> & { lockVersion?: number };
 import type { IssueStore } from './issue-store.js';
 
 export interface PresenterDeps {
@@ -20,7 +23,28 @@ export interface PresenterDeps {
   milestones: MilestonesService;
   notes: NotesService;
   iterations?: IterationsService;
+  /** The kernel's presented cache: lists keep each issue's own fields by the row's version. */
+  cache?: FragmentCache;
 }
+
+/**
+ * The fields of an issue answer that read other rows (users, labels, milestones, iterations,
+ * notes, award emoji): filled on each request. The rest reads the issue's row, its project's
+ * path and the external URL alone, and is what the presented cache keeps.
+ */
+const RELATED_FIELDS = [
+  'closed_by',
+  'labels',
+  'milestone',
+  'assignees',
+  'author',
+  'assignee',
+  'user_notes_count',
+  'upvotes',
+  'downvotes',
+  'iteration',
+] as const;
+type Related = Record<(typeof RELATED_FIELDS)[number], unknown>;
 
 export interface PresentOptions {
   externalUrl: string;
@@ -50,7 +74,11 @@ export function createIssuePresenter(deps: PresenterDeps) {
     return paths;
   }
 
-  return async function presentIssues(issues: readonly IssueRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
+  async function presentEach<T>(
+    issues: readonly IssueRow[],
+    options: PresentOptions,
+    finish: (issue: IssueRow, related: Related, body: () => Record<string, unknown>, projectPath: string) => T,
+  ): Promise<T[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
     const [{ assignees, labels: labelLinks }, paths, noteCounts, votes] = await Promise.all([
@@ -82,61 +110,98 @@ export function createIssuePresenter(deps: PresenterDeps) {
       const assigned = (assignees.get(issue.id) ?? []).flatMap((id) => user(id) ?? []);
       const milestone = typeof issue.milestoneId === 'number' ? milestones.get(issue.milestoneId) : undefined;
       const iteration = typeof issue.iterationId === 'number' ? iterations.get(issue.iterationId) : undefined;
-      const tasks = taskCompletion(issue.description ?? null);
-      const webUrl = `${options.externalUrl}/${projectPath}/-/issues/${issue.iid}`;
-      const body: Record<string, unknown> = {
-        id: issue.id,
-        iid: issue.iid,
-        project_id: issue.projectId,
-        title: issue.title,
-        description: issue.description ?? null,
-        state: issue.state,
-        created_at: issue.createdAt.toISOString(),
-        updated_at: issue.updatedAt.toISOString(),
-        closed_at: issue.closedAt?.toISOString() ?? null,
+      const related: Related = {
         closed_by: user(issue.closedById),
         labels: options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false),
         milestone: milestone ? relinked(deps.milestones.entity(milestone)) : null,
         assignees: assigned,
         author: user(issue.authorId),
-        type: 'ISSUE',
         assignee: assigned[0] ?? null,
         user_notes_count: noteCounts.get(issue.id) ?? 0,
-        merge_requests_count: 0,
         upvotes: votes.get(issue.id)?.upvotes ?? 0,
         downvotes: votes.get(issue.id)?.downvotes ?? 0,
-        due_date: issue.dueDate ?? null,
-        confidential: issue.confidential,
-        discussion_locked: issue.discussionLocked ?? null,
-        issue_type: 'issue',
-        web_url: webUrl,
-        time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-        task_completion_status: tasks,
-        weight: null,
-        blocking_issues_count: 0,
         iteration: iteration && deps.iterations ? relinked(deps.iterations.entity(iteration)) : null,
-        health_status: null,
       };
-      body.has_tasks = tasks.count > 0;
-      if (tasks.count > 0) body.task_status = `${tasks.completed_count} of ${tasks.count} checklist item${tasks.count === 1 ? '' : 's'} completed`;
-      const api = `${options.externalUrl}/api/v4/projects/${issue.projectId}`;
-      body._links = {
-        self: `${api}/issues/${issue.iid}`,
-        notes: `${api}/issues/${issue.iid}/notes`,
-        award_emoji: `${api}/issues/${issue.iid}/award_emoji`,
-        project: api,
-        closed_as_duplicate_of: null,
-      };
-      body.references = { short: `#${issue.iid}`, relative: `#${issue.iid}`, full: `${projectPath}#${issue.iid}` };
-      body.severity = 'UNKNOWN';
-      if (options.full) body.subscribed = false;
-      body.moved_to_id = null;
-      body.imported = false;
-      body.imported_from = 'none';
-      body.service_desk_reply_to = null;
-      return body;
+      return finish(issue, related, () => issueBody(issue, related, projectPath, options), projectPath);
     });
-  };
+  }
+
+  /** The issue's answer, with the related fields in their places. */
+  function issueBody(issue: IssueRow, related: Related, projectPath: string, options: PresentOptions): Record<string, unknown> {
+    const tasks = taskCompletion(issue.description ?? null);
+    const webUrl = `${options.externalUrl}/${projectPath}/-/issues/${issue.iid}`;
+    const body: Record<string, unknown> = {
+      id: issue.id,
+      iid: issue.iid,
+      project_id: issue.projectId,
+      title: issue.title,
+      description: issue.description ?? null,
+      state: issue.state,
+      created_at: issue.createdAt.toISOString(),
+      updated_at: issue.updatedAt.toISOString(),
+      closed_at: issue.closedAt?.toISOString() ?? null,
+      closed_by: related.closed_by,
+      labels: related.labels,
+      milestone: related.milestone,
+      assignees: related.assignees,
+      author: related.author,
+      type: 'ISSUE',
+      assignee: related.assignee,
+      user_notes_count: related.user_notes_count,
+      merge_requests_count: 0,
+      upvotes: related.upvotes,
+      downvotes: related.downvotes,
+      due_date: issue.dueDate ?? null,
+      confidential: issue.confidential,
+      discussion_locked: issue.discussionLocked ?? null,
+      issue_type: 'issue',
+      web_url: webUrl,
+      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+      task_completion_status: tasks,
+      weight: null,
+      blocking_issues_count: 0,
+      iteration: related.iteration,
+      health_status: null,
+    };
+    body.has_tasks = tasks.count > 0;
+    if (tasks.count > 0) body.task_status = `${tasks.completed_count} of ${tasks.count} checklist item${tasks.count === 1 ? '' : 's'} completed`;
+    const api = `${options.externalUrl}/api/v4/projects/${issue.projectId}`;
+    body._links = {
+      self: `${api}/issues/${issue.iid}`,
+      notes: `${api}/issues/${issue.iid}/notes`,
+      award_emoji: `${api}/issues/${issue.iid}/award_emoji`,
+      project: api,
+      closed_as_duplicate_of: null,
+    };
+    body.references = { short: `#${issue.iid}`, relative: `#${issue.iid}`, full: `${projectPath}#${issue.iid}` };
+    body.severity = 'UNKNOWN';
+    if (options.full) body.subscribed = false;
+    body.moved_to_id = null;
+    body.imported = false;
+    body.imported_from = 'none';
+    body.service_desk_reply_to = null;
+    return body;
+  }
+
+  async function presentIssues(issues: readonly IssueRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
+    return presentEach(issues, options, (_issue, _related, body) => body());
+  }
+
+  /**
+   * `presentIssues` as JSON texts for lists: an issue's own fields come from the presented
+   * cache by the row's version (and its project's path and the URL its links are built on),
+   * and the related fields are filled in their places.
+   */
+  async function presentIssuesJson(issues: readonly IssueRow[], options: PresentOptions): Promise<(JsonText | Record<string, unknown>)[]> {
+    const { cache } = deps;
+    if (!cache?.enabled) return presentIssues(issues, options);
+    return presentEach(issues, options, (issue, related, body, projectPath) => {
+      const key = versionKey(options.full ? 'issue-full' : 'issue-basic', options.externalUrl, projectPath, sourceKey('Issue', issue.id, issue.lockVersion));
+      return cache.fragment(key, () => ({ body: body(), live: RELATED_FIELDS })).json(related);
+    });
+  }
+
+  return Object.assign(presentIssues, { json: presentIssuesJson });
 }
 
 export type PresentIssues = ReturnType<typeof createIssuePresenter>;

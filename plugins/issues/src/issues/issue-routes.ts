@@ -52,7 +52,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     const order = await orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
     const issues = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
     const projectPaths = scope.kind === 'project' ? pathsOf(scope.access) : undefined;
-    const items = await present(issues, {
+    const items = await present.json(issues, {
       externalUrl: ctx.externalUrl,
       relink: ctx.relink,
       full: false,

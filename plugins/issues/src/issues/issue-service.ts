@@ -21,6 +21,7 @@ import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/c
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import { issueEvents, type Issue } from '../contracts.js';
 import type { IssueRow } from '../entities/issue.js';
+import type { IssueRow as PresentedIssueRow } from './issue-presenter.js';
 import type { CreateInput, UpdateInput } from './issue-params.js';
 import type { IssueStore, NewIssue } from './issue-store.js';
 import * as texts from './system-note-texts.js';
@@ -149,6 +150,7 @@ export function createIssueService(deps: IssueServiceDeps) {
         updatedById: null,
         createdAt,
         updatedAt: createdAt,
+        lockVersion: 0,
       };
       const inserted = store.insert(
         row,
@@ -372,7 +374,7 @@ export function toContract(issue: IssueRow): Issue {
 }
 
 /** A contract issue back as a row, for the presenter. */
-export function fromContract(issue: Issue): IssueRow {
+export function fromContract(issue: Issue): PresentedIssueRow {
   return { ...issue, discussionLocked: null, updatedById: null };
 }
 

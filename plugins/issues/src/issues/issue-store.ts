@@ -104,7 +104,8 @@ export function createIssueStore(database: Database) {
         if (relations.removeLabelIds?.length)
           await database.delete(IssueLabelEntity, { issueId: issue.id, labelId: { $in: [...relations.removeLabelIds] } }, { tx });
         if (relations.addLabelIds?.length) await addLabels(tx, issue.id, relations.addLabelIds);
-        const stored = { ...issue, ...changes };
+        // The ORM raised the version by one in the update's own statement (none without changes).
+        const stored = { ...issue, ...changes, lockVersion: Object.keys(changes).length > 0 ? issue.lockVersion + 1 : issue.lockVersion };
         await also(tx, stored);
         return stored;
       });

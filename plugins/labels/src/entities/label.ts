@@ -19,6 +19,8 @@ export const LabelEntity = defineEntity({
     archived: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update of the row: the version presented labels are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

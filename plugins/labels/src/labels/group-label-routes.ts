@@ -57,7 +57,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
         const viewer = { userId: ctx.user.id };
         const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
         const counts = input.with_counts ? { user: ctx.user, kind: 'group' as const, access: found } : undefined;
-        const items = await views.many(list, { ...viewer, counts }, { subscribed });
+        const items = await views.list(list, { ...viewer, counts }, { subscribed });
         return page(items, total);
       },
     }),

@@ -29,6 +29,7 @@ export const toLabel = (row: LabelRow): Label => ({
   archived: row.archived,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
+  lockVersion: row.lockVersion,
 });
 
 const ownerOf = (label: Label) => ({ labelId: label.id, projectId: label.projectId, groupId: label.groupId });
@@ -214,6 +215,7 @@ function fromLabel(label: Label): LabelRow {
     archived: label.archived,
     createdAt: label.createdAt,
     updatedAt: label.updatedAt,
+    lockVersion: label.lockVersion ?? 0,
   };
 }
 

@@ -103,7 +103,7 @@ export function createLabelStore(database: Database) {
      */
     async insert(owner: { type: LabelOwnerType; id: number }, fields: LabelFields, conflictScope: LabelScope): Promise<LabelRow | undefined> {
       const now = new Date();
-      const row: Omit<LabelRow, 'id'> = { ownerType: owner.type, ownerId: owner.id, ...fields, createdAt: now, updatedAt: now };
+      const row: Omit<LabelRow, 'id'> = { ownerType: owner.type, ownerId: owner.id, ...fields, createdAt: now, updatedAt: now, lockVersion: 0 };
       const guard = {
         unlessExists: inScope(database.table(LabelEntity, 'l').select('id'), conflictScope).where('title', fields.title),
         lockKey: `labels:title:${fields.title}`,
@@ -116,7 +116,8 @@ export function createLabelStore(database: Database) {
     async update(previous: LabelRow, fields: Partial<LabelFields>): Promise<LabelRow | null> {
       const changes = { ...fields, updatedAt: new Date() };
       const updated = await unlessTaken(database.update(LabelEntity, { id: previous.id }, changes), () => null);
-      return updated === null ? null : { ...previous, ...changes };
+      // The ORM raised the version by one in the same statement.
+      return updated === null ? null : { ...previous, ...changes, lockVersion: previous.lockVersion + 1 };
     },
 
     /** The group's own label with this exact title, if any. */

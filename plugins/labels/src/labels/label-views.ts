@@ -1,6 +1,7 @@
 /** Labels as a caller sees them: with their subscription, and on request counts and project priorities. */
+import { sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import type { Label, LabelCountScope } from '../contracts.js';
-import { presentLabel } from './label-presenter.js';
+import { presentDetails, presentLabel } from './label-presenter.js';
 import type { LabelService } from './label-service.js';
 
 export interface ViewOptions {
@@ -11,15 +12,26 @@ export interface ViewOptions {
   counts?: LabelCountScope;
 }
 
-export function createLabelViews(labels: LabelService) {
+/**
+ * What `presentLabel` adds to a label's details for a caller, in its order: these stay out of
+ * the cached details and are filled on each request.
+ */
+const CALLER_FIELDS = ['open_issues_count', 'closed_issues_count', 'open_merge_requests_count', 'subscribed', 'priority', 'is_project_label'];
+
+export function createLabelViews(labels: LabelService, cache?: FragmentCache) {
   /** `subscribed`: the ids of the labels the user is subscribed to, when the list was read with them. */
-  async function many(list: readonly Label[], options: ViewOptions, known?: { subscribed: ReadonlySet<number> }) {
+  async function extrasOf(list: readonly Label[], options: ViewOptions, known?: { subscribed: ReadonlySet<number> }) {
     const ids = list.map((label) => label.id);
     const [subscribed, counts, priorities] = await Promise.all([
       known?.subscribed ?? labels.subscribed(options.userId, list, options.projectId),
       options.counts ? labels.countsOf(ids, options.counts) : undefined,
       options.projectId !== undefined ? labels.priorities(options.projectId, list) : undefined,
     ]);
+    return { subscribed, counts, priorities };
+  }
+
+  async function many(list: readonly Label[], options: ViewOptions, known?: { subscribed: ReadonlySet<number> }) {
+    const { subscribed, counts, priorities } = await extrasOf(list, options, known);
     return list.map((label) =>
       presentLabel(label, {
         subscribed: subscribed.has(label.id),
@@ -28,8 +40,34 @@ export function createLabelViews(labels: LabelService) {
       }),
     );
   }
+  /**
+   * `many` as JSON texts: a label's details (which read its row alone) come from the
+   * presented cache by the row's version; the caller's fields are filled in. For labels as
+   * read from the database, whose `lockVersion` is the row's.
+   */
+  async function list(labelList: readonly Label[], options: ViewOptions, known?: { subscribed: ReadonlySet<number> }): Promise<(JsonText | object)[]> {
+    if (!cache?.enabled) return many(labelList, options, known);
+    const { subscribed, counts, priorities } = await extrasOf(labelList, options, known);
+    return labelList.map((label) => {
+      const fragment = cache.fragment(versionKey('label', sourceKey('Label', label.id, label.lockVersion)), () => ({
+        body: presentDetails(label) as unknown as Record<string, unknown>,
+        live: CALLER_FIELDS,
+      }));
+      const count = counts?.get(label.id);
+      return fragment.json({
+        open_issues_count: count?.issues.opened,
+        closed_issues_count: count?.issues.closed,
+        open_merge_requests_count: count?.mergeRequests.opened,
+        subscribed: subscribed.has(label.id),
+        priority: priorities ? (priorities.get(label.id) ?? null) : undefined,
+        is_project_label: priorities ? label.projectId !== null : undefined,
+      });
+    });
+  }
+
   return {
     many,
+    list,
     one: async (label: Label, options: ViewOptions) => (await many([label], options))[0]!,
   };
 }

@@ -1,0 +1,101 @@
+/**
+ * Project answers of lists from the kernel's presented cache: a project's JSON is kept by
+ * the versions of every row it reads (the project, its namespace, a personal project's
+ * owner) and the URL its links are built on. The caller's fields (`permissions`, an admin's
+ * `repository_storage`) and the fields other plugins' extensions set (such as `empty_repo`,
+ * read from disk) are live: filled on each request, in their places.
+ */
+import { JsonText, sourceKey, versionKey, type Fragment, type FragmentCache, type RenderedFragment } from '@forgekit/kernel';
+import type { Project, ProjectFieldExtension } from '../contracts.js';
+import type { UserBasicSource } from '../users/user-presenter.js';
+import { type PresentOptions, presentPermissions, projectBasic, projectFull } from './project-presenter.js';
+
+/** The fields of the full view that depend on the caller. */
+const VIEWER_FIELDS = ['repository_storage', 'permissions'] as const;
+
+type View = 'basic' | 'full';
+type ProjectWithOwner = Project & { owner?: UserBasicSource | null };
+
+/**
+ * Runs the extensions on `body`, noting each field they set or delete and the value it had
+ * before: those fields are live, since an extension may read what no key names (the disk).
+ */
+function extendRecording(extensions: readonly ProjectFieldExtension[], project: Project, body: Record<string, unknown>, view: View) {
+  const before: Record<string, unknown> = {};
+  const note = (name: string | symbol) => {
+    if (typeof name === 'string' && !Object.hasOwn(before, name)) before[name] = body[name];
+  };
+  const recorder = new Proxy(body, {
+    set(target, name, value) {
+      note(name);
+      return Reflect.set(target, name, value);
+    },
+    deleteProperty(target, name) {
+      note(name);
+      return Reflect.deleteProperty(target, name);
+    },
+    defineProperty(target, name, descriptor) {
+      note(name);
+      return Reflect.defineProperty(target, name, descriptor);
+    },
+  });
+  for (const extend of extensions) extend(project, recorder, view);
+  return before;
+}
+
+export interface ProjectFragments {
+  /** `projectBasic`'s JSON. */
+  basic(project: Project, externalUrl: string): JsonText;
+  /** `projectFull`'s JSON; `options.owner` is the personal project's owner as read with it. */
+  full(project: ProjectWithOwner, options: Omit<PresentOptions, 'extensions'>): JsonText;
+}
+
+export function createProjectFragments(cache: FragmentCache, extensions: readonly ProjectFieldExtension[]): ProjectFragments {
+  function keyOf(view: View, project: ProjectWithOwner, externalUrl: string, owner: UserBasicSource | null | undefined) {
+    const { namespace } = project;
+    const ownerKey = view === 'full' && namespace.kind === 'user' && owner ? sourceKey('User', owner.id, owner.lockVersion) : '-';
+    return versionKey(
+      `project-${view}`,
+      externalUrl,
+      sourceKey('Project', project.id, project.lockVersion),
+      sourceKey('Namespace', namespace.id, namespace.lockVersion),
+      ownerKey,
+    );
+  }
+
+  /** The live values: the viewer's fields, then the extensions run over what their fields held on the miss. */
+  function liveOf(fragment: Fragment, project: Project, view: View, viewer: Record<string, unknown>): Record<string, unknown> | undefined {
+    const live: Record<string, unknown> = { ...fragment.initial, ...viewer };
+    for (const extend of extensions) extend(project, live, view);
+    // An extension that set a field it did not set on the miss has no place in the kept text.
+    for (const name in live) if (!fragment.live.has(name)) return undefined;
+    return live;
+  }
+
+  function render(view: View, build: () => Record<string, unknown>, project: Project, viewerFields: readonly string[]): RenderedFragment {
+    const body = build();
+    const initial = extendRecording(extensions, project, body, view);
+    return { body, live: [...viewerFields, ...Object.keys(initial)], initial };
+  }
+
+  return {
+    basic(project, externalUrl) {
+      if (!cache.enabled) return new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
+      const fragment = cache.fragment(keyOf('basic', project, externalUrl, null), () => render('basic', () => projectBasic(project, externalUrl), project, []));
+      const live = liveOf(fragment, project, 'basic', {});
+      return live ? fragment.json(live) : new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
+    },
+    full(project, options) {
+      if (!cache.enabled) return new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
+      const fragment = cache.fragment(keyOf('full', project, options.externalUrl, options.owner), () =>
+        render('full', () => projectFull(project, { ...options, isAdmin: false, permissions: undefined }), project, VIEWER_FIELDS),
+      );
+      const viewer = {
+        repository_storage: options.isAdmin ? project.repositoryStorage : undefined,
+        permissions: presentPermissions(options.permissions),
+      };
+      const live = liveOf(fragment, project, 'full', viewer);
+      return live ? fragment.json(live) : new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKernel, type Kernel } from '@forgekit/kernel';
+import { corePlugin } from '@forgekit/plugin-core';
+import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
+import { notesPlugin } from '@forgekit/plugin-notes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issuesPlugin } from '../plugin.js';
+
+const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
+const plugins = [labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin];
+
+/** Issue lists keep each issue's own fields in the presented cache; the related ones are filled per request. */
+describe('issue lists from the presented cache', () => {
+  let app: TestApp;
+  let dir: string;
+  /** A second server process's kernel on the same database. */
+  let other: Kernel;
+  let base: string;
+
+  const listOn = async (kernel: Kernel, query = 'per_page=100') => {
+    const response = await kernel.fetch(new Request(`http://localhost${base}/issues?${query}`, { headers: { 'PRIVATE-TOKEN': app.tokens.developer! } }));
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  const issueOn = async (kernel: Kernel, iid: number, query?: string) => {
+    const found = (JSON.parse(await listOn(kernel, query)) as Record<string, any>[]).find((issue) => issue.iid === iid);
+    expect(found).toBeDefined();
+    return found!;
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'forgekit-issues-'));
+    app = await createTestApp({ plugins, config: onPostgres ? {} : { databaseUrl: join(dir, 'shared.sqlite') } });
+    other = await createKernel({
+      plugins: [corePlugin, ...plugins],
+      config: {
+        dataDir: join(dir, 'other'),
+        databaseUrl: app.kernel.config.databaseUrl,
+        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
+        logLevel: 'silent',
+        externalUrl: 'http://localhost',
+      },
+    });
+    await other.start();
+    base = `/api/v4/projects/${app.project.id}`;
+    const milestone = await app.post(`${base}/milestones`, { title: 'First' }, { token: 'maintainer' });
+    for (let i = 0; i < 4; i++) {
+      const created = await app.post(
+        `${base}/issues`,
+        {
+          title: `Issue ${i}`,
+          description: i % 2 ? '- [x] done\n- [ ] open' : 'Plain *text*',
+          labels: `l${i},shared`,
+          milestone_id: milestone.body.id,
+          assignee_ids: [app.users.developer!.id],
+        },
+        { token: 'maintainer' },
+      );
+      expect(created.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await other?.stop();
+    await app?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers the same bytes on a hit as the presenter does on a miss', async () => {
+    // A kernel that keeps nothing presents every issue afresh.
+    const uncached = await createKernel({
+      plugins: [corePlugin, ...plugins],
+      config: {
+        dataDir: join(dir, 'uncached'),
+        databaseUrl: app.kernel.config.databaseUrl,
+        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
+        logLevel: 'silent',
+        externalUrl: 'http://localhost',
+        presentedCacheBytes: 0,
+      },
+    });
+    await uncached.start();
+    try {
+      for (const query of ['per_page=100', 'per_page=100&with_labels_details=true', 'per_page=2&page=2']) {
+        const fresh = await listOn(uncached, query);
+        expect(await listOn(other, query)).toBe(fresh);
+        expect(await listOn(other, query)).toBe(fresh);
+      }
+    } finally {
+      await uncached.stop();
+    }
+  });
+
+  it('shows at once, on another process, a change to an issue and to what it embeds', async () => {
+    await listOn(other);
+    expect((await app.put(`${base}/issues/1`, { title: 'Retitled' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await issueOn(other, 1)).title).toBe('Retitled');
+    await listOn(other);
+    expect((await app.put(`${base}/issues/1`, { description: '- [x] one\n- [x] two' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await issueOn(other, 1)).task_completion_status).toEqual({ count: 2, completed_count: 2 });
+    // Related rows: a label of the issue, a note on it.
+    await listOn(other);
+    expect((await app.put(`${base}/labels/l2`, { new_name: 'l2-renamed' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await issueOn(other, 3)).labels).toContain('l2-renamed');
+    await listOn(other);
+    expect((await app.post(`${base}/issues/2/notes`, { body: 'A note' }, { token: 'developer' })).status).toBe(201);
+    expect((await issueOn(other, 2)).user_notes_count).toBe(1);
+  });
+});
