@@ -164,7 +164,12 @@ afterAll(async () => {
 describe('migrations', () => {
   it('records kernel and plugin migrations by owner', async () => {
     const names = await internalsOf(kernel.database).knex('forgekit_migrations').pluck('name');
-    expect(names).toEqual(['kernel:202611220500-rate-limits', 'kernel:202611241000-secrets-key-check', 'demo:202601010000-notes']);
+    expect(names).toEqual([
+      'kernel:202611220500-rate-limits',
+      'kernel:202611241000-secrets-key-check',
+      'kernel:202611271500-internal-ids',
+      'demo:202601010000-notes',
+    ]);
   });
 });
 
