@@ -15,6 +15,8 @@ import { kernelServices } from './plugin/kernel-services.js';
 import { definePlugin } from './plugin/define-plugin.js';
 import { createServiceRef } from './plugin/service-ref.js';
 import { internalsOf } from './db/internals.js';
+import { InternalIdEntity } from './db/internal-ids.js';
+import { schemaDrift } from './db/schema-drift.js';
 
 const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
 
@@ -170,6 +172,10 @@ describe('migrations', () => {
       'kernel:202611271500-internal-ids',
       'demo:202601010000-notes',
     ]);
+  });
+
+  it("describes the kernel's internal_ids table exactly as its migration creates it", async () => {
+    expect(await schemaDrift(kernel.database, [InternalIdEntity])).toEqual([]);
   });
 });
 
