@@ -37,6 +37,7 @@ export { TEXT_LIMIT, charLength, longerThan, tooLongMessage } from './http/text-
 export type { UploadedFile } from './http/uploaded-file.js';
 export { totalFor, totalFromRows, TOTAL_COLUMN, MAX_PER_PAGE, DEFAULT_PER_PAGE, MAX_COUNT, type PageRequest } from './http/pagination.js';
 export { API_PREFIX } from './http/api-prefix.js';
+export { contentDisposition } from './http/content-disposition.js';
 export { tokenDigest, generateToken, type Principal, type Credential, type IdentityProvider } from './auth/identity.js';
 export { insufficientScope, scopesFor } from './auth/authenticate.js';
 export type { Database, Dialect } from './db/open-database.js';

@@ -15,6 +15,8 @@ import { kernelServices } from './plugin/kernel-services.js';
 import { definePlugin } from './plugin/define-plugin.js';
 import { createServiceRef } from './plugin/service-ref.js';
 import { internalsOf } from './db/internals.js';
+import { InternalIdEntity } from './db/internal-ids.js';
+import { schemaDrift } from './db/schema-drift.js';
 
 const alice: Principal = { id: 1, username: 'alice', name: 'Alice', isAdmin: false, external: false, state: 'active' };
 
@@ -164,7 +166,16 @@ afterAll(async () => {
 describe('migrations', () => {
   it('records kernel and plugin migrations by owner', async () => {
     const names = await internalsOf(kernel.database).knex('forgekit_migrations').pluck('name');
-    expect(names).toEqual(['kernel:202611220500-rate-limits', 'kernel:202611241000-secrets-key-check', 'demo:202601010000-notes']);
+    expect(names).toEqual([
+      'kernel:202611220500-rate-limits',
+      'kernel:202611241000-secrets-key-check',
+      'kernel:202611271500-internal-ids',
+      'demo:202601010000-notes',
+    ]);
+  });
+
+  it("describes the kernel's internal_ids table exactly as its migration creates it", async () => {
+    expect(await schemaDrift(kernel.database, [InternalIdEntity])).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import { checkConfig } from './config/check-config.js';
 import type { KernelConfig, KernelConfigInput } from './config/kernel-config.js';
 import { runMigrations, type OwnedMigration } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
+import { InternalIdEntity } from './db/internal-ids.js';
 import { internalsOf } from './db/internals.js';
 import { isPostgresUrl, openDatabase, type Database } from './db/open-database.js';
 import { API_PREFIX } from './http/api-prefix.js';
@@ -182,7 +183,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const configuredUrl = config.externalUrl?.replace(/\/+$/, '');
   const externalUrl = configuredUrl ?? (options.serverUrl ?? `http://localhost:${config.port}${basePath}`).replace(/\/+$/, '');
   const plugins = orderPlugins(options.plugins);
-  const entities = collectEntities(plugins);
+  // The kernel's own tables come first, so a plugin that defines one of them fails the boot.
+  const entities = collectEntities([{ id: 'kernel', entities: [InternalIdEntity] }, ...plugins]);
   const postgres = isPostgresUrl(config.databaseUrl);
   if (postgres) await requireOptionalPeers();
   const log = options.logger ?? createLogger(config.logLevel);

@@ -9,3 +9,4 @@ export {
 export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { schemaDriftOf } from './schema-drift.js';
 export { recordStatements, type StatementLog } from './statement-log.js';
+export { startTestProcess, type TestProcess, type TestProcessOptions } from './test-process.js';

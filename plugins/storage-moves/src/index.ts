@@ -8,6 +8,6 @@ export {
   type StorageMovesConfig,
   type StorageMovesOptions,
 } from './plugin.js';
-export type { MoveHooks } from './moves/move-runner.js';
+export type { MoveHooks, StorageMove, StorageMoveContainerType } from './contracts.js';
 export { MOVE_JOB, BULK_JOB } from './moves/move-scheduler.js';
 export default storageMovesPlugin;

@@ -7,7 +7,8 @@ import { init } from './migrations/202611231100-init.js';
 import { containerAdapters } from './moves/containers.js';
 import { moveRoutes } from './moves/move-routes.js';
 import { createMoveRecovery } from './moves/move-recovery.js';
-import { createMoveRunner, type MoveHooks } from './moves/move-runner.js';
+import type { MoveHooks } from './contracts.js';
+import { createMoveRunner } from './moves/move-runner.js';
 import { BULK_JOB, createMoveScheduler, MOVE_JOB, type BulkMoveJob } from './moves/move-scheduler.js';
 import { createMoveStore } from './moves/move-store.js';
 

@@ -24,4 +24,17 @@ export const kernelMigrations: PluginMigration[] = [
       });
     },
   },
+  {
+    name: '202611271500-internal-ids',
+    async up(knex) {
+      // The last iid handed out per usage and scope, GitLab's `internal_ids` (see internal-ids.ts).
+      await knex.schema.createTable('internal_ids', (table) => {
+        table.increments('id').primary();
+        table.string('usage', 64).notNullable();
+        table.integer('scope_id').notNullable();
+        table.integer('last_value').notNullable();
+        table.unique(['usage', 'scope_id']);
+      });
+    },
+  },
 ];

@@ -30,7 +30,7 @@ export function checkPlugins(plugins: readonly ForgePlugin<any>[], kernelVersion
 }
 
 /** Entities by name and table, failing on any name or table claimed twice. */
-export function collectEntities(plugins: readonly ForgePlugin<any>[]): EntitySchema<any, any>[] {
+export function collectEntities(plugins: readonly Pick<ForgePlugin<any>, 'id' | 'entities'>[]): EntitySchema<any, any>[] {
   const names = new Map<string, string>();
   const tables = new Map<string, string>();
   const entities: EntitySchema<any, any>[] = [];

@@ -298,6 +298,22 @@ describe('users', () => {
       expect(username.body).toEqual({ message: 'Username has already been taken' });
     });
 
+    it('answers a username that is a top-level group path (any case) as a validation error, and a subgroup path is free', async () => {
+      const group = await app.post('/api/v4/groups', { name: 'Taken Group', path: 'taken-group' }, { token: 'admin' });
+      expect(group.status).toBe(201);
+      for (const username of ['taken-group', 'Taken-Group', app.group.path]) {
+        const res = await app.post('/api/v4/users', fresh({ username }), { token: 'admin' });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ message: { username: ['has already been taken'] } });
+      }
+      const user = await createUser();
+      const renamed = await app.put(`/api/v4/users/${user.id}`, { username: 'taken-group' }, { token: 'admin' });
+      expect(renamed).toMatchObject({ status: 400, body: { message: { username: ['has already been taken'] } } });
+      const sub = await app.post('/api/v4/groups', { name: 'Nested Only', path: 'nested-only', parent_id: group.body.id }, { token: 'admin' });
+      expect(sub.status).toBe(201);
+      expect((await app.post('/api/v4/users', fresh({ username: 'nested-only' }), { token: 'admin' })).status).toBe(201);
+    });
+
     it('answers model errors with 400 and the field messages', async () => {
       const short = await app.post('/api/v4/users', fresh({ password: 'short' }), { token: 'admin' });
       expect(short.status).toBe(400);

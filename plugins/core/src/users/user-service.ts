@@ -41,14 +41,15 @@ export function createUserService(database: Database): UserService {
           .whereIgnoringCase('username', username)
           .whereNot('id', exceptId ?? 0),
       );
-      const namespaceTaken = await exists(
-        database
-          .table(NamespaceEntity)
-          .whereNull('parentId')
-          .whereIgnoringCase('path', username)
-          .whereNot('ownerId', exceptId ?? 0),
-      );
-      if (taken || namespaceTaken) throw conflict('Username has already been taken');
+      // Any top-level namespace but the user's own: groups have no owner (a null that
+      // `owner_id <> ?` alone would skip), other users' namespaces have theirs.
+      const namespaces = database.table(NamespaceEntity).whereNull('parentId').whereIgnoringCase('path', username);
+      if (exceptId !== undefined) namespaces.where((w) => w.whereNull('ownerId').orWhere('ownerId', '<>', exceptId));
+      const namespaceTaken = await exists(namespaces);
+      // GitLab's API answers 409 only for another user's username; a group's path fails the
+      // user's `namespace_uniq` validation, which the API renders as a 400.
+      if (taken) throw conflict('Username has already been taken');
+      if (namespaceTaken) throw validationFailed({ username: ['has already been taken'] });
     }
   }
 

@@ -38,3 +38,26 @@ describe('chosen iids', () => {
     expect((await app.delete(path, { token: 'owner' })).status).toBe(204);
   });
 });
+
+describe('deleted iids', () => {
+  it('never gives a deleted issue’s iid again, chosen or counted', async () => {
+    const project = await app.post('/api/v4/projects', { name: 'Deleted iids' }, { token: 'owner' });
+    expect(project.status).toBe(201);
+    const issues = `/api/v4/projects/${project.body.id}/issues`;
+    const open = (body: Record<string, unknown>) => app.post(issues, body, { token: 'owner' });
+    expect(await open({ title: 'first' })).toMatchObject({ status: 201, body: { iid: 1 } });
+    expect(await open({ title: 'highest' })).toMatchObject({ status: 201, body: { iid: 2 } });
+    expect((await app.delete(`${issues}/2`, { token: 'owner' })).status).toBe(204);
+    expect(await open({ title: 'after a delete' })).toMatchObject({ status: 201, body: { iid: 3 } });
+
+    expect(await open({ title: 'chosen', iid: 10 })).toMatchObject({ status: 201, body: { iid: 10 } });
+    expect((await app.delete(`${issues}/10`, { token: 'owner' })).status).toBe(204);
+    expect(await open({ title: 'after a chosen one' })).toMatchObject({ status: 201, body: { iid: 11 } });
+
+    // Concurrent creates after a delete each take their own iid, past every one given.
+    expect((await app.delete(`${issues}/11`, { token: 'owner' })).status).toBe(204);
+    const together = await Promise.all(Array.from({ length: 6 }, (_, index) => open({ title: `together ${index}` })));
+    expect(together.map((res) => res.status)).toEqual(Array(6).fill(201));
+    expect(together.map((res) => res.body.iid).sort((a, b) => a - b)).toEqual([12, 13, 14, 15, 16, 17]);
+  });
+});

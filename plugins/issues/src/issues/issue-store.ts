@@ -1,6 +1,6 @@
 /** Issues, their assignees and their labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { nextInternalId, sql, unlessTaken } from '@forgekit/kernel/orm';
+import { allocateInternalId, sql, unlessTaken } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
@@ -64,9 +64,17 @@ export function createIssueStore(database: Database) {
 
   function insertOnce(issue: NewIssue, assigneeIds: readonly number[], labelIds: readonly number[], also: AlsoInTransaction, chosenIid?: number) {
     return database.transaction(async (tx) => {
-      await database.lock(tx, `issues:iid:${issue.projectId}`);
-      const { last } = await database.totals<'last'>(database.table(IssueEntity).where('projectId', issue.projectId).max({ last: 'iid' }), { tx });
-      const iid = chosenIid ?? nextInternalId(last, 'Issue');
+      const iid = await allocateInternalId(
+        database,
+        tx,
+        {
+          usage: 'issues',
+          scopeId: issue.projectId,
+          what: 'Issue',
+          highest: database.table(IssueEntity).where('projectId', issue.projectId).max({ last: 'iid' }),
+        },
+        chosenIid,
+      );
       const id = await database.insert(IssueEntity, { ...issue, iid }, { tx });
       await assign(tx, id, assigneeIds);
       await addLabels(tx, id, labelIds);

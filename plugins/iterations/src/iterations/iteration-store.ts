@@ -1,6 +1,6 @@
 /** Iterations in the database, by property. */
 import type { Database, Transaction } from '@forgekit/kernel';
-import { nextInternalId } from '@forgekit/kernel/orm';
+import { allocateInternalId } from '@forgekit/kernel/orm';
 import type { Iteration as IterationShape } from '../contracts.js';
 import { IterationEntity } from '../entities/iteration.js';
 import { IterationCadenceEntity } from '../entities/iteration-cadence.js';
@@ -70,9 +70,13 @@ export function createIterationStore(database: Database) {
   }
 
   /** The next iid of a group, under the group's lock (taken by the caller's transaction). */
-  async function nextIid(tx: Transaction, groupId: number) {
-    const { max } = await database.totals<'max'>(database.table(IterationEntity).where('groupId', groupId).max({ max: 'iid' }), { tx });
-    return nextInternalId(max, 'Iteration');
+  function nextIid(tx: Transaction, groupId: number) {
+    return allocateInternalId(database, tx, {
+      usage: 'iterations',
+      scopeId: groupId,
+      what: 'Iteration',
+      highest: database.table(IterationEntity).where('groupId', groupId).max({ last: 'iid' }),
+    });
   }
 
   const lockGroup = (tx: Transaction, groupId: number) => database.lock(tx, `iterations:group:${groupId}`);

@@ -127,4 +127,12 @@ describe('iterations of a manual cadence', () => {
     const wrongCadence = `/api/v4/groups/${app.group.id}/iteration_cadences/${other}/iterations/${id}`;
     expect((await app.delete(wrongCadence, { token: 'owner' })).body).toEqual({ message: '404 Iteration Not Found' });
   });
+
+  it('never gives a deleted iteration’s iid again', async () => {
+    const highest = await app.post(base, { start_date: day(400), due_date: day(401) }, { token: 'owner' });
+    expect(highest.status).toBe(201);
+    expect((await app.delete(`${base}/${highest.body.id}`, { token: 'owner' })).status).toBe(204);
+    const next = await app.post(base, { start_date: day(410), due_date: day(411) }, { token: 'owner' });
+    expect(next).toMatchObject({ status: 201, body: { iid: highest.body.iid + 1 } });
+  });
 });

@@ -311,4 +311,13 @@ describe('deleting', () => {
     expect((await app.get(`${base}/merge_requests/2`, { token: 'owner' })).status).toBe(404);
     expect(await app.delete(`${base}/merge_requests/2`, { token: 'owner' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
   });
+  it('never gives a deleted merge request’s iid again', async () => {
+    await commit('iid-one', { 'iid-one.txt': '1\n' }, 'main');
+    await commit('iid-two', { 'iid-two.txt': '2\n' }, 'main');
+    const highest = await open({ title: 'Highest', source_branch: 'iid-one', target_branch: 'main' });
+    expect(highest.status).toBe(201);
+    expect((await app.delete(`${base}/merge_requests/${highest.body.iid}`, { token: 'owner' })).status).toBe(204);
+    const next = await open({ title: 'After a delete', source_branch: 'iid-two', target_branch: 'main' });
+    expect(next).toMatchObject({ status: 201, body: { iid: highest.body.iid + 1 } });
+  });
 });

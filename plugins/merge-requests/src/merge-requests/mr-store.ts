@@ -1,6 +1,6 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { nextInternalId, unlessTaken } from '@forgekit/kernel/orm';
+import { allocateInternalId, unlessTaken } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
@@ -57,9 +57,12 @@ export function createMergeRequestStore(database: Database) {
 
   function insertOnce(row: NewMergeRequest, relations: RelationChanges, also: AlsoInTransaction) {
     return database.transaction(async (tx) => {
-      await database.lock(tx, `merge_requests:iid:${row.projectId}`);
-      const { last } = await database.totals<'last'>(database.table(MergeRequestEntity).where('projectId', row.projectId).max({ last: 'iid' }), { tx });
-      const iid = nextInternalId(last, 'MergeRequest');
+      const iid = await allocateInternalId(database, tx, {
+        usage: 'merge_requests',
+        scopeId: row.projectId,
+        what: 'MergeRequest',
+        highest: database.table(MergeRequestEntity).where('projectId', row.projectId).max({ last: 'iid' }),
+      });
       const id = await database.insert(MergeRequestEntity, { ...row, iid }, { tx });
       await setRelations(tx, id, relations);
       const stored = { ...row, id, iid };

@@ -1,6 +1,6 @@
 /** Milestones in the database, by property. */
 import type { Database, Transaction } from '@forgekit/kernel';
-import { nextInternalId, recordId, type Query } from '@forgekit/kernel/orm';
+import { allocateInternalId, recordId, type Query } from '@forgekit/kernel/orm';
 import { MilestoneEntity, type MilestoneRow } from '../entities/milestone.js';
 import type { Milestone } from '../contracts.js';
 import { today } from './milestone-rules.js';
@@ -77,10 +77,15 @@ export function createMilestoneStore(database: Database) {
   /** Inside a write: an active milestone with the parent's next iid, taken under a lock so concurrent creates differ. */
   async function insertNext(tx: Transaction, parent: Parent, fields: Pick<StoredMilestone, 'title' | 'description' | 'startDate' | 'dueDate'>) {
     await database.lock(tx, `milestones:${parent.kind}:${parent.id}`);
-    const { max } = await database.totals<'max'>(database.table(MilestoneEntity).where(ownerOf(parent), parent.id).max({ max: 'iid' }), { tx });
+    const iid = await allocateInternalId(database, tx, {
+      usage: `milestones:${parent.kind}`,
+      scopeId: parent.id,
+      what: 'Milestone',
+      highest: database.table(MilestoneEntity).where(ownerOf(parent), parent.id).max({ last: 'iid' }),
+    });
     const now = new Date();
     const row: Omit<StoredMilestone, 'id'> = {
-      iid: nextInternalId(max, 'Milestone'),
+      iid,
       projectId: parent.kind === 'project' ? parent.id : null,
       groupId: parent.kind === 'group' ? parent.id : null,
       state: 'active',

@@ -198,4 +198,11 @@ describe('project milestones', () => {
     expect(res.body).toEqual([]);
     expect((await app.get(`${item(999999)}/merge_requests`, { token: 'guest' })).status).toBe(404);
   });
+
+  it('never gives a deleted milestone’s iid again', async () => {
+    const highest = await app.post(base, { title: 'iid highest' }, { token: 'reporter' });
+    expect(highest.status).toBe(201);
+    expect((await app.delete(item(highest.body.id), { token: 'reporter' })).status).toBe(204);
+    expect(await app.post(base, { title: 'iid after' }, { token: 'reporter' })).toMatchObject({ status: 201, body: { iid: highest.body.iid + 1 } });
+  });
 });

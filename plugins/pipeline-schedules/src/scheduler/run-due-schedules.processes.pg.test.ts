@@ -3,16 +3,14 @@
  * PostgreSQL database tick in a loop while schedules fall due round after round;
  * every due run gives one pipeline and pipeline iids stay gapless.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Kernel } from '@forgekit/kernel';
 import { seedFixtures } from '@forgekit/plugin-core/testing';
-import { createTestDatabase, type TestDatabase } from '@forgekit/testing';
+import { createTestDatabase, startTestProcess, type TestDatabase, type TestProcess } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineEntity } from '../entities/pipeline.js';
 import { PipelineScheduleEntity } from '../entities/pipeline-schedule.js';
@@ -23,29 +21,19 @@ const SCHEDULES = 5;
 const ROUNDS = 8;
 const here = dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = join(here, '../../../..');
-const vitestCli = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
 
-interface Ticker {
+interface Ticker extends TestProcess {
   name: string;
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
 }
 
 /** A second vitest process running tick-process.pg.test.ts on the given database. */
 function startTicker(name: string, databaseUrl: string, signalDir: string): Ticker {
-  // The child is a vitest run of its own, not a worker of this one.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && !key.startsWith('TINYPOOL')));
-  const child = spawn(process.execPath, [vitestCli, 'run', join(here, 'tick-process.pg.test.ts'), '--reporter=dot'], {
+  const child = startTestProcess({
+    testFile: join(here, 'tick-process.pg.test.ts'),
     cwd: repositoryRoot,
-    env: { ...env, [TICK_ENV.databaseUrl]: databaseUrl, [TICK_ENV.signalDir]: signalDir, [TICK_ENV.name]: name },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { [TICK_ENV.databaseUrl]: databaseUrl, [TICK_ENV.signalDir]: signalDir, [TICK_ENV.name]: name },
   });
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { name, child, output, exited };
+  return { name, ...child };
 }
 
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number) {
@@ -70,7 +58,7 @@ describe.skipIf(!process.env.FORGEKIT_TEST_DATABASE_URL)('the tick in two server
   });
 
   afterAll(async () => {
-    for (const ticker of tickers) ticker.child.kill();
+    for (const ticker of tickers) ticker.kill();
     await closeKernel?.();
     await database?.drop();
     if (signalDir) await rm(signalDir, { recursive: true, force: true });

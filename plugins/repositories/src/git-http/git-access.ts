@@ -4,7 +4,7 @@
  * project does not exist.
  */
 import { raw, type Credential, type Principal, type Reply } from '@forgekit/kernel';
-import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, projectFeatureOpen, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 import { READ_ONLY_MESSAGE } from '../git/repository-error.js';
 import type { GitContainer } from './git-paths.js';
 import { canDownloadCode, canPushCode } from '../shared/project-repository.js';
@@ -33,12 +33,8 @@ const ACTION_SCOPES: Record<GitAction, { scopes: readonly string[]; refusal: str
   push: { scopes: ['api', 'write_repository'], refusal: 'You are not allowed to upload code.' },
 };
 
-function wikiFeatureOpen(projects: ProjectService, access: ProjectAccess, user: Principal | null) {
-  const level = projects.settingsOf(access.project).wiki_access_level;
-  if (level === 'disabled') return false;
-  if (level === 'private') return !!user?.isAdmin || Math.max(access.projectLevel ?? 0, access.groupLevel ?? 0) >= AccessLevel.GUEST;
-  return true;
-}
+const wikiFeatureOpen = (projects: ProjectService, access: ProjectAccess, user: Principal | null) =>
+  projectFeatureOpen(projects.settingsOf(access.project).wiki_access_level, access, user);
 
 export function createGitAccess(access: AccessService, projects: ProjectService) {
   return {

@@ -3,15 +3,20 @@
  * `push_code` rules on top of project visibility, and the caller as a git identity.
  */
 import { apiError, forbidden, type Principal, type RequestContext } from '@forgekit/kernel';
-import { AccessLevel, Visibility, type AccessService, type ProjectAccess, type ProjectService, type UserService } from '@forgekit/plugin-core/contracts';
+import {
+  AccessLevel,
+  projectFeatureOpen,
+  Visibility,
+  type AccessService,
+  type ProjectAccess,
+  type ProjectService,
+  type UserService,
+} from '@forgekit/plugin-core/contracts';
 import type { Pusher, RepositoryHandle, RepositoryService } from '../storage/repository-service.js';
 
 /** Whether the repository feature is open to this caller (members only when `private`). */
 export function repositoryFeatureOpen(projects: ProjectService, access: ProjectAccess, user: Principal | null): boolean {
-  const level = projects.settingsOf(access.project).repository_access_level;
-  if (level === 'disabled') return false;
-  if (level === 'private') return !!user?.isAdmin || Math.max(access.projectLevel ?? 0, access.groupLevel ?? 0) >= AccessLevel.GUEST;
-  return true;
+  return projectFeatureOpen(projects.settingsOf(access.project).repository_access_level, access, user);
 }
 
 /** GitLab's `download_code`: Reporter and up, or anyone who sees a public or internal project. */

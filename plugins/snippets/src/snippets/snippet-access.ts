@@ -3,7 +3,15 @@
  * top of the project's own read rules and its snippets feature.
  */
 import { forbidden, type Principal } from '@forgekit/kernel';
-import { AccessLevel, Visibility, type AccessService, type Project, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
+import {
+  AccessLevel,
+  projectFeatureOpen,
+  Visibility,
+  type AccessService,
+  type Project,
+  type ProjectAccess,
+  type ProjectService,
+} from '@forgekit/plugin-core/contracts';
 import type { SnippetRow } from '../entities/snippet.js';
 import type { SnippetReader } from './snippet-store.js';
 
@@ -41,8 +49,7 @@ export function createSnippetAccess(access: AccessService, projects: ProjectServ
   /** The project of a project snippet route: 404 unseen, 403 when its snippets feature is closed to the caller. */
   function fromAccess(user: Principal | null, found: ProjectAccess): SnippetProject {
     const member = !!user?.isAdmin || Math.max(found.projectLevel ?? 0, found.groupLevel ?? 0) >= AccessLevel.GUEST;
-    const feature = projects.settingsOf(found.project).snippets_access_level;
-    if (feature === 'disabled' || (feature === 'private' && !member)) throw forbidden();
+    if (!projectFeatureOpen(projects.settingsOf(found.project).snippets_access_level, found, user)) throw forbidden();
     return { project: found.project, level: found.level, member };
   }
 

@@ -1,5 +1,5 @@
 /** What every snippet route answers with: snippets with their authors and projects, and raw files. */
-import { notFound, raw, frameworkError, type Principal, type RequestContext } from '@forgekit/kernel';
+import { contentDisposition, notFound, raw, frameworkError, type Principal, type RequestContext } from '@forgekit/kernel';
 import type { Project, ProjectService, UserService } from '@forgekit/plugin-core/contracts';
 import type { RepositoryWrites } from '@forgekit/plugin-repositories/contracts';
 import type { SnippetRow } from '../entities/snippet.js';
@@ -14,15 +14,10 @@ export interface AnswerDeps {
   writes: RepositoryWrites;
 }
 
-/** `inline; filename="<name>"; filename*=UTF-8''<name>`, as `send_git_blob` sends it. */
-const inlineDisposition = (path: string) => {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return `inline; filename="${name.replace(/[^\x20-\x7e]|"/g, '?')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-};
-
+/** A raw file as `send_git_blob` sends it: inline, with Rails' `Content-Disposition` for its base name. */
 const textFile = (path: string, data: Buffer) =>
   raw(200, data, 'text/plain; charset=utf-8', {
-    'Content-Disposition': inlineDisposition(path),
+    'Content-Disposition': contentDisposition('inline', path.slice(path.lastIndexOf('/') + 1)),
     'Cache-Control': 'max-age=0, private, must-revalidate, no-store, no-cache',
   });
 

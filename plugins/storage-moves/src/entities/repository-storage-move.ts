@@ -1,6 +1,8 @@
 import { defineEntity, type InferEntity } from '@forgekit/kernel/orm';
 
-export type ContainerType = 'project' | 'snippet' | 'group';
+import type { StorageMoveContainerType } from '../contracts.js';
+
+export type ContainerType = StorageMoveContainerType;
 
 /** A move of a container's repositories (a project with its wiki, a snippet, a group wiki) to another storage. */
 export const RepositoryStorageMoveEntity = defineEntity({

@@ -7,7 +7,8 @@ import { RepositoryStorageMoveEntity } from '../entities/repository-storage-move
 import { RECOVER_JOB } from '../plugin.js';
 import { containerAdapters } from './containers.js';
 import { SOURCE_LEFT_MESSAGE, STOPPED_MESSAGE } from './move-recovery.js';
-import { createMoveRunner, type MoveHooks } from './move-runner.js';
+import type { MoveHooks } from '../contracts.js';
+import { createMoveRunner } from './move-runner.js';
 import { createMoveScheduler } from './move-scheduler.js';
 import { MoveState } from './move-states.js';
 import { createMoveStore } from './move-store.js';

@@ -6,7 +6,7 @@ import { git, repositoriesServiceRef } from '@forgekit/plugin-repositories';
 import { RepositoryStorageMoveEntity } from '../entities/repository-storage-move.js';
 import { RECOVER_JOB } from '../plugin.js';
 import { MOVE_JOB } from './move-scheduler.js';
-import type { RepositoryStorageMoveRow } from './move-store.js';
+import type { StorageMove } from '../contracts.js';
 import { createMoveTestApp, projectWithCommits, until, waitForMove } from '../testing/move-test-app.js';
 
 const refsOf = async (gitDir: string) => (await git(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
@@ -14,7 +14,7 @@ const refsOf = async (gitDir: string) => (await git(gitDir, ['for-each-ref', '--
 describe('a storage move that goes wrong', () => {
   let app: TestApp;
   /** What the next move does after its copy (before the switch). */
-  let afterCopy: (move: RepositoryStorageMoveRow) => void | Promise<void> = () => undefined;
+  let afterCopy: (move: StorageMove) => void | Promise<void> = () => undefined;
   let afterCopyCalls = 0;
 
   beforeAll(async () => {

@@ -7,17 +7,19 @@
  */
 import type { Logger } from '@forgekit/kernel';
 import type { RepositoryHandle, RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
+import type { MoveHooks, StorageMove } from '../contracts.js';
 import type { ContainerAdapters } from './containers.js';
 import { MoveState } from './move-states.js';
 import type { RepositoryStorageMoveRow, MoveStore } from './move-store.js';
 
-/** Points where tests (or operators' tooling) can act in the middle of a move. */
-export interface MoveHooks {
-  /** After every repository was copied and verified, before the records switch. */
-  afterCopy?: (move: RepositoryStorageMoveRow) => void | Promise<void>;
-  /** After the records switched to the destination, before the move is `replicated` and the repositories writable. */
-  afterSwitch?: (move: RepositoryStorageMoveRow) => void | Promise<void>;
-}
+/** The move as hooks see it: the domain's fields, not the row. */
+const storageMoveOf = (move: RepositoryStorageMoveRow): StorageMove => ({
+  id: move.id,
+  containerType: move.containerType,
+  containerId: move.containerId,
+  sourceStorageName: move.sourceStorageName,
+  destinationStorageName: move.destinationStorageName,
+});
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -59,7 +61,7 @@ export function createMoveRunner(deps: { store: MoveStore; repos: RepositoryPlac
         placed.push(repository);
         if (!(await store.stillStarted(move.id))) throw new Error('The move was stopped');
       }
-      await hooks.afterCopy?.(move);
+      await hooks.afterCopy?.(storageMoveOf(move));
       if (!(await store.stillStarted(move.id))) throw new Error('The move was stopped');
     } catch (error) {
       return fail(move, repositories, placed, error);
@@ -72,7 +74,7 @@ export function createMoveRunner(deps: { store: MoveStore; repos: RepositoryPlac
       for (const repository of repositories) await repos.relocate([repository.id], repository.storage).catch(() => undefined);
       return fail(move, repositories, placed, error);
     }
-    await hooks.afterSwitch?.(move);
+    await hooks.afterSwitch?.(storageMoveOf(move));
     // A move failed or recovered elsewhere meanwhile is no longer this run's to finish.
     if (!(await store.stillStarted(move.id))) return;
     await repos.setReadOnly(ids, false);

@@ -2,7 +2,7 @@
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { createStorageMovesPlugin } from '../plugin.js';
-import type { MoveHooks } from '../moves/move-runner.js';
+import type { MoveHooks } from '../contracts.js';
 
 export async function createMoveTestApp(hooks: MoveHooks = {}): Promise<TestApp> {
   return createTestApp({

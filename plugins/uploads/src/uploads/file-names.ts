@@ -1,7 +1,8 @@
 /**
  * What GitLab decides from an upload's file name: the stored name (sanitised, so that no
  * path escapes the storage folder), whether the file embeds as an image, video or audio,
- * its Markdown, and the `Content-Type` and `Content-Disposition` it is served with.
+ * its Markdown, and the `Content-Type` and disposition it is served with (the header itself is the
+ * kernel's `contentDisposition`).
  */
 import { lookup } from 'mime-types';
 
@@ -63,29 +64,6 @@ export const contentTypeOf = (name: string) => lookup(name) || 'application/octe
 
 /** A path segment as a URL carries it: what is not a path character is percent-encoded. */
 export const pathSegment = (name: string) => encodeURIComponent(name).replace(/%2B/g, '+');
-
-/** Characters a quoted `filename=` keeps as they are; the rest is percent-encoded (Rails' rule). */
-const TRADITIONAL_ESCAPED = /[^ A-Za-z0-9!#$+.^_`|~-]/gu;
-/** Characters `filename*=` keeps as they are (RFC 5987). */
-const RFC_5987_ESCAPED = /[^A-Za-z0-9!#$&+.^_`|~-]/gu;
-
-const percentEscape = (text: string, unsafe: RegExp) =>
-  text.replace(unsafe, (char) => [...Buffer.from(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
-
-/**
- * Rails' `Content-Disposition` as GitLab sends it: always both an ASCII `filename` and the
- * UTF-8 `filename*`, e.g. `attachment; filename="test.jpg"; filename*=UTF-8''test.jpg`.
- * Written here because the `content-disposition` package leaves `filename*` out for
- * ASCII names, and clients compare the header as GitLab sends it.
- */
-export function contentDisposition(disposition: 'attachment' | 'inline', name: string): string {
-  // Rails transliterates to ASCII: accents are dropped, other characters become `?`.
-  const ascii = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^\x20-\x7e]/g, '?');
-  return `${disposition}; filename="${percentEscape(ascii, TRADITIONAL_ESCAPED)}"; filename*=UTF-8''${percentEscape(name, RFC_5987_ESCAPED)}`;
-}
 
 /** How a browser opening the Markdown link gets the file: embeddable files inline, everything else as an attachment. */
 export const webDisposition = (name: string): 'attachment' | 'inline' => (isEmbeddable(name) ? 'inline' : 'attachment');

@@ -4,10 +4,23 @@
  * (the lookup is in the endpoint, not in a `before` block): anyone who sees the owner uploads
  * and downloads by secret, Maintainers list, download by id and delete.
  */
-import { created, defineRoute, f, frameworkError, noContent, page, params, stream, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import {
+  contentDisposition,
+  created,
+  defineRoute,
+  f,
+  frameworkError,
+  noContent,
+  page,
+  params,
+  stream,
+  totalFor,
+  type RequestContext,
+  type Route,
+} from '@forgekit/kernel';
 import { AccessLevel, ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { UploadOwnerKind } from '../entities/upload.js';
-import { contentDisposition, contentTypeOf } from './file-names.js';
+import { contentTypeOf } from './file-names.js';
 import { presentCreated, presentListed, type Uploader } from './upload-presenter.js';
 import type { UploadService } from './upload-service.js';
 import type { UploadOwner } from './upload-store.js';

@@ -5,9 +5,9 @@
  * The owner's read rules apply (a token in `private_token` or a header works as in the API);
  * images, video and audio are shown inline, everything else is a download.
  */
-import { defineRoute, stream, type RequestContext, type Route } from '@forgekit/kernel';
+import { contentDisposition, defineRoute, stream, type RequestContext, type Route } from '@forgekit/kernel';
 import type { UploadOwnerKind } from '../entities/upload.js';
-import { contentDisposition, contentTypeOf, webDisposition } from './file-names.js';
+import { contentTypeOf, webDisposition } from './file-names.js';
 import type { UploadService } from './upload-service.js';
 import type { UploadOwner } from './upload-store.js';
 

@@ -5,7 +5,7 @@
  * to members for a non-member, is 403 whatever the role.
  */
 import { forbidden, type Principal } from '@forgekit/kernel';
-import { AccessLevel, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, projectFeatureOpen, type AccessService, type ProjectAccess, type ProjectService } from '@forgekit/plugin-core/contracts';
 
 export type WikiAbility = 'read' | 'create' | 'admin';
 
@@ -14,9 +14,7 @@ const REQUIRED_LEVEL: Record<WikiAbility, number> = { read: 0, create: AccessLev
 export function createWikiAccess(access: AccessService, projects: ProjectService) {
   return async (user: Principal | null, idOrPath: string, ability: WikiAbility): Promise<ProjectAccess> => {
     const projectAccess = await access.requireProject(user, idOrPath);
-    const feature = projects.settingsOf(projectAccess.project).wiki_access_level;
-    const member = Math.max(projectAccess.projectLevel ?? 0, projectAccess.groupLevel ?? 0) >= AccessLevel.GUEST;
-    const featureOpen = feature !== 'disabled' && (feature !== 'private' || member || !!user?.isAdmin);
+    const featureOpen = projectFeatureOpen(projects.settingsOf(projectAccess.project).wiki_access_level, projectAccess, user);
     if (!featureOpen || projectAccess.level < REQUIRED_LEVEL[ability]) throw forbidden();
     return projectAccess;
   };
