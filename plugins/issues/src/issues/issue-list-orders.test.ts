@@ -83,6 +83,11 @@ describe('order_by', () => {
     expect(await list({ order_by: 'milestone_due', sort: 'desc' })).toEqual(['B later p1', 'E soon plain', 'C soon p5', 'D undated p1', 'A none']);
   });
 
+  it('milestone_due and priority when no matching issue’s milestone has a due date', async () => {
+    expect(await list({ order_by: 'milestone_due', milestone: 'Undated' })).toEqual(['D undated p1']);
+    expect(await list({ order_by: 'priority', milestone: 'None' })).toEqual(['A none']);
+  });
+
   it('label_priority: the highest priority of the issue’s labels, issues without one last', async () => {
     expect(await list({ order_by: 'label_priority', sort: 'asc' })).toEqual(['D undated p1', 'B later p1', 'C soon p5', 'E soon plain', 'A none']);
     expect(await list({ order_by: 'label_priority', sort: 'desc' })).toEqual(['C soon p5', 'D undated p1', 'B later p1', 'E soon plain', 'A none']);

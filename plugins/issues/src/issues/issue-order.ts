@@ -29,7 +29,8 @@ type Sql = ReturnType<typeof sql>;
 /** A value per issue to order by, in the list query. */
 type Term = (query: IssueQuery) => Sql;
 
-const NULL_TERM: Term = () => sql`null`;
+/** A value no issue has: typed, since PostgreSQL refuses a bare constant in ORDER BY ("non-integer constant"). */
+const NULL_TERM: Term = () => sql`cast(null as integer)`;
 
 /** `sql` pieces one after another. */
 const joined = (pieces: readonly Sql[]) => pieces.reduce((all, piece) => sql`${all} ${piece}`);
