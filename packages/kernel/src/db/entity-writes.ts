@@ -5,14 +5,17 @@
 import { UniqueConstraintViolationException, type EntityManager, type EntityProperty, type EntitySchema, type MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
-import { createGroupCommit, type GroupConnection } from './group-commit.js';
+import { createGroupCommit, type GroupCommitOptions, type GroupConnection } from './group-commit.js';
 import { compileNamed, type NamedStatement, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries } from './prepared-queries.js';
 import { countRows, rowsOnly } from './rows-only.js';
 
 export interface EntityWrites {
-  /** Runs one native write (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`) outside a transaction of the caller's. */
-  write<T>(run: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Runs one native write (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`) outside a
+   * transaction of the caller's; `atomic` when it is one statement.
+   */
+  write<T>(run: (em: EntityManager) => Promise<T>, options?: { atomic?: boolean }): Promise<T>;
   /** Runs `work` in one transaction: all of its writes land, or none. */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
@@ -43,8 +46,8 @@ export interface EntityWrites {
 }
 
 export interface EntityWritesOptions {
-  /** Commit concurrent write transactions together (SQLite with `synchronous = FULL`; see group-commit.ts). */
-  groupCommit?: boolean;
+  /** Commit concurrent write transactions together, with these bounds (SQLite with `synchronous = FULL`; see group-commit.ts). */
+  groupCommit?: GroupCommitOptions | true;
 }
 
 export interface PreparedGuard {
@@ -115,7 +118,9 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
     }
   }
 
-  const group = options.groupCommit ? createGroupCommit(connection as unknown as GroupConnection) : null;
+  const group = options.groupCommit
+    ? createGroupCommit(connection as unknown as GroupConnection, options.groupCommit === true ? {} : options.groupCommit)
+    : null;
 
   /** `work` on a fork of the writer inside the group's transaction. */
   async function inGroup<T>(trx: Knex.Transaction, work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -131,8 +136,8 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
   const transaction: <T>(work: (em: EntityManager) => Promise<T>) => Promise<T> = group ? (work) => group.run((trx) => inGroup(trx!, work)) : ownTransaction;
 
   /** A single write: with group commit, one unit of a group (alone, its own autocommit). */
-  const write: <T>(run: (em: EntityManager) => Promise<T>) => Promise<T> = group
-    ? (run) => group.run((trx) => (trx ? inGroup(trx, run) : run(writer)), { solo: true })
+  const write: EntityWrites['write'] = group
+    ? (run, writeOptions) => group.run((trx) => (trx ? inGroup(trx, run) : run(writer)), { solo: true, atomic: writeOptions?.atomic })
     : (run) => run(writer);
 
   async function lock(em: EntityManager, key: string) {
@@ -177,7 +182,7 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
    */
   async function runSqliteInsert(sql: string, bindings: readonly unknown[]) {
     const statement = prepared.writeStatement(`${sql} returning "id"`);
-    const { rows } = group ? await group.run((trx) => statement.raw(bindings, trx ?? undefined), { solo: true }) : await statement.raw(bindings);
+    const { rows } = group ? await group.run((trx) => statement.raw(bindings, trx ?? undefined), { solo: true, atomic: true }) : await statement.raw(bindings);
     return rows.length > 0 ? Number(rows[0]![0]) : null;
   }
 

@@ -8,7 +8,8 @@
  *   the group's commit returned, so nothing is answered before it is on disk.
  * - Every unit after the first of a group runs inside a savepoint: one that fails is rolled
  *   back to its savepoint alone, and the others of its group still commit. The first needs
- *   no savepoint: when it fails, the group (only it so far) is rolled back.
+ *   no savepoint: when it fails, the group (only it so far) is rolled back. Nor does a
+ *   single statement, which SQLite undoes by itself when it fails on a constraint.
  * - A group is bounded (units and milliseconds of work), so a steady stream of writes still
  *   commits regularly.
  * - Works in a group run one at a time on the one write connection, as they did before,
@@ -47,13 +48,19 @@ export interface GroupCommitOptions {
   queueTimeoutMs?: number;
 }
 
-export interface GroupCommit {
+export interface UnitOptions {
+  /** A single write, which runs outside a transaction (autocommit) when no other unit waits, as it would without group commit. */
+  solo?: boolean;
   /**
-   * Runs `work` in the next group; answers its result once the group committed, or its
-   * error. `solo`: a single statement, which may run outside a transaction (autocommit)
-   * when no other unit waits, as it would without group commit.
+   * One statement, which SQLite undoes by itself when it fails: it needs no savepoint in a
+   * group. (A failure that may have ended the whole transaction fails the group.)
    */
-  run<T>(work: Work<T>, options?: { solo?: boolean }): Promise<T>;
+  atomic?: boolean;
+}
+
+export interface GroupCommit {
+  /** Runs `work` in the next group; answers its result once the group committed, or its error. */
+  run<T>(work: Work<T>, options?: UnitOptions): Promise<T>;
   /** Units waiting for their turn (not counting the one running). */
   queued(): number;
   /** Waits for the queued units to finish. */
@@ -63,6 +70,7 @@ export interface GroupCommit {
 interface Unit {
   work: Work<unknown>;
   solo: boolean;
+  atomic: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
@@ -77,6 +85,9 @@ interface Done {
 }
 
 const SAVEPOINT = 'forgekit_unit';
+
+/** SQLite's result codes for a statement that failed alone, its transaction intact. */
+const STATEMENT_ERRORS = new Set(['SQLITE_CONSTRAINT', 'SQLITE_ERROR', 'SQLITE_MISMATCH', 'SQLITE_RANGE', 'SQLITE_TOOBIG']);
 
 export class QueueTimeoutError extends Error {
   override name = 'QueueTimeoutError';
@@ -107,6 +118,18 @@ export function createGroupCommit(connection: GroupConnection, options: GroupCom
     settle(done.map((entry) => (entry.failed ? entry : { unit: entry.unit, error, failed: true })));
   }
 
+  /**
+   * Whether a failed single statement left its transaction as it was. SQLite undoes a
+   * statement that fails on a constraint, a type or a size, or that could not be prepared,
+   * and nothing else; after the errors that may end the whole transaction (a full disk, I/O,
+   * memory, a lock: SQLITE_FULL, SQLITE_IOERR, ...) the group cannot be trusted. An error
+   * without a SQLite code came before any statement ran.
+   */
+  function statementUndone(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code !== 'string' || !code.startsWith('SQLITE_') || STATEMENT_ERRORS.has(code);
+  }
+
   async function runGroup(): Promise<void> {
     const first = take()!;
     if (first.solo && queue.length === 0) {
@@ -132,24 +155,30 @@ export function createGroupCommit(connection: GroupConnection, options: GroupCom
     }
     while (queue.length > 0 && done.length < maxUnits && performance.now() - started < maxGroupMs) {
       const unit = take()!;
-      try {
-        await trx.raw(`savepoint ${SAVEPOINT}`);
-      } catch (error) {
-        await connection.rollback(trx).catch(() => undefined);
-        lost([...done, { unit, error, failed: true }], error);
-        return;
+      if (!unit.atomic) {
+        try {
+          // Left open (released by the commit), so a unit costs one statement more, not two.
+          await trx.raw(`savepoint ${SAVEPOINT}`);
+        } catch (error) {
+          await connection.rollback(trx).catch(() => undefined);
+          lost([...done, { unit, error, failed: true }], error);
+          return;
+        }
       }
       try {
-        const value = await unit.work(trx);
-        await trx.raw(`release ${SAVEPOINT}`);
-        done.push({ unit, value, failed: false });
+        done.push({ unit, value: await unit.work(trx), failed: false });
       } catch (error) {
-        try {
-          await trx.raw(`rollback to ${SAVEPOINT}`);
-          await trx.raw(`release ${SAVEPOINT}`);
-        } catch {
-          // No savepoint to go back to: SQLite rolled the whole transaction back (a full
-          // disk, an I/O error), and the units before this one with it.
+        let alive = unit.atomic ? statementUndone(error) : true;
+        if (alive && !unit.atomic) {
+          // Back to the newest savepoint of that name: this unit's.
+          alive = await trx.raw(`rollback to ${SAVEPOINT}`).then(
+            () => true,
+            () => false,
+          );
+        }
+        if (!alive) {
+          // SQLite rolled the whole transaction back (a full disk, an I/O error), or may
+          // have: the units before this one went with it.
           await connection.rollback(trx).catch(() => undefined);
           lost([...done, { unit, error, failed: true }], error);
           return;
@@ -173,11 +202,12 @@ export function createGroupCommit(connection: GroupConnection, options: GroupCom
   }
 
   return {
-    run<T>(work: Work<T>, runOptions: { solo?: boolean } = {}): Promise<T> {
+    run<T>(work: Work<T>, runOptions: UnitOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const unit: Unit = {
           work,
           solo: runOptions.solo === true,
+          atomic: runOptions.atomic === true,
           resolve: resolve as (value: unknown) => void,
           reject,
           timer: setTimeout(() => {

@@ -11,6 +11,7 @@ import { createQueryFactory, type QueryFactory } from './query.js';
 import { createReads, type Reads } from './reads.js';
 import { createWrites, type Writes } from './writes.js';
 import type { Dialect } from './dialect.js';
+import type { GroupCommitOptions } from './group-commit.js';
 import { createPreparedQueries, type SqliteReader, type StatementTimer } from './prepared-queries.js';
 
 export type { Dialect } from './dialect.js';
@@ -43,8 +44,8 @@ export interface DatabaseOptions {
    * together (group-commit.ts).
    */
   sqliteSynchronous?: SqliteSynchronous;
-  /** With `full`: commit concurrent write transactions together (default true); off, each commits on its own. */
-  groupCommit?: boolean;
+  /** With `full`: commit concurrent write transactions together (default true), with these bounds; false: each commits on its own. */
+  groupCommit?: boolean | GroupCommitOptions;
 }
 
 export type SqliteSynchronous = 'full' | 'normal';
@@ -86,7 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const afterCreate = (connection: SqliteDriverConnection, done: (error: Error | null, connection: unknown) => void) =>
     connection.exec(pragmas.map((pragma) => `PRAGMA ${pragma};`).join(' '), (error) => done(error, connection));
   const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName, pool: { afterCreate } });
-  const groupCommit = !memory && synchronous === 'full' && options.groupCommit !== false;
+  const groupCommit = !memory && synchronous === 'full' && options.groupCommit !== false ? options.groupCommit || {} : undefined;
   return wrap(orm, 'sqlite', memory ? undefined : openReader(dbName, synchronous), groupCommit);
 }
 
@@ -101,7 +102,7 @@ function openReader(file: string, synchronous: SqliteSynchronous): BetterSqlite.
   return reader;
 }
 
-function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database, groupCommit = false): Database {
+function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database, groupCommit?: GroupCommitOptions | true): Database {
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const prepared = createPreparedQueries(knex, dialect, reader as SqliteReader | undefined);
   const codecs = createCodecs(orm);

@@ -64,23 +64,23 @@ export interface Writes {
 }
 
 export function createWrites(writes: EntityWrites): Writes {
-  /** One write, in the caller's transaction when it names one. */
-  const write = <T>(options: TxOption | undefined, run: (em: EntityManager) => Promise<T>): Promise<T> => {
+  /** One write, in the caller's transaction when it names one; `atomic` when it is a single statement. */
+  const write = <T>(options: TxOption | undefined, run: (em: EntityManager) => Promise<T>, atomic = false): Promise<T> => {
     const em = emOf(options?.tx);
-    return em ? run(em) : writes.write(run);
+    return em ? run(em) : writes.write(run, { atomic });
   };
   return {
     async insert(entity, row, options) {
-      return Number(await write(options, (em) => em.insert(entity, row as never)));
+      return Number(await write(options, (em) => em.insert(entity, row as never), true));
     },
     async insertMany(entity, rows, options) {
       if (rows.length > 0) await write(options, (em) => em.insertMany(entity, [...rows] as never));
     },
     async update(entity, where, changes, options) {
-      return write(options, (em) => em.nativeUpdate(entity, where as never, changes as never));
+      return write(options, (em) => em.nativeUpdate(entity, where as never, changes as never), true);
     },
     async delete(entity, where, options) {
-      return write(options, (em) => em.nativeDelete(entity, where as never));
+      return write(options, (em) => em.nativeDelete(entity, where as never), true);
     },
     async upsert(entity, row, options) {
       await write(options, (em) => em.upsert(entity, row as never));
