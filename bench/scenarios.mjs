@@ -94,6 +94,18 @@ export const scenarios = [
     },
   },
   {
+    name: 'POST /projects/:id/issues',
+    method: 'POST',
+    path: ({ postIssuesProject }) => `/projects/${postIssuesProject.id}/issues`,
+    async seed(api, { group }) {
+      // The run creates issues faster than the default limit (300 a minute per user and project) allows.
+      await api.put('/application/settings', { issues_create_limit: 0 });
+      const postIssuesProject = await api.post('/projects', { name: 'Bench issue posts', path: 'bench-issue-posts', namespace_id: group.id });
+      return { postIssuesProject };
+    },
+    setupRequest: (request, { unique }) => ({ ...request, body: JSON.stringify({ title: `Issue ${unique('issue')}`, description: 'Created by the bench' }) }),
+  },
+  {
     name: 'GET /projects/:id/issues?per_page=20',
     method: 'GET',
     path: ({ issuesProject }) => `/projects/${issuesProject.id}/issues?per_page=20`,

@@ -191,7 +191,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const metrics = createMetrics();
 
   // Then the ORM once, and every migration.
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, entities });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, entities, sqliteSynchronous: config.sqliteSynchronous });
   const stopTiming = timeStatements(database, metrics.observeStatement);
   let secrets: Secrets;
   try {

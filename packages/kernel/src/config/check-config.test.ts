@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { definePlugin } from '../plugin/define-plugin.js';
 import { checkConfig, ConfigError } from './check-config.js';
+import { loadConfig } from './kernel-config.js';
 
 const core = definePlugin({
   id: 'core',
@@ -66,6 +67,14 @@ describe('checkConfig', () => {
 
   it('rejects a value the schema refuses, such as an unknown log level', () => {
     expect(problemsOf({ logLevel: 'verbose' })).toEqual([expect.stringMatching(/^Invalid server config at 'logLevel': Invalid type: Expected \("trace" \|/)]);
+  });
+
+  it("takes SQLite's synchronous setting from the file or the environment: full unless normal is chosen", () => {
+    expect(checkConfig({}, plugins).config.sqliteSynchronous).toBe('full');
+    expect(checkConfig({ sqliteSynchronous: 'normal' }, plugins).config.sqliteSynchronous).toBe('normal');
+    const fromEnv = loadConfig({ env: { FORGEKIT_SQLITE_SYNCHRONOUS: 'NORMAL' } });
+    expect(checkConfig(fromEnv, plugins).config.sqliteSynchronous).toBe('normal');
+    expect(problemsOf({ sqliteSynchronous: 'off' })).toEqual(["Invalid server config at 'sqliteSynchronous': sqliteSynchronous must be full or normal"]);
   });
 
   it('checks the cron expressions of schedules and that their jobs belong to composed plugins', () => {

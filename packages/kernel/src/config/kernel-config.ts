@@ -10,6 +10,21 @@ export const KernelConfigSchema = v.object({
   dataDir: v.optional(v.string(), './data'),
   /** `postgres://...` for PostgreSQL; otherwise SQLite under dataDir (`:memory:` for tests). */
   databaseUrl: v.optional(v.string()),
+  /**
+   * How SQLite makes a commit durable (its `synchronous` pragma; PostgreSQL ignores it).
+   * `full`: the write-ahead log is on disk before a write is answered, so a power cut or an
+   * OS crash loses no answered write; concurrent writes commit together to share that sync.
+   * `normal`: answered writes survive a crash of the server process, but a power cut or an
+   * OS crash may lose the last ones (never corrupting the database).
+   */
+  sqliteSynchronous: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.toLowerCase()),
+      v.picklist(['full', 'normal'], 'sqliteSynchronous must be full or normal'),
+    ),
+    'full',
+  ),
   /** The URL clients reach the server at; used in `web_url` and Link headers. */
   externalUrl: v.optional(v.string()),
   port: v.optional(v.number(), 3000),
@@ -64,6 +79,7 @@ export type KernelConfigInput = v.InferInput<typeof KernelConfigSchema>;
 const KERNEL_ENV: Record<string, keyof KernelConfig> = {
   FORGEKIT_DATA_DIR: 'dataDir',
   FORGEKIT_DATABASE_URL: 'databaseUrl',
+  FORGEKIT_SQLITE_SYNCHRONOUS: 'sqliteSynchronous',
   FORGEKIT_EXTERNAL_URL: 'externalUrl',
   PORT: 'port',
   HOST: 'host',

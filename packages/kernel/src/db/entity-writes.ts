@@ -5,13 +5,17 @@
 import { UniqueConstraintViolationException, type EntityManager, type EntityProperty, type EntitySchema, type MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from './dialect.js';
+import { createGroupCommit, type GroupCommitOptions, type GroupConnection } from './group-commit.js';
 import { compileNamed, type NamedStatement, quoteIdentifier } from './named-params.js';
 import type { PreparedQueries } from './prepared-queries.js';
 import { countRows, rowsOnly } from './rows-only.js';
 
 export interface EntityWrites {
-  /** The EntityManager for single native writes (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`). */
-  em(): EntityManager;
+  /**
+   * Runs one native write (`insert`, `nativeUpdate`, `nativeDelete`, `upsert`) outside a
+   * transaction of the caller's; `atomic` when it is one statement.
+   */
+  write<T>(run: (em: EntityManager) => Promise<T>, options?: { atomic?: boolean }): Promise<T>;
   /** Runs `work` in one transaction: all of its writes land, or none. */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
@@ -35,6 +39,15 @@ export interface EntityWrites {
     entity: EntitySchema<Row, any>,
     guard: (params: Record<P, never>) => PreparedGuard,
   ): PreparedInsert<Row, P>;
+  /** Writes waiting for their turn in a group commit (0 without one). */
+  queued(): number;
+  /** Waits for the writes queued for a group commit. */
+  drain(): Promise<void>;
+}
+
+export interface EntityWritesOptions {
+  /** Commit concurrent write transactions together, with these bounds (SQLite with `synchronous = FULL`; see group-commit.ts). */
+  groupCommit?: GroupCommitOptions | true;
 }
 
 export interface PreparedGuard {
@@ -73,7 +86,7 @@ export async function unlessTaken<T, F>(write: Promise<T>, onViolation: () => F)
 /** The named parameter a prepared guard's limit takes. */
 const LIMIT_PARAM = 'guardLimit';
 
-export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: PreparedQueries): EntityWrites {
+export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: PreparedQueries, options: EntityWritesOptions = {}): EntityWrites {
   // Single writes are native statements (`insert`, `nativeUpdate`, `nativeDelete`), which
   // keep no identity map: one EntityManager serves them all. A transaction runs in a fork
   // of its own.
@@ -89,7 +102,7 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
    * process, which cost every request about 6% in the bench. Writes here are native and
    * the writer's forks look up no context, so nothing needs that storage.
    */
-  async function transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+  async function ownTransaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const em = writer.fork();
     const trx = await connection.begin();
     em.setTransactionContext(trx);
@@ -104,6 +117,28 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
       em.resetTransactionContext();
     }
   }
+
+  const group = options.groupCommit
+    ? createGroupCommit(connection as unknown as GroupConnection, options.groupCommit === true ? {} : options.groupCommit)
+    : null;
+
+  /** `work` on a fork of the writer inside the group's transaction. */
+  async function inGroup<T>(trx: Knex.Transaction, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const em = writer.fork();
+    em.setTransactionContext(trx);
+    try {
+      return await work(em);
+    } finally {
+      em.resetTransactionContext();
+    }
+  }
+
+  const transaction: <T>(work: (em: EntityManager) => Promise<T>) => Promise<T> = group ? (work) => group.run((trx) => inGroup(trx!, work)) : ownTransaction;
+
+  /** A single write: with group commit, one unit of a group (alone, its own autocommit). */
+  const write: EntityWrites['write'] = group
+    ? (run, writeOptions) => group.run((trx) => (trx ? inGroup(trx, run) : run(writer)), { solo: true, atomic: writeOptions?.atomic })
+    : (run) => run(writer);
 
   async function lock(em: EntityManager, key: string) {
     if (dialect !== 'postgresql') return;
@@ -146,7 +181,8 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
    * same text again on every insert.
    */
   async function runSqliteInsert(sql: string, bindings: readonly unknown[]) {
-    const { rows } = await prepared.writeStatement(`${sql} returning "id"`).raw(bindings);
+    const statement = prepared.writeStatement(`${sql} returning "id"`);
+    const { rows } = group ? await group.run((trx) => statement.raw(bindings, trx ?? undefined), { solo: true, atomic: true }) : await statement.raw(bindings);
     return rows.length > 0 ? Number(rows[0]![0]) : null;
   }
 
@@ -164,7 +200,7 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
   }
 
   return {
-    em: () => writer,
+    write,
     transaction,
     lock,
     async insertGuarded(entity, row, guard) {
@@ -203,5 +239,7 @@ export function createEntityWrites(orm: MikroORM, dialect: Dialect, prepared: Pr
         },
       };
     },
+    queued: () => group?.queued() ?? 0,
+    drain: async () => group?.drain(),
   };
 }

@@ -4,12 +4,17 @@
  * schema check. Not exported from the package: plugins never see either.
  */
 import type { MikroORM } from '@mikro-orm/core';
+import type BetterSqlite from 'better-sqlite3';
 import type { Knex } from '@mikro-orm/knex';
 import type { Database } from './open-database.js';
 
 export interface DatabaseInternals {
   readonly knex: Knex;
   readonly orm: MikroORM;
+  /** The read-only SQLite connection of a file database. */
+  readonly reader?: BetterSqlite.Database;
+  /** Writes waiting for their turn in a group commit (SQLite with `synchronous = FULL`). */
+  queuedWrites(): number;
 }
 
 const internals = new WeakMap<Database, DatabaseInternals>();

@@ -6,11 +6,12 @@ import type { Knex } from '@mikro-orm/knex';
 import { createCodecs } from './entity-rows.js';
 import { createReadEngine } from './entity-reads.js';
 import { createEntityWrites } from './entity-writes.js';
-import { internalsOf, registerInternals } from './internals.js';
+import { registerInternals } from './internals.js';
 import { createQueryFactory, type QueryFactory } from './query.js';
 import { createReads, type Reads } from './reads.js';
 import { createWrites, type Writes } from './writes.js';
 import type { Dialect } from './dialect.js';
+import type { GroupCommitOptions } from './group-commit.js';
 import { createPreparedQueries, type SqliteReader, type StatementTimer } from './prepared-queries.js';
 
 export type { Dialect } from './dialect.js';
@@ -37,6 +38,25 @@ export interface DatabaseOptions {
   url?: string;
   dataDir: string;
   entities: EntitySchema<any, any>[];
+  /**
+   * SQLite's `synchronous` pragma on every connection; default `full` (see the kernel
+   * config's `sqliteSynchronous`). With `full`, concurrent write transactions commit
+   * together (group-commit.ts).
+   */
+  sqliteSynchronous?: SqliteSynchronous;
+  /** With `full`: commit concurrent write transactions together (default true), with these bounds; false: each commits on its own. */
+  groupCommit?: boolean | GroupCommitOptions;
+}
+
+export type SqliteSynchronous = 'full' | 'normal';
+
+/** SQLite's settings on every connection of a file database, the reader's and each the pool opens. */
+function sqlitePragmas(synchronous: SqliteSynchronous): string[] {
+  return ['foreign_keys = ON', 'journal_mode = WAL', `synchronous = ${synchronous.toUpperCase()}`, 'busy_timeout = 5000'];
+}
+
+interface SqliteDriverConnection {
+  exec(sql: string, callback: (error: Error | null) => void): void;
 }
 
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
@@ -61,29 +81,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dbName = resolve(options.url ?? join(options.dataDir, 'forgekit.sqlite'));
     mkdirSync(resolve(dbName, '..'), { recursive: true });
   }
-  const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName });
-  const database = wrap(orm, 'sqlite', memory ? undefined : openReader(dbName));
-  const { knex } = internalsOf(database);
-  await knex.raw('PRAGMA foreign_keys = ON');
-  if (!memory) {
-    await knex.raw('PRAGMA journal_mode = WAL');
-    await knex.raw('PRAGMA synchronous = NORMAL');
-    await knex.raw('PRAGMA busy_timeout = 5000');
-  }
-  return database;
+  const synchronous = options.sqliteSynchronous ?? 'full';
+  const pragmas = memory ? ['foreign_keys = ON'] : sqlitePragmas(synchronous);
+  // Set as each connection opens, so a connection the pool opens again (after an error) has them too.
+  const afterCreate = (connection: SqliteDriverConnection, done: (error: Error | null, connection: unknown) => void) =>
+    connection.exec(pragmas.map((pragma) => `PRAGMA ${pragma};`).join(' '), (error) => done(error, connection));
+  const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName, pool: { afterCreate } });
+  const groupCommit = !memory && synchronous === 'full' && options.groupCommit !== false ? options.groupCommit || {} : undefined;
+  return wrap(orm, 'sqlite', memory ? undefined : openReader(dbName, synchronous), groupCommit);
 }
 
-/** A read-only SQLite connection for prepared reads (see createPreparedQueries). */
-function openReader(file: string): BetterSqlite.Database {
-  return new BetterSqlite(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+/**
+ * A read-only SQLite connection for prepared reads (see createPreparedQueries). It never
+ * commits; it gets the writers' `synchronous` all the same, so that every connection to
+ * the file says one thing.
+ */
+function openReader(file: string, synchronous: SqliteSynchronous): BetterSqlite.Database {
+  const reader = new BetterSqlite(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+  reader.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  return reader;
 }
 
-function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): Database {
+function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database, groupCommit?: GroupCommitOptions | true): Database {
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const prepared = createPreparedQueries(knex, dialect, reader as SqliteReader | undefined);
   const codecs = createCodecs(orm);
   const engine = createReadEngine(knex, prepared, codecs);
-  const entityWrites = createEntityWrites(orm, dialect, prepared);
+  const entityWrites = createEntityWrites(orm, dialect, prepared, { groupCommit });
   const propertyColumns = new WeakMap<object, ReadonlyMap<string, string>>();
   const queries = createQueryFactory({
     knex,
@@ -115,11 +139,12 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database): 
     },
     timeReads: (listener) => prepared.time(listener),
     async close() {
+      await entityWrites.drain();
       await prepared.finalize();
       reader?.close();
       await orm.close(true);
     },
   };
-  registerInternals(database, { knex, orm });
+  registerInternals(database, { knex, orm, reader, queuedWrites: entityWrites.queued });
   return database;
 }

@@ -17,7 +17,8 @@ export interface RawRows {
 /** A statement prepared once, answering arrays of values: the fastest shape to build other objects from. */
 export interface PreparedStatement {
   readonly sql: string;
-  raw(params?: readonly unknown[]): Promise<RawRows>;
+  /** Runs the statement; `trx`: on that transaction's connection (statements that write). */
+  raw(params?: readonly unknown[], trx?: Knex.Transaction): Promise<RawRows>;
 }
 
 interface SqliteStatement {
@@ -109,12 +110,14 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
   const client = (knex as unknown as { client: KnexClient }).client;
   const sqliteStatements = new Map<unknown, Map<string, Promise<SqliteStatement>>>();
 
-  async function onConnection<T>(run: (connection: unknown) => Promise<T>): Promise<T> {
-    const connection = await client.acquireConnection();
+  /** Runs on a connection of the pool, or on the one a transaction holds (its client answers that one). */
+  async function onConnection<T>(run: (connection: unknown) => Promise<T>, trx?: Knex.Transaction): Promise<T> {
+    const owner = trx ? (trx as unknown as { client: KnexClient }).client : client;
+    const connection = await owner.acquireConnection();
     try {
       return await run(connection);
     } finally {
-      await client.releaseConnection(connection);
+      await owner.releaseConnection(connection);
     }
   }
 
@@ -148,7 +151,7 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
   const MAX_CACHED = 500;
 
   /** Raw reads on the pool: PostgreSQL answers arrays itself; the async SQLite driver answers objects in column order. */
-  const rawViaPool = (sql: string, name: string, text: string) => (params: readonly unknown[]) =>
+  const rawViaPool = (sql: string, name: string, text: string) => (params: readonly unknown[], trx?: Knex.Transaction) =>
     onConnection(async (connection): Promise<RawRows> => {
       if (dialect === 'postgresql') {
         try {
@@ -164,7 +167,7 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
         statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as Record<string, unknown>[]))),
       );
       return { columns: objects.length > 0 ? Object.keys(objects[0]!) : [], rows: objects.map((row) => Object.values(row)) };
-    });
+    }, trx);
 
   /** Raw reads on the synchronous reader. */
   function rawOnReader(sql: string) {
@@ -191,11 +194,11 @@ export function createPreparedQueries(knex: Knex, dialect: Dialect, reader?: Sql
     const run = reader && dialect === 'sqlite' && !writes ? rawOnReader(sql) : rawViaPool(sql, name, text);
     prepared = {
       sql,
-      raw(params = []) {
+      raw(params = [], trx) {
         for (const observer of observers) observer(sql);
-        if (timers.size === 0) return run(params);
+        if (timers.size === 0) return run(params, trx);
         const started = performance.now();
-        return run(params).finally(() => {
+        return run(params, trx).finally(() => {
           const seconds = (performance.now() - started) / 1000;
           for (const timer of timers) timer(sql, seconds);
         });

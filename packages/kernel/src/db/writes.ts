@@ -3,7 +3,7 @@
  * `update(Issue, { id }, changes)`, `delete(Issue, { projectId })`), each a single native
  * statement; inside `database.transaction`, name the transaction as `{ tx }`.
  */
-import type { EntityData, FilterQuery, InferEntity } from '@mikro-orm/core';
+import type { EntityData, EntityManager, FilterQuery, InferEntity } from '@mikro-orm/core';
 import type { EntityWrites } from './entity-writes.js';
 import type { AnyEntity, Query } from './query.js';
 import { emOf, transactionOf, type Transaction, type TxOption } from './transaction.js';
@@ -64,25 +64,29 @@ export interface Writes {
 }
 
 export function createWrites(writes: EntityWrites): Writes {
-  const em = (options: TxOption | undefined) => emOf(options?.tx) ?? writes.em();
+  /** One write, in the caller's transaction when it names one; `atomic` when it is a single statement. */
+  const write = <T>(options: TxOption | undefined, run: (em: EntityManager) => Promise<T>, atomic = false): Promise<T> => {
+    const em = emOf(options?.tx);
+    return em ? run(em) : writes.write(run, { atomic });
+  };
   return {
     async insert(entity, row, options) {
-      return Number(await em(options).insert(entity, row as never));
+      return Number(await write(options, (em) => em.insert(entity, row as never), true));
     },
     async insertMany(entity, rows, options) {
-      if (rows.length > 0) await em(options).insertMany(entity, [...rows] as never);
+      if (rows.length > 0) await write(options, (em) => em.insertMany(entity, [...rows] as never));
     },
     async update(entity, where, changes, options) {
-      return em(options).nativeUpdate(entity, where as never, changes as never);
+      return write(options, (em) => em.nativeUpdate(entity, where as never, changes as never), true);
     },
     async delete(entity, where, options) {
-      return em(options).nativeDelete(entity, where as never);
+      return write(options, (em) => em.nativeDelete(entity, where as never), true);
     },
     async upsert(entity, row, options) {
-      await em(options).upsert(entity, row as never);
+      await write(options, (em) => em.upsert(entity, row as never));
     },
     async upsertMany(entity, rows, options) {
-      if (rows.length > 0) await em(options).upsertMany(entity, [...rows] as never);
+      if (rows.length > 0) await write(options, (em) => em.upsertMany(entity, [...rows] as never));
     },
     transaction: (work) => writes.transaction((manager) => work(transactionOf(manager))),
     async lock(tx, key) {
