@@ -197,21 +197,23 @@ export const scenarios = [
     targets: { minRps: 100, maxP99Ms: 150 },
   },
   {
-    // The same commit with 5 project hooks whose receiver takes a second to answer: deliveries are
-    // queued jobs, so the request should cost about what it costs without hooks (the row above).
-    name: 'POST /projects/:id/repository/commits (5 hooks, slow receiver)',
+    // The same commit with 5 hooks on the project's group whose receiver takes a second to answer:
+    // deliveries are queued jobs, so the request should cost about what it costs without hooks (the
+    // row above). The group is the project's own, so no other scenario's project has hooks.
+    name: 'POST /projects/:id/repository/commits (5 group hooks, slow receiver)',
     method: 'POST',
     path: ({ hookedRepo }) => `/projects/${hookedRepo.id}/repository/commits`,
-    async seed(api, { group }) {
+    async seed(api, { unique }) {
+      const hookedGroup = await api.post('/groups', { name: `Bench hooks ${unique('group')}`, path: unique('bench-hooks') });
       const hookedRepo = await api.post('/projects', {
         name: 'Bench hooked repo',
         path: 'bench-hooked-repo',
-        namespace_id: group.id,
+        namespace_id: hookedGroup.id,
         initialize_with_readme: true,
       });
       const receiverUrl = await startSlowReceiver(HOOK_RECEIVER_DELAY_MS);
       await api.put('/application/settings', { allow_local_requests_from_web_hooks_and_services: true });
-      for (let i = 1; i <= 5; i++) await api.post(`/projects/${hookedRepo.id}/hooks`, { url: `${receiverUrl}/hook-${i}`, push_events: true });
+      for (let i = 1; i <= 5; i++) await api.post(`/groups/${hookedGroup.id}/hooks`, { url: `${receiverUrl}/hook-${i}`, push_events: true });
       return { hookedRepo };
     },
     setupRequest: (request, { hookedRepo, unique }) => {
