@@ -154,6 +154,35 @@ describe('project answers from the presented cache', () => {
     }
   });
 
+  it('answers a hit from the kept text, even when an extension decides from a field of the body', async () => {
+    const database = app.kernel.database;
+    const rows = asProjects<Project & { owner: UserBasicSource | null }>(
+      await database.rows(
+        projectsWithNamespace(database).leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId').nest('owner', 'o', USER_BASIC_PROPERTIES).orderBy('p.id'),
+      ),
+    );
+    // Projects with a default branch of their own, which the extension below leaves alone.
+    for (const row of rows) row.defaultBranch = 'trunk';
+    let runs = 0;
+    // As the repositories plugin does: fill in the instance's default branch only where the body has none.
+    const extensions: ProjectFieldExtension[] = [
+      (_project, body, view) => {
+        runs++;
+        if (body.default_branch === null || body.default_branch === undefined) body.default_branch = 'main';
+        if (view === 'full') body.empty_repo = false;
+      },
+    ];
+    const fragments = createProjectFragments(createFragmentCache({ maxBytes: 1024 * 1024 }), extensions);
+    const options = (row: (typeof rows)[number]) => ({ externalUrl: 'http://localhost', owner: row.owner, isAdmin: true, permissions: undefined });
+    for (const row of rows) fragments.full(row, options(row));
+    runs = 0;
+    for (const row of rows) {
+      expect(fragments.full(row, options(row)).text).toBe(JSON.stringify(projectFull(row, { ...options(row), extensions })));
+    }
+    // One run per answer for the check above, and one per hit: a hit that fell back to presenting anew would run it twice.
+    expect(runs).toBe(rows.length * 2);
+  });
+
   it('answers project and user lists as a kernel without the cache does', async () => {
     const uncached = await createKernel({
       plugins: [corePlugin],

@@ -16,16 +16,28 @@ const VIEWER_FIELDS = ['repository_storage', 'permissions'] as const;
 type View = 'basic' | 'full';
 type ProjectWithOwner = Project & { owner?: UserBasicSource | null };
 
+/** What the extensions did on the miss: the fields they set (with the value each had before) and the values they read. */
+interface Recorded {
+  set: Record<string, unknown>;
+  read: Record<string, unknown>;
+}
+
 /**
  * Runs the extensions on `body`, noting each field they set or delete and the value it had
  * before: those fields are live, since an extension may read what no key names (the disk).
+ * The values they read of other fields are kept too, so that on a hit they decide from the
+ * same body (an extension that fills `default_branch` only when it is empty must see it).
  */
-function extendRecording(extensions: readonly ProjectFieldExtension[], project: Project, body: Record<string, unknown>, view: View) {
-  const before: Record<string, unknown> = {};
+function extendRecording(extensions: readonly ProjectFieldExtension[], project: Project, body: Record<string, unknown>, view: View): Recorded {
+  const recorded: Recorded = { set: {}, read: {} };
   const note = (name: string | symbol) => {
-    if (typeof name === 'string' && !Object.hasOwn(before, name)) before[name] = body[name];
+    if (typeof name === 'string' && !Object.hasOwn(recorded.set, name)) recorded.set[name] = body[name];
   };
   const recorder = new Proxy(body, {
+    get(target, name, receiver) {
+      if (typeof name === 'string' && !Object.hasOwn(recorded.set, name) && !Object.hasOwn(recorded.read, name)) recorded.read[name] = target[name];
+      return Reflect.get(target, name, receiver);
+    },
     set(target, name, value) {
       note(name);
       return Reflect.set(target, name, value);
@@ -40,7 +52,7 @@ function extendRecording(extensions: readonly ProjectFieldExtension[], project: 
     },
   });
   for (const extend of extensions) extend(project, recorder, view);
-  return before;
+  return recorded;
 }
 
 export interface ProjectFragments {
@@ -65,17 +77,19 @@ export function createProjectFragments(cache: FragmentCache, extensions: readonl
 
   /** The live values: the viewer's fields, then the extensions run over what their fields held on the miss. */
   function liveOf(fragment: Fragment, project: Project, view: View, viewer: Record<string, unknown>): Record<string, unknown> | undefined {
-    const live: Record<string, unknown> = { ...fragment.initial, ...viewer };
+    const { set, read } = fragment.initial as unknown as Recorded;
+    // Own properties are the live fields; what the extensions read of the rest comes from the miss's body.
+    const live: Record<string, unknown> = Object.assign(Object.create(read) as Record<string, unknown>, set, viewer);
     for (const extend of extensions) extend(project, live, view);
     // An extension that set a field it did not set on the miss has no place in the kept text.
-    for (const name in live) if (!fragment.live.has(name)) return undefined;
-    return live;
+    for (const name of Object.keys(live)) if (!fragment.live.has(name)) return undefined;
+    return { ...live };
   }
 
   function render(view: View, build: () => Record<string, unknown>, project: Project, viewerFields: readonly string[]): RenderedFragment {
     const body = build();
-    const initial = extendRecording(extensions, project, body, view);
-    return { body, live: [...viewerFields, ...Object.keys(initial)], initial };
+    const recorded = extendRecording(extensions, project, body, view);
+    return { body, live: [...viewerFields, ...Object.keys(recorded.set)], initial: recorded as unknown as Record<string, unknown> };
   }
 
   return {
