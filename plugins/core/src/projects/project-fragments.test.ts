@@ -1,23 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createFragmentCache, createKernel, type Kernel } from '@forgekit/kernel';
-import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { createFragmentCache, type Kernel } from '@forgekit/kernel';
+import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project, ProjectFieldExtension } from '../contracts.js';
 import { UserEntity } from '../entities/user.js';
-import { corePlugin } from '../plugin.js';
 import { USER_BASIC_PROPERTIES } from '../users/user-query.js';
 import type { UserBasicSource } from '../users/user-presenter.js';
 import { createProjectFragments } from './project-fragments.js';
 import { projectBasic, projectFull } from './project-presenter.js';
 import { asProjects, projectsWithNamespace } from './project-query.js';
 
-const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
-
 describe('project answers from the presented cache', () => {
   let app: TestApp;
-  let dir: string;
+  let shared: SharedDatabaseApps;
   /** A second server process's kernel on the same database. */
   let other: Kernel;
   let personalId: number;
@@ -34,28 +28,17 @@ describe('project answers from the presented cache', () => {
   };
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'forgekit-presented-'));
     // Two processes share a database: the suite's PostgreSQL database, or a SQLite file.
-    app = await createTestApp(onPostgres ? {} : { config: { databaseUrl: join(dir, 'shared.sqlite') } });
-    other = await createKernel({
-      plugins: [corePlugin],
-      config: {
-        dataDir: join(dir, 'other'),
-        databaseUrl: app.kernel.config.databaseUrl,
-        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
-        logLevel: 'silent',
-        externalUrl: 'http://localhost',
-      },
-    });
-    await other.start();
+    shared = await createSharedDatabaseApps();
+    app = shared.app;
+    other = await shared.kernelOnSameDatabase('other');
     const created = await app.post('/api/v4/projects', { name: 'Personal' }, { token: 'owner' });
     expect(created.status).toBe(201);
     personalId = created.body.id;
   });
   afterAll(async () => {
     await other?.stop();
-    await app?.close();
-    await rm(dir, { recursive: true, force: true });
+    await shared?.close();
   });
 
   it('shows at once, on another process, a change to each row a project answer reads', async () => {
@@ -184,18 +167,7 @@ describe('project answers from the presented cache', () => {
   });
 
   it('answers project and user lists as a kernel without the cache does', async () => {
-    const uncached = await createKernel({
-      plugins: [corePlugin],
-      config: {
-        dataDir: join(dir, 'uncached'),
-        databaseUrl: app.kernel.config.databaseUrl,
-        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
-        logLevel: 'silent',
-        externalUrl: 'http://localhost',
-        presentedCacheBytes: 0,
-      },
-    });
-    await uncached.start();
+    const uncached = await shared.kernelOnSameDatabase('uncached', { presentedCacheBytes: 0 });
     const text = async (kernel: Kernel, path: string, token: string) => {
       const response = await kernel.fetch(new Request(`http://localhost/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': token } }));
       expect(response.status).toBe(200);

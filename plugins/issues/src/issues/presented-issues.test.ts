@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createKernel, type Kernel } from '@forgekit/kernel';
-import { corePlugin } from '@forgekit/plugin-core';
-import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import type { Kernel } from '@forgekit/kernel';
+import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
@@ -11,13 +7,12 @@ import { notesPlugin } from '@forgekit/plugin-notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuesPlugin } from '../plugin.js';
 
-const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 const plugins = [labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin];
 
 /** Issue lists keep each issue's own fields in the presented cache; the related ones are filled per request. */
 describe('issue lists from the presented cache', () => {
   let app: TestApp;
-  let dir: string;
+  let shared: SharedDatabaseApps;
   /** A second server process's kernel on the same database. */
   let other: Kernel;
   let base: string;
@@ -34,19 +29,9 @@ describe('issue lists from the presented cache', () => {
   };
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'forgekit-issues-'));
-    app = await createTestApp({ plugins, config: onPostgres ? {} : { databaseUrl: join(dir, 'shared.sqlite') } });
-    other = await createKernel({
-      plugins: [corePlugin, ...plugins],
-      config: {
-        dataDir: join(dir, 'other'),
-        databaseUrl: app.kernel.config.databaseUrl,
-        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
-        logLevel: 'silent',
-        externalUrl: 'http://localhost',
-      },
-    });
-    await other.start();
+    shared = await createSharedDatabaseApps(plugins);
+    app = shared.app;
+    other = await shared.kernelOnSameDatabase('other');
     base = `/api/v4/projects/${app.project.id}`;
     const milestone = await app.post(`${base}/milestones`, { title: 'First' }, { token: 'maintainer' });
     for (let i = 0; i < 4; i++) {
@@ -66,24 +51,12 @@ describe('issue lists from the presented cache', () => {
   });
   afterAll(async () => {
     await other?.stop();
-    await app?.close();
-    await rm(dir, { recursive: true, force: true });
+    await shared?.close();
   });
 
   it('answers the same bytes on a hit as the presenter does on a miss', async () => {
     // A kernel that keeps nothing presents every issue afresh.
-    const uncached = await createKernel({
-      plugins: [corePlugin, ...plugins],
-      config: {
-        dataDir: join(dir, 'uncached'),
-        databaseUrl: app.kernel.config.databaseUrl,
-        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
-        logLevel: 'silent',
-        externalUrl: 'http://localhost',
-        presentedCacheBytes: 0,
-      },
-    });
-    await uncached.start();
+    const uncached = await shared.kernelOnSameDatabase('uncached', { presentedCacheBytes: 0 });
     try {
       for (const query of ['per_page=100', 'per_page=100&with_labels_details=true', 'per_page=2&page=2']) {
         const fresh = await listOn(uncached, query);

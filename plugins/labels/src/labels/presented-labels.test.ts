@@ -1,20 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createKernel, kernelServices, type Kernel } from '@forgekit/kernel';
-import { corePlugin } from '@forgekit/plugin-core';
-import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { kernelServices, type Kernel } from '@forgekit/kernel';
+import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelsPlugin } from '../plugin.js';
 import { createLabelService } from './label-service.js';
 import { createLabelStore } from './label-store.js';
 import { createLabelViews } from './label-views.js';
 
-const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
-
 describe('label lists from the presented cache', () => {
   let app: TestApp;
-  let dir: string;
+  let shared: SharedDatabaseApps;
   /** A second server process's kernel on the same database. */
   let other: Kernel;
   let projectLabel: number;
@@ -28,19 +22,9 @@ describe('label lists from the presented cache', () => {
   };
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'forgekit-labels-'));
-    app = await createTestApp({ plugins: [labelsPlugin], config: onPostgres ? {} : { databaseUrl: join(dir, 'shared.sqlite') } });
-    other = await createKernel({
-      plugins: [corePlugin, labelsPlugin],
-      config: {
-        dataDir: join(dir, 'other'),
-        databaseUrl: app.kernel.config.databaseUrl,
-        secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
-        logLevel: 'silent',
-        externalUrl: 'http://localhost',
-      },
-    });
-    await other.start();
+    shared = await createSharedDatabaseApps([labelsPlugin]);
+    app = shared.app;
+    other = await shared.kernelOnSameDatabase('other');
     for (let i = 0; i < 4; i++) {
       const created = await app.post(groupLabels(), { name: `group-${i}`, color: '#428BCA', description: `Group **${i}**` }, { token: 'owner' });
       expect(created.status).toBe(201);
@@ -51,8 +35,7 @@ describe('label lists from the presented cache', () => {
   });
   afterAll(async () => {
     await other?.stop();
-    await app?.close();
-    await rm(dir, { recursive: true, force: true });
+    await shared?.close();
   });
 
   it('answers the same bytes from the cache as the presenter does', async () => {

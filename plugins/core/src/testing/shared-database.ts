@@ -1,0 +1,48 @@
+/**
+ * Two server processes on one database, for tests of what one process must see of another's
+ * writes: the seeded test app, and further kernels on its database (the suite's PostgreSQL
+ * database, or a SQLite file in a temporary folder), each as another process would run.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKernel, type ForgePlugin, type Kernel, type KernelConfigInput } from '@forgekit/kernel';
+import { corePlugin } from '../plugin.js';
+import { createTestApp, type TestApp } from './create-test-app.js';
+
+export interface SharedDatabaseApps {
+  /** The seeded test app (core and the plugins). */
+  app: TestApp;
+  /** Starts a kernel of core and the plugins on the app's database, with `config` added; the caller stops it. */
+  kernelOnSameDatabase(name: string, config?: Partial<KernelConfigInput>): Promise<Kernel>;
+  /** Closes the app and removes the temporary folder. */
+  close(): Promise<void>;
+}
+
+export async function createSharedDatabaseApps(plugins: readonly ForgePlugin<any>[] = []): Promise<SharedDatabaseApps> {
+  const dir = await mkdtemp(join(tmpdir(), 'forgekit-shared-'));
+  const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
+  const app = await createTestApp({ plugins: [...plugins], config: onPostgres ? {} : { databaseUrl: join(dir, 'shared.sqlite') } });
+  return {
+    app,
+    async kernelOnSameDatabase(name, config = {}) {
+      const kernel = await createKernel({
+        plugins: [corePlugin, ...plugins],
+        config: {
+          dataDir: join(dir, name),
+          databaseUrl: app.kernel.config.databaseUrl,
+          secretsKeyFile: join(app.kernel.config.dataDir, 'secrets.key'),
+          logLevel: 'silent',
+          externalUrl: 'http://localhost',
+          ...config,
+        },
+      });
+      await kernel.start();
+      return kernel;
+    },
+    async close() {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
