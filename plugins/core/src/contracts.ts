@@ -17,6 +17,7 @@ export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
 /** GitLab's shared wire entities, for other plugins' representations of users, projects and protection. */
 export { userBasic, userPublic } from './users/user-presenter.js';
+export { userBasicSchema } from './users/user-schemas.js';
 export { principalOf } from './users/user-principal.js';
 export type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */

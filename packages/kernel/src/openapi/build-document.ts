@@ -3,6 +3,7 @@
  * auth, pagination headers and the error answers the kernel itself gives, built from what
  * each mounted route declares, so it cannot drift from the routes.
  */
+import { STATUS_CODES } from 'node:http';
 import type { GroupRule } from '../http/params.js';
 import type { RouteInfo } from '../kernel.js';
 import { fieldSchema, objectSchema, type JsonSchema } from './field-schema.js';
@@ -51,8 +52,16 @@ const COMPONENTS = {
   schemas: {
     MessageError: {
       type: 'object',
-      description: "GitLab's `render_api_error!` body: a text, or field names with their messages",
-      properties: { message: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }] } },
+      description: "GitLab's `render_api_error!` body: a text, a list of texts, or field names with their messages",
+      properties: {
+        message: {
+          anyOf: [
+            { type: 'string' },
+            { type: 'array', items: { type: 'string' } },
+            { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          ],
+        },
+      },
       required: ['message'],
     },
     FrameworkError: {
@@ -185,8 +194,21 @@ function successResponse(route: RouteInfo): [string, Record<string, unknown>] {
   ];
 }
 
+/** A success other than the route's main one: its body's schema, or no body. */
+function alternativeResponse(status: number, schema: JsonSchema | null, contentType: string): Record<string, unknown> {
+  const description = STATUS_CODES[status] ?? 'Success';
+  return schema === null ? { description } : { description, content: { [contentType]: { schema } } };
+}
+
+/** A refusal the handler itself gives, with GitLab's `{"message": ...}` body (or the framework's `{"error": ...}`). */
+const handlerError = (status: number) => ({
+  description: STATUS_CODES[status] ?? 'Error',
+  content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/MessageError' }, { $ref: '#/components/schemas/FrameworkError' }] } } },
+});
+
 function responses(route: RouteInfo): Record<string, unknown> {
   const answers: Record<string, unknown> = Object.fromEntries([successResponse(route)]);
+
   if (route.inputs.length > 0 || route.paginated) answers['400'] = errorRef('BadRequest');
   if (route.auth !== 'none') {
     answers['401'] = errorRef('Unauthorized');
@@ -195,6 +217,11 @@ function responses(route: RouteInfo): Record<string, unknown> {
   answers['404'] = errorRef('NotFound');
   if (takesBody(route) || route.streamBody) answers['413'] = errorRef('PayloadTooLarge');
   answers['500'] = errorRef('InternalError');
+  // What the route declares comes last: a refusal of its own replaces the kernel's description of that status.
+  for (const [status, schema] of Object.entries(route.response?.alternatives ?? {})) {
+    answers[status] = alternativeResponse(Number(status), schema, route.response?.contentType ?? 'application/json');
+  }
+  for (const status of route.response?.errors ?? []) answers[String(status)] = handlerError(status);
   return answers;
 }
 
