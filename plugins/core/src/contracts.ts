@@ -303,6 +303,13 @@ export interface MemberService {
   add(source: MemberSource, grant: MemberGrant): Promise<Member>;
   update(member: Member, patch: { accessLevel?: number; expiresAt?: string | null }): Promise<Member>;
   remove(member: Member): Promise<void>;
+  /**
+   * GitLab's `higher_access_level_than_group`: a membership of `source` may not be below the
+   * user's highest membership of a group above it (a project's group and its parents, a group's
+   * parents). The refusal, `should be greater than or equal to Developer inherited membership
+   * from group <name>`, or null.
+   */
+  belowInherited(source: MemberSource, userId: number, accessLevel: number): Promise<string | null>;
 }
 
 /** Deleting users with what they own, as `DELETE /users/:id` does; other plugins reach it for their own delete routes. */

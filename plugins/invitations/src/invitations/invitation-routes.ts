@@ -34,7 +34,6 @@ const MEMBER_LEVELS = [
 const memberLevel = () => f.values(MEMBER_LEVELS, f.integer());
 
 /** The group ids of a `/1/5/9/` traversal path, top first. */
-const groupIdsOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
 /** What Grape's email validator accepts: one `@`, something either side, no spaces. */
 const EMAIL = /^[^@\s,]+@[^@\s,]+$/;
@@ -46,12 +45,10 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       const found = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
       const { namespace } = found.project;
       const name = `${namespace.fullName} / ${found.project.name}`;
-      const ancestorGroupIds = namespace.kind === 'group' ? groupIdsOf(namespace.traversalPath) : [];
-      return { type: 'Project', id: found.project.id, name, callerLevel: found.level, callerIsAdmin, ancestorGroupIds };
+      return { type: 'Project', id: found.project.id, name, callerLevel: found.level, callerIsAdmin };
     }
     const { group, level } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
-    const ancestorGroupIds = groupIdsOf(group.traversalPath).filter((id) => id !== group.id);
-    return { type: 'Namespace', id: group.id, name: group.fullName, callerLevel: level, callerIsAdmin, ancestorGroupIds };
+    return { type: 'Namespace', id: group.id, name: group.fullName, callerLevel: level, callerIsAdmin };
   }
 
   async function present(rows: InvitationRow[]) {
