@@ -16,6 +16,9 @@ export interface AnswerRecorder {
   problems(): string[];
 }
 
+/** Answers that never carry a body. */
+const BODILESS = new Set([204, 304]);
+
 const isJson = (contentType: string) => contentType === 'application/json' || contentType.endsWith('+json');
 
 export function recordAnswers(listener: RequestListener, document: () => unknown): AnswerRecorder {
@@ -29,7 +32,7 @@ export function recordAnswers(listener: RequestListener, document: () => unknown
     const contentType = String(response.getHeader('content-type') ?? 'application/json')
       .split(';')[0]!
       .trim();
-    const json = isJson(contentType) && chunks !== null && request.method !== 'HEAD' && response.statusCode !== 204;
+    const json = isJson(contentType) && chunks !== null && request.method !== 'HEAD' && !BODILESS.has(response.statusCode);
     let body: unknown = null;
     if (json) {
       const text = Buffer.concat(chunks).toString('utf8');

@@ -167,8 +167,13 @@ describe('the OpenAPI document', () => {
     expect(remove.responses['400']).toBeUndefined();
     expect(remove.responses['202']).toEqual({ description: 'Accepted' });
     expect(remove.responses['200']).toEqual({ description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } });
-    // A refusal the route declares replaces the kernel's description of that status.
+    // A refusal the route declares joins the kernel's description of that status.
     expect(remove.responses['403'].content['application/json'].schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/MessageError' },
+      { $ref: '#/components/schemas/TokenError' },
+      { $ref: '#/components/schemas/FrameworkError' },
+    ]);
+    expect(remove.responses['409'].content['application/json'].schema.anyOf).toEqual([
       { $ref: '#/components/schemas/MessageError' },
       { $ref: '#/components/schemas/FrameworkError' },
     ]);
