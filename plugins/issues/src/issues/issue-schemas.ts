@@ -1,11 +1,10 @@
 /** JSON Schemas of the issue answers (`issue-presenter.ts`), for the API description. */
-import type { JsonSchema } from '@forgekit/kernel';
+import { type JsonSchema, nullable } from '@forgekit/kernel';
 import { userBasicSchema } from '@forgekit/plugin-core/contracts';
 import { iterationSchema } from '@forgekit/plugin-iterations/contracts';
 import { labelDetailsSchema } from '@forgekit/plugin-labels/contracts';
 import { milestoneSchema } from '@forgekit/plugin-milestones/contracts';
 
-const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const count: JsonSchema = { type: 'integer' };
 const text: JsonSchema = { type: 'string' };

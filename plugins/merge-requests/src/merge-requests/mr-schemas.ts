@@ -1,11 +1,10 @@
 /** JSON Schemas of the merge request answers (`mr-presenter.ts`, `mr-routes.ts`), for the API description. */
-import type { JsonSchema } from '@forgekit/kernel';
+import { type JsonSchema, nullable } from '@forgekit/kernel';
 import { userBasicSchema } from '@forgekit/plugin-core/contracts';
 import { commitSchema, diffSchema } from '@forgekit/plugin-repositories/contracts';
 
 const text: JsonSchema = { type: 'string' };
 const time: JsonSchema = { type: 'string', format: 'date-time' };
-const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 const nullableTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const nullableUser: JsonSchema = { anyOf: [userBasicSchema, { type: 'null' }] };
 const integer: JsonSchema = { type: 'integer' };

@@ -1,8 +1,7 @@
 /** JSON Schemas of the note answers (`note-presenter.ts`), for the API description. */
-import type { JsonSchema } from '@forgekit/kernel';
+import { type JsonSchema, nullable } from '@forgekit/kernel';
 import { userBasicSchema } from '@forgekit/plugin-core/contracts';
 
-const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 const orNullUser: JsonSchema = { anyOf: [userBasicSchema, { type: 'null' }] };
 const time: JsonSchema = { type: 'string', format: 'date-time' };
 

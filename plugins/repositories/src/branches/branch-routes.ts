@@ -1,5 +1,5 @@
 /** Branches: list, show, create, delete (one, or every merged one), and the older protect / unprotect calls. */
-import { accepted, apiError, defineRoute, f, noContent, notFound, page, params, type RequestContext, type Route } from '@forgekit/kernel';
+import { accepted, apiError, defineRoute, f, noContent, notFound, page, params, type RequestContext, type Route, acceptedSchema } from '@forgekit/kernel';
 import { AccessLevel, ARCHIVED_PROJECT_GUARD, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import { projectWebUrl } from '../commits/commit-presenter.js';
 import { git } from '../git/git-runner.js';
@@ -14,7 +14,7 @@ import { emptyProjectPushMessage, PUSH_MESSAGES } from '../git-http/push-rules.j
 import type { BranchPolicy } from '../protected-branches/branch-policy.js';
 import { branchEntity } from './branch-presenter.js';
 import { RE2JS } from 're2js';
-import { acceptedSchema, branchSchema } from './branch-schemas.js';
+import { branchSchema } from './branch-schemas.js';
 
 export function branchRoutes({ repos, projectRepos, projects, protection, protectedBranches: store, access: accessService }: RouteDeps): Route[] {
   /** Branch names merged into the default branch (not at its tip). */

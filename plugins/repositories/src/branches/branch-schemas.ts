@@ -18,10 +18,3 @@ export const branchSchema: JsonSchema = {
   },
   required: ['name', 'commit', 'merged', 'protected', 'developers_can_push', 'developers_can_merge', 'can_push', 'default', 'web_url'],
 };
-
-/** `DELETE .../merged_branches`: the deletion runs on, answered `202 {"message": "202 Accepted"}`. */
-export const acceptedSchema: JsonSchema = {
-  type: 'object',
-  properties: { message: { const: '202 Accepted' } },
-  required: ['message'],
-};

@@ -1,10 +1,8 @@
 /** JSON Schemas of the runner answers (`runner-presenter.ts`), for the API description. */
-import type { JsonSchema } from '@forgekit/kernel';
+import { type JsonSchema, nullable } from '@forgekit/kernel';
 import { userBasicSchema } from '@forgekit/plugin-core/contracts';
 import { STATUSES } from './runner-filters.js';
 import { ACCESS_LEVELS, RUNNER_TYPES } from './runner-row.js';
-
-const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 
 /** GitLab's Runner, the list item; `created_by` only when the creator is known. */
 export const runnerSchema: JsonSchema = {

@@ -3,12 +3,12 @@
  * list and show all moves, schedule moves of every container on a storage, and list,
  * show and schedule the moves of one container. Administrators only.
  */
-import { accepted, created, defineRoute, f, page, params, recordNotFound, totalFor, type Route } from '@forgekit/kernel';
+import { accepted, created, defineRoute, f, page, params, recordNotFound, totalFor, type Route, acceptedSchema } from '@forgekit/kernel';
 import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { ContainerAdapter } from './containers.js';
 import { presentMoves } from './move-presenter.js';
-import { bulkMoveAcceptedSchema, moveSchemaFor } from './move-schemas.js';
+import { moveSchemaFor } from './move-schemas.js';
 import { BULK_JOB, type BulkMoveJob, type MoveScheduler } from './move-scheduler.js';
 import type { MoveStore } from './move-store.js';
 
@@ -66,7 +66,7 @@ export function moveRoutes(
       path: all,
       auth: 'admin',
       input: params({ source_storage_name: f.values(storageNames), destination_storage_name: f.optional(f.values(storageNames)) }),
-      response: { status: 202, schema: bulkMoveAcceptedSchema },
+      response: { status: 202, schema: acceptedSchema },
       async handler(ctx, input) {
         const job: BulkMoveJob = { type: adapter.type, source: input.source_storage_name, destination: input.destination_storage_name ?? null, by: ctx.user };
         await deps.enqueue(BULK_JOB, job);

@@ -32,10 +32,3 @@ const CONTAINER_SCHEMAS: Record<ContainerAdapter['key'], JsonSchema> = {
 export const moveSchemaFor = (key: ContainerAdapter['key']): JsonSchema => ({
   allOf: [moveSchema, { type: 'object', properties: { [key]: { anyOf: [CONTAINER_SCHEMAS[key], { type: 'null' }] } }, required: [key] }],
 });
-
-/** A bulk move is scheduled in the background, and only GitLab's acknowledgement comes back. */
-export const bulkMoveAcceptedSchema: JsonSchema = {
-  type: 'object',
-  properties: { message: { type: 'string' } },
-  required: ['message'],
-};
