@@ -25,6 +25,12 @@ export { ghostUser } from './users/ghost-user.js';
 export { projectFeatureOpen } from './projects/project-feature.js';
 export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
 export { branchProtectionDefaults } from './groups/group-presenter.js';
+/** The JSON Schemas of those entities, for other plugins' API descriptions. */
+export { namespaceBasicSchema } from './shared/namespace-schemas.js';
+export { projectBasicSchema, projectIdentitySchema, projectSchema } from './projects/project-schemas.js';
+export { branchProtectionDefaultsSchema, groupSchema } from './groups/group-schemas.js';
+export { bulkMembershipResultSchema, memberSchema } from './members/member-schemas.js';
+export { acceptedSchema } from './shared/accepted-schema.js';
 export type { GroupSettings, ProjectSettings };
 
 /** A user account. */

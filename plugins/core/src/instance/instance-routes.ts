@@ -21,7 +21,8 @@ export function instanceRoutes(database: Database, version: string, revision: st
       path: '/-/health',
       raw: true,
       auth: 'none',
-      response: { schema: { const: 'Service OK' }, contentType: 'text/plain' },
+      // The text is always `Service OK`.
+      response: { contentType: 'text/plain' },
       handler: (ctx) => {
         localOnly(ctx);
         return raw(200, 'Service OK', 'text/plain');
@@ -43,7 +44,8 @@ export function instanceRoutes(database: Database, version: string, revision: st
       path: '/-/readiness',
       raw: true,
       auth: 'none',
-      response: { schema: readinessSchema },
+      // 503, with the same body, when the database does not answer.
+      response: { schema: readinessSchema, alternatives: { 503: readinessSchema } },
       input: params({ all: f.optional(f.string()) }),
       async handler(ctx, input) {
         localOnly(ctx);

@@ -30,6 +30,7 @@ import { USER_BASIC_PROPERTIES, usersQuery } from '../users/user-query.js';
 import { userBasic, type UserBasicSource } from '../users/user-presenter.js';
 import { coreEvents } from '../events.js';
 import { memberEventPayload } from './member-service.js';
+import { bulkMembershipResultSchema, memberSchema } from './member-schemas.js';
 
 type SourceKind = 'projects' | 'groups';
 
@@ -125,6 +126,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
       method: 'GET',
       path: `/${kind}/:id/members`,
       paginated: true,
+      response: { schema: memberSchema },
       input: listInput,
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -144,6 +146,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
       method: 'GET',
       path: `/${kind}/:id/members/all`,
       paginated: true,
+      response: { schema: memberSchema },
       input: listInput,
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -163,6 +166,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
       defineRoute({
         method: 'GET',
         path: `/${kind}/:id/${segment}/:user_id`,
+        response: { schema: memberSchema },
         input: params({ user_id: f.id() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
@@ -177,6 +181,8 @@ export function memberRoutes(database: Database, access: AccessService, members:
       method: 'POST',
       path: `/${kind}/:id/members`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      // One user: the member; several (`user_id=1,2`): how each fared.
+      response: { schema: { anyOf: [memberSchema, bulkMembershipResultSchema] }, errors: [409] },
       input: params(
         {
           user_id: f.optional(f.string()),
@@ -248,6 +254,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
       method: 'PUT',
       path: `/${kind}/:id/members/:user_id`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { schema: memberSchema },
       input: params({
         user_id: f.id(),
         access_level: f.integer(),
@@ -274,6 +281,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
       method: 'DELETE',
       path: `/${kind}/:id/members/:user_id`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { status: 204 },
       input: params({ user_id: f.id(), skip_subresources: f.optional(f.boolean()), unassign_issuables: f.optional(f.boolean()) }),
       async handler(ctx, input) {
         const self = ctx.user!.id === input.user_id;

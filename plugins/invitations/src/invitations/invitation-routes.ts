@@ -14,9 +14,10 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { ARCHIVED_PROJECT_GUARD, AccessLevel, type AccessService, type UserService } from '@forgekit/plugin-core/contracts';
+import { ARCHIVED_PROJECT_GUARD, AccessLevel, bulkMembershipResultSchema, type AccessService, type UserService } from '@forgekit/plugin-core/contracts';
 import type { InvitationRow } from '../entities/invitation.js';
 import { presentInvitation } from './invitation-presenter.js';
+import { acceptedInvitationSchema, invitationSchema } from './invitation-schemas.js';
 import type { InvitationService, InvitationSource } from './invitation-service.js';
 
 type SourceKind = 'projects' | 'groups';
@@ -62,6 +63,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'POST',
       path: `/${kind}/:id/invitations`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { schema: bulkMembershipResultSchema },
       input: params({
         access_level: memberLevel(),
         email: f.optional(f.commaList()),
@@ -84,6 +86,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'GET',
       path: `/${kind}/:id/invitations`,
       paginated: true,
+      response: { schema: invitationSchema },
       input: params({ query: f.optional(f.string()) }),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -95,6 +98,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'PUT',
       path: `/${kind}/:id/invitations/:email`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { schema: invitationSchema },
       input: params({ access_level: f.optional(memberLevel()), expires_at: f.optional(f.date()) }, rules.atLeastOneOf('access_level', 'expires_at')),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -110,6 +114,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'DELETE',
       path: `/${kind}/:id/invitations/:email`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { status: 204, errors: [409] },
       async handler(ctx) {
         await service.remove(await resolveSource(ctx, kind), ctx.params.email);
         return noContent();
@@ -123,6 +128,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
     defineRoute({
       method: 'POST',
       path: '/invitations/:token/accept',
+      response: { schema: acceptedInvitationSchema },
       async handler(ctx) {
         const member = await service.acceptToken(ctx.params.token, ctx.user);
         return created({
