@@ -19,7 +19,9 @@ export interface AnswerRecorder {
 /** Answers that never carry a body. */
 const BODILESS = new Set([204, 304]);
 
-const isJson = (contentType: string) => contentType === 'application/json' || contentType.endsWith('+json');
+/** How a body is read for its check: parsed JSON, a text, or not at all. */
+const bodyKind = (contentType: string) =>
+  contentType === 'application/json' || contentType.endsWith('+json') ? 'json' : contentType.startsWith('text/') ? 'text' : 'none';
 
 export function recordAnswers(listener: RequestListener, document: () => unknown): AnswerRecorder {
   let check: ReturnType<typeof documentChecker> | undefined;
@@ -32,23 +34,28 @@ export function recordAnswers(listener: RequestListener, document: () => unknown
     const contentType = String(response.getHeader('content-type') ?? 'application/json')
       .split(';')[0]!
       .trim();
-    const json = isJson(contentType) && chunks !== null && request.method !== 'HEAD' && !BODILESS.has(response.statusCode);
+    const kind = chunks === null || request.method === 'HEAD' || BODILESS.has(response.statusCode) ? 'none' : bodyKind(contentType);
     let body: unknown = null;
-    if (json) {
-      const text = Buffer.concat(chunks).toString('utf8');
+    if (kind === 'json') {
+      const text = Buffer.concat(chunks!).toString('utf8');
       try {
         body = text === '' ? null : JSON.parse(text);
       } catch {
         problems.add(`${method} ${path} ${response.statusCode}: the body is not JSON`);
         return;
       }
-    }
+    } else if (kind === 'text') body = Buffer.concat(chunks!).toString('utf8');
     const result = check(method, path, response.statusCode, body, contentType);
     // Unknown routes answer the kernel's 404; they belong to no operation.
     if (result.template === null && response.statusCode >= 400) return;
-    // Only JSON bodies are held to a schema; a text or binary answer is checked for its status alone.
-    const kept = json ? result.problems : result.problems.filter((problem) => !problem.includes(' body'));
-    const excerpt = json && kept.some((problem) => !problem.includes(' lists no ')) ? ` (body: ${JSON.stringify(body).slice(0, 300)})` : '';
+    // A text answer is held to its schema where the operation gives one; a binary answer is checked for its status alone.
+    const kept =
+      kind === 'json'
+        ? result.problems
+        : kind === 'text'
+          ? result.problems.filter((problem) => !problem.includes(` lists no ${contentType} body`))
+          : result.problems.filter((problem) => problem.includes(' answer (it lists '));
+    const excerpt = kind !== 'none' && kept.some((problem) => !problem.includes(' lists no ')) ? ` (body: ${JSON.stringify(body).slice(0, 300)})` : '';
     for (const problem of kept) problems.add(`${method} ${result.template ?? path} ${response.statusCode}: ${problem}${excerpt}`);
   }
 

@@ -30,7 +30,6 @@ export { namespaceBasicSchema } from './shared/namespace-schemas.js';
 export { projectBasicSchema, projectIdentitySchema, projectSchema } from './projects/project-schemas.js';
 export { branchProtectionDefaultsSchema, groupSchema } from './groups/group-schemas.js';
 export { bulkMembershipResultSchema, memberSchema } from './members/member-schemas.js';
-export { acceptedSchema } from './shared/accepted-schema.js';
 export type { GroupSettings, ProjectSettings };
 
 /** A user account. */

@@ -66,8 +66,8 @@ const COMPONENTS = {
     },
     FrameworkError: {
       type: 'object',
-      description: 'The framework layer\'s body: invalid params ("name is missing") and unknown routes',
-      properties: { error: { type: 'string' } },
+      description: 'The framework layer\'s body: invalid params ("name is missing"), unknown routes, and model errors GitLab sends as a list',
+      properties: { error: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } },
       required: ['error'],
     },
     TokenError: {

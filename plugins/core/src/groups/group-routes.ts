@@ -1,4 +1,4 @@
-import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route, acceptedSchema } from '@forgekit/kernel';
 import type { Database, EventBus } from '@forgekit/kernel';
 import type { Conditions } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
@@ -12,7 +12,6 @@ import { projectListRoute } from '../projects/project-list.js';
 import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
 import { groupDetailSchema, groupSchema } from './group-schemas.js';
-import { acceptedSchema } from '../shared/accepted-schema.js';
 import { removeGroupAndNotify } from './remove-group.js';
 import { coreEvents } from '../events.js';
 import type { ProjectFragments } from '../projects/project-fragments.js';

@@ -21,8 +21,7 @@ export function instanceRoutes(database: Database, version: string, revision: st
       path: '/-/health',
       raw: true,
       auth: 'none',
-      // The text is always `Service OK`.
-      response: { contentType: 'text/plain' },
+      response: { schema: { const: 'Service OK' }, contentType: 'text/plain' },
       handler: (ctx) => {
         localOnly(ctx);
         return raw(200, 'Service OK', 'text/plain');

@@ -12,6 +12,7 @@ import {
   type Database,
   type RequestContext,
   type Route,
+  acceptedSchema,
 } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
 import type { VisibilityFilter } from '../access/access-service.js';
@@ -27,7 +28,6 @@ import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
 import { ACCESS_LEVEL_SETTINGS, PROJECT_SETTING_DEFAULTS, type ProjectSettings } from './project-settings.js';
 import { projectSchema } from './project-schemas.js';
-import { acceptedSchema } from '../shared/accepted-schema.js';
 import { coreEvents } from '../events.js';
 
 const accessLevelField = () => f.optional(f.values(['disabled', 'private', 'enabled', 'public']));

@@ -1,7 +1,6 @@
 /** JSON Schemas of the user answers (`user-presenter.ts`), for the API description. */
-import type { JsonSchema } from '@forgekit/kernel';
+import { type JsonSchema, nullable } from '@forgekit/kernel';
 
-const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 
 /** GitLab's UserBasic: every user answer holds at least these fields. */
