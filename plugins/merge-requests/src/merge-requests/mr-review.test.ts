@@ -214,16 +214,20 @@ describe('list orders that need other plugins', () => {
 });
 
 describe('the /merge quick action', () => {
-  it('merges with the head the author saw, when the author may merge; otherwise leaves the merge request open', async () => {
+  it('merges with the head the author saw, when the author may merge; otherwise leaves the merge request open and the command in the note', async () => {
     await commit('quick', { 'quick.txt': 'quick\n' }, 'main');
     const mr = (await app.post(`${base}/merge_requests`, { title: 'Quick', source_branch: 'quick', target_branch: 'main' }, { token: 'developer' })).body;
     const head = mr.diff_refs.head_sha as string;
     const notes = `${base}/merge_requests/${mr.iid}/notes`;
     const state = async () => (await app.get(`${base}/merge_requests/${mr.iid}`, { token: 'developer' })).body.state;
 
-    // Developers may not merge into the protected default branch; no sha, or a stale one, merges nothing.
+    // Developers may not merge into the protected default branch: for them `/merge` is no command, and stays text.
+    const kept = await app.post(notes, { body: '/merge', merge_request_diff_head_sha: head }, { token: 'developer' });
+    expect(kept).toMatchObject({ status: 201, body: { body: '/merge', system: false } });
+    expect(await state()).toBe('opened');
+
+    // No sha, or a stale one, merges nothing.
     for (const [token, sha] of [
-      ['developer', head],
       ['maintainer', undefined],
       ['maintainer', 'f'.repeat(40)],
     ] as const) {
