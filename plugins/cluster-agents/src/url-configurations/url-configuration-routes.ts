@@ -8,11 +8,9 @@ import {
   created,
   defineRoute,
   f,
-  frameworkError,
   noContent,
   notFound,
   params,
-  validateParams,
   type HttpMethod,
   type ParamsSchema,
   type RequestContext,
@@ -20,7 +18,6 @@ import {
   type RouteResponse,
 } from '@forgekit/kernel';
 import { AccessLevel, type SettingsService } from '@forgekit/plugin-core/contracts';
-import * as v from 'valibot';
 import type { AgentLookup } from '../shared/agent-lookup.js';
 import { presentUrlConfiguration } from './url-configuration-presenter.js';
 import { urlConfigurationSchema } from './url-configuration-schemas.js';
@@ -30,12 +27,10 @@ export const RECEPTIVE_AGENTS_SETTING = 'receptive_cluster_agents_enabled';
 
 const BASE = '/projects/:id/cluster_agents/:agent_id/url_configurations';
 
-/** Params are read raw so the setting check comes before validation, as in GitLab. */
-const RAW_INPUT: ParamsSchema<Record<string, unknown>> = { schema: v.record(v.string(), v.unknown()), rules: [] };
-
 const decodeBase64 = (value: string | null | undefined) => (value === null || value === undefined ? value : Buffer.from(value, 'base64'));
 
 export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup: AgentLookup, settings: SettingsService): Route[] {
+  /** A route that exists only while receptive agents are enabled: the setting is checked before the params, as in GitLab. */
   function gated<I>(
     method: HttpMethod,
     path: string,
@@ -46,15 +41,12 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
     return defineRoute({
       method,
       path,
-      input: RAW_INPUT,
-      // 400: the params, which the handler validates itself.
-      response: { ...response, errors: [400, ...(response.errors ?? [])] },
-      async handler(ctx, raw) {
+      input: declared,
+      response,
+      async before() {
         if ((await settings.get(RECEPTIVE_AGENTS_SETTING)) !== true) throw notFound();
-        const validated = validateParams(declared, raw);
-        if ('error' in validated) throw frameworkError(400, validated.error);
-        return handler(ctx, validated.output);
       },
+      handler: (ctx, input) => handler(ctx, input),
     });
   }
 
