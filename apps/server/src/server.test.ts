@@ -144,13 +144,16 @@ describe('the server process (node dist/main.js)', () => {
       const text = await (await fetch(`${url}/-/metrics`)).text();
       return Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(text)?.[1]);
     };
+    const initial = 4 * 1024 * 1024;
     // Booting alone would grow it to V8's maximum (two 16 MB semi-spaces).
-    expect(await newSpaceBytes()).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(await newSpaceBytes()).toBeLessThanOrEqual(initial);
     // Responses that are alive at once survive scavenges: the young generation grows again.
-    for (let round = 0; round < 40; round++) {
+    let size = 0;
+    for (let round = 1; round <= 400 && size <= initial; round++) {
       await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/-/metrics`).then((response) => response.text())));
+      if (round % 10 === 0) size = await newSpaceBytes();
     }
-    expect(await newSpaceBytes()).toBeGreaterThan(4 * 1024 * 1024);
+    expect(size).toBeGreaterThan(initial);
   });
 
   it('gives a URL clients can use in its listening line when it listens on every interface', async () => {
