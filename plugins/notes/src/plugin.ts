@@ -9,6 +9,7 @@ import { AwardEmojiEntity } from './entities/award-emoji.js';
 import { NoteEntity } from './entities/note.js';
 import { init } from './migrations/202611242300-init.js';
 import { awardEmojiAndDiscussions } from './migrations/202611271100-award-emoji-and-discussions.js';
+import { notesPageOrder } from './migrations/202611271800-notes-page-order.js';
 import { notePresenter } from './notes/note-presenter.js';
 import { noteRoutes } from './notes/note-routes.js';
 import { createNoteService } from './notes/note-service.js';
@@ -23,7 +24,7 @@ export const notesPlugin = definePlugin({
   id: 'notes',
   compatibility: '^0.1.0',
   entities: [NoteEntity, AwardEmojiEntity],
-  migrations: [init, awardEmojiAndDiscussions],
+  migrations: [init, awardEmojiAndDiscussions, notesPageOrder],
   requires: [coreUsersRef, coreAccessRef, coreSettingsRef],
   provides: [notesServiceRef],
   register(ctx) {
