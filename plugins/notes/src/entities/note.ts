@@ -34,6 +34,8 @@ export const NoteEntity = defineEntity({
     resolvedById: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update of the row: the version presented notes are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

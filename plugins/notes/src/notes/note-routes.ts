@@ -47,7 +47,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
             limit: perPage,
             offset,
           });
-          return page(await present(notes, ctx.externalUrl), await totalFromRows(ctx.page, notes, () => service.count(scope, activity)));
+          return page(await present.json(notes, ctx.externalUrl), await totalFromRows(ctx.page, notes, () => service.count(scope, activity)));
         },
       }),
       defineRoute({

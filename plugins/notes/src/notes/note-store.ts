@@ -96,7 +96,11 @@ export function createNoteStore(database: Database) {
       database.row(database.from(NoteEntity).where({ id, noteableType, noteableId })),
     ofDiscussion: (scope: NoteScope, discussionId: string): Promise<NoteRow[]> =>
       database.rows(ofNoteable(scope).where('discussionId', discussionId).orderBy('createdAt', 'asc').orderBy('id', 'asc')),
-    update: (id: number, changes: NoteChanges, tx?: Transaction) => database.update(NoteEntity, { id }, changes, { tx }),
+    /** Writes the changes and answers the row as it now is: the ORM raised its version in the same statement. */
+    async update(note: NoteRow, changes: NoteChanges): Promise<NoteRow> {
+      await database.update(NoteEntity, { id: note.id }, changes);
+      return { ...note, ...changes, lockVersion: note.lockVersion + 1 };
+    },
     resolveDiscussion: (discussionId: string, changes: Pick<NoteRow, 'resolvedAt' | 'resolvedById'>) =>
       database.update(NoteEntity, { discussionId, resolvable: true }, changes),
     remove: (id: number, tx?: Transaction) => database.delete(NoteEntity, { id }, { tx }),
