@@ -9,6 +9,8 @@ import { AwardEmojiEntity } from './entities/award-emoji.js';
 import { NoteEntity } from './entities/note.js';
 import { init } from './migrations/202611242300-init.js';
 import { awardEmojiAndDiscussions } from './migrations/202611271100-award-emoji-and-discussions.js';
+import { notesPageOrder } from './migrations/202611271800-notes-page-order.js';
+import { noteLockVersion } from './migrations/202611271810-note-lock-version.js';
 import { notePresenter } from './notes/note-presenter.js';
 import { noteRoutes } from './notes/note-routes.js';
 import { createNoteService } from './notes/note-service.js';
@@ -23,7 +25,7 @@ export const notesPlugin = definePlugin({
   id: 'notes',
   compatibility: '^0.1.0',
   entities: [NoteEntity, AwardEmojiEntity],
-  migrations: [init, awardEmojiAndDiscussions],
+  migrations: [init, awardEmojiAndDiscussions, notesPageOrder, noteLockVersion],
   requires: [coreUsersRef, coreAccessRef, coreSettingsRef],
   provides: [notesServiceRef],
   register(ctx) {
@@ -43,7 +45,7 @@ export const notesPlugin = definePlugin({
     ctx.provide(notesServiceRef, service);
 
     const scopes = noteableScopes(service, ctx.resolve(coreAccessRef));
-    const present = notePresenter(users, service.fieldExtensions);
+    const present = notePresenter(users, service.fieldExtensions, ctx.resolve(kernelServices.presented));
     ctx.routes(...noteRoutes(service, scopes, present), ...discussionRoutes(service, scopes, present), ...awardEmojiRoutes(awards, service, scopes, users));
 
     ctx.events.on(coreEvents.projectDeleted, async ({ projectId }) => {

@@ -19,6 +19,7 @@ export function createUserService(database: Database): UserService {
   const fieldExtensions: UserFieldExtension[] = [];
   const identityHandlers = new Map<string, UserIdentityHandler>();
   const byId = database.prepareRows((p) => usersQuery(database).where('id', p.id));
+  const byIds = database.prepareRows((p) => usersQuery(database).whereIn('id', p.ids).orderBy('id'));
   const findById = async (id: number) => (recordId(id) === null ? undefined : ((await byId.first({ id })) as User | undefined));
   const findByUsername = async (username: string) => (await database.row(usersQuery(database).whereIgnoringCase('username', username))) as User | undefined;
   /** Whether a row matches, in one `count(*)` over at most one row. */
@@ -86,7 +87,7 @@ export function createUserService(database: Database): UserService {
     async findByIds(ids) {
       const wanted = [...new Set(ids.filter((id) => recordId(id) !== null))];
       if (wanted.length === 0) return [];
-      return (await database.rows(usersQuery(database).whereIn('id', wanted).orderBy('id'))) as User[];
+      return (await byIds.all({ ids: wanted })) as User[];
     },
     findByEmail: async (email: string) => (await database.row(usersQuery(database).whereIgnoringCase('email', email))) as User | undefined,
     async findByEmailDomain(domain: string) {

@@ -8,7 +8,12 @@ import type { NoteableType } from '../contracts.js';
 export const NoteEntity = defineEntity({
   name: 'Note',
   tableName: 'notes',
-  indexes: [{ properties: ['noteableType', 'noteableId'] }, { properties: ['projectId'] }, { properties: ['discussionId'] }, { properties: ['authorId'] }],
+  indexes: [
+    { properties: ['noteableType', 'noteableId', 'createdAt', 'id'] },
+    { properties: ['projectId'] },
+    { properties: ['discussionId'] },
+    { properties: ['authorId'] },
+  ],
   properties: (p) => ({
     id: p.integer().primary(),
     noteableType: p.string().$type<NoteableType>().length(32),
@@ -29,6 +34,8 @@ export const NoteEntity = defineEntity({
     resolvedById: p.integer().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update of the row: the version presented notes are cached by. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

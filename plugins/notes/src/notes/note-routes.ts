@@ -1,5 +1,5 @@
 /** `/projects/:id/<issues|merge_requests|snippets>/:noteable_id/notes[/:note_id]`. */
-import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, reply, totalFor, type Route } from '@forgekit/kernel';
+import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, reply, totalFromRows, type Route } from '@forgekit/kernel';
 import type { CreateResult, NoteService } from './note-service.js';
 import type { NotePresenter } from './note-presenter.js';
 import { noteCommandsSchema, noteSchema } from './note-schemas.js';
@@ -49,7 +49,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
             limit: perPage,
             offset,
           });
-          return page(await present(notes, ctx.externalUrl), await totalFor(ctx.page, notes.length, () => service.count(scope, activity)));
+          return page(await present.json(notes, ctx.externalUrl), await totalFromRows(ctx.page, notes, () => service.count(scope, activity)));
         },
       }),
       defineRoute({

@@ -100,6 +100,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
           resolvedById: null,
           createdAt: now,
           updatedAt: now,
+          lockVersion: 0,
         },
         note.tx,
       );
@@ -197,6 +198,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
         resolvedById: null,
         createdAt,
         updatedAt: createdAt,
+        lockVersion: 0,
       };
       const award = first || input.type ? null : await awardOnlyName(body);
       if (award) {
@@ -205,7 +207,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       }
       if (first && first.type === null) {
         // Replying to a lone comment turns it into a thread.
-        await store.update(first.id, { type: 'DiscussionNote' });
+        await store.update(first, { type: 'DiscussionNote' });
       }
       const note = { ...row, id: await store.insert(row) };
       await emit(noteEvents.created, note, viewer.user.id);
@@ -222,8 +224,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       if (changes.internal !== undefined && changes.internal !== null && scope.viewer.canSeeInternal) patch.internal = changes.internal;
       if (Object.keys(patch).length === 0) return note;
       patch.updatedAt = new Date();
-      await store.update(note.id, patch);
-      const updated = { ...note, ...patch };
+      const updated = await store.update(note, patch);
       await emit(noteEvents.updated, updated, scope.viewer.user.id);
       return updated;
     },
@@ -232,8 +233,7 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       if (!scope.viewer.canResolve && note.authorId !== scope.viewer.user.id) throw forbidden();
       if (!note.resolvable) throw badRequest('Note is not resolvable');
       const changes = resolved ? { resolvedAt: new Date(), resolvedById: scope.viewer.user.id } : { resolvedAt: null, resolvedById: null };
-      await store.update(note.id, changes);
-      return { ...note, ...changes };
+      return store.update(note, changes);
     },
 
     /** Resolves or reopens every resolvable note of a thread; 403 for callers who may not. */

@@ -1,7 +1,10 @@
 /** Notes in the database, read and written by property. */
-import type { Database, Transaction } from '@forgekit/kernel';
+import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
+import type { Query } from '@forgekit/kernel/orm';
 import type { NoteableType } from '../contracts.js';
 import { NoteEntity, type NoteRow } from '../entities/note.js';
+
+type NoteQuery = Query<Record<'', typeof NoteEntity>, ''>;
 
 export type ActivityFilter = 'all_notes' | 'only_comments' | 'only_activity';
 
@@ -24,6 +27,16 @@ export type NewNote = Omit<NoteRow, 'id'>;
 export type NoteChanges = Partial<Pick<NoteRow, 'body' | 'internal' | 'type' | 'resolvedAt' | 'resolvedById' | 'updatedAt'>>;
 
 const ORDER_PROPERTIES = { created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+const ORDERS = ['created_at', 'updated_at'] as const;
+const SORTS = ['asc', 'desc'] as const;
+const ACTIVITIES = ['all_notes', 'only_comments', 'only_activity'] as const;
+
+/** What a page read is compiled for: its order and its filter. */
+type PageShape = Pick<NoteListQuery, 'orderBy' | 'sort' | 'withInternal' | 'activity'>;
+const pageKey = (shape: PageShape) => `${shape.orderBy}:${shape.sort}:${shape.withInternal}:${shape.activity}`;
+
+/** A listed note: its row and the total of the list it belongs to (see `totalFromRows`). */
+export type ListedNote = NoteRow & { [TOTAL_COLUMN]?: unknown };
 
 export function createNoteStore(database: Database) {
   const userNoteCountRows = database.prepareValues(
@@ -37,19 +50,40 @@ export function createNoteStore(database: Database) {
         .groupBy('noteableId'),
     { noteableId: 'number', count: 'number' },
   );
-  const ofNoteable = (scope: NoteScope, activity: ActivityFilter = 'all_notes') => {
-    const builder = database.from(NoteEntity).where({ noteableType: scope.noteableType, noteableId: scope.noteableId });
-    if (!scope.withInternal) builder.where('internal', false);
-    if (activity === 'only_comments') builder.where('system', false);
-    if (activity === 'only_activity') builder.where('system', true);
-    return builder;
+  /** The notes of a scope that an activity filter keeps: conditions only where they narrow, so an unfiltered count reads the index alone. */
+  const narrowed = (query: NoteQuery, noteable: Pick<NoteScope, 'noteableType' | 'noteableId'>, withInternal: boolean, activity: ActivityFilter) => {
+    query.where({ noteableType: noteable.noteableType, noteableId: noteable.noteableId });
+    if (!withInternal) query.where('internal', false);
+    if (activity === 'only_comments') query.where('system', false);
+    if (activity === 'only_activity') query.where('system', true);
+    return query;
   };
+  const ofNoteable = (scope: NoteScope, activity: ActivityFilter = 'all_notes') => narrowed(database.from(NoteEntity), scope, scope.withInternal, activity);
+
+  /** A page read for one order and filter, compiled when first used; each row carries the list's total. */
+  const pageRead = ({ orderBy, sort, withInternal, activity }: PageShape) =>
+    database.prepareRows((p) => {
+      const noteable = { noteableType: p.noteableType, noteableId: p.noteableId };
+      return narrowed(database.from(NoteEntity), noteable, withInternal, activity)
+        .selectQuery(TOTAL_COLUMN, narrowed(database.table(NoteEntity).count(), noteable, withInternal, activity))
+        .orderBy(ORDER_PROPERTIES[orderBy], sort)
+        .orderBy('id', sort)
+        .limit(p.limit)
+        .offset(p.offset);
+    });
+  const pageReads = new Map<string, ReturnType<typeof pageRead>>();
+  for (const orderBy of ORDERS)
+    for (const sort of SORTS)
+      for (const withInternal of [false, true])
+        for (const activity of ACTIVITIES)
+          pageReads.set(pageKey({ orderBy, sort, withInternal, activity }), pageRead({ orderBy, sort, withInternal, activity }));
 
   return {
     insert: (row: NewNote, tx?: Transaction): Promise<number> => database.insert(NoteEntity, row, { tx }),
-    list(query: NoteListQuery): Promise<NoteRow[]> {
-      const builder = ofNoteable(query, query.activity).orderBy(ORDER_PROPERTIES[query.orderBy], query.sort).orderBy('id', query.sort);
-      return database.rows(builder.limit(query.limit).offset(query.offset));
+    /** A page of the noteable's notes; each row also carries the list's total as TOTAL_COLUMN, so a page needs no second statement. */
+    list(query: NoteListQuery): Promise<ListedNote[]> {
+      const { noteableType, noteableId, limit, offset } = query;
+      return pageReads.get(pageKey(query))!.all({ noteableType, noteableId, limit, offset }) as Promise<ListedNote[]>;
     },
     count: (scope: NoteScope, activity: ActivityFilter) => database.count(ofNoteable(scope, activity)),
     /** Every note of a noteable, oldest first: the discussions are built from them. */
@@ -62,7 +96,11 @@ export function createNoteStore(database: Database) {
       database.row(database.from(NoteEntity).where({ id, noteableType, noteableId })),
     ofDiscussion: (scope: NoteScope, discussionId: string): Promise<NoteRow[]> =>
       database.rows(ofNoteable(scope).where('discussionId', discussionId).orderBy('createdAt', 'asc').orderBy('id', 'asc')),
-    update: (id: number, changes: NoteChanges, tx?: Transaction) => database.update(NoteEntity, { id }, changes, { tx }),
+    /** Writes the changes and answers the row as it now is: the ORM raised its version in the same statement. */
+    async update(note: NoteRow, changes: NoteChanges): Promise<NoteRow> {
+      await database.update(NoteEntity, { id: note.id }, changes);
+      return { ...note, ...changes, lockVersion: note.lockVersion + 1 };
+    },
     resolveDiscussion: (discussionId: string, changes: Pick<NoteRow, 'resolvedAt' | 'resolvedById'>) =>
       database.update(NoteEntity, { discussionId, resolvable: true }, changes),
     remove: (id: number, tx?: Transaction) => database.delete(NoteEntity, { id }, { tx }),

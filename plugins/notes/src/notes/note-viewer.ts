@@ -1,6 +1,6 @@
 /** Who reads a noteable's notes, and what they may do there. */
 import type { Principal } from '@forgekit/kernel';
-import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type AccessService, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import type { FoundNoteable, NoteableType } from '../contracts.js';
 import type { NoteRow } from '../entities/note.js';
 
@@ -22,8 +22,9 @@ export interface NoteableInScope {
   viewer: NoteViewer;
 }
 
-export async function viewerOf(access: AccessService, user: Principal, noteable: FoundNoteable): Promise<NoteViewer> {
-  const { level } = await access.requireProject(user, String(noteable.projectId));
+/** `lookedUp`: the caller's access to the route's project, read earlier in the request; used when it is the noteable's. */
+export async function viewerOf(access: AccessService, user: Principal, noteable: FoundNoteable, lookedUp?: ProjectAccess | null): Promise<NoteViewer> {
+  const { level } = lookedUp?.canRead && lookedUp.project.id === noteable.projectId ? lookedUp : await access.requireProject(user, String(noteable.projectId));
   return {
     user,
     canSeeInternal: level >= AccessLevel.REPORTER,

@@ -25,8 +25,10 @@ export interface ScopeRequest {
 export function noteableScopes(service: NoteService, access: AccessService) {
   return async (ctx: ScopeRequest, { segment, param }: NoteableSegment): Promise<NoteableInScope> => {
     const { noteableType, resolver } = service.resolverFor(segment);
+    // Read once for the request: the resolver's own check of the project takes this answer.
+    const project = await access.lookUpForRequest(ctx.user, ctx.params.id!);
     const noteable = await resolver(ctx.user, ctx.params.id!, ctx.params[param]!);
-    return { noteableType, noteable, viewer: await viewerOf(access, ctx.user, noteable) };
+    return { noteableType, noteable, viewer: await viewerOf(access, ctx.user, noteable, project) };
   };
 }
 
