@@ -47,7 +47,7 @@ export { isPostgresUrl } from './db/open-database.js';
 export { defineEvent, type EventBus, type EventHandler, type EventDescriptor } from './services/events.js';
 export { checkUnmodifiedSince } from './http/preconditions.js';
 export { patchFrom, type PatchField } from './http/patch.js';
-export type { JobService, JobHandler, EnqueueOptions } from './services/jobs.js';
+export type { JobService, JobHandler, JobOptions, EnqueueOptions } from './services/jobs.js';
 export type { RateLimitService, RateLimit } from './services/rate-limit.js';
 export type { FileStorage, StoredFile } from './services/file-storage.js';
 export { createSecrets, generateSecretsKey, type Secrets } from './services/secrets.js';

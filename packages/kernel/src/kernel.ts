@@ -257,16 +257,20 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const jobs = container.resolve<JobService>(kernelServices.jobs.id);
   // Every job a plugin defines is counted, wherever it runs (in-process, pg-boss, `jobs.run`).
   const pluginJobs: PluginContext<unknown>['jobs'] = {
-    define: (name, handler) =>
-      jobs.define(name, async (data: Parameters<typeof handler>[0]) => {
-        try {
-          await handler(data);
-          metrics.countJob(name, false);
-        } catch (error) {
-          metrics.countJob(name, true);
-          throw error;
-        }
-      }),
+    define: (name, handler, options) =>
+      jobs.define(
+        name,
+        async (data: Parameters<typeof handler>[0]) => {
+          try {
+            await handler(data);
+            metrics.countJob(name, false);
+          } catch (error) {
+            metrics.countJob(name, true);
+            throw error;
+          }
+        },
+        options,
+      ),
     enqueue: (name, data, enqueueOptions) => jobs.enqueue(name, data, enqueueOptions),
   };
   const files = container.resolve<FileStorage>(kernelServices.files.id);

@@ -101,7 +101,10 @@ export const webhooksPlugin = definePlugin<WebhooksConfig>({
       timeoutMs: ctx.config.timeoutSeconds * 1000,
       log: ctx.log,
     });
-    ctx.jobs.define(DELIVER_JOB, delivery.deliver);
+    // A receiver may hold a delivery up to the timeout (10 s by default): ten at once keep one slow
+    // receiver from holding up every other hook of the process, as GitLab's many delivery threads do,
+    // while bounding the outgoing connections a process opens.
+    ctx.jobs.define(DELIVER_JOB, delivery.deliver, { concurrency: 10 });
     ctx.jobs.define(RECOVER_JOB, async () => void (await delivery.recover()));
     // Deliveries left waiting by a process that stopped or died are sent now.
     ctx.lifecycle.onStart(async () => {

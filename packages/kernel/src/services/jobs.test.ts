@@ -59,7 +59,7 @@ describe('InProcessJobService', () => {
     const jobs = new InProcessJobService(silent);
     const gate = deferred();
     const handler = vi.fn(() => gate.promise);
-    jobs.define('core:a', handler);
+    jobs.define('core:a', handler, { concurrency: 2 });
     await jobs.enqueue('core:a', 1, { singletonKey: 'k' });
     await jobs.enqueue('core:a', 2, { singletonKey: 'k' });
     await jobs.enqueue('core:a', 3, { singletonKey: 'other' });
@@ -101,6 +101,60 @@ describe('InProcessJobService', () => {
     await stopping;
     expect(finished).toBe(true);
     await expect(jobs.enqueue('core:slow')).rejects.toThrow("Job service is stopped; 'core:slow' was not queued");
+  });
+
+  it('refuses a concurrency below one', () => {
+    const jobs = new InProcessJobService(silent);
+    expect(() => jobs.define('core:a', async () => {}, { concurrency: 0 })).toThrow("Job 'core:a' needs a concurrency of at least 1");
+  });
+
+  it('runs as many jobs of a name at once as its concurrency, and retries a failing one alone', async () => {
+    const jobs = new InProcessJobService(silent);
+    const runs: number[] = [];
+    const allStarted = deferred();
+    jobs.define(
+      'core:side-by-side',
+      async ({ id }: { id: number }) => {
+        runs.push(id);
+        if (runs.length === 3) allStarted.resolve();
+        // One at a time, the first job would wait here for ever.
+        await allStarted.promise;
+        if (id === 3 && runs.filter((run) => run === 3).length === 1) throw new Error('first try fails');
+      },
+      { concurrency: 3 },
+    );
+    for (const id of [1, 2, 3]) await jobs.enqueue('core:side-by-side', { id }, { retryLimit: 1 });
+    await jobs.stop();
+    expect(runs).toEqual([1, 2, 3, 3]);
+  });
+
+  it('runs the jobs of a name one after another by default, and more only up to the concurrency', async () => {
+    const jobs = new InProcessJobService(silent);
+    const gates = [deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    jobs.define('core:one', async (id: number) => {
+      started.push(id);
+      await gates[id]!.promise;
+    });
+    jobs.define(
+      'core:two',
+      async (id: number) => {
+        started.push(10 + id);
+        await gates[id]!.promise;
+      },
+      { concurrency: 2 },
+    );
+    for (const id of [0, 1, 2]) await jobs.enqueue('core:one', id);
+    for (const id of [0, 1, 2]) await jobs.enqueue('core:two', id);
+    await tick();
+    expect(started).toEqual([0, 10, 11]);
+    gates[0]!.resolve();
+    await tick();
+    expect(started).toEqual([0, 10, 11, 1, 12]);
+    gates[1]!.resolve();
+    gates[2]!.resolve();
+    await jobs.stop();
+    expect(started).toEqual([0, 10, 11, 1, 12, 2]);
   });
 
   it('checks schedules on start', async () => {

@@ -36,8 +36,13 @@ export function retryWaitMs(options: Pick<EnqueueOptions, 'retryDelay' | 'retryB
   return (step + step * random) * 1000;
 }
 
+export interface JobOptions {
+  /** How many jobs of this name one process runs at once (default 1). */
+  concurrency?: number;
+}
+
 export interface JobService {
-  define<D = unknown>(name: string, handler: JobHandler<D>): void;
+  define<D = unknown>(name: string, handler: JobHandler<D>, options?: JobOptions): void;
   enqueue<D = unknown>(name: string, data?: D, options?: EnqueueOptions): Promise<void>;
   /** Runs a defined job now, in this process, and waits for it (tests and the CLI). */
   run<D = unknown>(name: string, data?: D): Promise<void>;
@@ -51,16 +56,20 @@ export interface JobService {
 
 export abstract class BaseJobService implements JobService {
   protected readonly handlers = new Map<string, JobHandler>();
+  protected readonly concurrency = new Map<string, number>();
   constructor(protected readonly log: Logger) {}
 
   get names() {
     return [...this.handlers.keys()];
   }
 
-  define<D>(name: string, handler: JobHandler<D>) {
+  define<D>(name: string, handler: JobHandler<D>, options: JobOptions = {}) {
     if (!/^[a-z0-9-]+:[a-z0-9-]+$/.test(name)) throw new Error(`Job name '${name}' must look like '<plugin-id>:<job>'`);
     if (this.handlers.has(name)) throw new Error(`Job '${name}' is defined twice`);
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`Job '${name}' needs a concurrency of at least 1`);
     this.handlers.set(name, handler as JobHandler);
+    this.concurrency.set(name, concurrency);
   }
 
   protected handler(name: string): JobHandler {
@@ -89,6 +98,8 @@ export abstract class BaseJobService implements JobService {
 export class InProcessJobService extends BaseJobService {
   private readonly running = new Set<Promise<void>>();
   private readonly singletons = new Set<string>();
+  /** Per job name: how many run now, and the jobs waiting for one of them to end. */
+  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
   private readonly crons: Cron[] = [];
   /** Cancels the waits of retries not yet due. */
   private readonly waits = new Set<() => void>();
@@ -108,7 +119,7 @@ export class InProcessJobService extends BaseJobService {
     const attempts = 1 + Math.max(0, options.retryLimit ?? 0);
     const attempt = async (retry: number): Promise<void> => {
       try {
-        await handler(data);
+        await this.inSlot(name, () => handler(data));
       } catch (error) {
         if (retry + 1 >= attempts) throw error;
         this.log.warn({ err: error, job: name, retry: retry + 1 }, 'job failed, retrying');
@@ -124,6 +135,22 @@ export class InProcessJobService extends BaseJobService {
         this.running.delete(task);
       });
     this.running.add(task);
+  }
+
+  /** Runs `work` once fewer than the job's concurrency of that name run; a retry waits outside its slot, as on pg-boss. */
+  private async inSlot(name: string, work: () => Promise<void>) {
+    const slot = this.slots.get(name) ?? { active: 0, waiting: [] };
+    this.slots.set(name, slot);
+    if (slot.active < this.concurrency.get(name)!) slot.active += 1;
+    else await new Promise<void>((resolve) => slot.waiting.push(resolve));
+    try {
+      await work();
+    } finally {
+      // The slot passes to the next waiting job, if any.
+      const next = slot.waiting.shift();
+      if (next) next();
+      else slot.active -= 1;
+    }
   }
 
   /**

@@ -8,6 +8,25 @@ import type { Logger } from './logger.js';
 /** pg-boss queue names allow letters, digits, `_`, `-` and `.`; ours use `:`. */
 const queueName = (name: string) => name.replace(':', '.');
 
+/**
+ * Seconds between two looks at its queue by the first worker of a job. A job enqueued by this
+ * process wakes an idle worker at once, so polling only bounds the wait for jobs another process
+ * queued, retries and schedules. Each look is a query per process and queue, hence 1 s rather than
+ * pg-boss's minimum of 0.5 s, which would double that idle load for little.
+ */
+const POLL_SECONDS = 1;
+/**
+ * The further workers of a job (its concurrency) look by themselves only this rarely: a worker that
+ * takes a job wakes an idle one, so a backlog spreads over all of them while an idle process polls
+ * each queue about once a second whatever its concurrency.
+ */
+const SPARE_POLL_SECONDS = 10;
+
+interface Worker {
+  id?: string;
+  busy: boolean;
+}
+
 /** Jobs on PostgreSQL: each job runs once across every server process sharing the database. */
 @injectable()
 export class PgBossJobService extends BaseJobService {
@@ -16,6 +35,8 @@ export class PgBossJobService extends BaseJobService {
   private started = false;
   /** Jobs enqueued before start (by a plugin's start hook), sent once the queues exist. */
   private early: (() => Promise<void>)[] = [];
+  /** Per job name: one pg-boss worker per job it may run at once, each fetching and settling one job. */
+  private readonly workers = new Map<string, Worker[]>();
 
   constructor(@inject(kernelTokens.config) config: KernelConfig, @inject(kernelTokens.logger) log: Logger) {
     super(log);
@@ -50,6 +71,13 @@ export class PgBossJobService extends BaseJobService {
       ...(options.retryDelay !== undefined && { retryDelay: options.retryDelay }),
       ...(options.retryBackoff !== undefined && { retryBackoff: options.retryBackoff }),
     });
+    await this.wakeIdleWorker(name);
+  }
+
+  /** Makes an idle worker of the job fetch now rather than at its next poll. */
+  private async wakeIdleWorker(name: string) {
+    const idle = this.workers.get(name)?.find((worker) => worker.id && !worker.busy);
+    if (idle?.id) (await this.boss).notifyWorker(idle.id);
   }
 
   async start(schedules: Record<string, readonly string[]>) {
@@ -60,9 +88,21 @@ export class PgBossJobService extends BaseJobService {
     for (const [name, handler] of this.handlers) {
       const queue = queueName(name);
       await boss.createQueue(queue);
-      await boss.work(queue, { pollingIntervalSeconds: 1 }, async (jobs) => {
-        for (const job of jobs) await handler(job.data);
-      });
+      const workers = Array.from({ length: this.concurrency.get(name)! }, (): Worker => ({ busy: false }));
+      this.workers.set(name, workers);
+      for (const [index, worker] of workers.entries()) {
+        const pollingIntervalSeconds = index === 0 ? POLL_SECONDS : SPARE_POLL_SECONDS;
+        // A worker fetches one job at a time, so pg-boss completes or fails (and retries) each job alone.
+        worker.id = await boss.work(queue, { pollingIntervalSeconds }, async (jobs) => {
+          worker.busy = true;
+          try {
+            await this.wakeIdleWorker(name);
+            for (const job of jobs) await handler(job.data);
+          } finally {
+            worker.busy = false;
+          }
+        });
+      }
     }
     for (const [cron, names] of Object.entries(schedules)) {
       for (const name of names) await boss.schedule(queueName(name), cron, {});
