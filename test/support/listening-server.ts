@@ -61,6 +61,7 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
       await kernel.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
+      answers.writeCoverage();
       const problems = answers.problems();
       if (problems.length > 0) throw new Error(`answers that do not match the OpenAPI document:\n${problems.join('\n')}`);
     },
