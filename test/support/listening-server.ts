@@ -28,6 +28,8 @@ export interface ListeningServerOptions {
    * server on every interface does.
    */
   externalUrl?: boolean;
+  /** Plugin config beside core's root token, by plugin id (a second repository storage, say). */
+  plugins?: Record<string, unknown>;
 }
 
 export async function startListeningServer(plugins: readonly ForgePlugin<any>[] = allPlugins, options: ListeningServerOptions = {}): Promise<ListeningServer> {
@@ -45,7 +47,7 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
       databaseUrl: database.url === ':memory:' ? undefined : database.url,
       externalUrl: options.externalUrl === false ? undefined : url,
       logLevel: 'silent',
-      plugins: { core: { rootToken } },
+      plugins: { ...options.plugins, core: { rootToken } },
     },
   });
   await kernel.start();
