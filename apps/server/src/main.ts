@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /** `node dist/main.js [--workers N]`: the built server, as `forgekit serve` runs it. */
 import { parseArgs } from 'node:util';
-import { SERVE_USAGE, serve, workerCount } from './serve.js';
+import { holdYoungGeneration } from './young-generation.js';
+
+// Before the server's modules load: they are part of what booting allocates.
+holdYoungGeneration();
+const { SERVE_USAGE, serve, workerCount } = await import('./serve.js');
 
 let values: { workers?: string; help?: boolean };
 try {

@@ -5,6 +5,7 @@
  */
 import { isWorker, startPrimary, startWorker } from './cluster.js';
 import { startServer, type StartedServer } from './server.js';
+import { releaseYoungGeneration } from './young-generation.js';
 
 export const SERVE_USAGE = `Usage: forgekit serve [--workers N]
 
@@ -54,6 +55,7 @@ function exitOnSignals(server: StartedServer) {
 export async function serve(workers: number): Promise<void> {
   if (isWorker()) {
     const server = await startWorker().catch(fail);
+    releaseYoungGeneration();
     const stop = exitOnSignals(server);
     // The primary is gone (killed outright): stop rather than serve on unwatched.
     process.on('disconnect', stop);
@@ -72,5 +74,7 @@ export async function serve(workers: number): Promise<void> {
     primary.failed.then((code) => process.exit(code));
     return;
   }
-  exitOnSignals(await startServer().catch(fail));
+  const server = await startServer().catch(fail);
+  releaseYoungGeneration();
+  exitOnSignals(server);
 }

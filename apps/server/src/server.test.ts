@@ -135,6 +135,27 @@ describe('the server process (node dist/main.js)', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('idles with the young generation it started with, and lets it grow under load', async () => {
+    const server = start({ PORT: '0', HOST, FORGEKIT_DATA_DIR: await dataDir() });
+    const line = await server.waitForLine(servingLine);
+    expect(line, server.stderr()).not.toBeNull();
+    const { url } = JSON.parse(line!);
+    const newSpaceBytes = async () => {
+      const text = await (await fetch(`${url}/-/metrics`)).text();
+      return Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(text)?.[1]);
+    };
+    const initial = 4 * 1024 * 1024;
+    // Booting alone would grow it to V8's maximum (two 16 MB semi-spaces).
+    expect(await newSpaceBytes()).toBeLessThanOrEqual(initial);
+    // Responses that are alive at once survive scavenges: the young generation grows again.
+    let size = 0;
+    for (let round = 1; round <= 400 && size <= initial; round++) {
+      await Promise.all(Array.from({ length: 20 }, () => fetch(`${url}/-/metrics`).then((response) => response.text())));
+      if (round % 10 === 0) size = await newSpaceBytes();
+    }
+    expect(size).toBeGreaterThan(initial);
+  });
+
   it('gives a URL clients can use in its listening line when it listens on every interface', async () => {
     const server = start({ PORT: '0', HOST: '0.0.0.0', FORGEKIT_DATA_DIR: await dataDir() });
     const line = await server.waitForLine(servingLine);

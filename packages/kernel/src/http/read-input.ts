@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { H3Event } from 'h3';
 import { ApiError, frameworkError, tooLarge } from './errors.js';
@@ -114,6 +115,7 @@ async function readMultipart(event: H3Event, limits: BodyLimits): Promise<BodyIn
   // Fields within maxBodySize, each file within its own limit: the stream as a whole stays within both.
   const body = bodyStream(event, limits.maxBodySize + MAX_FILES * maxFileSize);
   const writes: Promise<void>[] = [];
+  const fileStreams: Readable[] = [];
   const fail = (error: unknown) => body.destroy(error as Error);
   const countInline = (bytes: number) => {
     inlineBytes += bytes;
@@ -134,6 +136,7 @@ async function readMultipart(event: H3Event, limits: BodyLimits): Promise<BodyIn
     }
     const path = join(limits.uploadDir, randomUUID());
     files.push(path);
+    fileStreams.push(stream);
     stream.on('limit', () => fail(tooLarge()));
     const out = createWriteStream(path, { mode: 0o600 });
     const write = pipeline(stream, out).then(() => {
@@ -151,6 +154,9 @@ async function readMultipart(event: H3Event, limits: BodyLimits): Promise<BodyIn
     await pipeline(body, parser);
     await Promise.all(writes);
   } catch (error) {
+    // A file still being written would be created after its removal: end every write first.
+    for (const stream of fileStreams) stream.destroy();
+    await Promise.allSettled(writes);
     await removeFiles(files);
     if (error instanceof ApiError || error instanceof BodyAborted) throw error;
     throw frameworkError(400, 'There was a problem with the request body');

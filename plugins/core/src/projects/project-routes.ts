@@ -25,7 +25,6 @@ import { pathFromName } from '../shared/path-rules.js';
 import { usersQuery } from '../users/user-query.js';
 import type { ProjectFragments } from './project-fragments.js';
 import { projectListRoute } from './project-list.js';
-import { projectFull } from './project-presenter.js';
 import { ACCESS_LEVEL_SETTINGS, PROJECT_SETTING_DEFAULTS, type ProjectSettings } from './project-settings.js';
 import { projectSchema } from './project-schemas.js';
 import { coreEvents } from '../events.js';
@@ -103,11 +102,11 @@ export function projectRoutes(
 ): Route[] {
   const userById = database.prepareRows((p) => usersQuery(database).where('id', p.id));
   const findUser = async (id: number) => (await userById.first({ id })) as User | undefined;
-  /** GitLab's Project entity; reads by signed-in callers add `permissions`. */
+  /** GitLab's Project entity, from the presented cache as lists give it; reads by signed-in callers add `permissions`. */
   async function present(ctx: RequestContext, project: Project, permissions?: ProjectPermissions) {
     const { kind, ownerId } = project.namespace;
     const owner = kind === 'user' && ownerId ? ((await findUser(ownerId)) ?? null) : null;
-    return projectFull(project, { extensions: projects.fieldExtensions, externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, permissions });
+    return fragments.full(project, { externalUrl: ctx.externalUrl, isAdmin: !!ctx.user?.isAdmin, owner, permissions });
   }
 
   /** Where a new project goes; GitLab answers any namespace the caller may not use with one validation error. */

@@ -1,5 +1,6 @@
 /** JSON Schemas of the key answers (`key-presenter.ts`), for the API description. */
 import type { JsonSchema } from '@forgekit/kernel';
+import { projectIdentitySchema } from '@forgekit/plugin-core/contracts';
 
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
@@ -35,9 +36,6 @@ export const deployKeySchema: JsonSchema = {
 export const deployKeysProjectSchema: JsonSchema = {
   allOf: [deployKeySchema, { type: 'object', properties: { can_push: { type: 'boolean' } }, required: ['can_push'] }],
 };
-
-/** A core `ProjectIdentity`: only its id is relied on here. */
-const projectIdentitySchema: JsonSchema = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
 
 /** The administrator's list: each deploy key with the projects it writes to and reads from. */
 export const instanceDeployKeySchema: JsonSchema = {

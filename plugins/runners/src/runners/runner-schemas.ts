@@ -1,6 +1,6 @@
 /** JSON Schemas of the runner answers (`runner-presenter.ts`), for the API description. */
 import { type JsonSchema, nullable } from '@forgekit/kernel';
-import { userBasicSchema } from '@forgekit/plugin-core/contracts';
+import { projectIdentitySchema, userBasicSchema } from '@forgekit/plugin-core/contracts';
 import { STATUSES } from './runner-filters.js';
 import { ACCESS_LEVELS, RUNNER_TYPES } from './runner-row.js';
 
@@ -39,8 +39,8 @@ export const runnerSchema: JsonSchema = {
 };
 
 /**
- * GitLab's RunnerDetails: its projects (core's project identity, of which only the id is named
- * here; left out on `include_projects=false`) and groups, those the caller is a member of.
+ * GitLab's RunnerDetails: its projects (core's project identity; left out on
+ * `include_projects=false`) and groups, those the caller is a member of.
  */
 export const runnerDetailsSchema: JsonSchema = {
   allOf: [
@@ -59,7 +59,7 @@ export const runnerDetailsSchema: JsonSchema = {
         architecture: nullable('string'),
         contacted_at: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
         maintenance_note: nullable('string'),
-        projects: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } },
+        projects: { type: 'array', items: projectIdentitySchema },
         groups: {
           type: 'array',
           items: {
