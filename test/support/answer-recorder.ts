@@ -4,7 +4,9 @@
  * the schema listed for that status. The black-box suites' clients (gitbeaker, python-gitlab,
  * git, fetch) all go through it, so the document is held to the wire format.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { documentChecker } from './openapi-document.js';
 
 /** Bodies past this size are not kept (a clone's pack): only their status is checked. */
@@ -14,6 +16,11 @@ export interface AnswerRecorder {
   listener: RequestListener;
   /** Each distinct mismatch, once: `GET /api/v4/projects/{id} 200: /name must be string`. */
   problems(): string[];
+  /**
+   * Writes which operations were answered, with which statuses, and the document's operations,
+   * as a JSON file in `FORGEKIT_ANSWER_COVERAGE_DIR` when it is set (see scripts/answer-coverage.mjs).
+   */
+  writeCoverage(): void;
 }
 
 /** Answers that never carry a body. */
@@ -26,6 +33,8 @@ const bodyKind = (contentType: string) =>
 export function recordAnswers(listener: RequestListener, document: () => unknown): AnswerRecorder {
   let check: ReturnType<typeof documentChecker> | undefined;
   const problems = new Set<string>();
+  /** `GET /api/v4/projects/{id}` → the statuses it answered with. */
+  const answered = new Map<string, Set<number>>();
 
   function inspect(request: IncomingMessage, response: ServerResponse, chunks: Buffer[] | null) {
     check ??= documentChecker(document());
@@ -48,6 +57,11 @@ export function recordAnswers(listener: RequestListener, document: () => unknown
     const result = check(method, path, response.statusCode, body, contentType);
     // Unknown routes answer the kernel's 404; they belong to no operation.
     if (result.template === null && response.statusCode >= 400) return;
+    if (result.template !== null) {
+      const operation = `${method} ${result.template}`;
+      if (!answered.has(operation)) answered.set(operation, new Set());
+      answered.get(operation)!.add(response.statusCode);
+    }
     // A text answer is held to its schema where the operation gives one; a binary answer is checked for its status alone.
     const kept =
       kind === 'json'
@@ -83,5 +97,18 @@ export function recordAnswers(listener: RequestListener, document: () => unknown
     listener(request, response);
   };
 
-  return { listener: recording, problems: () => [...problems].sort() };
+  function writeCoverage() {
+    const dir = process.env.FORGEKIT_ANSWER_COVERAGE_DIR;
+    if (!dir) return;
+    const paths = (document() as { paths: Record<string, Record<string, { tags?: string[] }>> }).paths;
+    const operations = Object.entries(paths).flatMap(([template, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ operation: `${method.toUpperCase()} ${template}`, tag: operation.tags?.[0] ?? '' })),
+    );
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `answers-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+    const statuses = Object.fromEntries([...answered].map(([operation, seen]) => [operation, [...seen].sort()]));
+    writeFileSync(file, JSON.stringify({ operations, answered: statuses }));
+  }
+
+  return { listener: recording, problems: () => [...problems].sort(), writeCoverage };
 }

@@ -28,6 +28,8 @@ export interface ListeningServerOptions {
    * server on every interface does.
    */
   externalUrl?: boolean;
+  /** Plugin config beside core's root token, by plugin id (a second repository storage, say). */
+  plugins?: Record<string, unknown>;
 }
 
 export async function startListeningServer(plugins: readonly ForgePlugin<any>[] = allPlugins, options: ListeningServerOptions = {}): Promise<ListeningServer> {
@@ -45,7 +47,7 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
       databaseUrl: database.url === ':memory:' ? undefined : database.url,
       externalUrl: options.externalUrl === false ? undefined : url,
       logLevel: 'silent',
-      plugins: { core: { rootToken } },
+      plugins: { ...options.plugins, core: { rootToken } },
     },
   });
   await kernel.start();
@@ -61,6 +63,7 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
       await kernel.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
+      answers.writeCoverage();
       const problems = answers.problems();
       if (problems.length > 0) throw new Error(`answers that do not match the OpenAPI document:\n${problems.join('\n')}`);
     },
