@@ -100,7 +100,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
-    const pageRefs = deps.git.pageRefs();
+    const pageRefs = await deps.git.pageRefs(mrs.map((mr) => ({ repository: projects.get(mr.projectId)!.repository, mr })));
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
       labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
