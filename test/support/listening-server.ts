@@ -11,11 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { createKernel, type ForgePlugin, type Kernel } from '@forgekit/kernel';
 import { createTestDatabase } from '@forgekit/testing';
 import { allPlugins } from '@forgekit/server';
+import { recordAnswers } from './answer-recorder.js';
 
 export interface ListeningServer {
   url: string;
   rootToken: string;
   kernel: Kernel;
+  /** Stops the server; fails, after cleaning up, when an answer it gave did not match its OpenAPI document. */
   close(): Promise<void>;
 }
 
@@ -47,7 +49,8 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
     },
   });
   await kernel.start();
-  server.on('request', kernel.nodeListener);
+  const answers = recordAnswers(kernel.nodeListener, () => kernel.openApi());
+  server.on('request', answers.listener);
   return {
     url,
     rootToken,
@@ -58,6 +61,8 @@ export async function startListeningServer(plugins: readonly ForgePlugin<any>[] 
       await kernel.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
+      const problems = answers.problems();
+      if (problems.length > 0) throw new Error(`answers that do not match the OpenAPI document:\n${problems.join('\n')}`);
     },
   };
 }

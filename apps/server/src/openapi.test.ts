@@ -84,4 +84,18 @@ describe('the OpenAPI document of the reference server', () => {
     });
     expect(without.map((route) => route.path)).toEqual([]);
   });
+
+  /** A route's answer is described when it names its body's schema, answers no content, or answers something other than JSON. */
+  const undescribed = (route: RouteInfo) => {
+    const answer = route.response;
+    if (!answer) return true;
+    if (answer.status === 204 || (answer.contentType && answer.contentType !== 'application/json')) return false;
+    return answer.schema === undefined || Object.keys(answer.schema).length === 0;
+  };
+  const pluginIds = [...new Set(app.kernel.routes.map((route) => route.pluginId))].sort();
+
+  it.each(pluginIds)('describes the success answer of every route of %s', (pluginId) => {
+    const routes = app.kernel.routes.filter((route) => route.pluginId === pluginId);
+    expect(routes.filter(undescribed).map((route) => `${route.method} ${route.path}`)).toEqual([]);
+  });
 });

@@ -59,6 +59,7 @@ export { wildcardMatches } from './http/wildcard.js';
 export { renderMarkdown } from './text/markdown.js';
 export { buildOpenApiDocument, openApiPath, type OpenApiDocument, type DocumentInfo } from './openapi/build-document.js';
 export { fieldSchema, objectSchema, type JsonSchema } from './openapi/field-schema.js';
+export { acceptedSchema, nullable } from './openapi/schema-parts.js';
 export { OPENAPI_PATH } from './openapi/openapi-route.js';
 export { JsonText } from './http/json-text.js';
 export {

@@ -142,6 +142,8 @@ function metricsRoute(exposition: () => Promise<MetricsExposition>): Route<any> 
     path: '/-/metrics',
     raw: true,
     auth: 'none',
+    // Prometheus' text format, version 0.0.4.
+    response: { schema: { type: 'string' }, contentType: 'text/plain' },
     async handler(ctx) {
       if (!isLocalCaller(ctx.ip)) throw notFound();
       const { contentType, text } = await exposition();

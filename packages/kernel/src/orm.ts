@@ -6,7 +6,7 @@
 export { defineEntity, EntitySchema } from '@mikro-orm/core';
 export type { PluginMigration } from './db/migrate.js';
 export { recordId, nextInternalId, MAX_RECORD_ID, MAX_CHOSEN_IID, INTEGER_COLUMN, type IntegerRange } from './db/values.js';
-export { allocateInternalId, type InternalIdScope } from './db/internal-ids.js';
+export { allocateInternalId, InternalIdEntity, releaseInternalIds, type InternalIdScope } from './db/internal-ids.js';
 export { mergeLinks, type LinkMerge } from './db/merge-links.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';

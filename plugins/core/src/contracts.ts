@@ -17,6 +17,7 @@ export { ARCHIVED_PROJECT_GUARD } from './access/archived-project-guard.js';
 export { ALL_SCOPES, TOKEN_PREFIX } from './tokens/scopes.js';
 /** GitLab's shared wire entities, for other plugins' representations of users, projects and protection. */
 export { userBasic, userPublic } from './users/user-presenter.js';
+export { userBasicSchema } from './users/user-schemas.js';
 export { principalOf } from './users/user-principal.js';
 export type { UserFieldExtension, Viewer } from './users/user-presenter.js';
 /** The user that takes over what deleted users authored. */
@@ -24,6 +25,11 @@ export { ghostUser } from './users/ghost-user.js';
 export { projectFeatureOpen } from './projects/project-feature.js';
 export { projectIdentity, type ProjectIdentitySource } from './projects/project-presenter.js';
 export { branchProtectionDefaults } from './groups/group-presenter.js';
+/** The JSON Schemas of those entities, for other plugins' API descriptions. */
+export { namespaceBasicSchema } from './shared/namespace-schemas.js';
+export { projectBasicSchema, projectIdentitySchema, projectSchema } from './projects/project-schemas.js';
+export { branchProtectionDefaultsSchema, groupSchema } from './groups/group-schemas.js';
+export { bulkMembershipResultSchema, memberSchema } from './members/member-schemas.js';
 export type { GroupSettings, ProjectSettings };
 
 /** A user account. */
@@ -302,6 +308,13 @@ export interface MemberService {
   add(source: MemberSource, grant: MemberGrant): Promise<Member>;
   update(member: Member, patch: { accessLevel?: number; expiresAt?: string | null }): Promise<Member>;
   remove(member: Member): Promise<void>;
+  /**
+   * GitLab's `higher_access_level_than_group`: a membership of `source` may not be below the
+   * user's highest membership of a group above it (a project's group and its parents, a group's
+   * parents). The refusal, `should be greater than or equal to Developer inherited membership
+   * from group <name>`, or null.
+   */
+  belowInherited(source: MemberSource, userId: number, accessLevel: number): Promise<string | null>;
 }
 
 /** Deleting users with what they own, as `DELETE /users/:id` does; other plugins reach it for their own delete routes. */

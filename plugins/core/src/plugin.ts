@@ -88,7 +88,8 @@ export const corePlugin = definePlugin<CoreConfig>({
     ctx.provide(coreGroupsRef, groups);
     ctx.provide(coreProjectsRef, projects);
     ctx.provide(coreSettingsRef, settings);
-    ctx.provide(coreMembersRef, createMemberService(database, ctx.events));
+    const members = createMemberService(database, ctx.events);
+    ctx.provide(coreMembersRef, members);
 
     const projectFragments = createProjectFragments(ctx.resolve(kernelServices.presented), projects.fieldExtensions);
     ctx.guardRoutes(archivedProjectGuard(access));
@@ -97,7 +98,7 @@ export const corePlugin = definePlugin<CoreConfig>({
       ...tokenRoutes(database, tokens, users),
       ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events, projectFragments),
       ...projectRoutes(database, projects, access, visibility, settings, ctx.events, projectFragments),
-      ...memberRoutes(database, access, ctx.events),
+      ...memberRoutes(database, access, members, ctx.events),
       ...namespaceRoutes(database, visibility),
       ...settingsRoutes(settings),
       ...instanceRoutes(database, ctx.config.reportedVersion, KERNEL_VERSION),

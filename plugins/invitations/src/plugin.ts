@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { kernelServices, definePlugin } from '@forgekit/kernel';
-import { coreAccessRef, coreEvents, coreGroupsRef, coreMembersRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
+import { coreAccessRef, coreEvents, coreMembersRef, coreUsersRef } from '@forgekit/plugin-core/contracts';
 import * as v from 'valibot';
 import { InvitationEntity } from './entities/invitation.js';
 import { invitationRoutes } from './invitations/invitation-routes.js';
@@ -26,12 +26,12 @@ export const invitationsPlugin = definePlugin<InvitationsConfig>({
   env: { FORGEKIT_SMTP_URL: 'smtpUrl', FORGEKIT_MAIL_FROM: 'mailFrom' },
   entities: [InvitationEntity],
   migrations: [init],
-  requires: [coreAccessRef, coreUsersRef, coreMembersRef, coreGroupsRef],
+  requires: [coreAccessRef, coreUsersRef, coreMembersRef],
   register(ctx) {
     const instance = ctx.resolve(kernelServices.instance);
     const users = ctx.resolve(coreUsersRef);
     const mailer = createMailer({ smtpUrl: ctx.config.smtpUrl, from: ctx.config.mailFrom, outboxDir: join(instance.dataDir, 'outbox') });
-    const deps = { users, members: ctx.resolve(coreMembersRef), groups: ctx.resolve(coreGroupsRef), mailer };
+    const deps = { users, members: ctx.resolve(coreMembersRef), mailer };
     const service = createInvitationService(createInvitationStore(ctx.resolve(kernelServices.database)), deps, {
       acceptUrl: (token) => `${instance.externalUrl}/api/v4/invitations/${token}/accept`,
       log: (message, error) => ctx.log.warn({ err: error }, message),

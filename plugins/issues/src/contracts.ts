@@ -46,3 +46,4 @@ export const issueEvents = {
   reopened: defineEvent<IssueEvent>('issue.reopened'),
   deleted: defineEvent<IssueEvent & { iid: number }>('issue.deleted'),
 };
+export { issueSchema } from './issues/issue-schemas.js';

@@ -98,3 +98,4 @@ export const iterationEvents = {
   /** The background job saw the iteration's due date pass. */
   closed: defineEvent<IterationClosed>('iteration.closed'),
 };
+export { iterationSchema } from './iterations/iteration-schemas.js';

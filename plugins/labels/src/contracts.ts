@@ -85,3 +85,4 @@ export const labelEvents = {
    */
   merged: defineEvent<{ from: number[]; to: number; groupId: number; userId: number | null }>('label.merged'),
 };
+export { labelDetailsSchema } from './labels/label-schemas.js';

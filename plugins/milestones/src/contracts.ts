@@ -80,3 +80,4 @@ export const milestoneLifecycle = {
    */
   merged: defineEvent<{ from: number[]; to: number; groupId: number; userId: number | null }>('milestone.merged'),
 };
+export { milestoneSchema } from './milestones/milestone-schemas.js';

@@ -51,6 +51,11 @@ export interface QuickActionContext {
 /** The quick actions a noteable kind understands, and how it runs them for the author of a note. */
 export interface QuickActions {
   names: readonly string[];
+  /**
+   * The names the user may use on this noteable now (GitLab's per-command `condition`): a command
+   * that is not available stays in the note as text. Without it, every name is.
+   */
+  available?(user: Principal, noteable: FoundNoteable): Promise<readonly string[]>;
   run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[], context?: QuickActionContext): Promise<QuickActionResult>;
 }
 

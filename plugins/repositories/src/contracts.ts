@@ -103,6 +103,8 @@ export type { FileDiff } from './git/diff-reader.js';
 export { RepositoryError, READ_ONLY_MESSAGE, type RepositoryErrorCode } from './git/repository-error.js';
 export { commitEntity, commitDetailEntity, commitTitle, projectWebUrl, gitTime, hookCommitTitle } from './commits/commit-presenter.js';
 export { diffEntity } from './compare/diff-presenter.js';
+export { commitSchema, commitDetailSchema } from './commits/commit-schemas.js';
+export { diffSchema } from './compare/diff-schemas.js';
 export { isValidRefName, isFullSha, isSafeRevision, MAX_PATH_BYTES, ZERO_SHA } from './git/ref-names.js';
 export { isSafePath } from './shared/input-checks.js';
 

@@ -54,3 +54,8 @@ export async function allocateInternalId(database: Database, tx: Transaction, sc
   else if (lastValue !== counter.lastValue) await database.update(InternalIdEntity, { id: counter.id }, { lastValue }, { tx });
   return value;
 }
+
+/** Forgets a scope's counter once the project or group whose records it numbered is deleted. */
+export async function releaseInternalIds(database: Database, usage: string, scopeId: number, tx?: Transaction): Promise<void> {
+  await database.delete(InternalIdEntity, { usage, scopeId }, tx ? { tx } : {});
+}

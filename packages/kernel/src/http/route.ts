@@ -28,6 +28,10 @@ export interface RouteResponse {
   schema?: JsonSchema;
   /** Default: `application/json`. */
   contentType?: string;
+  /** Other successful answers, by status, with their body's schema (`null`: no body): 202 for a note made only of commands, a 302 redirect. */
+  alternatives?: Readonly<Record<number, JsonSchema | null>>;
+  /** The statuses the handler refuses with, besides the kernel's own (400, 401, 403, 404, 413, 500): 409, 422, 429… */
+  errors?: readonly number[];
 }
 
 export interface Route<I = any, R = any, A extends AuthMode | undefined = AuthMode | undefined, P extends string = string> {

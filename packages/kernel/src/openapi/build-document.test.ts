@@ -49,7 +49,7 @@ const widgets = definePlugin({
         method: 'DELETE',
         path: '/projects/:id/widgets/:widget_id',
         auth: 'admin',
-        response: { status: 204 },
+        response: { status: 204, alternatives: { 202: null, 200: { type: 'object' } }, errors: [403, 409] },
         handler: () => noContent(),
       }),
       defineRoute({
@@ -165,6 +165,19 @@ describe('the OpenAPI document', () => {
     const remove = document.paths['/api/v4/projects/{id}/widgets/{widget_id}'].delete;
     expect(remove.responses['204']).toEqual({ description: 'No content' });
     expect(remove.responses['400']).toBeUndefined();
+    expect(remove.responses['202']).toEqual({ description: 'Accepted' });
+    expect(remove.responses['200']).toEqual({ description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } });
+    // A refusal the route declares joins the kernel's description of that status.
+    expect(remove.responses['403'].content['application/json'].schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/MessageError' },
+      { $ref: '#/components/schemas/TokenError' },
+      { $ref: '#/components/schemas/FrameworkError' },
+    ]);
+    expect(remove.responses['409'].content['application/json'].schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/MessageError' },
+      { $ref: '#/components/schemas/FrameworkError' },
+    ]);
+    expect(remove.responses['409'].description).toBe('Conflict');
     expect(remove.description).toBe('Administrators only.\n\nToken scopes: `api`.');
     const push = document.paths['/{namespace}/{project}/push'].post;
     expect(push.requestBody).toEqual({ content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } });

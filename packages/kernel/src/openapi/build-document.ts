@@ -3,6 +3,7 @@
  * auth, pagination headers and the error answers the kernel itself gives, built from what
  * each mounted route declares, so it cannot drift from the routes.
  */
+import { STATUS_CODES } from 'node:http';
 import type { GroupRule } from '../http/params.js';
 import type { RouteInfo } from '../kernel.js';
 import { fieldSchema, objectSchema, type JsonSchema } from './field-schema.js';
@@ -51,14 +52,22 @@ const COMPONENTS = {
   schemas: {
     MessageError: {
       type: 'object',
-      description: "GitLab's `render_api_error!` body: a text, or field names with their messages",
-      properties: { message: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }] } },
+      description: 'GitLab\'s `render_api_error!` body: a text, a list of texts, or field names with their messages (`{"error": ...}` on a 429)',
+      properties: {
+        message: {
+          anyOf: [
+            { type: 'string' },
+            { type: 'array', items: { type: 'string' } },
+            { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } },
+          ],
+        },
+      },
       required: ['message'],
     },
     FrameworkError: {
       type: 'object',
-      description: 'The framework layer\'s body: invalid params ("name is missing") and unknown routes',
-      properties: { error: { type: 'string' } },
+      description: 'The framework layer\'s body: invalid params ("name is missing"), unknown routes, and model errors GitLab sends as a list',
+      properties: { error: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } },
       required: ['error'],
     },
     TokenError: {
@@ -185,8 +194,36 @@ function successResponse(route: RouteInfo): [string, Record<string, unknown>] {
   ];
 }
 
+/** A success other than the route's main one: its body's schema, or no body. */
+function alternativeResponse(status: number, schema: JsonSchema | null, contentType: string): Record<string, unknown> {
+  const description = STATUS_CODES[status] ?? 'Success';
+  return schema === null ? { description } : { description, content: { [contentType]: { schema } } };
+}
+
+const HANDLER_ERROR_BODIES = [{ $ref: '#/components/schemas/MessageError' }, { $ref: '#/components/schemas/FrameworkError' }];
+
+/** The bodies the kernel's own answer for a status may hold (none when the kernel gives no such answer on the route). */
+function kernelErrorBodies(answer: unknown): JsonSchema[] {
+  const ref = (answer as { $ref?: string } | undefined)?.$ref;
+  const name = ref?.slice('#/components/responses/'.length) as keyof typeof COMPONENTS.responses | undefined;
+  const schema = name ? (COMPONENTS.responses[name]?.content['application/json'].schema as JsonSchema | undefined) : undefined;
+  if (!schema) return [];
+  return Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema];
+}
+
+/**
+ * A refusal the handler itself gives, with GitLab's `{"message": ...}` body (or the framework's
+ * `{"error": ...}`), beside the bodies of the kernel's own answer for that status, if any.
+ */
+function handlerError(status: number, kernelAnswer: unknown) {
+  const bodies = [...kernelErrorBodies(kernelAnswer), ...HANDLER_ERROR_BODIES];
+  const unique = bodies.filter((body, index) => bodies.findIndex((other) => other.$ref === body.$ref) === index);
+  return { description: STATUS_CODES[status] ?? 'Error', content: { 'application/json': { schema: { anyOf: unique } } } };
+}
+
 function responses(route: RouteInfo): Record<string, unknown> {
   const answers: Record<string, unknown> = Object.fromEntries([successResponse(route)]);
+
   if (route.inputs.length > 0 || route.paginated) answers['400'] = errorRef('BadRequest');
   if (route.auth !== 'none') {
     answers['401'] = errorRef('Unauthorized');
@@ -195,6 +232,11 @@ function responses(route: RouteInfo): Record<string, unknown> {
   answers['404'] = errorRef('NotFound');
   if (takesBody(route) || route.streamBody) answers['413'] = errorRef('PayloadTooLarge');
   answers['500'] = errorRef('InternalError');
+  // What the route declares comes last: a refusal of its own joins the kernel's description of that status.
+  for (const [status, schema] of Object.entries(route.response?.alternatives ?? {})) {
+    answers[status] = alternativeResponse(Number(status), schema, route.response?.contentType ?? 'application/json');
+  }
+  for (const status of route.response?.errors ?? []) answers[String(status)] = handlerError(status, answers[String(status)]);
   return answers;
 }
 

@@ -16,6 +16,7 @@ export function apiDocsRoutes(assets: AssetSource): Route<any>[] {
       path: API_DOCS_PATH,
       raw: true,
       auth: 'none',
+      response: { contentType: 'text/html' },
       handler: () => raw(200, DOCS_PAGE, HTML),
     }),
     defineRoute({
@@ -23,6 +24,8 @@ export function apiDocsRoutes(assets: AssetSource): Route<any>[] {
       path: `${API_DOCS_PATH}/:file`,
       raw: true,
       auth: 'none',
+      // A script, a stylesheet or an image, by the file's name.
+      response: { contentType: '*/*' },
       async handler(ctx) {
         const file = ctx.params.file!;
         if (file === 'start.js') return raw(200, START_SCRIPT, JAVASCRIPT);

@@ -1,6 +1,7 @@
 import { defineRoute, f, notFound, params, stream, type Route } from '@forgekit/kernel';
 import { lookup } from 'mime-types';
 import { TEXT_FIELDS, imagePath, type AppearanceService } from './appearance-service.js';
+import { appearanceSchema } from './appearance-schemas.js';
 import type { AppearanceValues } from './appearance-store.js';
 
 export function presentAppearance(values: AppearanceValues) {
@@ -43,6 +44,7 @@ export function appearanceRoutes(service: AppearanceService): Route[] {
       method: 'GET',
       path: '/application/appearance',
       auth: 'admin',
+      response: { schema: appearanceSchema },
       handler: async () => presentAppearance(await service.current()),
     }),
     defineRoute({
@@ -51,6 +53,7 @@ export function appearanceRoutes(service: AppearanceService): Route[] {
       auth: 'admin',
       uploads: true,
       input,
+      response: { schema: appearanceSchema },
       handler: async (_ctx, given) => presentAppearance(await service.update(given)),
     }),
     // The images are public, as the sign-in page shows them.
@@ -59,6 +62,8 @@ export function appearanceRoutes(service: AppearanceService): Route[] {
       path: '/uploads/-/system/appearance/:field/:id/:filename',
       raw: true,
       auth: 'none',
+      // The image's own type, by its name's extension.
+      response: { contentType: 'image/*' },
       async handler(ctx) {
         const found = await service.image(ctx.params.field!, ctx.params.filename!);
         if (!found) throw notFound();

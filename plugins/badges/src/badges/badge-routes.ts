@@ -9,6 +9,7 @@ import { created, defineRoute, f, frameworkError, noContent, page, params, total
 import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { BadgeKind } from '../entities/badge.js';
 import { presentBadge, presentPreview, renderAll, renderBoth } from './badge-presenter.js';
+import { badgePreviewSchema, badgeSchema } from './badge-schemas.js';
 import type { BadgeService } from './badge-service.js';
 import type { BadgeScope } from './badge-store.js';
 import { hasPlaceholders, type PlaceholderValues } from './placeholders.js';
@@ -53,6 +54,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
       path,
       auth: 'optional',
       paginated: true,
+      response: { schema: badgeSchema },
       input: params({ name: f.optional(f.string()) }),
       async handler(ctx, { name }) {
         const source = await mount.source(ctx, false);
@@ -68,6 +70,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
       method: 'GET',
       path: `${path}/render`,
       auth: 'optional',
+      response: { schema: badgePreviewSchema },
       input: params(urls),
       async handler(ctx, input) {
         // GitLab asks for a sign-in inside the endpoint, once the params are known to be there.
@@ -81,6 +84,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
       method: 'GET',
       path: itemPath,
       auth: 'optional',
+      response: { schema: badgeSchema },
       input: params({ badge_id: f.id() }),
       async handler(ctx, { badge_id }) {
         const source = await mount.source(ctx, false);
@@ -91,6 +95,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
     defineRoute({
       method: 'POST',
       path,
+      response: { schema: badgeSchema },
       input: params({ ...urls, name: f.optional(f.string()) }),
       exemptFrom,
       async handler(ctx, input) {
@@ -102,6 +107,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
     defineRoute({
       method: 'PUT',
       path: itemPath,
+      response: { schema: badgeSchema },
       input: params({
         badge_id: f.id(),
         link_url: f.optional(f.string()),
@@ -119,6 +125,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
     defineRoute({
       method: 'DELETE',
       path: itemPath,
+      response: { status: 204, errors: [403, 412] },
       input: params({ badge_id: f.id() }),
       exemptFrom,
       async handler(ctx, { badge_id }) {

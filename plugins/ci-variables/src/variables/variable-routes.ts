@@ -3,6 +3,7 @@ import { created, defineRoute, noContent, page, totalFor, type AuthMode, type Re
 import { KIND_RULES, type Owner, type OwnerKind } from './owner-kinds.js';
 import { createParamsFor, lookupParamsFor, updateParamsFor } from './variable-params.js';
 import { presentVariable } from './variable-presenter.js';
+import { variableSchemaFor } from './variable-schemas.js';
 import type { VariableService } from './variable-service.js';
 
 export interface VariableMount {
@@ -18,6 +19,9 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
   const { kind, path, auth } = mount;
   const itemPath = `${path}/:key`;
   const present = (variable: Parameters<typeof presentVariable>[1]) => presentVariable(kind, variable);
+  const schema = variableSchemaFor(kind);
+  // 409: several environment scopes share the key and no filter picks one.
+  const ambiguous = KIND_RULES[kind].scoped ? [409] : [];
 
   return [
     defineRoute({
@@ -25,6 +29,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       path,
       auth,
       paginated: true,
+      response: { schema },
       before: mount.owner,
       async handler(ctx, _input, owner) {
         const { perPage, offset } = ctx.page;
@@ -36,6 +41,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       method: 'GET',
       path: itemPath,
       auth,
+      response: { schema, errors: ambiguous },
       before: mount.owner,
       input: lookupParamsFor(kind),
       async handler(ctx, { filter }, owner) {
@@ -46,6 +52,8 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       method: 'POST',
       path,
       auth,
+      // 409: a concurrent write got in the way, and the caller may retry.
+      response: { schema, errors: [409] },
       before: mount.owner,
       input: createParamsFor(kind),
       async handler(_ctx, input, owner) {
@@ -56,6 +64,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       method: 'PUT',
       path: itemPath,
       auth,
+      response: { schema, errors: [409] },
       before: mount.owner,
       input: updateParamsFor(kind),
       async handler(ctx, input, owner) {
@@ -69,6 +78,7 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       method: 'DELETE',
       path: itemPath,
       auth,
+      response: { status: 204, errors: [...ambiguous, ...(KIND_RULES[kind].conditionalDelete ? [412] : [])] },
       before: mount.owner,
       input: lookupParamsFor(kind),
       async handler(ctx, { filter }, owner) {

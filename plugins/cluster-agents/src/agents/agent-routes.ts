@@ -3,6 +3,7 @@ import { checkUnmodifiedSince, created, defineRoute, f, noContent, notFound, pag
 import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { AgentLookup } from '../shared/agent-lookup.js';
 import { presentAgent } from './agent-presenter.js';
+import { agentSchema } from './agent-schemas.js';
 import type { AgentService } from './agent-service.js';
 
 export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] {
@@ -13,6 +14,7 @@ export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] 
       method: 'GET',
       path: '/projects/:id/cluster_agents',
       paginated: true,
+      response: { schema: agentSchema },
       async handler(ctx) {
         const { project, level } = await lookup.project(ctx);
         if (level < AccessLevel.DEVELOPER) throw notFound('ClusterAgents');
@@ -27,6 +29,7 @@ export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'GET',
       path: '/projects/:id/cluster_agents/:agent_id',
+      response: { schema: agentSchema },
       input: agentParam,
       async handler(ctx, input) {
         const found = await lookup.project(ctx);
@@ -36,6 +39,7 @@ export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'POST',
       path: '/projects/:id/cluster_agents',
+      response: { schema: agentSchema },
       input: params({ name: f.string() }),
       async handler(ctx, input) {
         const { project } = await lookup.project(ctx, AccessLevel.MAINTAINER);
@@ -45,6 +49,8 @@ export function agentRoutes(agents: AgentService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/cluster_agents/:agent_id',
+      // 412: changed since `If-Unmodified-Since`.
+      response: { status: 204, errors: [412] },
       input: agentParam,
       async handler(ctx, input) {
         const found = await lookup.project(ctx, AccessLevel.MAINTAINER);

@@ -3,6 +3,7 @@ import { created, defineRoute, f, noContent, page, params, recordNotFound, total
 import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { AgentLookup } from '../shared/agent-lookup.js';
 import { presentToken, presentTokenBasic, presentTokenWithSecret } from './token-presenter.js';
+import { tokenBasicSchema, tokenSchema, tokenWithSecretSchema } from './token-schemas.js';
 import type { TokenService } from './token-service.js';
 
 const BASE = '/projects/:id/cluster_agents/:agent_id/tokens';
@@ -15,6 +16,7 @@ export function tokenRoutes(tokens: TokenService, lookup: AgentLookup): Route[] 
       method: 'GET',
       path: BASE,
       paginated: true,
+      response: { schema: tokenBasicSchema },
       input: params({ agent_id: f.id() }),
       async handler(ctx, input) {
         const agent = await lookup.agent(await lookup.project(ctx), input.agent_id);
@@ -26,6 +28,7 @@ export function tokenRoutes(tokens: TokenService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'GET',
       path: `${BASE}/:token_id`,
+      response: { schema: tokenSchema },
       input: tokenParams,
       async handler(ctx, input) {
         const agent = await lookup.agent(await lookup.project(ctx), input.agent_id);
@@ -37,6 +40,7 @@ export function tokenRoutes(tokens: TokenService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'POST',
       path: BASE,
+      response: { schema: tokenWithSecretSchema },
       input: params({ agent_id: f.id(), name: f.string(), description: f.optional(f.string()) }),
       async handler(ctx, input) {
         const agent = await lookup.agent(await lookup.project(ctx, AccessLevel.MAINTAINER), input.agent_id);
@@ -47,6 +51,7 @@ export function tokenRoutes(tokens: TokenService, lookup: AgentLookup): Route[] 
     defineRoute({
       method: 'DELETE',
       path: `${BASE}/:token_id`,
+      response: { status: 204 },
       input: tokenParams,
       async handler(ctx, input) {
         const agent = await lookup.agent(await lookup.project(ctx, AccessLevel.MAINTAINER), input.agent_id);

@@ -8,43 +8,45 @@ import {
   created,
   defineRoute,
   f,
-  frameworkError,
   noContent,
   notFound,
   params,
-  validateParams,
   type HttpMethod,
   type ParamsSchema,
   type RequestContext,
   type Route,
+  type RouteResponse,
 } from '@forgekit/kernel';
 import { AccessLevel, type SettingsService } from '@forgekit/plugin-core/contracts';
-import * as v from 'valibot';
 import type { AgentLookup } from '../shared/agent-lookup.js';
 import { presentUrlConfiguration } from './url-configuration-presenter.js';
+import { urlConfigurationSchema } from './url-configuration-schemas.js';
 import type { UrlConfigurationService } from './url-configuration-service.js';
 
 export const RECEPTIVE_AGENTS_SETTING = 'receptive_cluster_agents_enabled';
 
 const BASE = '/projects/:id/cluster_agents/:agent_id/url_configurations';
 
-/** Params are read raw so the setting check comes before validation, as in GitLab. */
-const RAW_INPUT: ParamsSchema<Record<string, unknown>> = { schema: v.record(v.string(), v.unknown()), rules: [] };
-
 const decodeBase64 = (value: string | null | undefined) => (value === null || value === undefined ? value : Buffer.from(value, 'base64'));
 
 export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup: AgentLookup, settings: SettingsService): Route[] {
-  function gated<I>(method: HttpMethod, path: string, declared: ParamsSchema<I>, handler: (ctx: RequestContext, input: I) => Promise<unknown>) {
+  /** A route that exists only while receptive agents are enabled: the setting is checked before the params, as in GitLab. */
+  function gated<I>(
+    method: HttpMethod,
+    path: string,
+    declared: ParamsSchema<I>,
+    response: RouteResponse,
+    handler: (ctx: RequestContext, input: I) => Promise<unknown>,
+  ) {
     return defineRoute({
       method,
       path,
-      input: RAW_INPUT,
-      async handler(ctx, raw) {
+      input: declared,
+      response,
+      async before() {
         if ((await settings.get(RECEPTIVE_AGENTS_SETTING)) !== true) throw notFound();
-        const validated = validateParams(declared, raw);
-        if ('error' in validated) throw frameworkError(400, validated.error);
-        return handler(ctx, validated.output);
       },
+      handler: (ctx, input) => handler(ctx, input),
     });
   }
 
@@ -62,12 +64,12 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
   const oneParams = params({ agent_id: f.id(), url_configuration_id: f.id() });
 
   return [
-    gated('GET', BASE, params({ agent_id: f.id() }), async (ctx, input) => {
+    gated('GET', BASE, params({ agent_id: f.id() }), { schema: { type: 'array', items: urlConfigurationSchema } }, async (ctx, input) => {
       const agent = await agentOf(ctx, input.agent_id, AccessLevel.DEVELOPER);
       const config = await configs.find(agent.id);
       return config ? [presentUrlConfiguration(config)] : [];
     }),
-    gated('GET', `${BASE}/:url_configuration_id`, oneParams, async (ctx, input) => {
+    gated('GET', `${BASE}/:url_configuration_id`, oneParams, { schema: urlConfigurationSchema }, async (ctx, input) => {
       const agent = await agentOf(ctx, input.agent_id, AccessLevel.DEVELOPER);
       return presentUrlConfiguration(await configurationOf(agent.id, input.url_configuration_id));
     }),
@@ -82,6 +84,7 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
         ca_cert: f.optional(f.string()),
         tls_host: f.optional(f.string()),
       }),
+      { schema: urlConfigurationSchema },
       async (ctx, input) => {
         const agent = await agentOf(ctx, input.agent_id, AccessLevel.MAINTAINER);
         const config = await configs.create(
@@ -98,7 +101,7 @@ export function urlConfigurationRoutes(configs: UrlConfigurationService, lookup:
         return created(presentUrlConfiguration(config));
       },
     ),
-    gated('DELETE', `${BASE}/:url_configuration_id`, oneParams, async (ctx, input) => {
+    gated('DELETE', `${BASE}/:url_configuration_id`, oneParams, { status: 204, errors: [412] }, async (ctx, input) => {
       const agent = await agentOf(ctx, input.agent_id, AccessLevel.MAINTAINER);
       const config = await configurationOf(agent.id, input.url_configuration_id);
       checkUnmodifiedSince(ctx.header('If-Unmodified-Since'), config.updatedAt);

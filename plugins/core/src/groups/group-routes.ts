@@ -1,4 +1,4 @@
-import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
+import { accepted, defineRoute, f, forbidden, page, params, reply, totalFor, type RequestContext, type Route, acceptedSchema } from '@forgekit/kernel';
 import type { Database, EventBus } from '@forgekit/kernel';
 import type { Conditions } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
@@ -11,6 +11,7 @@ import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { projectListRoute } from '../projects/project-list.js';
 import { readGroupSettings, type GroupSettings } from './group-settings.js';
 import { presentGroup } from './group-presenter.js';
+import { groupDetailSchema, groupSchema } from './group-schemas.js';
 import { removeGroupAndNotify } from './remove-group.js';
 import { coreEvents } from '../events.js';
 import type { ProjectFragments } from '../projects/project-fragments.js';
@@ -99,6 +100,7 @@ export function groupRoutes(
       path: '/groups',
       auth: 'optional',
       paginated: true,
+      response: { schema: groupSchema },
       input: params({ ...listFilters, top_level_only: f.optional(f.boolean()) }),
       handler: (ctx, input) => list(ctx, input, (q) => (input.top_level_only ? q.whereNull('n.parentId') : q)),
     }),
@@ -107,6 +109,7 @@ export function groupRoutes(
       path: '/groups/:id/subgroups',
       auth: 'optional',
       paginated: true,
+      response: { schema: groupSchema },
       input: params(listFilters),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
@@ -118,6 +121,7 @@ export function groupRoutes(
       path: '/groups/:id/descendant_groups',
       auth: 'optional',
       paginated: true,
+      response: { schema: groupSchema },
       input: params(listFilters),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
@@ -128,6 +132,7 @@ export function groupRoutes(
       method: 'GET',
       path: '/groups/:id',
       auth: 'optional',
+      response: { schema: groupDetailSchema },
       input: params({ with_projects: f.optional(f.boolean(), true) }),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!);
@@ -156,6 +161,7 @@ export function groupRoutes(
     defineRoute({
       method: 'POST',
       path: '/groups',
+      response: { schema: groupSchema },
       input: params({ name: f.string(), path: f.string(), parent_id: f.optional(f.id()), ...settingFields }),
       async handler(ctx, input) {
         const user = ctx.user!;
@@ -188,6 +194,7 @@ export function groupRoutes(
     defineRoute({
       method: 'PUT',
       path: '/groups/:id',
+      response: { schema: groupSchema },
       input: params({ name: f.optional(f.string()), path: f.optional(f.string()), ...settingFields }),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.OWNER);
@@ -205,6 +212,7 @@ export function groupRoutes(
     defineRoute({
       method: 'DELETE',
       path: '/groups/:id',
+      response: { status: 202, schema: acceptedSchema },
       async handler(ctx) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.OWNER);
         await removeGroupAndNotify(groups, events, group);

@@ -43,7 +43,8 @@ export function instanceRoutes(database: Database, version: string, revision: st
       path: '/-/readiness',
       raw: true,
       auth: 'none',
-      response: { schema: readinessSchema },
+      // 503, with the same body, when the database does not answer.
+      response: { schema: readinessSchema, alternatives: { 503: readinessSchema } },
       input: params({ all: f.optional(f.string()) }),
       async handler(ctx, input) {
         localOnly(ctx);

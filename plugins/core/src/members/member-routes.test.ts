@@ -244,6 +244,44 @@ describe('members', () => {
     });
   });
 
+  describe("a level below the user's membership of a group above", () => {
+    const refusal = (level: string) => `should be greater than or equal to ${level} inherited membership from group Test Group`;
+
+    it('is refused when adding, alone (400) or in a list (by identifier), and when changing a member', async () => {
+      const project = await groupProject();
+      const [member, other] = [await newUser(), await newUser()];
+      await app.post(`/api/v4/groups/${app.group.id}/members`, { user_id: member.id, access_level: 30 }, { token: 'owner' });
+      const alone = await app.post(`/api/v4/projects/${project.id}/members`, { user_id: member.id, access_level: 20 }, { token: 'maintainer' });
+      expect(alone.status).toBe(400);
+      expect(alone.body).toEqual({ message: { access_level: [refusal('Developer')] } });
+      const listed = await app.post(
+        `/api/v4/projects/${project.id}/members`,
+        { user_id: `${member.id},${other.id}`, access_level: 20 },
+        { token: 'maintainer' },
+      );
+      expect(listed.body).toEqual({ status: 'error', message: { [String(member.id)]: `Access level ${refusal('Developer')}` } });
+      expect(levels((await app.get(`/api/v4/projects/${project.id}/members`, { token: 'maintainer' })).body)).toEqual({ [other.username]: 20 });
+
+      // Equal or higher is taken; lowering it again is refused and changes nothing.
+      expect((await app.post(`/api/v4/projects/${project.id}/members`, { user_id: member.id, access_level: 30 }, { token: 'maintainer' })).status).toBe(201);
+      const lowered = await app.put(`/api/v4/projects/${project.id}/members/${member.id}`, { access_level: 20 }, { token: 'maintainer' });
+      expect(lowered.status).toBe(400);
+      expect(lowered.body).toEqual({ message: { access_level: [refusal('Developer')] } });
+      expect(levels((await app.get(`/api/v4/projects/${project.id}/members`, { token: 'maintainer' })).body)[member.username]).toBe(30);
+    });
+
+    it("looks at a subgroup's parents, not at the subgroup itself", async () => {
+      const subgroup = (await app.post('/api/v4/groups', { name: unique('Sub'), path: unique('sub'), parent_id: app.group.id }, { token: 'owner' })).body;
+      const user = await newUser();
+      await app.post(`/api/v4/groups/${app.group.id}/members`, { user_id: user.id, access_level: 20 }, { token: 'owner' });
+      const below = await app.post(`/api/v4/groups/${subgroup.id}/members`, { user_id: user.id, access_level: 10 }, { token: 'owner' });
+      expect(below.body).toEqual({ message: { access_level: [refusal('Reporter')] } });
+      expect((await app.post(`/api/v4/groups/${subgroup.id}/members`, { user_id: user.id, access_level: 40 }, { token: 'owner' })).status).toBe(201);
+      // The subgroup's own membership does not bind the subgroup.
+      expect((await app.put(`/api/v4/groups/${subgroup.id}/members/${user.id}`, { access_level: 20 }, { token: 'owner' })).status).toBe(200);
+    });
+  });
+
   describe('PUT members', () => {
     it('changes the level and expiry of a member', async () => {
       const project = await groupProject();

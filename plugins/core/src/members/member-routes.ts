@@ -21,7 +21,7 @@ import {
 } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
 import { recordId, unlessTaken, type Conditions } from '@forgekit/kernel/orm';
-import type { AccessService, Member, User } from '../contracts.js';
+import type { AccessService, Member, MemberService, User } from '../contracts.js';
 import { MemberEntity, type MemberRow } from '../entities/member.js';
 import { UserEntity } from '../entities/user.js';
 import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
@@ -30,6 +30,7 @@ import { USER_BASIC_PROPERTIES, usersQuery } from '../users/user-query.js';
 import { userBasic, type UserBasicSource } from '../users/user-presenter.js';
 import { coreEvents } from '../events.js';
 import { memberEventPayload } from './member-service.js';
+import { bulkMembershipResultSchema, memberSchema } from './member-schemas.js';
 
 type SourceKind = 'projects' | 'groups';
 
@@ -65,7 +66,7 @@ function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<n
   return body;
 }
 
-export function memberRoutes(database: Database, access: AccessService, events: EventBus): Route[] {
+export function memberRoutes(database: Database, access: AccessService, members: MemberService, events: EventBus): Route[] {
   const announce = async (event: typeof coreEvents.memberAdded, id: number) => {
     const member = (await database.row(database.from(MemberEntity).where('id', id))) as Member | undefined;
     if (member) await events.emit(event, memberEventPayload(member));
@@ -125,6 +126,7 @@ export function memberRoutes(database: Database, access: AccessService, events: 
       method: 'GET',
       path: `/${kind}/:id/members`,
       paginated: true,
+      response: { schema: memberSchema },
       input: listInput,
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -144,6 +146,7 @@ export function memberRoutes(database: Database, access: AccessService, events: 
       method: 'GET',
       path: `/${kind}/:id/members/all`,
       paginated: true,
+      response: { schema: memberSchema },
       input: listInput,
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -163,6 +166,7 @@ export function memberRoutes(database: Database, access: AccessService, events: 
       defineRoute({
         method: 'GET',
         path: `/${kind}/:id/${segment}/:user_id`,
+        response: { schema: memberSchema },
         input: params({ user_id: f.id() }),
         async handler(ctx, input) {
           const source = await resolveSource(ctx, kind);
@@ -177,6 +181,8 @@ export function memberRoutes(database: Database, access: AccessService, events: 
       method: 'POST',
       path: `/${kind}/:id/members`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      // One user: the member; several (`user_id=1,2`): how each fared.
+      response: { schema: { anyOf: [memberSchema, bulkMembershipResultSchema] }, errors: [409] },
       input: params(
         {
           user_id: f.optional(f.string()),
@@ -211,6 +217,12 @@ export function memberRoutes(database: Database, access: AccessService, events: 
             errors[identifier] = 'User not found';
             continue;
           }
+          const refusal = await members.belowInherited(source, user.id, input.access_level);
+          if (refusal) {
+            if (!bulk) throw validationFailed({ access_level: [refusal] });
+            errors[identifier] = `Access level ${refusal}`;
+            continue;
+          }
           const now = new Date();
           const id = await unlessTaken(
             database.insert(MemberEntity, {
@@ -242,6 +254,7 @@ export function memberRoutes(database: Database, access: AccessService, events: 
       method: 'PUT',
       path: `/${kind}/:id/members/:user_id`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { schema: memberSchema },
       input: params({
         user_id: f.id(),
         access_level: f.integer(),
@@ -254,6 +267,8 @@ export function memberRoutes(database: Database, access: AccessService, events: 
         assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, Math.max(input.access_level, member.accessLevel));
         await assertNotLastOwner(source, member, input.access_level);
+        const refusal = await members.belowInherited(source, member.userId, input.access_level);
+        if (refusal) throw validationFailed({ access_level: [refusal] });
         const changes = { ...patchFrom<MemberRow, typeof input>(input, { access_level: 'accessLevel', expires_at: 'expiresAt' }), updatedAt: new Date() };
         await database.update(MemberEntity, { id: member.id }, changes);
         await announce(coreEvents.memberUpdated, member.id);
@@ -266,6 +281,7 @@ export function memberRoutes(database: Database, access: AccessService, events: 
       method: 'DELETE',
       path: `/${kind}/:id/members/:user_id`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { status: 204 },
       input: params({ user_id: f.id(), skip_subresources: f.optional(f.boolean()), unassign_issuables: f.optional(f.boolean()) }),
       async handler(ctx, input) {
         const self = ctx.user!.id === input.user_id;

@@ -3,6 +3,10 @@ import type { Database, EventBus } from '@forgekit/kernel';
 import { recordId } from '@forgekit/kernel/orm';
 import type { Member, MemberService, MemberSource } from '../contracts.js';
 import { MemberEntity } from '../entities/member.js';
+import { NamespaceEntity } from '../entities/namespace.js';
+import { ProjectEntity } from '../entities/project.js';
+import { traversalIds } from '../shared/traversal.js';
+import { accessLevelName } from '../shared/levels.js';
 import { coreEvents, type MemberEventPayload } from '../events.js';
 
 export const memberEventPayload = (member: Member): MemberEventPayload => ({
@@ -20,6 +24,15 @@ export function createMemberService(database: Database, events: EventBus): Membe
     recordId(userId) === null
       ? undefined
       : ((await database.row(database.from(MemberEntity).where({ sourceType: source.type, sourceId: source.id, userId }))) as Member | undefined);
+
+  /** The groups whose members inherit the source: a project's group and its parents, a group's parents. */
+  async function groupsAbove(source: MemberSource): Promise<number[]> {
+    const namespaceId = source.type === 'Namespace' ? source.id : (await database.row(database.from(ProjectEntity).where('id', source.id)))?.namespaceId;
+    const namespace = namespaceId === undefined ? undefined : await database.row(database.from(NamespaceEntity).where('id', namespaceId));
+    if (namespace?.kind !== 'group') return [];
+    const groups = traversalIds(namespace.traversalPath);
+    return source.type === 'Project' ? groups : groups.filter((id) => id !== source.id);
+  }
 
   return {
     find,
@@ -52,6 +65,23 @@ export function createMemberService(database: Database, events: EventBus): Membe
     },
     async remove(member) {
       if ((await database.delete(MemberEntity, { id: member.id })) > 0) await events.emit(coreEvents.memberRemoved, memberEventPayload(member));
+    },
+    async belowInherited(source, userId, accessLevel) {
+      const ancestorGroupIds = await groupsAbove(source);
+      if (ancestorGroupIds.length === 0) return null;
+      const held = await database.rows(
+        database
+          .from(MemberEntity)
+          .where({ sourceType: 'Namespace', userId })
+          .whereIn('sourceId', [...ancestorGroupIds]),
+      );
+      const highest = held.reduce<(typeof held)[number] | undefined>(
+        (top, member) => (member.accessLevel > (top?.accessLevel ?? -1) ? member : top),
+        undefined,
+      );
+      if (!highest || highest.accessLevel <= accessLevel) return null;
+      const group = await database.row(database.from(NamespaceEntity).where('id', highest.sourceId));
+      return `should be greater than or equal to ${accessLevelName(highest.accessLevel)} inherited membership from group ${group?.name ?? ''}`;
     },
   };
 }

@@ -6,6 +6,7 @@ import { MemberEntity } from '../entities/member.js';
 import { NamespaceEntity } from '../entities/namespace.js';
 import { AccessLevel } from '../shared/levels.js';
 import { namespaceBasic } from '../shared/namespace-presenter.js';
+import { namespaceExistsSchema, namespaceSchema } from './namespace-schemas.js';
 
 const notFoundNamespace = (): never => {
   throw notFound('Namespace');
@@ -61,6 +62,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
       method: 'GET',
       path: '/namespaces',
       paginated: true,
+      response: { schema: namespaceSchema },
       input: params({ search: f.optional(f.string()), owned_only: f.optional(f.boolean()) }),
       async handler(ctx, input) {
         const query = visible(database.from(NamespaceEntity, 'n'), ctx.user);
@@ -78,6 +80,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
     defineRoute({
       method: 'GET',
       path: '/namespaces/:id/exists',
+      response: { schema: namespaceExistsSchema },
       input: params({ parent_id: f.optional(f.id()) }),
       async handler(ctx, input) {
         const path = ctx.params.id;
@@ -101,6 +104,7 @@ export function namespaceRoutes(database: Database, visibility: VisibilityFilter
     defineRoute({
       method: 'GET',
       path: '/namespaces/:id',
+      response: { schema: namespaceSchema },
       async handler(ctx) {
         const id = ctx.params.id;
         const query = database.from(NamespaceEntity, 'n');

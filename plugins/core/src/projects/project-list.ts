@@ -25,6 +25,7 @@ import { USER_BASIC_PROPERTIES } from '../users/user-query.js';
 import type { UserBasicSource } from '../users/user-presenter.js';
 import { asProjects, projectsWithNamespace } from './project-query.js';
 import type { ProjectFragments } from './project-fragments.js';
+import { projectBasicSchema } from './project-schemas.js';
 
 /** A list's conditions: over projects `p` in their namespaces `n`. */
 type ProjectConditions = Conditions<{ p: typeof ProjectEntity; n: typeof NamespaceEntity }, 'p'>;
@@ -81,6 +82,8 @@ export function projectListRoute(
     path,
     auth: 'optional',
     paginated: true,
+    // Simple and anonymous lists give the basic view, the others the full one (which holds it).
+    response: { schema: projectBasicSchema, errors: [405] },
     input: params({ ...projectListFilters, ...extraFilters }) as ParamsSchema<v.InferOutput<v.ObjectSchema<typeof projectListFilters, undefined>>>,
     async handler(ctx, input) {
       const user = ctx.user;

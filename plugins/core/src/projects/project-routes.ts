@@ -12,6 +12,7 @@ import {
   type Database,
   type RequestContext,
   type Route,
+  acceptedSchema,
 } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
 import type { VisibilityFilter } from '../access/access-service.js';
@@ -26,6 +27,7 @@ import type { ProjectFragments } from './project-fragments.js';
 import { projectListRoute } from './project-list.js';
 import { projectFull } from './project-presenter.js';
 import { ACCESS_LEVEL_SETTINGS, PROJECT_SETTING_DEFAULTS, type ProjectSettings } from './project-settings.js';
+import { projectSchema } from './project-schemas.js';
 import { coreEvents } from '../events.js';
 
 const accessLevelField = () => f.optional(f.values(['disabled', 'private', 'enabled', 'public']));
@@ -154,6 +156,7 @@ export function projectRoutes(
       method: 'GET',
       path: '/projects/:id',
       auth: 'optional',
+      response: { schema: projectSchema },
       input: params({ statistics: f.optional(f.boolean()), license: f.optional(f.boolean()), with_custom_attributes: f.optional(f.boolean()) }),
       async handler(ctx) {
         const projectAccess = await access.requireProject(ctx.user, ctx.params.id!);
@@ -163,6 +166,7 @@ export function projectRoutes(
     defineRoute({
       method: 'POST',
       path: '/projects',
+      response: { schema: projectSchema },
       input: params(
         {
           name: f.optional(f.string()),
@@ -199,6 +203,7 @@ export function projectRoutes(
     defineRoute({
       method: 'PUT',
       path: '/projects/:id',
+      response: { schema: projectSchema },
       input: params({ name: f.optional(f.string()), path: f.optional(f.string()), ...commonFields }),
       async handler(ctx, input) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
@@ -221,6 +226,7 @@ export function projectRoutes(
         method: 'POST',
         path: `/projects/:id/${action}`,
         exemptFrom: [ARCHIVED_PROJECT_GUARD],
+        response: { schema: projectSchema },
         async handler(ctx) {
           const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
           const updated = await projects.update(project, { archived: action === 'archive' });
@@ -232,6 +238,7 @@ export function projectRoutes(
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id',
+      response: { status: 202, schema: acceptedSchema },
       async handler(ctx) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.OWNER);
         await projects.remove(project.id);

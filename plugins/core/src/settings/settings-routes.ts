@@ -1,6 +1,7 @@
 import { defineRoute, frameworkError, validateParams, params, type Route } from '@forgekit/kernel';
 import type { SettingsService } from '../contracts.js';
 import * as v from 'valibot';
+import { applicationSettingsSchema } from './settings-schemas.js';
 
 export function settingsRoutes(settings: SettingsService): Route[] {
   return [
@@ -8,12 +9,14 @@ export function settingsRoutes(settings: SettingsService): Route[] {
       method: 'GET',
       path: '/application/settings',
       auth: 'admin',
+      response: { schema: applicationSettingsSchema },
       handler: async () => ({ id: 1, ...(await settings.all()) }),
     }),
     defineRoute({
       method: 'PUT',
       path: '/application/settings',
       auth: 'admin',
+      response: { schema: applicationSettingsSchema },
       // The declared params are whatever plugins defined, so they are read at request time.
       input: { schema: v.record(v.string(), v.unknown()), rules: [] },
       async handler(_ctx, input: Record<string, unknown>) {

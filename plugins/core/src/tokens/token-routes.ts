@@ -22,6 +22,7 @@ import * as v from 'valibot';
 import type { PersonalAccessToken, TokenService, UserService } from '../contracts.js';
 import { addLengthErrors, TOKEN_LENGTHS } from '../shared/length-rules.js';
 import { ADMIN_ONLY_SCOPES, ALL_SCOPES } from './scopes.js';
+import { tokenSchema, tokenWithSecretSchema } from './token-schemas.js';
 import { presentToken, tokensQuery } from './token-service.js';
 
 const oneWeekFromNow = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -85,6 +86,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
       // `:id`, not `:user_id`: the router needs one placeholder name per position under /users.
       path: '/users/:id/personal_access_tokens',
       auth: 'admin',
+      response: { schema: tokenWithSecretSchema, errors: [422] },
       input: tokenInput(ALL_SCOPES),
       async handler(ctx, input) {
         const userId = f.coerceInteger(ctx.params.id);
@@ -97,6 +99,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
     defineRoute({
       method: 'POST',
       path: '/user/personal_access_tokens',
+      response: { schema: tokenWithSecretSchema, errors: [422] },
       input: tokenInput(['k8s_proxy', 'self_rotate']),
       handler: (ctx, input) => issue(ctx.user!.id, input, ctx.user!.isAdmin),
     }),
@@ -104,6 +107,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
       method: 'GET',
       path: '/personal_access_tokens',
       paginated: true,
+      response: { schema: tokenSchema },
       input: params({
         user_id: f.optional(f.id()),
         state: f.optional(f.values(['active', 'inactive'])),
@@ -151,6 +155,8 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
       method: 'GET',
       path: '/personal_access_tokens/:id',
       scopes: ['read_user'],
+      // `id is invalid` when it is neither a number nor `self`.
+      response: { schema: tokenSchema, errors: [400] },
       async handler(ctx) {
         return presentToken(await findVisible(ctx, ctx.params.id!));
       },
@@ -159,6 +165,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
       method: 'POST',
       path: '/personal_access_tokens/:id/rotate',
       scopes: ['self_rotate'],
+      response: { status: 200, schema: tokenWithSecretSchema },
       input: params({ expires_at: f.optional(f.date()) }),
       async handler(ctx, input) {
         const self = ctx.params.id === 'self';
@@ -173,6 +180,7 @@ export function tokenRoutes(database: Database, tokens: TokenService, users: Use
     defineRoute({
       method: 'DELETE',
       path: '/personal_access_tokens/:id',
+      response: { status: 204, errors: [400] },
       async handler(ctx) {
         const id = ctx.params.id!;
         if (id !== 'self' && typeof f.coerceInteger(id) !== 'number') throw frameworkError(400, 'id is invalid');

@@ -30,7 +30,7 @@ import { isGhostUser } from './ghost-user.js';
 import { usersQuery } from './user-query.js';
 import { afterCursor, decodeCursor, encodeCursor, keysetOrder } from './user-keyset.js';
 import { userBasic, userDetail, userPublic, userWithAdmin } from './user-presenter.js';
-import { currentUserSchema, userBasicSchema } from './user-schemas.js';
+import { currentUserSchema, userBasicSchema, userDetailSchema, userStateChangeSchema, userWithAdminSchema } from './user-schemas.js';
 
 const profileFields = {
   bio: f.optional(f.string()),
@@ -184,7 +184,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       auth: 'optional',
       scopes: ['read_user'],
       input: params(idParam),
-      response: { schema: userBasicSchema },
+      response: { schema: userDetailSchema },
       async handler(ctx, input) {
         const user = await findUserOr404(input.id);
         if (ctx.user?.isAdmin) return adminView(ctx, user);
@@ -195,6 +195,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       method: 'POST',
       path: '/users',
       auth: 'admin',
+      response: { schema: userWithAdminSchema, errors: [409] },
       input: params(
         {
           email: f.string(),
@@ -237,6 +238,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       method: 'PUT',
       path: '/users/:id',
       auth: 'admin',
+      response: { schema: userWithAdminSchema, errors: [409] },
       input: params(
         {
           ...idParam,
@@ -275,6 +277,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       method: 'DELETE',
       path: '/users/:id',
       auth: 'admin',
+      response: { status: 204, errors: [409] },
       input: params({ ...idParam, hard_delete: f.optional(f.boolean(), false) }),
       async handler(_ctx, input) {
         // GitLab's policy keeps the Ghost User: nobody may destroy it.
@@ -288,6 +291,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
       method: 'DELETE',
       path: '/users/:id/identities/:provider',
       auth: 'admin',
+      response: { status: 204 },
       input: params(idParam),
       async handler(ctx, input) {
         await findUserOr404(input.id);
@@ -310,6 +314,7 @@ function stateRoutes(users: UserService, find: (id: number) => Promise<User>): R
       method: 'POST',
       path: `/users/:id/${action}`,
       auth: 'admin',
+      response: { schema: userStateChangeSchema },
       input: params({ id: f.id() }),
       async handler(ctx, input) {
         const user = await find(input.id);

@@ -3,6 +3,7 @@ import { defineRoute, f, noContent, page, params, type Route, type RouteContext 
 import type { User, UserService } from '@forgekit/plugin-core/contracts';
 import { userPublic } from '@forgekit/plugin-core/contracts';
 import type { EnterpriseService } from './enterprise-service.js';
+import { enterpriseUserSchema } from './enterprise-user-schemas.js';
 
 export function enterpriseRoutes(service: EnterpriseService, users: UserService): Route[] {
   const base = '/groups/:id/enterprise_users';
@@ -37,6 +38,7 @@ export function enterpriseRoutes(service: EnterpriseService, users: UserService)
         created_before: f.optional(f.datetime()),
         two_factor: f.optional(f.values(['enabled', 'disabled'] as const)),
       }),
+      response: { schema: enterpriseUserSchema },
       before: (ctx) => service.groupFor(ctx.user, ctx.params.id),
       async handler(ctx, input, group) {
         const found = await service.list(group, {
@@ -56,6 +58,7 @@ export function enterpriseRoutes(service: EnterpriseService, users: UserService)
       method: 'GET',
       path: `${base}/:user_id`,
       input: userId,
+      response: { schema: enterpriseUserSchema },
       before: (ctx) => service.groupFor(ctx.user, ctx.params.id),
       handler: async (ctx, input, group) => (await present(ctx, [await service.get(group, input.user_id)]))[0],
     }),
@@ -63,6 +66,7 @@ export function enterpriseRoutes(service: EnterpriseService, users: UserService)
       method: 'PATCH',
       path: `${base}/:user_id`,
       input: params({ user_id: f.id(), name: f.optional(f.string()), email: f.optional(f.string()) }),
+      response: { schema: enterpriseUserSchema },
       before: (ctx) => service.groupFor(ctx.user, ctx.params.id),
       handler: async (ctx, input, group) => (await present(ctx, [await service.update(ctx.user, group, input.user_id, input)]))[0],
     }),
@@ -70,6 +74,8 @@ export function enterpriseRoutes(service: EnterpriseService, users: UserService)
       method: 'DELETE',
       path: `${base}/:user_id`,
       input: params({ user_id: f.id(), hard_delete: f.optional(f.boolean(), false) }),
+      // 409: the user is the sole owner of a group; 412: changed since `If-Unmodified-Since`.
+      response: { status: 204, errors: [409, 412] },
       before: (ctx) => service.groupFor(ctx.user, ctx.params.id),
       async handler(ctx, input, group) {
         await service.remove(group, input.user_id, input.hard_delete === true, ctx.header('If-Unmodified-Since'));
@@ -80,6 +86,7 @@ export function enterpriseRoutes(service: EnterpriseService, users: UserService)
       method: 'PATCH',
       path: `${base}/:user_id/disable_two_factor`,
       input: userId,
+      response: { status: 204 },
       before: (ctx) => service.groupFor(ctx.user, ctx.params.id),
       async handler(_ctx, input, group) {
         await service.disableTwoFactor(group, input.user_id);

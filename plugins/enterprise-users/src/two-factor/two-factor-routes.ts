@@ -3,6 +3,7 @@
  * authenticator, `two_factor_enabled` and `disable_two_factor` act on real state.
  */
 import { created, defineRoute, f, noContent, params, type Route } from '@forgekit/kernel';
+import { twoFactorEnrolmentSchema, twoFactorStatusSchema } from './two-factor-schemas.js';
 import type { TwoFactorService } from './two-factor-service.js';
 
 export function twoFactorRoutes(service: TwoFactorService): Route[] {
@@ -12,16 +13,20 @@ export function twoFactorRoutes(service: TwoFactorService): Route[] {
       method: 'GET',
       path: '/user/two_factor',
       scopes: ['read_user'],
+      response: { schema: twoFactorStatusSchema },
       handler: (ctx) => service.status(ctx.user.id),
     }),
     defineRoute({
       method: 'POST',
       path: '/user/two_factor',
+      // 400: two-factor authentication is already on.
+      response: { schema: twoFactorEnrolmentSchema, errors: [400] },
       handler: async (ctx) => created(await service.begin(ctx.user.id, ctx.user.username)),
     }),
     defineRoute({
       method: 'POST',
       path: '/user/two_factor/activate',
+      response: { schema: twoFactorStatusSchema },
       input: code,
       async handler(ctx, input) {
         await service.activate(ctx.user.id, input.otp_attempt);
@@ -31,6 +36,7 @@ export function twoFactorRoutes(service: TwoFactorService): Route[] {
     defineRoute({
       method: 'DELETE',
       path: '/user/two_factor',
+      response: { status: 204 },
       input: code,
       async handler(ctx, input) {
         await service.disableWithCode(ctx.user.id, input.otp_attempt);

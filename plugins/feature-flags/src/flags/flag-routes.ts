@@ -3,6 +3,7 @@ import type { Project } from '@forgekit/plugin-core/contracts';
 import type { FeatureFlagsProjectAccess } from '../shared/project-access.js';
 import { createFlagParams, listFlagParams, updateFlagParams } from './flag-params.js';
 import { flagEntity } from './flag-presenter.js';
+import { flagSchema } from './flag-schemas.js';
 import type { FlagService } from './flag-service.js';
 
 /** `/projects/:id/feature_flags`: Developer and above, for reads and writes alike. */
@@ -20,6 +21,7 @@ export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjec
       method: 'GET',
       path: '/projects/:id/feature_flags',
       paginated: true,
+      response: { schema: flagSchema },
       before: requireProject,
       input: listFlagParams,
       async handler(ctx, input, project) {
@@ -30,6 +32,8 @@ export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjec
     defineRoute({
       method: 'POST',
       path: '/projects/:id/feature_flags',
+      // 409: a concurrent create got in the way, and the caller may retry.
+      response: { schema: flagSchema, errors: [409] },
       before: requireProject,
       input: createFlagParams,
       async handler(_ctx, input, project) {
@@ -39,6 +43,7 @@ export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjec
     defineRoute({
       method: 'GET',
       path: '/projects/:id/feature_flags/:feature_flag_name',
+      response: { schema: flagSchema },
       before: requireProject,
       async handler(ctx, _input, project) {
         return flagEntity(await flagOf(project, ctx.params.feature_flag_name!));
@@ -47,6 +52,7 @@ export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjec
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/feature_flags/:feature_flag_name',
+      response: { schema: flagSchema },
       before: requireProject,
       input: updateFlagParams,
       async handler(ctx, input, project) {
@@ -57,6 +63,7 @@ export function flagRoutes(flags: FlagService, projectAccess: FeatureFlagsProjec
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/feature_flags/:feature_flag_name',
+      response: { schema: flagSchema },
       before: requireProject,
       async handler(ctx, _input, project) {
         const loaded = await flagOf(project, ctx.params.feature_flag_name!);

@@ -7,6 +7,7 @@ import { defineRoute, f, params, reply, unauthorized, type RequestContext, type 
 import type { FlagStore } from '../flags/flag-store.js';
 import type { FeatureFlagsClientService } from '../contracts.js';
 import { clientFeatures } from './unleash-features.js';
+import { clientFeaturesSchema, placeholderSchema } from './unleash-schemas.js';
 
 const unleashParams = params({ instance_id: f.optional(f.string()), app_name: f.optional(f.string()) });
 
@@ -26,6 +27,8 @@ export function unleashRoutes(flags: FlagStore, clients: FeatureFlagsClientServi
       method: 'GET',
       path,
       auth: 'none',
+      // 401: no instance id, or not the project's.
+      response: { schema: clientFeaturesSchema, errors: [401] },
       input: unleashParams,
       async handler(ctx, { instance_id, app_name }) {
         const projectId = await authorize(ctx, instance_id);
@@ -39,6 +42,7 @@ export function unleashRoutes(flags: FlagStore, clients: FeatureFlagsClientServi
       method,
       path,
       auth: 'none',
+      response: { status: 200, schema: placeholderSchema, errors: [401] },
       input: unleashParams,
       async handler(ctx, { instance_id }) {
         await authorize(ctx, instance_id);

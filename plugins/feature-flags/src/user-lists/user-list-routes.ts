@@ -3,6 +3,7 @@ import type { Project } from '@forgekit/plugin-core/contracts';
 import type { FeatureFlagsProjectAccess } from '../shared/project-access.js';
 import { createUserListParams, listUserListParams, updateUserListParams } from './user-list-params.js';
 import { userListEntity } from './user-list-presenter.js';
+import { userListSchema } from './user-list-schemas.js';
 import type { UserListService } from './user-list-service.js';
 
 /** `/projects/:id/feature_flags_user_lists`: Developer and above; single lists by iid. */
@@ -20,6 +21,7 @@ export function userListRoutes(userLists: UserListService, projectAccess: Featur
       method: 'GET',
       path: '/projects/:id/feature_flags_user_lists',
       paginated: true,
+      response: { schema: userListSchema },
       before: requireProject,
       paramErrors: 'message',
       input: listUserListParams,
@@ -34,6 +36,7 @@ export function userListRoutes(userLists: UserListService, projectAccess: Featur
     defineRoute({
       method: 'POST',
       path: '/projects/:id/feature_flags_user_lists',
+      response: { schema: userListSchema },
       before: requireProject,
       paramErrors: 'message',
       input: createUserListParams,
@@ -44,6 +47,7 @@ export function userListRoutes(userLists: UserListService, projectAccess: Featur
     defineRoute({
       method: 'GET',
       path: '/projects/:id/feature_flags_user_lists/:iid',
+      response: { schema: userListSchema },
       before: requireProject,
       async handler(ctx, _input, project) {
         return userListEntity(await listOf(project, ctx.params.iid!), project, ctx.externalUrl);
@@ -52,6 +56,7 @@ export function userListRoutes(userLists: UserListService, projectAccess: Featur
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/feature_flags_user_lists/:iid',
+      response: { schema: userListSchema },
       before: requireProject,
       paramErrors: 'message',
       input: updateUserListParams,
@@ -63,6 +68,8 @@ export function userListRoutes(userLists: UserListService, projectAccess: Featur
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/feature_flags_user_lists/:iid',
+      // 409: a strategy uses the list.
+      response: { status: 204, errors: [409] },
       before: requireProject,
       async handler(ctx, _input, project) {
         await userLists.remove(await listOf(project, ctx.params.iid!));

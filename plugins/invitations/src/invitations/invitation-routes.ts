@@ -14,9 +14,10 @@ import {
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
-import { ARCHIVED_PROJECT_GUARD, AccessLevel, type AccessService, type UserService } from '@forgekit/plugin-core/contracts';
+import { ARCHIVED_PROJECT_GUARD, AccessLevel, bulkMembershipResultSchema, type AccessService, type UserService } from '@forgekit/plugin-core/contracts';
 import type { InvitationRow } from '../entities/invitation.js';
 import { presentInvitation } from './invitation-presenter.js';
+import { acceptedInvitationSchema, invitationSchema } from './invitation-schemas.js';
 import type { InvitationService, InvitationSource } from './invitation-service.js';
 
 type SourceKind = 'projects' | 'groups';
@@ -34,7 +35,6 @@ const MEMBER_LEVELS = [
 const memberLevel = () => f.values(MEMBER_LEVELS, f.integer());
 
 /** The group ids of a `/1/5/9/` traversal path, top first. */
-const groupIdsOf = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
 /** What Grape's email validator accepts: one `@`, something either side, no spaces. */
 const EMAIL = /^[^@\s,]+@[^@\s,]+$/;
@@ -46,12 +46,10 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       const found = await access.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
       const { namespace } = found.project;
       const name = `${namespace.fullName} / ${found.project.name}`;
-      const ancestorGroupIds = namespace.kind === 'group' ? groupIdsOf(namespace.traversalPath) : [];
-      return { type: 'Project', id: found.project.id, name, callerLevel: found.level, callerIsAdmin, ancestorGroupIds };
+      return { type: 'Project', id: found.project.id, name, callerLevel: found.level, callerIsAdmin };
     }
     const { group, level } = await access.requireGroup(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER);
-    const ancestorGroupIds = groupIdsOf(group.traversalPath).filter((id) => id !== group.id);
-    return { type: 'Namespace', id: group.id, name: group.fullName, callerLevel: level, callerIsAdmin, ancestorGroupIds };
+    return { type: 'Namespace', id: group.id, name: group.fullName, callerLevel: level, callerIsAdmin };
   }
 
   async function present(rows: InvitationRow[]) {
@@ -65,6 +63,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'POST',
       path: `/${kind}/:id/invitations`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { schema: bulkMembershipResultSchema },
       input: params({
         access_level: memberLevel(),
         email: f.optional(f.commaList()),
@@ -87,6 +86,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'GET',
       path: `/${kind}/:id/invitations`,
       paginated: true,
+      response: { schema: invitationSchema },
       input: params({ query: f.optional(f.string()) }),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -98,6 +98,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'PUT',
       path: `/${kind}/:id/invitations/:email`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { schema: invitationSchema },
       input: params({ access_level: f.optional(memberLevel()), expires_at: f.optional(f.date()) }, rules.atLeastOneOf('access_level', 'expires_at')),
       async handler(ctx, input) {
         const source = await resolveSource(ctx, kind);
@@ -113,6 +114,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
       method: 'DELETE',
       path: `/${kind}/:id/invitations/:email`,
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
+      response: { status: 204, errors: [409] },
       async handler(ctx) {
         await service.remove(await resolveSource(ctx, kind), ctx.params.email);
         return noContent();
@@ -126,6 +128,7 @@ export function invitationRoutes(service: InvitationService, access: AccessServi
     defineRoute({
       method: 'POST',
       path: '/invitations/:token/accept',
+      response: { schema: acceptedInvitationSchema },
       async handler(ctx) {
         const member = await service.acceptToken(ctx.params.token, ctx.user);
         return created({

@@ -5,15 +5,7 @@
  * that email is created or confirms it, or someone follows the emailed link.
  */
 import { generateToken, recordNotFound, tokenDigest, forbidden, conflict, notFound, validationFailed, type Principal } from '@forgekit/kernel';
-import {
-  AccessLevel,
-  accessLevelName,
-  type GroupService,
-  type MemberService,
-  type MemberSource,
-  type User,
-  type UserService,
-} from '@forgekit/plugin-core/contracts';
+import { AccessLevel, type Member, type MemberService, type MemberSource, type User, type UserService } from '@forgekit/plugin-core/contracts';
 import type { InvitationRow } from '../entities/invitation.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { InvitationStore } from './invitation-store.js';
@@ -27,8 +19,6 @@ export interface InvitationSource extends MemberSource {
   name: string;
   callerLevel: number;
   callerIsAdmin: boolean;
-  /** The groups above the source whose members inherit it (GitLab's `source.ancestors`): a project's group and its parents, a group's parents. */
-  ancestorGroupIds: readonly number[];
 }
 
 export interface InviteRequest {
@@ -53,31 +43,21 @@ export interface InvitationServiceOptions {
 export interface InvitationDeps {
   users: UserService;
   members: MemberService;
-  groups: Pick<GroupService, 'findById'>;
   mailer: Mailer;
 }
 
 export function createInvitationService(store: InvitationStore, deps: InvitationDeps, options: InvitationServiceOptions) {
-  const { users, members, groups, mailer } = deps;
+  const { users, members, mailer } = deps;
 
   /** Only owners (and administrators) give or change the Owner level. */
   function assertMayGrant(source: InvitationSource, level: number) {
     if (level >= AccessLevel.OWNER && source.callerLevel < AccessLevel.OWNER && !source.callerIsAdmin) throw forbidden();
   }
 
-  /**
-   * GitLab's `Member#higher_access_level_than_group`: a membership may not be below the user's
-   * highest membership of a group above the source. The refusal, or null.
-   */
+  /** The refusal of a membership below the user's membership of a group above the source, or null. */
   async function belowInherited(source: InvitationSource, userId: number, level: number): Promise<string | null> {
-    let highest: { groupId: number; level: number } | undefined;
-    for (const groupId of source.ancestorGroupIds) {
-      const member = await members.find({ type: 'Namespace', id: groupId }, userId);
-      if (member && member.accessLevel > (highest?.level ?? -1)) highest = { groupId, level: member.accessLevel };
-    }
-    if (!highest || highest.level <= level) return null;
-    const group = await groups.findById(highest.groupId);
-    return `Access level should be greater than or equal to ${accessLevelName(highest.level)} inherited membership from group ${group?.name ?? ''}`;
+    const refusal = await members.belowInherited(source, userId, level);
+    return refusal && `Access level ${refusal}`;
   }
 
   /** The user's membership at `level`: added, or an existing one changed to it (GitLab updates rather than refuses). */
@@ -147,16 +127,23 @@ export function createInvitationService(store: InvitationStore, deps: Invitation
   }
 
   /** Makes the invitation a membership of `user` and removes it. */
-  async function accept(invitation: InvitationRow, user: Pick<User, 'id'>) {
+  /**
+   * Makes the invitation a membership of `user` and removes it; or, when the user's membership of
+   * a group above the source has since risen past the invited level, keeps it and gives the refusal.
+   */
+  async function accept(invitation: InvitationRow, user: Pick<User, 'id'>): Promise<{ member: Member } | { refusal: string }> {
     const source = { type: invitation.sourceType, id: invitation.sourceId };
     const existing = await members.find(source, user.id);
     // An invitation never lowers a membership the user already has.
-    const member =
-      existing && existing.accessLevel >= invitation.accessLevel
-        ? existing
-        : await grant(source, user, invitation.accessLevel, invitation.expiresAt ?? null, invitation.createdById ?? null);
+    if (existing && existing.accessLevel >= invitation.accessLevel) {
+      await store.remove(invitation.id);
+      return { member: existing };
+    }
+    const refusal = await members.belowInherited(source, user.id, invitation.accessLevel);
+    if (refusal) return { refusal };
+    const member = await grant(source, user, invitation.accessLevel, invitation.expiresAt ?? null, invitation.createdById ?? null);
     await store.remove(invitation.id);
-    return member;
+    return { member };
   }
 
   return {
@@ -208,10 +195,12 @@ export function createInvitationService(store: InvitationStore, deps: Invitation
     async acceptToken(token: string, user: Principal) {
       const invitation = await store.findByTokenDigest(tokenDigest(token));
       if (!invitation) throw notFound('Invitation');
-      return accept(invitation, user);
+      const accepted = await accept(invitation, user);
+      if ('refusal' in accepted) throw validationFailed({ access_level: [accepted.refusal] });
+      return accepted.member;
     },
 
-    /** Every invitation of a newly confirmed address becomes a membership of its user. */
+    /** Every invitation of a newly confirmed address becomes a membership of its user (one the user's group membership has outgrown stays). */
     async acceptAllFor(userId: number, email: string) {
       for (const invitation of await store.forEmail(email)) await accept(invitation, { id: userId });
     },

@@ -202,6 +202,30 @@ describe('invitations', () => {
       expect((await memberOf(`/api/v4/projects/${app.project.id}`, owner.id)).status).toBe(404);
     });
 
+    it("keeps an invitation the user's membership above has outgrown: the link answers the refusal, confirming the address leaves it", async () => {
+      const linked = await memberOfGroup(app.group.id, 20);
+      const invited = email();
+      await app.post(projectPath(), { email: invited, access_level: 20 }, { token: 'owner' });
+      const token = /invitations\/(fkinv-[A-Za-z0-9]+)\/accept/.exec((await mailTo(invited))[0]!)![1]!;
+      // After the invitation, the user's group membership rises above the invited level.
+      expect((await app.put(`/api/v4/groups/${app.group.id}/members/${linked.id}`, { access_level: 40 }, { token: 'owner' })).status).toBe(200);
+      const { token: userToken } = (await app.post(`/api/v4/users/${linked.id}/personal_access_tokens`, { name: 't', scopes: ['api'] }, { token: 'admin' }))
+        .body;
+      const refused = await app.post(`/api/v4/invitations/${token}/accept`, {}, { token: userToken });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ message: { access_level: ['should be greater than or equal to Maintainer inherited membership from group Test Group'] } });
+      expect((await memberOf(`/api/v4/projects/${app.project.id}`, linked.id)).status).toBe(404);
+      expect((await app.get(projectPath(), { token: 'owner', query: { query: invited } })).body).toHaveLength(1);
+
+      const confirming = await memberOfGroup(app.group.id, 10);
+      const address = email();
+      await app.post(projectPath(), { email: address, access_level: 20 }, { token: 'owner' });
+      await app.put(`/api/v4/groups/${app.group.id}/members/${confirming.id}`, { access_level: 30 }, { token: 'owner' });
+      await app.put(`/api/v4/users/${confirming.id}`, { email: address }, { token: 'admin' });
+      expect((await memberOf(`/api/v4/projects/${app.project.id}`, confirming.id)).status).toBe(404);
+      expect((await app.get(projectPath(), { token: 'owner', query: { query: address } })).body).toHaveLength(1);
+    });
+
     it("ignores the source's own membership and invitations of unknown addresses", async () => {
       const member = await memberOfGroup(app.group.id, 40);
       expect((await app.post(groupPath(), { email: member.email, access_level: 20 }, { token: 'owner' })).body).toEqual({ status: 'success' });

@@ -56,12 +56,15 @@ describe('quick actions in issue notes', () => {
     expect(await issue(1)).toMatchObject({ state: 'opened', labels: ['needs review'], user_notes_count: 1 });
   });
 
-  it('leaves commands in code blocks alone and runs nothing for callers who may not change the issue', async () => {
+  it('leaves commands in code blocks alone, and as text those the author may not use: any for who may not change the issue, /reopen on an open one', async () => {
     const fenced = await app.post(`${base}/issues/1/notes`, { body: '```\n/close\n```' }, { token: 'maintainer' });
     expect(fenced.status).toBe(201);
     expect(fenced.body.body).toBe('```\n/close\n```');
     const guest = await app.post(`${base}/issues/1/notes`, { body: '/close' }, { token: 'guest' });
-    expect(guest).toEqual(expect.objectContaining({ status: 202, body: { commands_changes: {}, summary: [] } }));
+    expect(guest).toMatchObject({ status: 201, body: { body: '/close', system: false } });
     expect((await issue(1)).state).toBe('opened');
+    const reopen = await app.post(`${base}/issues/1/notes`, { body: 'Again?\n/reopen\n/unlabel ~"needs review"' }, { token: 'maintainer' });
+    expect(reopen).toMatchObject({ status: 201, body: { body: 'Again?\n/reopen', commands_changes: { remove_label_ids: [labelIds['needs review']] } } });
+    expect(await issue(1)).toMatchObject({ state: 'opened', labels: [] });
   });
 });

@@ -25,6 +25,14 @@ const mention = (sigil: string, name: string) => (/\s/.test(name) ? `${sigil}"${
 export function issueQuickActions({ service, store, access, users, labels, milestones }: Dependencies): QuickActions {
   return {
     names: ['close', 'reopen', 'label', 'unlabel', 'milestone', 'assign'],
+    // GitLab's conditions: only who may update the issue has commands, `/close` only on an open
+    // issue and `/reopen` only on a closed one; the rest stay in the note as text.
+    async available(user: Principal, noteable: FoundNoteable) {
+      const projectAccess = await access.requireProject(user, String(noteable.projectId));
+      const [issue] = await store.byIds([noteable.id]);
+      if (!issue || !(await service.canUpdate(user, projectAccess, issue))) return [];
+      return ['label', 'unlabel', 'milestone', 'assign', issue.state === 'opened' ? 'close' : 'reopen'];
+    },
     async run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[]): Promise<QuickActionResult> {
       const projectAccess = await access.requireProject(user, String(noteable.projectId));
       const [issue] = await store.byIds([noteable.id]);

@@ -18,6 +18,7 @@ import type { IssueLister, ListScope } from './issue-list.js';
 import type { IssueOrderer } from './issue-order.js';
 import { createParams, instanceListParams, projectListParams, updateParams, type ListInput } from './issue-params.js';
 import type { PresentIssues } from './issue-presenter.js';
+import { issueBasicSchema, issueSchema, issueStatisticsSchema } from './issue-schemas.js';
 import type { IssueService } from './issue-service.js';
 import type { IssueStore } from './issue-store.js';
 
@@ -84,6 +85,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/issues',
+      response: { schema: issueBasicSchema },
       auth: 'optional',
       paginated: true,
       input: instanceListParams,
@@ -95,6 +97,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/issues_statistics',
+      response: { schema: issueStatisticsSchema },
       auth: 'optional',
       input: instanceListParams,
       async handler(ctx, input) {
@@ -105,6 +108,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/groups/:id/issues_statistics',
+      response: { schema: issueStatisticsSchema },
       auth: 'optional',
       input: projectListParams,
       before: (ctx) => access.requireGroup(ctx.user, ctx.params.id),
@@ -113,6 +117,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/projects/:id/issues_statistics',
+      response: { schema: issueStatisticsSchema },
       auth: 'optional',
       input: projectListParams,
       before: (ctx) => requireIssues(ctx.user, ctx.params.id),
@@ -121,6 +126,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/issues/:id',
+      response: { schema: issueSchema },
       auth: 'admin',
       async handler(ctx) {
         // GitLab's admin lookup by global id: `Issue.find`, so an unknown id is `404 Not found`.
@@ -133,6 +139,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/groups/:id/issues',
+      response: { schema: issueBasicSchema },
       auth: 'optional',
       paginated: true,
       input: projectListParams,
@@ -142,6 +149,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/projects/:id/issues',
+      response: { schema: issueBasicSchema },
       auth: 'optional',
       paginated: true,
       input: projectListParams,
@@ -151,6 +159,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'GET',
       path: '/projects/:id/issues/:issue_iid',
+      response: { schema: issueSchema, errors: [400] },
       auth: 'optional',
       before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
@@ -161,6 +170,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'POST',
       path: '/projects/:id/issues',
+      response: { schema: issueSchema, errors: [409, 429] },
       input: createParams,
       before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, input, projectAccess) {
@@ -172,6 +182,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/issues/:issue_iid',
+      response: { schema: issueSchema },
       input: updateParams,
       async before(ctx) {
         const projectAccess = await requireIssues(ctx.user, ctx.params.id);
@@ -189,6 +200,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/issues/:issue_iid',
+      response: { status: 204, errors: [400, 412] },
       before: (ctx) => requireIssues(ctx.user, ctx.params.id),
       async handler(ctx, _input, projectAccess) {
         iidOf(ctx.params.issue_iid);

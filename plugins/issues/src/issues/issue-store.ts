@@ -1,11 +1,14 @@
 /** Issues, their assignees and their labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, sql, unlessTaken } from '@forgekit/kernel/orm';
+import { allocateInternalId, releaseInternalIds, sql, unlessTaken } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
 import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
 import type { IssueOrder } from './issue-order.js';
+
+/** The `internal_ids` counter of a project's issues. */
+const IID_USAGE = 'issues';
 
 export type NewIssue = Omit<IssueRow, 'id' | 'iid'>;
 
@@ -68,7 +71,7 @@ export function createIssueStore(database: Database) {
         database,
         tx,
         {
-          usage: 'issues',
+          usage: IID_USAGE,
           scopeId: issue.projectId,
           what: 'Issue',
           highest: database.table(IssueEntity).where('projectId', issue.projectId).max({ last: 'iid' }),
@@ -233,6 +236,7 @@ export function createIssueStore(database: Database) {
     /** Removes a project's issues; answers their ids. */
     async removeAllOfProject(projectId: number): Promise<number[]> {
       const ids = (await database.values(database.table(IssueEntity).select('id').where('projectId', projectId), { id: 'number' })).map((issue) => issue.id);
+      await releaseInternalIds(database, IID_USAGE, projectId);
       if (ids.length === 0) return [];
       await database.transaction(async (tx) => {
         await database.delete(IssueAssigneeEntity, { issueId: { $in: ids } }, { tx });

@@ -7,8 +7,10 @@ import { recordId } from '@forgekit/kernel/orm';
 import { AccessLevel } from '@forgekit/plugin-core/contracts';
 import type { GroupDirectory } from '../groups/group-directory.js';
 import { presentIteration } from '../iterations/iteration-presenter.js';
+import { iterationSchema } from '../iterations/iteration-schemas.js';
 import type { IterationService } from '../iterations/iteration-service.js';
 import { presentCadence } from './cadence-presenter.js';
+import { cadenceSchema } from './cadence-schemas.js';
 import type { CadenceService } from './cadence-service.js';
 
 /** Creating and changing cadences and their iterations, as GitLab's `admin_iteration_cadence`. */
@@ -67,6 +69,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'GET',
       path: base,
+      response: { schema: cadenceSchema },
       auth: 'optional',
       paginated: true,
       before: (ctx) => groups.require(ctx.user, ctx.params.id),
@@ -79,6 +82,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'GET',
       path: item,
+      response: { schema: cadenceSchema },
       auth: 'optional',
       before: (ctx) => groups.require(ctx.user, ctx.params.id),
       handler: async (ctx, _input, group) => presentCadence(await cadenceOf(group.id, ctx.params.cadence_id)),
@@ -86,6 +90,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'POST',
       path: base,
+      response: { schema: cadenceSchema },
       input: createParams,
       before: (ctx) => manager(ctx.user, ctx.params.id),
       handler: async (_ctx, input, group) => created(presentCadence(await cadences.create(group.id, withoutNulls(input, NOT_NULL)))),
@@ -93,6 +98,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'PUT',
       path: item,
+      response: { schema: cadenceSchema },
       input: updateParams,
       before: (ctx) => manager(ctx.user, ctx.params.id),
       async handler(ctx, input, group) {
@@ -103,6 +109,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'DELETE',
       path: item,
+      response: { status: 204 },
       before: (ctx) => manager(ctx.user, ctx.params.id),
       async handler(ctx, _input, group) {
         await cadences.remove(await cadenceOf(group.id, ctx.params.cadence_id));
@@ -112,6 +119,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'POST',
       path: `${item}/iterations`,
+      response: { schema: iterationSchema },
       input: iterationCreateParams,
       before: (ctx) => manager(ctx.user, ctx.params.id),
       async handler(ctx, input, group) {
@@ -122,6 +130,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'PUT',
       path: `${item}/iterations/:iteration_id`,
+      response: { schema: iterationSchema },
       input: iterationUpdateParams,
       before: (ctx) => manager(ctx.user, ctx.params.id),
       async handler(ctx, input, group) {
@@ -134,6 +143,7 @@ export function cadenceRoutes(cadences: CadenceService, iterations: IterationSer
     defineRoute({
       method: 'DELETE',
       path: `${item}/iterations/:iteration_id`,
+      response: { status: 204 },
       before: (ctx) => manager(ctx.user, ctx.params.id),
       async handler(ctx, _input, group) {
         const cadence = await cadenceOf(group.id, ctx.params.cadence_id);

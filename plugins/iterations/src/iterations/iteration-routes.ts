@@ -2,6 +2,7 @@
 import { defineRoute, f, page, params, relinkWebUrl, totalFor, type ParamsSchema, type RouteContext, type Route } from '@forgekit/kernel';
 import type { GroupDirectory, IterationGroup } from '../groups/group-directory.js';
 import { presentIteration } from './iteration-presenter.js';
+import { iterationSchema } from './iteration-schemas.js';
 import type { IterationService, ListOptions } from './iteration-service.js';
 
 const STATES = ['opened', 'upcoming', 'current', 'started', 'closed', 'all'] as const;
@@ -43,6 +44,7 @@ export function iterationListRoutes(service: IterationService, groups: GroupDire
     defineRoute({
       method: 'GET',
       path: '/groups/:id/iterations',
+      response: { schema: iterationSchema },
       auth: 'optional',
       paginated: true,
       input: listParams,
@@ -52,6 +54,7 @@ export function iterationListRoutes(service: IterationService, groups: GroupDire
     defineRoute({
       method: 'GET',
       path: '/projects/:id/iterations',
+      response: { schema: iterationSchema },
       auth: 'optional',
       paginated: true,
       input: listParams,

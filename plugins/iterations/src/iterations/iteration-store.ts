@@ -1,11 +1,14 @@
 /** Iterations in the database, by property. */
 import type { Database, Transaction } from '@forgekit/kernel';
-import { allocateInternalId } from '@forgekit/kernel/orm';
+import { allocateInternalId, releaseInternalIds } from '@forgekit/kernel/orm';
 import type { Iteration as IterationShape } from '../contracts.js';
 import { IterationEntity } from '../entities/iteration.js';
 import { IterationCadenceEntity } from '../entities/iteration-cadence.js';
 import { whereFuzzy } from '../search/fuzzy-match.js';
 import { todayDate } from './iteration-dates.js';
+
+/** The `internal_ids` counter of a group's iterations. */
+const IID_USAGE = 'iterations';
 
 /** A stored iteration: the entity's row, whose nullable columns read back as null. */
 export type StoredIteration = Omit<IterationShape, 'webUrl'> & { closedAt?: Date | null };
@@ -72,7 +75,7 @@ export function createIterationStore(database: Database) {
   /** The next iid of a group, under the group's lock (taken by the caller's transaction). */
   function nextIid(tx: Transaction, groupId: number) {
     return allocateInternalId(database, tx, {
-      usage: 'iterations',
+      usage: IID_USAGE,
       scopeId: groupId,
       what: 'Iteration',
       highest: database.table(IterationEntity).where('groupId', groupId).max({ last: 'iid' }),
@@ -174,7 +177,10 @@ export function createIterationStore(database: Database) {
         | undefined,
 
     removeOfCadence: (cadenceId: number, tx: Transaction) => database.delete(IterationEntity, { cadenceId }, { tx }),
-    removeOfGroup: (groupId: number) => database.delete(IterationEntity, { groupId }),
+    async removeOfGroup(groupId: number) {
+      await releaseInternalIds(database, IID_USAGE, groupId);
+      await database.delete(IterationEntity, { groupId });
+    },
     idsOfGroup: async (groupId: number) => (await database.rows(iterations().where('groupId', groupId))).map((row) => row.id),
     lockGroup,
   };

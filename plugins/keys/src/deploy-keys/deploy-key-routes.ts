@@ -6,6 +6,7 @@ import { created, defineRoute, f, noContent, page, params, rules, totalFor, type
 import { AccessLevel, ARCHIVED_PROJECT_GUARD, type AccessService, type ProjectService } from '@forgekit/plugin-core/contracts';
 import { projectIdentityBody, projectIdOf, type CoreProject } from '../shared/core-fields.js';
 import { deployKeyBody, deployKeysProjectBody } from '../shared/key-presenter.js';
+import { deployKeySchema, deployKeysProjectSchema, instanceDeployKeySchema } from '../shared/key-schemas.js';
 import type { DeployKeyService } from './deploy-key-service.js';
 import type { ProjectDeployKey } from './deploy-key-store.js';
 
@@ -22,6 +23,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       method: 'GET',
       path,
       paginated: true,
+      response: { schema: deployKeysProjectSchema },
       before: maintained,
       async handler(ctx, _input, projectId) {
         const { perPage, offset } = ctx.page;
@@ -34,6 +36,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       path: `${path}/:key_id`,
       before: maintained,
       input: params({ key_id: f.id() }),
+      response: { schema: deployKeysProjectSchema },
       handler: async (_ctx, input, projectId) => present(await service.find(projectId, input.key_id)),
     }),
     defineRoute({
@@ -42,6 +45,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       ...writes,
       before: maintained,
       input: params({ key: f.string(), title: f.string(), can_push: f.optional(f.boolean()), expires_at: f.optional(f.datetime()) }),
+      response: { schema: deployKeysProjectSchema, errors: [409] },
       async handler(ctx, input, projectId) {
         const found = await service.create(ctx.user!, projectId, {
           key: input.key,
@@ -58,6 +62,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       ...writes,
       before: maintained,
       input: params({ key_id: f.id(), title: f.optional(f.string()), can_push: f.optional(f.boolean()) }, rules.atLeastOneOf('title', 'can_push')),
+      response: { schema: deployKeysProjectSchema },
       async handler(ctx, input, projectId) {
         const found = await service.find(projectId, input.key_id);
         return present(await service.update(ctx.user!, found, { title: input.title, canPush: input.can_push }));
@@ -69,6 +74,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       ...writes,
       before: maintained,
       input: params({ key_id: f.id() }),
+      response: { schema: deployKeySchema },
       handler: async (ctx, input, projectId) => created(deployKeyBody(await service.enable(ctx.user!, projectId, input.key_id))),
     }),
     defineRoute({
@@ -77,6 +83,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       ...writes,
       before: maintained,
       input: params({ key_id: f.id() }),
+      response: { status: 204, errors: [412] },
       async handler(ctx, input, projectId) {
         await service.remove(projectId, input.key_id, ctx.header('If-Unmodified-Since'));
         return noContent();
@@ -88,6 +95,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       auth: 'admin',
       paginated: true,
       input: params({ public: f.optional(f.boolean(), false) }),
+      response: { schema: instanceDeployKeySchema },
       async handler(ctx, input) {
         const { perPage, offset } = ctx.page;
         const publicOnly = !!input.public;
@@ -113,6 +121,7 @@ export function deployKeyRoutes(service: DeployKeyService, access: AccessService
       path: '/deploy_keys',
       auth: 'admin',
       input: params({ key: f.string(), title: f.string(), expires_at: f.optional(f.datetime()) }),
+      response: { schema: deployKeySchema, errors: [409] },
       async handler(ctx, input) {
         const key = await service.createPublic(ctx.user!, { key: input.key, title: input.title, expiresAt: input.expires_at ?? null });
         return created(deployKeyBody(key));

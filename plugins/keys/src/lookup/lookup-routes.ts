@@ -3,6 +3,7 @@ import { defineRoute, f, forbidden, params, type RequestContext, type Route } fr
 import type { DeployKeyService } from '../deploy-keys/deploy-key-service.js';
 import { publicUserBody } from '../shared/core-fields.js';
 import { deployKeysProjectRecord, lookupUserBody, sshKeyBody, type LookupView } from '../shared/key-presenter.js';
+import { keyLookupSchema } from '../shared/key-schemas.js';
 import type { FoundKey, LookupService } from './lookup-service.js';
 
 export function lookupRoutes(lookup: LookupService, deployKeys: DeployKeyService): Route[] {
@@ -16,12 +17,14 @@ export function lookupRoutes(lookup: LookupService, deployKeys: DeployKeyService
       method: 'GET',
       path: '/keys/:id',
       auth: 'admin',
+      response: { schema: keyLookupSchema },
       handler: async (ctx) => withUser(ctx, await lookup.byId(ctx.params.id), 'by-id'),
     }),
     defineRoute({
       method: 'GET',
       path: '/keys',
       input: params({ fingerprint: f.string() }),
+      response: { schema: keyLookupSchema },
       async handler(ctx, input) {
         // As GitLab: the parameter is checked first, then who may look keys up.
         if (!ctx.user!.isAdmin) throw forbidden();

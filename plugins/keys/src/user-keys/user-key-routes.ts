@@ -6,6 +6,7 @@ import { created, defineRoute, f, noContent, notFound, page, params, totalFor, t
 import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { CoreUser } from '../shared/core-fields.js';
 import { sshKeyBody } from '../shared/key-presenter.js';
+import { sshKeySchema } from '../shared/key-schemas.js';
 import type { StoredKey } from '../shared/key-store.js';
 import type { UserKeyService } from './user-key-service.js';
 
@@ -55,6 +56,7 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       path: '/user/keys',
       scopes: ['read_user'],
       paginated: true,
+      response: { schema: sshKeySchema },
       handler: async (ctx) => listOf(ctx, await callerOf(ctx)),
     }),
     defineRoute({
@@ -62,6 +64,7 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       path: '/user/keys/:key_id',
       scopes: ['read_user'],
       input: params({ key_id: f.id() }),
+      response: { schema: sshKeySchema },
       async handler(ctx, input) {
         const user = await callerOf(ctx);
         return present(ctx, user)(await service.find(user, input.key_id));
@@ -71,12 +74,15 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       method: 'POST',
       path: '/user/keys',
       input: params(keyParams),
+      // 409 only when the fingerprint is taken between the check and the insert, and the check then passes.
+      response: { schema: sshKeySchema, errors: [409] },
       handler: async (ctx, input) => create(ctx, await callerOf(ctx), input),
     }),
     defineRoute({
       method: 'DELETE',
       path: '/user/keys/:key_id',
       input: params({ key_id: f.id() }),
+      response: { status: 204, errors: [412] },
       async handler(ctx, input) {
         const user = await callerOf(ctx);
         await service.remove(user, await service.find(user, input.key_id), ctx.header('If-Unmodified-Since'));
@@ -89,6 +95,7 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       auth: 'optional',
       scopes: ['read_user'],
       paginated: true,
+      response: { schema: sshKeySchema },
       // An id or a username, as GitLab's `:user_id` is.
       handler: async (ctx) => listOf(ctx, await userOr404(ctx.params.id)),
     }),
@@ -98,6 +105,7 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       auth: 'optional',
       scopes: ['read_user'],
       input: params({ id: f.id(), key_id: f.id() }),
+      response: { schema: sshKeySchema },
       async handler(ctx, input) {
         const user = await userOr404(String(input.id));
         return present(ctx, user)(await service.find(user, input.key_id));
@@ -108,6 +116,7 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       path: '/users/:id/keys',
       auth: 'admin',
       input: params({ id: f.id(), ...keyParams }),
+      response: { schema: sshKeySchema, errors: [409] },
       handler: async (ctx, input) => create(ctx, await userOr404(String(input.id)), input),
     }),
     defineRoute({
@@ -115,6 +124,7 @@ export function userKeyRoutes(service: UserKeyService, users: UserService): Rout
       path: '/users/:id/keys/:key_id',
       auth: 'admin',
       input: params({ id: f.id(), key_id: f.id() }),
+      response: { status: 204, errors: [412] },
       async handler(ctx, input) {
         const user = await userOr404(String(input.id));
         await service.remove(user, await service.find(user, input.key_id), ctx.header('If-Unmodified-Since'));

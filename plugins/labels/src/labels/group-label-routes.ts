@@ -2,6 +2,7 @@
 import { created, defineRoute, f, noContent, page, params, reply, rules, type Principal, type Route } from '@forgekit/kernel';
 import { AccessLevel, type AccessService, type GroupAccess } from '@forgekit/plugin-core/contracts';
 import { groupParent, scopeOf } from './label-parent.js';
+import { labelSchema } from './label-schemas.js';
 import type { LabelService } from './label-service.js';
 import type { LabelScope } from './label-store.js';
 import type { LabelViews } from './label-views.js';
@@ -49,6 +50,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'GET',
       path: '/groups/:id/labels',
+      response: { schema: labelSchema },
       paginated: true,
       input: params({ with_counts: f.optional(f.boolean(), false), ...scopeFlags, search: f.optional(f.string()), archived: f.optional(f.boolean()) }),
       async handler(ctx, input) {
@@ -64,6 +66,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'GET',
       path: '/groups/:id/labels/:label_id',
+      response: { schema: labelSchema },
       input: params(scopeFlags),
       async handler(ctx, input) {
         const label = await labels.find((await scopeFor(ctx.user, ctx.params.id, input)).scope, ctx.params.label_id);
@@ -73,6 +76,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'POST',
       path: '/groups/:id/labels',
+      response: { schema: labelSchema, errors: [409] },
       input: params({ name: f.string(), color: f.string(), description: f.optional(f.string()), archived: f.optional(f.boolean()) }),
       async handler(ctx, input) {
         const parent = await groupOf(ctx.user, ctx.params.id, AccessLevel.PLANNER);
@@ -82,6 +86,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'PUT',
       path: '/groups/:id/labels/:label_id',
+      response: { schema: labelSchema },
       input: params(updateFields, atLeastOneChange),
       async handler(ctx, input) {
         const label = await ownLabel(ctx.user, ctx.params.id, ctx.params.label_id);
@@ -91,6 +96,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'PUT',
       path: '/groups/:id/labels',
+      response: { schema: labelSchema },
       input: params({ label_id: f.optional(f.id()), name: f.optional(f.string()), ...updateFields }, atLeastOneChange, rules.exactlyOneOf('label_id', 'name')),
       async handler(ctx, input) {
         const label = await ownLabel(ctx.user, ctx.params.id, String(input.label_id ?? input.name));
@@ -100,6 +106,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'DELETE',
       path: '/groups/:id/labels/:label_id',
+      response: { status: 204, errors: [412] },
       async handler(ctx) {
         const label = await ownLabel(ctx.user, ctx.params.id, ctx.params.label_id);
         await labels.remove(label, ctx.user.id, ctx.header('If-Unmodified-Since'));
@@ -109,6 +116,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'DELETE',
       path: '/groups/:id/labels',
+      response: { status: 204, errors: [412] },
       input: params({ name: f.string() }),
       async handler(ctx, input) {
         const label = await ownLabel(ctx.user, ctx.params.id, input.name);
@@ -119,6 +127,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'POST',
       path: '/groups/:id/labels/:label_id/subscribe',
+      response: { schema: labelSchema, alternatives: { 304: null } },
       async handler(ctx) {
         const label = await labels.find(scopeOf(await groupOf(ctx.user, ctx.params.id)), ctx.params.label_id);
         if (!(await labels.subscribe(ctx.user.id, label))) return reply(304, null);
@@ -128,6 +137,7 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
     defineRoute({
       method: 'POST',
       path: '/groups/:id/labels/:label_id/unsubscribe',
+      response: { schema: labelSchema, alternatives: { 304: null } },
       async handler(ctx) {
         const label = await labels.find(scopeOf(await groupOf(ctx.user, ctx.params.id)), ctx.params.label_id);
         if (!(await labels.unsubscribe(ctx.user.id, label))) return reply(304, null);

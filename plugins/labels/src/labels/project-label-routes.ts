@@ -3,6 +3,7 @@ import { apiError, created, defineRoute, f, forbidden, noContent, page, params, 
 import { AccessLevel, ARCHIVED_PROJECT_GUARD, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { Label } from '../contracts.js';
 import { projectParent, scopeOf } from './label-parent.js';
+import { labelSchema } from './label-schemas.js';
 import type { LabelInput, LabelService } from './label-service.js';
 import type { LabelViews } from './label-views.js';
 
@@ -64,6 +65,7 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'GET',
       path: '/projects/:id/labels',
+      response: { schema: labelSchema },
       paginated: true,
       input: params({
         with_counts: f.optional(f.boolean(), false),
@@ -86,6 +88,7 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'GET',
       path: '/projects/:id/labels/:label_id',
+      response: { schema: labelSchema },
       input: params({ include_ancestor_groups: f.optional(f.boolean(), true) }),
       async handler(ctx, input) {
         const { project } = await projectOf(ctx.user, ctx.params.id);
@@ -96,6 +99,7 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'POST',
       path: '/projects/:id/labels',
+      response: { schema: labelSchema, errors: [409] },
       input: params({
         name: f.string(),
         color: f.string(),
@@ -113,40 +117,47 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/labels/:label_id',
+      response: { schema: labelSchema },
       input: params(updateFields, atLeastOneChange),
       handler: (ctx, input) => update(ctx.user, ctx.params.id, ctx.params.label_id, input),
     }),
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/labels',
+      response: { schema: labelSchema },
       input: params({ label_id: f.optional(f.id()), name: f.optional(f.string()), ...updateFields }, atLeastOneChange, rules.exactlyOneOf('label_id', 'name')),
       handler: (ctx, input) => update(ctx.user, ctx.params.id, String(input.label_id ?? input.name), { ...input, name: undefined }),
     }),
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/labels/:label_id',
+      response: { status: 204, errors: [412] },
       handler: (ctx) => remove(ctx.user, ctx.params.id, ctx.params.label_id, ctx.header('If-Unmodified-Since')),
     }),
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/labels',
+      response: { status: 204, errors: [412] },
       input: params({ label_id: f.optional(f.id()), name: f.optional(f.string()) }, rules.exactlyOneOf('label_id', 'name')),
       handler: (ctx, input) => remove(ctx.user, ctx.params.id, String(input.label_id ?? input.name), ctx.header('If-Unmodified-Since')),
     }),
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/labels/:label_id/promote',
+      response: { schema: labelSchema, errors: [400] },
       handler: (ctx) => promote(ctx.user, ctx.params.id, ctx.params.label_id),
     }),
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/labels/promote',
+      response: { schema: labelSchema, errors: [400] },
       input: params({ name: f.string() }),
       handler: (ctx, input) => promote(ctx.user, ctx.params.id, input.name),
     }),
     defineRoute({
       method: 'POST',
       path: '/projects/:id/labels/:label_id/subscribe',
+      response: { schema: labelSchema, alternatives: { 304: null } },
       // A subscription is the caller's own setting, not a change to the project.
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       async handler(ctx) {
@@ -159,6 +170,7 @@ export function projectLabelRoutes(
     defineRoute({
       method: 'POST',
       path: '/projects/:id/labels/:label_id/unsubscribe',
+      response: { schema: labelSchema, alternatives: { 304: null } },
       // A subscription is the caller's own setting, not a change to the project.
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       async handler(ctx) {

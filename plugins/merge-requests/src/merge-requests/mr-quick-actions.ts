@@ -8,7 +8,7 @@ import type { MergeRequestService } from './mr-service.js';
 import type { MergeRequestStore } from './mr-store.js';
 
 interface Dependencies {
-  service: Pick<MergeRequestService, 'merge'>;
+  service: Pick<MergeRequestService, 'merge' | 'mergeableBy'>;
   store: Pick<MergeRequestStore, 'findById'>;
   access: Pick<AccessService, 'requireProject'>;
   writes: Pick<RepositoryWrites, 'pusher'>;
@@ -17,10 +17,16 @@ interface Dependencies {
 export function mergeRequestQuickActions({ service, store, access, writes }: Dependencies): QuickActions {
   return {
     names: ['merge'],
+    async available(user: Principal, noteable: FoundNoteable) {
+      const mr = await store.findById(noteable.id);
+      if (!mr) return [];
+      const projectAccess = await access.requireProject(user, String(noteable.projectId));
+      return (await service.mergeableBy(user, projectAccess, mr)) ? ['merge'] : [];
+    },
     async run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[], context: QuickActionContext = {}): Promise<QuickActionResult> {
       const sha = context.mergeRequestDiffHeadSha ?? null;
-      // GitLab merges from a note only with the head the author saw (`merge_request_diff_head_sha`),
-      // when the author may merge and the merge request can merge; otherwise the command does nothing.
+      // GitLab merges from a note only with the head the author saw (`merge_request_diff_head_sha`);
+      // without it, or with another, the command does nothing.
       if (sha === null || !actions.some((action) => action.name === 'merge')) return { changes: {}, summary: [] };
       const mr = await store.findById(noteable.id);
       if (!mr) return { changes: {}, summary: [] };

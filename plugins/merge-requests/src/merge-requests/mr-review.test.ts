@@ -8,7 +8,7 @@ import { repositoryReadRef } from '@forgekit/plugin-repositories/contracts';
 import { recordStatements } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mergeRequestsPlugin } from '../plugin.js';
-import { diffLineKeys, INVALID_LINE } from './mr-positions.js';
+import { diffLineKeys, INVALID_LINE, unchangedOutsideHunks } from './mr-positions.js';
 
 let app: TestApp;
 let base: string;
@@ -85,8 +85,8 @@ describe('diff note positions', () => {
     ...extra,
   });
 
-  it('takes added, removed and unchanged lines the diff shows', async () => {
-    for (const lines of [{ new_line: 5 }, { old_line: 5 }, { old_line: 3, new_line: 3 }]) {
+  it('takes added, removed and unchanged lines the diff shows, and unchanged lines outside its hunks (GitLab unfolds the diff)', async () => {
+    for (const lines of [{ new_line: 5 }, { old_line: 5 }, { old_line: 3, new_line: 3 }, { old_line: 1, new_line: 1 }, { old_line: 10, new_line: 10 }]) {
       const res = await app.post(discussions(), { body: 'here', position: at(lines) }, { token: 'developer' });
       expect(res.status, JSON.stringify(lines)).toBe(201);
       expect(res.body.notes[0]).toMatchObject({ type: 'DiffNote', position: { new_path: 'code.txt', ...lines } });
@@ -96,7 +96,9 @@ describe('diff note positions', () => {
   it('refuses lines outside the diff, lines of the wrong side, unknown files and shas with GitLab’s 400', async () => {
     const refused = [
       at({ new_line: 1 }),
-      at({ old_line: 1, new_line: 1 }),
+      at({ old_line: 1 }),
+      at({ old_line: 1, new_line: 2 }),
+      at({ old_line: 11, new_line: 11 }),
       at({ new_line: 4 }),
       at({ old_line: 6 }),
       at({}),
@@ -108,6 +110,17 @@ describe('diff note positions', () => {
       const res = await app.post(discussions(), { body: 'there', position }, { token: 'developer' });
       expect(res, JSON.stringify(position)).toMatchObject({ status: 400, body: { message: `400 Bad request - ${INVALID_LINE}` } });
     }
+  });
+
+  it('numbers the unchanged lines between and below hunks by what the hunks above added and removed', () => {
+    // Two lines added after old line 2, old lines 8 and 9 removed, in a file of 12 lines.
+    const patch = '@@ -1,2 +1,4 @@\n a\n b\n+x\n+y\n@@ -7,3 +9,1 @@\n g\n-h\n-i\n@@ -11,0 +12,1 @@\n+z';
+    expect(unchangedOutsideHunks(patch, 4, 6, 12)).toBe(true);
+    expect(unchangedOutsideHunks(patch, 4, 4, 12)).toBe(false);
+    expect(unchangedOutsideHunks(patch, 8, 10, 12)).toBe(false);
+    expect(unchangedOutsideHunks(patch, 10, 10, 12)).toBe(true);
+    expect(unchangedOutsideHunks(patch, 12, 13, 12)).toBe(true);
+    expect(unchangedOutsideHunks(patch, 13, 14, 12)).toBe(false);
   });
 
   it('reads hunks into line keys', () => {
@@ -201,16 +214,20 @@ describe('list orders that need other plugins', () => {
 });
 
 describe('the /merge quick action', () => {
-  it('merges with the head the author saw, when the author may merge; otherwise leaves the merge request open', async () => {
+  it('merges with the head the author saw, when the author may merge; otherwise leaves the merge request open and the command in the note', async () => {
     await commit('quick', { 'quick.txt': 'quick\n' }, 'main');
     const mr = (await app.post(`${base}/merge_requests`, { title: 'Quick', source_branch: 'quick', target_branch: 'main' }, { token: 'developer' })).body;
     const head = mr.diff_refs.head_sha as string;
     const notes = `${base}/merge_requests/${mr.iid}/notes`;
     const state = async () => (await app.get(`${base}/merge_requests/${mr.iid}`, { token: 'developer' })).body.state;
 
-    // Developers may not merge into the protected default branch; no sha, or a stale one, merges nothing.
+    // Developers may not merge into the protected default branch: for them `/merge` is no command, and stays text.
+    const kept = await app.post(notes, { body: '/merge', merge_request_diff_head_sha: head }, { token: 'developer' });
+    expect(kept).toMatchObject({ status: 201, body: { body: '/merge', system: false } });
+    expect(await state()).toBe('opened');
+
+    // No sha, or a stale one, merges nothing.
     for (const [token, sha] of [
-      ['developer', head],
       ['maintainer', undefined],
       ['maintainer', 'f'.repeat(40)],
     ] as const) {

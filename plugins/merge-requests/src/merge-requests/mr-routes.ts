@@ -16,7 +16,9 @@ import {
 import type { AccessService, ProjectAccess } from '@forgekit/plugin-core/contracts';
 import {
   commitEntity,
+  commitSchema,
   diffEntity,
+  diffSchema,
   projectWebUrl,
   type BranchProtection,
   type RepositoryReads,
@@ -32,6 +34,13 @@ import { createParams, showParams, instanceListParams, mergeParams, projectListP
 import type { PresentMergeRequests, PresentOptions } from './mr-presenter.js';
 import type { RenderMergeRequest } from './mr-render.js';
 import type { MergeRequestService } from './mr-service.js';
+import {
+  mergeRequestChangesSchema,
+  mergeRequestListItemSchema,
+  mergeRequestSchema,
+  mergeRequestVersionDetailSchema,
+  mergeRequestVersionSchema,
+} from './mr-schemas.js';
 
 export interface MergeRequestRouteDeps {
   service: MergeRequestService;
@@ -115,6 +124,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       path: '/merge_requests',
       auth: 'optional',
       paginated: true,
+      response: { schema: mergeRequestListItemSchema },
       input: instanceListParams,
       async handler(ctx, input) {
         if (!ctx.user && input.scope !== 'all') throw unauthorized();
@@ -126,6 +136,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       path: '/groups/:id/merge_requests',
       auth: 'optional',
       paginated: true,
+      response: { schema: mergeRequestListItemSchema },
       input: projectListParams,
       before: (ctx) => access.requireGroup(ctx.user, ctx.params.id),
       handler: (ctx, input, groupAccess) => listPage(ctx, { kind: 'group', access: groupAccess }, input),
@@ -135,6 +146,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       path: '/projects/:id/merge_requests',
       auth: 'optional',
       paginated: true,
+      response: { schema: mergeRequestListItemSchema },
       input: projectListParams,
       before: async (ctx) => (await reads.forRead(ctx)).access,
       handler: (ctx, input, projectAccess) => listPage(ctx, { kind: 'project', access: projectAccess }, input),
@@ -142,6 +154,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/projects/:id/merge_requests',
+      response: { schema: mergeRequestSchema, errors: [409, 422] },
       input: createParams,
       before: async (ctx) => (await deps.writes.forWrite(ctx)).access,
       async handler(ctx, input, projectAccess) {
@@ -153,6 +166,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       method: 'GET',
       path: ITEM,
       auth: 'optional',
+      response: { schema: mergeRequestSchema },
       input: showParams,
       before: readable,
       async handler(ctx, input, { mr, projectAccess }) {
@@ -163,6 +177,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
     defineRoute({
       method: 'PUT',
       path: ITEM,
+      response: { schema: mergeRequestSchema, errors: [409, 422] },
       input: updateParams,
       async before(ctx) {
         const found = await readable(ctx);
@@ -176,6 +191,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
     defineRoute({
       method: 'DELETE',
       path: ITEM,
+      response: { status: 204, errors: [400, 412] },
       before: async (ctx) => (await reads.forRead(ctx)).access,
       async handler(ctx, _input, projectAccess) {
         await service.remove(ctx.user, projectAccess, checkIid(ctx.params.merge_request_iid), ctx.header('If-Unmodified-Since'));
@@ -186,6 +202,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       method: 'GET',
       path: `${ITEM}/changes`,
       auth: 'optional',
+      response: { schema: mergeRequestChangesSchema, errors: [400] },
       before: readable,
       async handler(ctx, _input, { mr, projectAccess, repository }) {
         const body = await presentOne(ctx, mr, projectAccess);
@@ -198,6 +215,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       path: `${ITEM}/diffs`,
       auth: 'optional',
       paginated: true,
+      response: { schema: diffSchema },
       before: readable,
       async handler(ctx, _input, { mr, repository }) {
         const diffs = await git.diffs(repository, await git.refs(repository, mr));
@@ -210,6 +228,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       path: `${ITEM}/commits`,
       auth: 'optional',
       paginated: true,
+      response: { schema: commitSchema },
       before: readable,
       async handler(ctx, _input, { mr, projectAccess, repository }) {
         const commits = await git.commits(repository, await git.refs(repository, mr));
@@ -223,6 +242,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       path: `${ITEM}/versions`,
       auth: 'optional',
       paginated: true,
+      response: { schema: mergeRequestVersionSchema },
       before: readable,
       async handler(ctx, _input, { mr }) {
         const versions = await store.versionsOf(mr.id);
@@ -234,6 +254,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       method: 'GET',
       path: `${ITEM}/versions/:version_id`,
       auth: 'optional',
+      response: { schema: mergeRequestVersionDetailSchema, errors: [400] },
       before: readable,
       async handler(ctx, _input, { mr, projectAccess, repository }) {
         const id = /^\d+$/.test(ctx.params.version_id) ? Number(ctx.params.version_id) : Number.NaN;
@@ -252,6 +273,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
     defineRoute({
       method: 'PUT',
       path: `${ITEM}/merge`,
+      response: { schema: mergeRequestSchema, errors: [405, 409, 422] },
       input: mergeParams,
       before: readable,
       async handler(ctx, input, { mr, projectAccess }) {

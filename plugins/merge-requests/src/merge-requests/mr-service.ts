@@ -290,6 +290,14 @@ export function createMergeRequestService(deps: MergeRequestServiceDeps) {
      * merge request cannot be merged now, 409 when `sha` is not the source head, 422 when git
      * refuses (the target moved meanwhile); else a merge commit or fast-forward on the target.
      */
+    /** Whether the user may merge it into its target branch and git finds it mergeable now (GitLab's condition for `/merge`). */
+    async mergeableBy(user: Principal, projectAccess: ProjectAccess, mr: MergeRequestRow): Promise<boolean> {
+      if (!(await deps.protection.canMerge(user, projectAccess.project, mr.targetBranch))) return false;
+      const repository = await repositoryOf(mr.projectId);
+      const state = await deps.git.mergeState(repository, mr, await deps.git.refs(repository, mr), mergeMethodOf(projectAccess));
+      return state.detailed === 'mergeable' && repository !== null;
+    },
+
     async merge(user: Principal, projectAccess: ProjectAccess, mr: MergeRequestRow, input: MergeInput, pusher: Pusher): Promise<MergeRequestRow> {
       if (!(await deps.protection.canMerge(user, projectAccess.project, mr.targetBranch))) throw unauthorized();
       const repository = await repositoryOf(mr.projectId);

@@ -1,6 +1,6 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
+import { allocateInternalId, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
@@ -8,6 +8,9 @@ import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entit
 import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
 import { filterParams } from './mr-filter-params.js';
 import type { ListOrder } from './mr-order.js';
+
+/** The `internal_ids` counter of a project's merge requests. */
+const IID_USAGE = 'merge_requests';
 
 export type NewMergeRequest = Omit<MergeRequestRow, 'id' | 'iid' | 'lockVersion'>;
 
@@ -76,7 +79,7 @@ export function createMergeRequestStore(database: Database) {
   function insertOnce(row: NewMergeRequest, relations: RelationChanges, also: AlsoInTransaction) {
     return database.transaction(async (tx) => {
       const iid = await allocateInternalId(database, tx, {
-        usage: 'merge_requests',
+        usage: IID_USAGE,
         scopeId: row.projectId,
         what: 'MergeRequest',
         highest: database.table(MergeRequestEntity).where('projectId', row.projectId).max({ last: 'iid' }),
@@ -300,6 +303,7 @@ export function createMergeRequestStore(database: Database) {
     /** Removes a project's merge requests; answers their ids. */
     async removeAllOfProject(projectId: number): Promise<number[]> {
       const ids = (await database.values(database.table(MergeRequestEntity).select('id').where('projectId', projectId), { id: 'number' })).map((row) => row.id);
+      await releaseInternalIds(database, IID_USAGE, projectId);
       if (ids.length === 0) return [];
       await database.transaction(async (tx) => {
         await database.delete(MergeRequestUserEntity, { mergeRequestId: { $in: ids } }, { tx });

@@ -5,6 +5,7 @@ import type { UserService } from '@forgekit/plugin-core/contracts';
 import type { MilestoneEventResourceType } from '../contracts.js';
 import { userBasic } from '@forgekit/plugin-core/contracts';
 import { presentEvent } from './event-presenter.js';
+import { milestoneEventSchema } from './event-schemas.js';
 import type { EventService } from './event-service.js';
 import type { StoredEvent } from './event-store.js';
 
@@ -38,6 +39,7 @@ export function eventRoutes(service: EventService, milestones: MilestonesService
         method: 'GET',
         path,
         paginated: true,
+        response: { schema: milestoneEventSchema },
         before: resourceOf,
         async handler(ctx, _input, resource) {
           const { events, count } = await service.list(ctx.user, resource, ctx.page);
@@ -52,6 +54,7 @@ export function eventRoutes(service: EventService, milestones: MilestonesService
       defineRoute({
         method: 'GET',
         path: `${path}/:event_id`,
+        response: { schema: milestoneEventSchema },
         before: resourceOf,
         async handler(ctx, _input, resource) {
           const { event, milestone } = await service.find(ctx.user, resource, paramsOf(ctx.params).event_id!);

@@ -4,6 +4,7 @@ import type { MilestoneItemKind } from '../contracts.js';
 import type { ParentInfo } from './milestone-parents.js';
 import { createParams, groupListParams, oneParams, projectListParams, updateParams } from './milestone-params.js';
 import { presentMilestone } from './milestone-presenter.js';
+import { milestoneItemSchema, milestoneSchema, promotedSchema } from './milestone-schemas.js';
 import type { MilestoneService } from './milestone-service.js';
 
 export interface MilestoneMount {
@@ -27,6 +28,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       method: 'GET',
       path: `${item}/${kind}`,
       paginated: true,
+      response: { schema: milestoneItemSchema },
       before: reader,
       input: oneParams,
       async handler(ctx, input, parent) {
@@ -42,6 +44,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       method: 'GET',
       path,
       paginated: true,
+      response: { schema: milestoneSchema },
       before: reader,
       // Project lists take no `include_descendants`; it stays absent there.
       input: (mount.kind === 'group' ? groupListParams : projectListParams) as typeof groupListParams,
@@ -57,6 +60,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
     defineRoute({
       method: 'GET',
       path: item,
+      response: { schema: milestoneSchema },
       before: reader,
       input: oneParams,
       async handler(ctx, input, parent) {
@@ -66,6 +70,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
     defineRoute({
       method: 'POST',
       path,
+      response: { schema: milestoneSchema },
       before: manager,
       input: createParams,
       async handler(ctx, input, parent) {
@@ -75,6 +80,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
     defineRoute({
       method: 'PUT',
       path: item,
+      response: { schema: milestoneSchema },
       before: manager,
       input: updateParams,
       async handler(ctx, input, parent) {
@@ -85,6 +91,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
     defineRoute({
       method: 'DELETE',
       path: item,
+      response: { status: 204 },
       before: manager,
       input: oneParams,
       async handler(ctx, input, parent) {
@@ -99,6 +106,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
           defineRoute({
             method: 'POST',
             path: `${item}/promote`,
+            response: { status: 200, schema: promotedSchema, errors: [400] },
             before: mount.promoter,
             async handler(ctx, _input, parent) {
               // GitLab declares no parameter here: the id is cast as Rails casts it ("12abc" is 12, "abc" none).

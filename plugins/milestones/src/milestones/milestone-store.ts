@@ -1,6 +1,6 @@
 /** Milestones in the database, by property. */
 import type { Database, Transaction } from '@forgekit/kernel';
-import { allocateInternalId, recordId, type Query } from '@forgekit/kernel/orm';
+import { allocateInternalId, recordId, releaseInternalIds, type Query } from '@forgekit/kernel/orm';
 import { MilestoneEntity, type MilestoneRow } from '../entities/milestone.js';
 import type { Milestone } from '../contracts.js';
 import { today } from './milestone-rules.js';
@@ -182,6 +182,7 @@ export function createMilestoneStore(database: Database) {
     /** Removes a project's or group's milestones; answers their ids. */
     async removeAllOf(parent: Parent): Promise<number[]> {
       const found = await rows(database.from(MilestoneEntity).where(ownerOf(parent), parent.id));
+      await releaseInternalIds(database, `milestones:${parent.kind}`, parent.id);
       if (found.length > 0) await database.delete(MilestoneEntity, { id: { $in: found.map((row) => row.id) } });
       return found.map((row) => row.id);
     },

@@ -6,6 +6,7 @@ import type { NoteService } from '../notes/note-service.js';
 import { presentUsers } from '../notes/present-users.js';
 import { AWARDABLE_SEGMENTS, type NoteableScopes, type ScopeRequest } from '../notes/noteable-scope.js';
 import type { AwardEmojiService } from './award-emoji-service.js';
+import { awardEmojiSchema } from './award-emoji-schemas.js';
 import type { Awardable } from './award-emoji-store.js';
 
 export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, scopes: NoteableScopes, users: UserService): Route[] {
@@ -47,6 +48,7 @@ export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, 
       defineRoute({
         method: 'GET',
         path,
+        response: { schema: awardEmojiSchema },
         paginated: true,
         before,
         async handler(ctx, _input, { awardable }) {
@@ -57,6 +59,7 @@ export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, 
       defineRoute({
         method: 'GET',
         path: `${path}/:award_id`,
+        response: { schema: awardEmojiSchema },
         input: params({ award_id: f.id() }),
         before,
         async handler(ctx, { award_id }, { awardable }) {
@@ -67,6 +70,7 @@ export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, 
       defineRoute({
         method: 'POST',
         path,
+        response: { schema: awardEmojiSchema },
         input: params({ name: f.string() }),
         before,
         async handler(ctx, { name }, { awardable, projectId }) {
@@ -77,6 +81,7 @@ export function awardEmojiRoutes(awards: AwardEmojiService, notes: NoteService, 
       defineRoute({
         method: 'DELETE',
         path: `${path}/:award_id`,
+        response: { status: 204 },
         input: params({ award_id: f.id() }),
         before,
         async handler(ctx, { award_id }, { awardable }) {

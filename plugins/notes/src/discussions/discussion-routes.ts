@@ -16,6 +16,8 @@ import {
 } from '@forgekit/kernel';
 import type { NoteRow } from '../entities/note.js';
 import { commandsOnlyAnswer, noteBodyParams } from '../notes/note-routes.js';
+import { noteCommandsSchema, noteSchema } from '../notes/note-schemas.js';
+import { discussionSchema } from './discussion-schemas.js';
 import type { NotePresenter } from '../notes/note-presenter.js';
 import type { NoteService } from '../notes/note-service.js';
 import { mayAdminNote, type NoteableInScope } from '../notes/note-viewer.js';
@@ -96,6 +98,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'GET',
         path,
+        response: { schema: discussionSchema },
         paginated: true,
         before,
         async handler(ctx, _input, scope) {
@@ -112,6 +115,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'GET',
         path: `${path}/:discussion_id`,
+        response: { schema: discussionSchema },
         before,
         async handler(ctx, _input, scope) {
           return presentDiscussion(await discussionOf(scope, ctx.params.discussion_id), ctx.externalUrl);
@@ -120,6 +124,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'POST',
         path,
+        response: { schema: discussionSchema, alternatives: { 202: noteCommandsSchema }, errors: [429] },
         input: params({ ...noteBodyParams, position: f.optional(positionField), commit_id: f.optional(f.string()) }),
         before,
         async handler(ctx, input, scope) {
@@ -142,6 +147,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'PUT',
         path: `${path}/:discussion_id`,
+        response: { schema: discussionSchema },
         input: params({ resolved: f.boolean() }),
         before,
         async handler(ctx, { resolved }, scope) {
@@ -153,6 +159,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'POST',
         path: `${path}/:discussion_id/notes`,
+        response: { schema: noteSchema, alternatives: { 202: noteCommandsSchema }, errors: [429] },
         input: params(noteBodyParams),
         before,
         async handler(ctx, input, scope) {
@@ -168,6 +175,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'PUT',
         path: `${path}/:discussion_id/notes/:note_id`,
+        response: { schema: noteSchema },
         input: params({ note_id: f.id(), body: f.optional(f.string()), resolved: f.optional(f.boolean()) }, rules.exactlyOneOf('body', 'resolved')),
         before,
         async handler(ctx, input, scope) {
@@ -183,6 +191,7 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
       defineRoute({
         method: 'DELETE',
         path: `${path}/:discussion_id/notes/:note_id`,
+        response: { status: 204, errors: [412] },
         input: params({ note_id: f.id() }),
         before,
         async handler(ctx, { note_id }, scope) {

@@ -2,6 +2,7 @@
 import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, reply, totalFor, type Route } from '@forgekit/kernel';
 import type { CreateResult, NoteService } from './note-service.js';
 import type { NotePresenter } from './note-presenter.js';
+import { noteCommandsSchema, noteSchema } from './note-schemas.js';
 import { NOTEABLE_SEGMENTS, type NoteableScopes } from './noteable-scope.js';
 import { mayAdminNote } from './note-viewer.js';
 
@@ -31,6 +32,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
       defineRoute({
         method: 'GET',
         path,
+        response: { schema: noteSchema },
         paginated: true,
         input: listParams,
         before,
@@ -53,6 +55,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
       defineRoute({
         method: 'GET',
         path: `${path}/:note_id`,
+        response: { schema: noteSchema },
         input: params({ note_id: f.id() }),
         before,
         async handler(ctx, { note_id }, scope) {
@@ -63,6 +66,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
       defineRoute({
         method: 'POST',
         path,
+        response: { schema: noteSchema, alternatives: { 202: noteCommandsSchema }, errors: [429] },
         input: params({ ...noteBodyParams, merge_request_diff_head_sha: f.optional(f.string()) }),
         before,
         async handler(ctx, input, scope) {
@@ -80,6 +84,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
       defineRoute({
         method: 'PUT',
         path: `${path}/:note_id`,
+        response: { schema: noteSchema },
         input: params({ note_id: f.id(), body: f.string(), confidential: f.optional(f.boolean()) }),
         before,
         async handler(ctx, input, scope) {
@@ -91,6 +96,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
       defineRoute({
         method: 'DELETE',
         path: `${path}/:note_id`,
+        response: { status: 204, errors: [412] },
         input: params({ note_id: f.id() }),
         before,
         async handler(ctx, { note_id }, scope) {

@@ -162,7 +162,11 @@ export function createNoteService({ store, awards, rateLimits, events, createLim
       if (limit > 0) await rateLimits.consume(`notes_create:${viewer.user.id}`, { points: limit, durationSeconds: 60 });
       checkBody(input.body);
       const quickActions = optionsByType.get(noteableType)?.quickActions;
-      const parsed = parseQuickActions(input.body, quickActions?.names ?? []);
+      let parsed = parseQuickActions(input.body, quickActions?.names ?? []);
+      if (parsed.actions.length > 0 && quickActions?.available) {
+        // Commands the author may not use now stay in the note as text, as GitLab leaves them.
+        parsed = parseQuickActions(input.body, await quickActions.available(viewer.user, noteable));
+      }
       const ran =
         parsed.actions.length > 0
           ? await quickActions!.run(viewer.user, noteable, parsed.actions, { mergeRequestDiffHeadSha: input.mergeRequestDiffHeadSha ?? null })

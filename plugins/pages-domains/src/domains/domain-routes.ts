@@ -4,6 +4,7 @@ import { created, defineRoute, f, noContent, page, params, recordNotFound, rules
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { PagesSettingsReader } from '../settings/pages-settings.js';
 import { presentDomain, presentDomainBasic } from './domain-presenter.js';
+import { domainBasicSchema, domainSchema } from './domain-schemas.js';
 import type { DomainService } from './domain-service.js';
 
 /** A multipart part's contents, or the string sent. */
@@ -39,6 +40,7 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
       auth: 'admin',
       paginated: true,
       input: params({ domain: f.optional(f.string()) }),
+      response: { schema: domainBasicSchema },
       async handler(ctx, input) {
         await requirePagesEnabled();
         if (input.domain) {
@@ -53,6 +55,7 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
       method: 'GET',
       path: '/projects/:id/pages/domains',
       paginated: true,
+      response: { schema: domainSchema },
       before: (ctx) => projectOf(ctx.user, ctx.params.id),
       async handler(ctx, _input, project) {
         const rows = await service.list(project.id, ctx.page.perPage, ctx.page.offset);
@@ -62,6 +65,7 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
     defineRoute({
       method: 'GET',
       path: domainPath,
+      response: { schema: domainSchema },
       before: (ctx) => projectOf(ctx.user, ctx.params.id),
       handler: async (ctx, _input, project) => presentDomain(await service.find(project.id, ctx.params.domain)),
     }),
@@ -70,6 +74,7 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
       path: '/projects/:id/pages/domains',
       uploads: true,
       input: params({ domain: f.string(), ...certificateFields }, rules.allOrNoneOf('certificate', 'key')),
+      response: { schema: domainSchema },
       before: (ctx) => projectOf(ctx.user, ctx.params.id),
       handler: async (_ctx, input, project) => created(presentDomain(await service.create(project.id, input.domain, await inputOf(input)))),
     }),
@@ -78,6 +83,7 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
       path: domainPath,
       uploads: true,
       input: params(certificateFields),
+      response: { schema: domainSchema },
       before: (ctx) => projectOf(ctx.user, ctx.params.id),
       async handler(ctx, input, project) {
         const row = await service.find(project.id, ctx.params.domain);
@@ -87,6 +93,8 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
     defineRoute({
       method: 'PUT',
       path: `${domainPath}/verify`,
+      // A domain whose DNS record does not hold its code is refused with 400.
+      response: { schema: domainSchema, errors: [400] },
       before: (ctx) => projectOf(ctx.user, ctx.params.id),
       async handler(ctx, _input, project) {
         const result = await service.verify(await service.find(project.id, ctx.params.domain));
@@ -97,6 +105,7 @@ export function domainRoutes(service: DomainService, access: AccessService, sett
     defineRoute({
       method: 'DELETE',
       path: domainPath,
+      response: { status: 204 },
       before: (ctx) => projectOf(ctx.user, ctx.params.id),
       async handler(ctx, _input, project) {
         await service.remove(await service.find(project.id, ctx.params.domain));

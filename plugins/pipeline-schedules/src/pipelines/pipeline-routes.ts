@@ -4,6 +4,7 @@ import { CI_STATUSES } from '@forgekit/plugin-core/contracts';
 import { authorize, type ScheduleAccess } from '../schedules/schedule-access.js';
 import { projectPathOf } from '../schedules/schedule-views.js';
 import { pipelineBasic } from './pipeline-presenter.js';
+import { pipelineBasicSchema, pipelineQueuedSchema } from './pipeline-schemas.js';
 import type { PipelineStore } from './pipeline-store.js';
 import type { SchedulePipelines } from './schedule-pipelines.js';
 
@@ -15,6 +16,7 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
       method: 'GET',
       path: `${ONE}/pipelines`,
       paginated: true,
+      response: { schema: pipelineBasicSchema },
       input: params({
         pipeline_schedule_id: f.id(),
         scope: f.optional(f.values(['running', 'pending', 'finished', 'branches', 'tags'] as const)),
@@ -47,6 +49,7 @@ export function pipelineRoutes(access: ScheduleAccess, pipelines: PipelineStore,
     defineRoute({
       method: 'POST',
       path: `${ONE}/play`,
+      response: { schema: pipelineQueuedSchema },
       input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);

@@ -6,6 +6,7 @@ import type { ScheduleVariableStore } from '../variables/schedule-variable-store
 import { authorize, type ScheduleAccess } from './schedule-access.js';
 import { changedInputs, newInputs } from './schedule-params.js';
 import type { ScheduleService } from './schedule-service.js';
+import { scheduleDetailsSchema, scheduleSchema } from './schedule-schemas.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { ScheduleViews } from './schedule-views.js';
 
@@ -28,6 +29,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
       method: 'GET',
       path: BASE,
       paginated: true,
+      response: { schema: scheduleSchema },
       input: params({ scope: f.optional(f.values(['active', 'inactive'] as const)) }),
       async handler(ctx, input) {
         const abilities = await access.project(ctx);
@@ -40,6 +42,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'GET',
       path: ONE,
+      response: { schema: scheduleDetailsSchema },
       input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
@@ -50,6 +53,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'POST',
       path: BASE,
+      response: { schema: scheduleDetailsSchema },
       input: params({
         description: f.string(),
         ref: f.nonBlankString(),
@@ -75,6 +79,7 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'PUT',
       path: ONE,
+      response: { schema: scheduleDetailsSchema },
       input: params({
         pipeline_schedule_id: f.id(),
         description: f.optional(f.string()),
@@ -95,6 +100,8 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'POST',
       path: `${ONE}/take_ownership`,
+      // 200: the caller already owns the schedule.
+      response: { schema: scheduleDetailsSchema, alternatives: { 200: scheduleDetailsSchema } },
       input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
@@ -107,6 +114,8 @@ export function scheduleRoutes({ access, store, service, views, variables }: Sch
     defineRoute({
       method: 'DELETE',
       path: ONE,
+      // 412: changed since `If-Unmodified-Since`.
+      response: { schema: scheduleDetailsSchema, errors: [412] },
       input: params({ pipeline_schedule_id: f.id() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);

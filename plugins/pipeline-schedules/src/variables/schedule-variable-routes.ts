@@ -14,6 +14,7 @@ import {
 } from '@forgekit/kernel';
 import { authorize, type ScheduleAccess, type ScheduleAbilities } from '../schedules/schedule-access.js';
 import { scheduleVariableEntity } from '../schedules/schedule-presenter.js';
+import { scheduleVariableSchema } from '../schedules/schedule-schemas.js';
 import type { ScheduleVariableStore } from './schedule-variable-store.js';
 
 const PATH = '/projects/:id/pipeline_schedules/:pipeline_schedule_id/variables';
@@ -54,6 +55,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'POST',
       path: PATH,
+      response: { schema: scheduleVariableSchema },
       input: params({ pipeline_schedule_id: f.id(), key: f.string(), value: f.string(), variable_type: f.optional(f.values(VARIABLE_TYPES), 'env_var') }),
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
@@ -73,6 +75,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'GET',
       path: `${PATH}/:key`,
+      response: { schema: scheduleVariableSchema },
       input: params({ pipeline_schedule_id: f.id(), key: f.string() }),
       async handler(ctx, input) {
         const abilities = await access.schedule(ctx, input.pipeline_schedule_id);
@@ -83,6 +86,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'PUT',
       path: `${PATH}/:key`,
+      response: { schema: scheduleVariableSchema },
       input: params({ pipeline_schedule_id: f.id(), key: f.string(), value: f.optional(f.string()), variable_type: f.optional(f.values(VARIABLE_TYPES)) }),
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.updateSchedule);
@@ -98,6 +102,7 @@ export function scheduleVariableRoutes(access: ScheduleAccess, variables: Schedu
     defineRoute({
       method: 'DELETE',
       path: `${PATH}/:key`,
+      response: { status: 202, schema: scheduleVariableSchema },
       input: params({ pipeline_schedule_id: f.id(), key: f.string() }),
       async handler(ctx, input) {
         const { schedule } = await writable(ctx, input.pipeline_schedule_id, (abilities) => abilities.adminSchedule);

@@ -1,5 +1,6 @@
 import { defineRoute, f, params, validationFailed, type Route } from '@forgekit/kernel';
 import { DEFAULT_PLAN, NON_NEGATIVE_LIMITS, PLAN_NAMES, PUBLIC_LIMIT_NAMES, type PublicLimit } from './limit-catalogue.js';
+import { planLimitsSchema } from './plan-limits-schemas.js';
 import type { PlanLimitsAdmin } from './plan-limits-service.js';
 
 // Limits are kept in a `bigint` column.
@@ -22,6 +23,7 @@ export function planLimitsRoutes(planLimits: PlanLimitsAdmin): Route[] {
       method: 'GET',
       path: '/application/plan_limits',
       auth: 'admin',
+      response: { schema: planLimitsSchema },
       input: params({ plan_name: f.optional(f.values(PLAN_NAMES), DEFAULT_PLAN) }),
       handler: (_ctx, input) => planLimits.publicLimits(input.plan_name ?? DEFAULT_PLAN),
     }),
@@ -29,6 +31,7 @@ export function planLimitsRoutes(planLimits: PlanLimitsAdmin): Route[] {
       method: 'PUT',
       path: '/application/plan_limits',
       auth: 'admin',
+      response: { schema: planLimitsSchema },
       input: params({ plan_name: f.values(PLAN_NAMES), ...limitFields }),
       async handler(_ctx, input) {
         const { plan_name: plan, ...limits } = input;

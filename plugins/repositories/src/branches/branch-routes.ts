@@ -1,5 +1,5 @@
 /** Branches: list, show, create, delete (one, or every merged one), and the older protect / unprotect calls. */
-import { accepted, apiError, defineRoute, f, noContent, notFound, page, params, type RequestContext, type Route } from '@forgekit/kernel';
+import { accepted, apiError, defineRoute, f, noContent, notFound, page, params, type RequestContext, type Route, acceptedSchema } from '@forgekit/kernel';
 import { AccessLevel, ARCHIVED_PROJECT_GUARD, type ProjectAccess } from '@forgekit/plugin-core/contracts';
 import { projectWebUrl } from '../commits/commit-presenter.js';
 import { git } from '../git/git-runner.js';
@@ -14,6 +14,7 @@ import { emptyProjectPushMessage, PUSH_MESSAGES } from '../git-http/push-rules.j
 import type { BranchPolicy } from '../protected-branches/branch-policy.js';
 import { branchEntity } from './branch-presenter.js';
 import { RE2JS } from 're2js';
+import { branchSchema } from './branch-schemas.js';
 
 export function branchRoutes({ repos, projectRepos, projects, protection, protectedBranches: store, access: accessService }: RouteDeps): Route[] {
   /** Branch names merged into the default branch (not at its tip). */
@@ -82,6 +83,7 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
       path: '/projects/:id/repository/branches',
       auth: 'optional',
       paginated: true,
+      response: { schema: branchSchema },
       input: params({
         search: f.optional(f.string()),
         regex: f.optional(f.string()),
@@ -122,6 +124,7 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
       method: 'GET',
       path: '/projects/:id/repository/branches/:branch',
       auth: 'optional',
+      response: { schema: branchSchema },
       async handler(ctx) {
         const { access, repository } = await projectRepos.forRead(ctx);
         const commit = await findBranch(repository, ctx.params.branch!);
@@ -131,6 +134,7 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
     defineRoute({
       method: 'POST',
       path: '/projects/:id/repository/branches',
+      response: { schema: branchSchema },
       input: params({ branch: f.nonBlankString(), ref: f.nonBlankString() }),
       async handler(ctx, input) {
         const { access, repository } = await projectRepos.forWrite(ctx);
@@ -171,6 +175,7 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/repository/branches/:branch',
+      response: { status: 204, errors: [400] },
       async handler(ctx) {
         const { access, repository } = await projectRepos.forWrite(ctx);
         const name = ctx.params.branch!;
@@ -191,6 +196,7 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/repository/merged_branches',
+      response: { status: 202, schema: acceptedSchema },
       async handler(ctx) {
         const { access, repository } = await projectRepos.forWrite(ctx);
         const defaultBranch = await defaultBranchOf(repos, repository, access.project);
@@ -211,6 +217,7 @@ export function branchRoutes({ repos, projectRepos, projects, protection, protec
       defineRoute({
         method: 'PUT',
         path: `/projects/:id/repository/branches/:branch/${verb}`,
+        response: { schema: branchSchema },
         // Protection is the project's administration, which an archived project still takes.
         exemptFrom: [ARCHIVED_PROJECT_GUARD],
         before: (ctx: RequestContext) => accessService.requireProject(ctx.user, ctx.params.id!, AccessLevel.MAINTAINER),

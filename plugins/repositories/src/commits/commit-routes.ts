@@ -7,6 +7,8 @@ import { adoptDefaultBranch, asApiError, defaultBranchOf, type RouteDeps } from 
 import { actionsField } from './commit-actions.js';
 import { PUSH_INTO_BRANCH } from '../protected-branches/branch-policy.js';
 import { commitDetailEntity, commitEntity, projectWebUrl } from './commit-presenter.js';
+import { commitDetailSchema, commitSchema } from './commit-schemas.js';
+import { diffSchema } from '../compare/diff-schemas.js';
 
 export function commitRoutes({ repos, projectRepos, projects, access: accessService, protection }: RouteDeps): Route[] {
   return [
@@ -15,6 +17,7 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
       path: '/projects/:id/repository/commits',
       auth: 'optional',
       paginated: true,
+      response: { schema: commitSchema },
       input: params({
         ref_name: f.optional(revisionField()),
         since: f.optional(f.datetime()),
@@ -62,6 +65,7 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
     defineRoute({
       method: 'POST',
       path: '/projects/:id/repository/commits',
+      response: { schema: commitDetailSchema },
       input: params(
         {
           branch: f.nonBlankString(),
@@ -112,6 +116,7 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
       method: 'GET',
       path: '/projects/:id/repository/commits/:sha',
       auth: 'optional',
+      response: { schema: commitDetailSchema },
       input: params({ stats: f.optional(f.boolean(), true) }),
       async handler(ctx, input) {
         const { access, repository } = await projectRepos.forRead(ctx);
@@ -125,6 +130,7 @@ export function commitRoutes({ repos, projectRepos, projects, access: accessServ
       path: '/projects/:id/repository/commits/:sha/diff',
       auth: 'optional',
       paginated: true,
+      response: { schema: diffSchema },
       input: params({ unidiff: f.optional(f.boolean(), false) }),
       async handler(ctx) {
         const { repository } = await projectRepos.forRead(ctx);

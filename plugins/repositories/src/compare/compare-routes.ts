@@ -4,6 +4,7 @@ import { commitEntity, projectWebUrl } from '../commits/commit-presenter.js';
 import { revisionField } from '../shared/input-checks.js';
 import type { RouteDeps } from '../shared/route-deps.js';
 import { diffEntity } from './diff-presenter.js';
+import { compareSchema } from './compare-schemas.js';
 
 export function compareRoutes({ repos, projectRepos }: RouteDeps): Route[] {
   return [
@@ -11,6 +12,7 @@ export function compareRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       method: 'GET',
       path: '/projects/:id/repository/compare',
       auth: 'optional',
+      response: { schema: compareSchema },
       input: params({
         from: revisionField(),
         to: revisionField(),

@@ -7,6 +7,7 @@ import type { BlobInfo } from '../git/repo-reader.js';
 import { checkPath, checkRevision, revisionField } from '../shared/input-checks.js';
 import { adoptDefaultBranch, asApiError, defaultBranchOf, type RouteDeps } from '../shared/route-deps.js';
 import type { RepositoryHandle } from '../storage/repository-service.js';
+import { blobSchema, fileCommitSchema, fileSchema } from './file-schemas.js';
 
 /** Grape's `file_path: true` check; the raw endpoint also allows a leading slash. */
 function checkFilePathParam(path: string, allowLeadingSlash = false) {
@@ -107,6 +108,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
       method: 'GET',
       path: '/projects/:id/repository/blobs/:sha',
       auth: 'optional',
+      response: { schema: blobSchema },
       async handler(ctx) {
         const blob = await findBlob(ctx);
         return { size: blob.size, encoding: 'base64', content: blob.data.toString('base64'), sha: blob.id };
@@ -116,6 +118,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
       method: 'GET',
       path: '/projects/:id/repository/blobs/:sha/raw',
       auth: 'optional',
+      response: { contentType: 'application/octet-stream' },
       async handler(ctx) {
         const blob = await findBlob(ctx);
         return raw(200, blob.data, looksBinary(blob.data) ? 'application/octet-stream' : 'text/plain; charset=utf-8', {
@@ -128,6 +131,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
       path: '/projects/:id/repository/files/:file_path',
       auth: 'optional',
       scopes: ['read_repository'],
+      response: { schema: fileSchema },
       input: params({ ref: f.nonBlankString() }),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!);
@@ -144,6 +148,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
       path: '/projects/:id/repository/files/:file_path/raw',
       auth: 'optional',
       scopes: ['read_repository'],
+      response: { contentType: 'application/octet-stream' },
       input: params({ ref: f.optional(f.nonBlankString()), lfs: f.optional(f.boolean(), false) }),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!, true);
@@ -161,6 +166,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
     defineRoute({
       method: 'POST',
       path: '/projects/:id/repository/files/:file_path',
+      response: { schema: fileCommitSchema },
       input: params(contentFields),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!);
@@ -171,6 +177,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/repository/files/:file_path',
+      response: { schema: fileCommitSchema },
       input: params(contentFields),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!);
@@ -184,6 +191,7 @@ export function fileRoutes({ repos, projectRepos, projects, protection }: RouteD
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/repository/files/:file_path',
+      response: { status: 204 },
       input: params(writeFields),
       async handler(ctx, input) {
         const path = checkFilePathParam(ctx.params.file_path!);

@@ -275,6 +275,8 @@ export function gitHttpRoutes(options: {
         ...common,
         method: 'GET',
         path: `${prefix}/info/refs`,
+        // The refs advertised for a clone or fetch; a push's (`service=git-receive-pack`) comes as `application/x-git-receive-pack-advertisement`.
+        response: { contentType: 'application/x-git-upload-pack-advertisement' },
         input: params({ service: f.optional(f.string()) }),
         handler: (ctx, input) => advertise(ctx, depth, input.service).catch(refusal),
       }),
@@ -283,6 +285,8 @@ export function gitHttpRoutes(options: {
           ...common,
           method: 'POST',
           path: `${prefix}/${service}`,
+          // git's result, always 200 once git ran (a refused ref is reported inside it); a body that does not inflate is a 400.
+          response: { status: 200, contentType: `application/x-${service}-result`, errors: [400] },
           streamBody: true,
           // A push's pack has no bound; a fetch's negotiation does, compressed or not.
           maxBodySize: service === 'git-upload-pack' ? MAX_NEGOTIATION_BYTES : 0,

@@ -23,6 +23,7 @@ import { AccessLevel, ARCHIVED_PROJECT_GUARD, type AccessService } from '@forgek
 import type { ProjectRepositories } from '../shared/project-repository.js';
 import { PROTECTION_ACCESS_LEVELS } from './branch-policy.js';
 import { protectedBranchEntity } from './protected-branch-presenter.js';
+import { protectedBranchSchema } from './protected-branch-schemas.js';
 import {
   PROTECTION_ACTIONS,
   type ProtectedBranch,
@@ -127,6 +128,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
       path: base,
       auth: 'optional',
       paginated: true,
+      response: { schema: protectedBranchSchema },
       input: params({ search: f.optional(f.string()) }),
       async handler(ctx, input) {
         const { access: projectAccess } = await projectRepos.forRead(ctx);
@@ -140,6 +142,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
       method: 'GET',
       path: `${base}/:name`,
       auth: 'optional',
+      response: { schema: protectedBranchSchema },
       async handler(ctx) {
         const { access: projectAccess } = await projectRepos.forRead(ctx);
         return protectedBranchEntity(await existing(projectAccess.project.id, ctx.params.name!));
@@ -148,6 +151,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
     defineRoute({
       method: 'POST',
       path: base,
+      response: { schema: protectedBranchSchema, errors: [409, 422] },
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       before: maintainer,
       input: params({
@@ -185,6 +189,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
     defineRoute({
       method: 'PATCH',
       path: `${base}/:name`,
+      response: { schema: protectedBranchSchema, errors: [422] },
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       before: maintainer,
       input: params({
@@ -224,6 +229,7 @@ export function protectedBranchRoutes(deps: { store: ProtectedBranchStore; acces
     defineRoute({
       method: 'DELETE',
       path: `${base}/:name`,
+      response: { status: 204, errors: [412] },
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       before: maintainer,
       async handler(ctx, _input, projectAccess) {

@@ -8,6 +8,7 @@ import { matchesSearch } from '../shared/ref-search.js';
 import { asApiError, type RouteDeps } from '../shared/route-deps.js';
 import type { RepositoryHandle } from '../storage/repository-service.js';
 import { tagEntity } from './tag-presenter.js';
+import { tagSchema } from './tag-schemas.js';
 
 /** Orders version-like names numerically part by part (`v1.10` after `v1.9`). */
 function compareVersions(a: string, b: string): number {
@@ -41,6 +42,7 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       path: '/projects/:id/repository/tags',
       auth: 'optional',
       paginated: true,
+      response: { schema: tagSchema },
       input: params({
         order_by: f.optional(f.values(['name', 'updated', 'version']), 'updated'),
         sort: f.optional(f.values(['asc', 'desc']), 'desc'),
@@ -72,6 +74,7 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       method: 'GET',
       path: '/projects/:id/repository/tags/:tag_name',
       auth: 'optional',
+      response: { schema: tagSchema },
       async handler(ctx) {
         const { access, repository } = await projectRepos.forRead(ctx);
         const [{ tag, commit }] = await withCommits(repository!, [await findTag(repository, ctx.params.tag_name!)]);
@@ -81,6 +84,7 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/projects/:id/repository/tags',
+      response: { schema: tagSchema, errors: [409] },
       input: params({ tag_name: f.string(), ref: revisionField(), message: f.optional(f.string()) }),
       async handler(ctx, input) {
         const { access, repository } = await projectRepos.forWrite(ctx);
@@ -97,6 +101,7 @@ export function tagRoutes({ repos, projectRepos }: RouteDeps): Route[] {
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/repository/tags/:tag_name',
+      response: { status: 204, errors: [400] },
       async handler(ctx) {
         const { repository } = await projectRepos.forWrite(ctx);
         await findTag(repository, ctx.params.tag_name!);

@@ -3,6 +3,7 @@ import { apiError, defineRoute, f, frameworkError, notFound, page, params, type 
 import type { TreeEntry } from '../git/repo-reader.js';
 import { pathField, revisionField } from '../shared/input-checks.js';
 import { defaultBranchOf, type RouteDeps } from '../shared/route-deps.js';
+import { treeEntrySchema } from './tree-schemas.js';
 
 const treeEntity = (entry: TreeEntry) => ({ id: entry.id, name: entry.name, type: entry.type, path: entry.path, mode: entry.mode });
 
@@ -16,6 +17,7 @@ export function treeRoutes({ repos, projectRepos }: RouteDeps): Route[] {
       path: '/projects/:id/repository/tree',
       auth: 'optional',
       paginated: true,
+      response: { schema: treeEntrySchema },
       input: params({
         ref: f.optional(revisionField()),
         path: f.optional(pathField()),

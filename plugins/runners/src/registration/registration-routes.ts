@@ -7,6 +7,7 @@ import { settingFields, toSettings } from '../runners/runner-settings-input.js';
 import type { NewRunner } from '../runners/runner-store.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { registrationDetails, resetTokenResult } from '../shared/token-results.js';
+import { registrationDetailsSchema, resetTokenResultSchema } from '../shared/token-schemas.js';
 import type { RegistrationTarget } from './registration-tokens.js';
 
 export function registrationRoutes(deps: RunnerDeps): Route[] {
@@ -39,11 +40,13 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/runners/reset_registration_token',
       auth: 'admin',
+      response: { schema: resetTokenResultSchema },
       handler: () => resetFor({ scope: 'instance', scopeId: 0 }),
     }),
     defineRoute({
       method: 'POST',
       path: '/projects/:id/runners/reset_registration_token',
+      response: { schema: resetTokenResultSchema },
       async handler(ctx) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
         return resetFor({ scope: 'project', scopeId: project.id });
@@ -52,6 +55,7 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/groups/:id/runners/reset_registration_token',
+      response: { schema: resetTokenResultSchema },
       async handler(ctx) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id, AccessLevel.OWNER);
         return resetFor({ scope: 'group', scopeId: group.id });
@@ -61,6 +65,7 @@ export function registrationRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/user/runners',
       scopes: ['create_runner'],
+      response: { schema: registrationDetailsSchema },
       input: params({
         runner_type: f.values([...RUNNER_TYPES]),
         group_id: f.optional(f.id()),

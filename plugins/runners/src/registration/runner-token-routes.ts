@@ -21,6 +21,7 @@ import type { RunnerRow } from '../runners/runner-row.js';
 import type { NewRunner } from '../runners/runner-store.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { registrationDetails, resetTokenResult } from '../shared/token-results.js';
+import { registrationDetailsSchema, resetTokenResultSchema } from '../shared/token-schemas.js';
 
 /** The manager a runner reports when it sends no `system_id`. */
 const LEGACY_SYSTEM_XID = '<legacy>';
@@ -71,6 +72,8 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/runners',
       auth: 'none',
+      // 403: the token opens no registration.
+      response: { schema: registrationDetailsSchema, errors: [403] },
       input: params(
         { token: f.string(), maintainer_note: f.optional(f.string()), info: infoField, active: f.optional(f.boolean()), ...settingFields },
         rules.mutuallyExclusive('maintainer_note', 'maintenance_note'),
@@ -90,6 +93,8 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
       method: 'DELETE',
       path: '/runners',
       auth: 'none',
+      // 403: not a runner's token; 412: the runner changed since `If-Unmodified-Since`.
+      response: { status: 204, errors: [403, 412] },
       input: params({ token: f.string() }),
       async handler(ctx, input) {
         const runner = await authenticateRunner(input.token);
@@ -102,6 +107,8 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/runners/verify',
       auth: 'none',
+      // 403: not a runner's token.
+      response: { status: 200, schema: registrationDetailsSchema, errors: [403] },
       input: params({ token: f.string(), system_id: f.optional(f.string()), info: infoField }),
       async handler(ctx, input) {
         const runner = await authenticateRunner(input.token);
@@ -113,6 +120,7 @@ export function runnerTokenRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/runners/reset_authentication_token',
       auth: 'none',
+      response: { schema: resetTokenResultSchema, errors: [403] },
       input: params({ token: f.string(), system_id: f.optional(f.string()), info: infoField }),
       async handler(ctx, input) {
         const runner = await authenticateRunner(input.token);

@@ -19,8 +19,10 @@ import { RunnerEntity } from '../entities/runner.js';
 import { RunnerProjectEntity } from '../entities/runner-project.js';
 import type { RunnerDeps } from '../shared/deps.js';
 import { resetTokenResult } from '../shared/token-results.js';
+import { resetTokenResultSchema } from '../shared/token-schemas.js';
 import { runnerErrors } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField, STATUSES_INCL_DEPRECATED } from './runner-filters.js';
+import { runnerDetailsSchema, runnerJobSchema, runnerSchema } from './runner-schemas.js';
 import { settingFields, toSettings } from './runner-settings-input.js';
 
 const UPDATABLE = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'];
@@ -50,6 +52,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'GET',
       path: '/runners',
       paginated: true,
+      response: { schema: runnerSchema },
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
         const maintained = await access.visibleProjectIds(ctx.user, { minLevel: AccessLevel.MAINTAINER });
@@ -63,6 +66,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       path: '/runners/all',
       auth: 'admin',
       paginated: true,
+      response: { schema: runnerSchema },
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
         return runnerPage(ctx, applyFilters(filterByScope(database.from(RunnerEntity, 'r'), input.scope), input));
@@ -72,6 +76,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'GET',
       path: '/runners/:id',
       scopes: MANAGE_RUNNER,
+      response: { schema: runnerDetailsSchema },
       input: params({ id: f.id(), include_projects: f.optional(f.boolean(), true) }),
       async handler(ctx, input) {
         const { runner, abilities } = await load(ctx.user, input.id);
@@ -83,6 +88,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'PUT',
       path: '/runners/:id',
       scopes: MANAGE_RUNNER,
+      response: { schema: runnerDetailsSchema },
       input: params(
         { id: f.id(), active: f.optional(f.boolean()), ...settingFields },
         rules.atLeastOneOf(...UPDATABLE),
@@ -108,6 +114,8 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'DELETE',
       path: '/runners/:id',
       scopes: MANAGE_RUNNER,
+      // 412: changed since `If-Unmodified-Since`.
+      response: { status: 204, errors: [412] },
       input: params({ id: f.id() }),
       async handler(ctx, input) {
         const { runner, abilities } = await load(ctx.user, input.id);
@@ -125,6 +133,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       path: '/runners/:id/jobs',
       scopes: MANAGE_RUNNER,
       paginated: true,
+      response: { schema: runnerJobSchema },
       input: params({
         id: f.id(),
         system_id: f.optional(f.string()),
@@ -144,6 +153,7 @@ export function runnerRoutes(deps: RunnerDeps): Route[] {
       method: 'POST',
       path: '/runners/:id/reset_authentication_token',
       scopes: MANAGE_RUNNER,
+      response: { schema: resetTokenResultSchema },
       input: params({ id: f.id() }),
       async handler(ctx, input) {
         const { runner, abilities } = await load(ctx.user, input.id);

@@ -8,6 +8,7 @@ import type { RunnerDeps } from '../shared/deps.js';
 import { fullMessages } from './runner-attributes.js';
 import { applyFilters, filterByScope, filterFields, scopeField, type RunnerConditions } from './runner-filters.js';
 import type { RunnerRow } from './runner-row.js';
+import { runnerSchema } from './runner-schemas.js';
 
 const ancestorIds = (traversalPath: string) => traversalPath.split('/').filter(Boolean).map(Number);
 
@@ -59,6 +60,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       method: 'GET',
       path: '/projects/:id/runners',
       paginated: true,
+      response: { schema: runnerSchema },
       input: params({ ...scopeField, ...filterFields }),
       async handler(ctx, input) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
@@ -68,6 +70,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
     defineRoute({
       method: 'POST',
       path: '/projects/:id/runners',
+      response: { schema: runnerSchema },
       input: params({ runner_id: f.id() }),
       async handler(ctx, input) {
         const user = ctx.user;
@@ -94,6 +97,8 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
     defineRoute({
       method: 'DELETE',
       path: '/projects/:id/runners/:runner_id',
+      // 412: changed since `If-Unmodified-Since`.
+      response: { status: 204, errors: [412] },
       input: params({ runner_id: f.id() }),
       async handler(ctx, input) {
         const { project } = await access.requireProject(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);
@@ -110,6 +115,7 @@ export function scopedRunnerRoutes(deps: RunnerDeps): Route[] {
       method: 'GET',
       path: '/groups/:id/runners',
       paginated: true,
+      response: { schema: runnerSchema },
       input: params(filterFields),
       async handler(ctx, input) {
         const { group } = await access.requireGroup(ctx.user, ctx.params.id, AccessLevel.MAINTAINER);

@@ -3,6 +3,7 @@ import { created, defineRoute, f, noContent, params, unauthorized, type Principa
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import type { ProviderService } from '../providers/provider-service.js';
 import { presentLink } from './link-presenter.js';
+import { linkSchema } from './link-schemas.js';
 import { rootIdOf, type LinkService } from './link-service.js';
 
 const MEMBER_LEVELS = [
@@ -30,6 +31,7 @@ export function linkRoutes(service: LinkService, providers: ProviderService, acc
     defineRoute({
       method: 'GET',
       path: '/groups/:id/saml_group_links',
+      response: { schema: { type: 'array', items: linkSchema } },
       async handler(ctx) {
         return (await service.all(await managedGroup(ctx.user, ctx.params.id))).map(presentLink);
       },
@@ -37,6 +39,7 @@ export function linkRoutes(service: LinkService, providers: ProviderService, acc
     defineRoute({
       method: 'POST',
       path: '/groups/:id/saml_group_links',
+      response: { schema: linkSchema },
       input: params({
         saml_group_name: f.string(),
         access_level: f.values(MEMBER_LEVELS, f.integer()),
@@ -53,6 +56,8 @@ export function linkRoutes(service: LinkService, providers: ProviderService, acc
     defineRoute({
       method: 'GET',
       path: '/groups/:id/saml_group_links/:saml_group_name',
+      // 422: links of several providers share the name and no `provider` picks one.
+      response: { schema: linkSchema, errors: [422] },
       input: lookup,
       async handler(ctx, input) {
         const group = await managedGroup(ctx.user, ctx.params.id);
@@ -62,6 +67,7 @@ export function linkRoutes(service: LinkService, providers: ProviderService, acc
     defineRoute({
       method: 'DELETE',
       path: '/groups/:id/saml_group_links/:saml_group_name',
+      response: { status: 204, errors: [422] },
       input: lookup,
       async handler(ctx, input) {
         const group = await managedGroup(ctx.user, ctx.params.id);

@@ -7,6 +7,7 @@ import { badRequest, created, defineRoute, f, noContent, notFound, params, type 
 import { AccessLevel, type AccessService, type UserService } from '@forgekit/plugin-core/contracts';
 import type { ProviderService } from '../providers/provider-service.js';
 import { presentIdentity } from './identity-presenter.js';
+import { identitySchema } from './identity-schemas.js';
 import type { IdentityService } from './identity-service.js';
 
 export function identityRoutes(service: IdentityService, providers: ProviderService, access: AccessService, users: UserService): Route[] {
@@ -22,6 +23,8 @@ export function identityRoutes(service: IdentityService, providers: ProviderServ
     defineRoute({
       method: 'GET',
       path: '/groups/:id/saml/identities',
+      // 400: the group has no SAML provider.
+      response: { schema: { type: 'array', items: identitySchema }, errors: [400] },
       async handler(ctx) {
         return (await service.all(await providerFor(ctx.user, ctx.params.id))).map(presentIdentity);
       },
@@ -30,6 +33,7 @@ export function identityRoutes(service: IdentityService, providers: ProviderServ
       method: 'POST',
       path: '/groups/:id/saml/identities',
       auth: 'admin',
+      response: { schema: identitySchema },
       input: params({
         user_id: f.id(),
         extern_uid: f.nonBlankString(),
@@ -52,6 +56,7 @@ export function identityRoutes(service: IdentityService, providers: ProviderServ
     defineRoute({
       method: 'GET',
       path: '/groups/:id/saml/:uid',
+      response: { schema: identitySchema, errors: [400] },
       async handler(ctx) {
         return presentIdentity(await service.find(await providerFor(ctx.user, ctx.params.id), ctx.params.uid));
       },
@@ -59,6 +64,7 @@ export function identityRoutes(service: IdentityService, providers: ProviderServ
     defineRoute({
       method: 'PATCH',
       path: '/groups/:id/saml/:uid',
+      response: { schema: identitySchema },
       input: params({ extern_uid: f.string() }),
       async handler(ctx, input) {
         const provider = await providerFor(ctx.user, ctx.params.id);
@@ -68,6 +74,7 @@ export function identityRoutes(service: IdentityService, providers: ProviderServ
     defineRoute({
       method: 'DELETE',
       path: '/groups/:id/saml/:uid',
+      response: { status: 204, errors: [400] },
       async handler(ctx) {
         await service.remove(await providerFor(ctx.user, ctx.params.id), ctx.params.uid);
         return noContent();

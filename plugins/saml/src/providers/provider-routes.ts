@@ -3,6 +3,7 @@ import { defineRoute, noContent, type Route } from '@forgekit/kernel';
 import { AccessLevel, type AccessService } from '@forgekit/plugin-core/contracts';
 import { providerParams, settingsOf } from './provider-input.js';
 import { presentProvider } from './provider-presenter.js';
+import { providerSchema } from './provider-schemas.js';
 import type { ProviderService } from './provider-service.js';
 
 export function providerRoutes(service: ProviderService, access: AccessService): Route[] {
@@ -11,6 +12,7 @@ export function providerRoutes(service: ProviderService, access: AccessService):
     defineRoute({
       method: 'GET',
       path: '/groups/:id/saml_provider',
+      response: { schema: providerSchema },
       async handler(ctx) {
         return presentProvider(await service.require((await ownedGroup(ctx.user, ctx.params.id)).id));
       },
@@ -18,6 +20,7 @@ export function providerRoutes(service: ProviderService, access: AccessService):
     defineRoute({
       method: 'PUT',
       path: '/groups/:id/saml_provider',
+      response: { schema: providerSchema },
       input: providerParams,
       async handler(ctx, input) {
         const group = await ownedGroup(ctx.user, ctx.params.id);
@@ -27,6 +30,7 @@ export function providerRoutes(service: ProviderService, access: AccessService):
     defineRoute({
       method: 'DELETE',
       path: '/groups/:id/saml_provider',
+      response: { status: 204 },
       async handler(ctx) {
         await service.remove(await service.require((await ownedGroup(ctx.user, ctx.params.id)).id));
         return noContent();

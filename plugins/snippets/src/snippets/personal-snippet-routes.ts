@@ -17,6 +17,7 @@ import { Visibility } from '@forgekit/plugin-core/contracts';
 import type { SnippetRow } from '../entities/snippet.js';
 import type { SnippetAccess } from './snippet-access.js';
 import type { SnippetAnswers } from './snippet-answers.js';
+import { snippetDetailSchema, snippetFileAnswer, snippetSchema } from './snippet-schemas.js';
 import { createFileEntries, createRules, filesOf, updateEntries, updateOf, updateRules, VISIBILITIES } from './snippet-params.js';
 import type { SnippetService } from './snippet-service.js';
 import type { SnippetScope } from './snippet-store.js';
@@ -51,6 +52,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
       method: 'GET',
       path,
       paginated: true,
+      response: { schema: snippetSchema },
       input: params({ created_after: f.optional(f.datetime()), created_before: f.optional(f.datetime()), repository_storage: f.optional(f.string()) }),
       async handler(ctx, input) {
         const scope = await scopeOf(ctx.user, input);
@@ -74,6 +76,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
     defineRoute({
       method: 'GET',
       path: '/snippets/:id',
+      response: { schema: snippetDetailSchema },
       auth: 'optional',
       input: params({ id: f.id() }),
       async handler(ctx, input) {
@@ -84,6 +87,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
     defineRoute({
       method: 'GET',
       path: '/snippets/:id/raw',
+      response: snippetFileAnswer,
       auth: 'optional',
       input: params({ id: f.id() }),
       async handler(ctx, input) {
@@ -93,6 +97,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
     defineRoute({
       method: 'GET',
       path: '/snippets/:id/files/:ref/:file_path/raw',
+      response: snippetFileAnswer,
       auth: 'optional',
       input: params({ id: f.id(), ref: f.nonBlankString(), file_path: f.nonBlankString() }),
       async handler(ctx, input) {
@@ -102,6 +107,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
     defineRoute({
       method: 'POST',
       path: '/snippets',
+      response: { schema: snippetDetailSchema },
       input: params(
         {
           title: f.nonBlankString(),
@@ -128,6 +134,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
     defineRoute({
       method: 'PUT',
       path: '/snippets/:id',
+      response: { schema: snippetDetailSchema, errors: [422] },
       input: params({ id: f.id(), ...updateEntries }, ...updateRules),
       async handler(ctx, input) {
         const snippet = await own(ctx.user, input.id);
@@ -138,6 +145,7 @@ export function personalSnippetRoutes({ service, access, answers, onStorage }: P
     defineRoute({
       method: 'DELETE',
       path: '/snippets/:id',
+      response: { status: 204, errors: [412] },
       input: params({ id: f.id() }),
       async handler(ctx, input) {
         const snippet = await own(ctx.user, input.id);

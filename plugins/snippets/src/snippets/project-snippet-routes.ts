@@ -18,6 +18,7 @@ import { AccessLevel, Visibility } from '@forgekit/plugin-core/contracts';
 import type { SnippetRow } from '../entities/snippet.js';
 import { canChangeInProject, canReadInProject, listFloor, type SnippetAccess, type SnippetProject } from './snippet-access.js';
 import type { SnippetAnswers } from './snippet-answers.js';
+import { snippetDetailSchema, snippetFileAnswer, snippetSchema } from './snippet-schemas.js';
 import { createFileEntries, createRules, filesOf, updateEntries, updateOf, updateRules, VISIBILITIES } from './snippet-params.js';
 import type { SnippetService } from './snippet-service.js';
 
@@ -57,6 +58,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
       method: 'GET',
       path: BASE,
       paginated: true,
+      response: { schema: snippetSchema },
       before: project,
       async handler(ctx, _input, reached) {
         const scope = { kind: 'project' as const, projectId: reached.project.id, minVisibility: listFloor(ctx.user, reached.member), authorId: ctx.user.id };
@@ -67,6 +69,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
     defineRoute({
       method: 'GET',
       path: ITEM,
+      response: { schema: snippetDetailSchema },
       auth: 'optional',
       input: item,
       before: project,
@@ -80,6 +83,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
     defineRoute({
       method: 'GET',
       path: `${ITEM}/raw`,
+      response: snippetFileAnswer,
       auth: 'optional',
       input: item,
       before: project,
@@ -90,6 +94,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
     defineRoute({
       method: 'GET',
       path: `${ITEM}/files/:ref/:file_path/raw`,
+      response: snippetFileAnswer,
       auth: 'optional',
       input: params({ snippet_id: f.id(), ref: f.nonBlankString(), file_path: f.nonBlankString() }),
       before: project,
@@ -100,6 +105,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
     defineRoute({
       method: 'POST',
       path: BASE,
+      response: { schema: snippetDetailSchema },
       input: params(
         {
           title: f.nonBlankString(),
@@ -128,6 +134,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
     defineRoute({
       method: 'PUT',
       path: ITEM,
+      response: { schema: snippetDetailSchema, errors: [422] },
       input: params({ snippet_id: f.id(), ...updateEntries }, ...updateRules),
       before: project,
       async handler(ctx, input, reached) {
@@ -139,6 +146,7 @@ export function projectSnippetRoutes({ service, access, answers }: ProjectRouteD
     defineRoute({
       method: 'DELETE',
       path: ITEM,
+      response: { status: 204, errors: [412] },
       input: item,
       before: project,
       async handler(ctx, input, reached) {

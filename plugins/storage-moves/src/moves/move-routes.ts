@@ -3,11 +3,12 @@
  * list and show all moves, schedule moves of every container on a storage, and list,
  * show and schedule the moves of one container. Administrators only.
  */
-import { accepted, created, defineRoute, f, page, params, recordNotFound, totalFor, type Route } from '@forgekit/kernel';
+import { accepted, created, defineRoute, f, page, params, recordNotFound, totalFor, type Route, acceptedSchema } from '@forgekit/kernel';
 import type { RepositoryPlacement } from '@forgekit/plugin-repositories/contracts';
 import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { ContainerAdapter } from './containers.js';
 import { presentMoves } from './move-presenter.js';
+import { moveSchemaFor } from './move-schemas.js';
 import { BULK_JOB, type BulkMoveJob, type MoveScheduler } from './move-scheduler.js';
 import type { MoveStore } from './move-store.js';
 
@@ -22,6 +23,7 @@ export function moveRoutes(
   const own = `/${PLURAL[adapter.type]}/:id/repository_storage_moves`;
   const storageNames = [...repos.storageNames];
   const moveId = { repository_storage_move_id: f.id() };
+  const schema = moveSchemaFor(adapter.key);
 
   const list = (path: string, scoped: boolean) =>
     defineRoute({
@@ -29,6 +31,7 @@ export function moveRoutes(
       path,
       auth: 'admin',
       paginated: true,
+      response: { schema },
       async handler(ctx) {
         const containerId = scoped ? await adapter.find(ctx.user, ctx.params.id!) : null;
         const rows = await store.list(adapter.type, containerId, ctx.page.perPage, ctx.page.offset);
@@ -43,6 +46,7 @@ export function moveRoutes(
       path,
       auth: 'admin',
       input: params(moveId),
+      response: { schema },
       async handler(ctx, input) {
         const containerId = scoped ? await adapter.find(ctx.user, ctx.params.id!) : null;
         const row =
@@ -62,6 +66,7 @@ export function moveRoutes(
       path: all,
       auth: 'admin',
       input: params({ source_storage_name: f.values(storageNames), destination_storage_name: f.optional(f.values(storageNames)) }),
+      response: { status: 202, schema: acceptedSchema },
       async handler(ctx, input) {
         const job: BulkMoveJob = { type: adapter.type, source: input.source_storage_name, destination: input.destination_storage_name ?? null, by: ctx.user };
         await deps.enqueue(BULK_JOB, job);
@@ -77,6 +82,7 @@ export function moveRoutes(
       exemptFrom: [ARCHIVED_PROJECT_GUARD],
       auth: 'admin',
       input: params({ destination_storage_name: f.optional(f.string()) }),
+      response: { schema },
       async handler(ctx, input) {
         const containerId = await adapter.find(ctx.user, ctx.params.id!);
         const move = await scheduler.schedule(adapter, containerId, input.destination_storage_name);

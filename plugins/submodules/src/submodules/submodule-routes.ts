@@ -2,6 +2,7 @@
 import { apiError, defineRoute, f, params, type Route } from '@forgekit/kernel';
 import {
   commitDetailEntity,
+  commitDetailSchema,
   isFullSha,
   isSafePath,
   projectWebUrl,
@@ -22,6 +23,7 @@ export function submoduleRoutes(reads: RepositoryReads, writes: RepositoryWrites
     defineRoute({
       method: 'PUT',
       path: '/projects/:id/repository/submodules/:submodule',
+      response: { schema: commitDetailSchema },
       input: params({ commit_sha: f.string(), branch: f.string(), commit_message: f.optional(f.string()) }),
       async handler(ctx, input) {
         const submodule = ctx.params.submodule!;

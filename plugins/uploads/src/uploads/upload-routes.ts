@@ -22,6 +22,7 @@ import { AccessLevel, ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contr
 import type { UploadOwnerKind } from '../entities/upload.js';
 import { contentTypeOf } from './file-names.js';
 import { presentCreated, presentListed, type Uploader } from './upload-presenter.js';
+import { uploadCreatedSchema, uploadFileAnswer, uploadListedSchema } from './upload-schemas.js';
 import type { UploadService } from './upload-service.js';
 import type { UploadOwner } from './upload-store.js';
 
@@ -74,6 +75,7 @@ export function uploadRoutes({ service, uploaders }: UploadRouteDeps, mount: Upl
         path,
         uploads: true,
         input: params({ file: f.file() }),
+        response: { schema: uploadCreatedSchema },
         async handler(ctx, { file }) {
           const owner = await mount.owner(ctx, 0);
           return created(presentCreated(await service.create(owner, file, ctx.user.id)));
@@ -87,6 +89,7 @@ export function uploadRoutes({ service, uploaders }: UploadRouteDeps, mount: Upl
       path,
       auth: 'optional',
       paginated: true,
+      response: { schema: uploadListedSchema },
       async handler(ctx) {
         const owner = await mount.owner(ctx, AccessLevel.MAINTAINER);
         const { perPage, offset } = ctx.page;
@@ -104,6 +107,7 @@ export function uploadRoutes({ service, uploaders }: UploadRouteDeps, mount: Upl
       path: `${path}/:upload_id`,
       auth: 'optional',
       input: params({ upload_id: f.id() }),
+      response: uploadFileAnswer,
       async handler(ctx, { upload_id }) {
         // Maintainers only: ids can be enumerated without knowing any secret.
         const owner = await mount.owner(ctx, AccessLevel.MAINTAINER);
@@ -114,6 +118,8 @@ export function uploadRoutes({ service, uploaders }: UploadRouteDeps, mount: Upl
       method: 'GET',
       path: secretPath,
       auth: 'optional',
+      // A file name that leaves its folder is refused with 400, although the route declares no input.
+      response: { ...uploadFileAnswer, errors: [400] },
       async handler(ctx) {
         const filename = checkedFilename(ctx);
         const owner = await mount.owner(ctx, 0);
@@ -125,6 +131,7 @@ export function uploadRoutes({ service, uploaders }: UploadRouteDeps, mount: Upl
       path: `${path}/:upload_id`,
       input: params({ upload_id: f.id() }),
       exemptFrom,
+      response: { status: 204 },
       async handler(ctx, { upload_id }) {
         const owner = await mount.owner(ctx, AccessLevel.MAINTAINER);
         await service.remove(await service.findById(owner, upload_id));
@@ -135,6 +142,7 @@ export function uploadRoutes({ service, uploaders }: UploadRouteDeps, mount: Upl
       method: 'DELETE',
       path: secretPath,
       exemptFrom,
+      response: { status: 204, errors: [400] },
       async handler(ctx) {
         const filename = checkedFilename(ctx);
         const owner = await mount.owner(ctx, AccessLevel.MAINTAINER);

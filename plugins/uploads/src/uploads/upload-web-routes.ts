@@ -8,6 +8,7 @@
 import { contentDisposition, defineRoute, stream, type RequestContext, type Route } from '@forgekit/kernel';
 import type { UploadOwnerKind } from '../entities/upload.js';
 import { contentTypeOf, webDisposition } from './file-names.js';
+import { uploadFileAnswer } from './upload-schemas.js';
 import type { UploadService } from './upload-service.js';
 import type { UploadOwner } from './upload-store.js';
 
@@ -37,6 +38,7 @@ export function uploadWebRoutes(service: UploadService, owners: WebUploadOwners)
         path: `/-/${kind}/:id/uploads/:secret/:filename`,
         raw: true,
         auth: 'optional',
+        response: uploadFileAnswer,
         handler: async (ctx) => serve(ctx, await owners.find(ctx, kind, ctx.params.id!)),
       }),
     );
@@ -51,6 +53,7 @@ export function uploadWebRoutes(service: UploadService, owners: WebUploadOwners)
         path,
         raw: true,
         auth: 'optional',
+        response: uploadFileAnswer,
         async handler(ctx) {
           const fullPath = segments.map((name) => ctx.params[name]).join('/');
           return serve(ctx, await owners.find(ctx, 'project', fullPath));

@@ -22,6 +22,7 @@ import { interpolate } from '../hooks/hook-rules.js';
 import type { HookMount } from '../hooks/hook-mount.js';
 import type { HookService } from '../hooks/hook-service.js';
 import { presentLog } from './log-presenter.js';
+import { hookLogSchema, resendSchema } from './log-schemas.js';
 import type { LogStore, StatusFilter } from './log-store.js';
 
 /** GitLab shows deliveries since the start of the day seven days ago. */
@@ -67,6 +68,7 @@ export function historyRoutes(deps: HistoryDeps, mount: HookMount): Route[] {
       path: item,
       paginated: true,
       input: params({ hook_id: f.id(), status: f.optional(f.commaList()) }),
+      response: { schema: hookLogSchema },
       before: (ctx) => mount.owner(ctx),
       async handler(ctx, { hook_id, status }, owner) {
         if (ctx.page.perPageSent > MAX_EVENTS_PER_PAGE) throw frameworkError(400, 'per_page does not have a valid value');
@@ -82,6 +84,7 @@ export function historyRoutes(deps: HistoryDeps, mount: HookMount): Route[] {
       path: `${item}/:hook_event_id/resend`,
       exemptFrom: mount.kind === 'project' ? [ARCHIVED_PROJECT_GUARD] : [],
       input: params({ hook_id: f.id(), hook_event_id: f.id() }),
+      response: { schema: resendSchema, errors: [422, 429] },
       before: (ctx) => mount.owner(ctx),
       async handler(ctx, { hook_id, hook_event_id }, owner) {
         const hook = await deps.hooks.find(owner, hook_id);

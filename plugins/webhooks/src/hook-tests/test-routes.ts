@@ -16,6 +16,8 @@ export interface TestRouteDeps {
   rateLimited: () => Promise<boolean>;
 }
 
+const testedSchema = { type: 'object', properties: { message: { const: '201 Created' } }, required: ['message'] } as const;
+
 /** `POST .../hooks/:hook_id/test/:trigger`: delivers a sample now, even to a disabled hook; 201 only on a 2xx. */
 export function testRoutes(deps: TestRouteDeps, mount: HookMount): Route[] {
   return [
@@ -24,6 +26,7 @@ export function testRoutes(deps: TestRouteDeps, mount: HookMount): Route[] {
       path: `${mount.path}/:hook_id/test/:trigger`,
       exemptFrom: mount.kind === 'project' ? [ARCHIVED_PROJECT_GUARD] : [],
       input: params({ hook_id: f.id(), trigger: f.values([...HOOK_TRIGGERS]) }),
+      response: { schema: testedSchema, errors: [422, 429] },
       before: (ctx) => mount.owner(ctx),
       async handler(ctx, { hook_id, trigger }, owner) {
         const hook = await deps.hooks.find(owner, hook_id);

@@ -2,6 +2,7 @@
 import { created, defineRoute, f, noContent, params, rules, type Route } from '@forgekit/kernel';
 import { WIKI_FORMATS } from './page-paths.js';
 import { presentAttachment, presentBasic, presentPage } from './page-presenter.js';
+import { attachmentSchema, pageListSchema, pageSchema } from './page-schemas.js';
 import type { PageService } from './page-service.js';
 import type { WikiAccess } from './wiki-access.js';
 
@@ -16,6 +17,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       path: collection,
       auth: 'optional',
       input: params({ with_content: f.optional(f.boolean(), false) }),
+      response: { schema: pageListSchema },
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
         if (input.with_content) return (await service.listWithContent(project)).map((page) => presentPage(page, page.content));
@@ -27,6 +29,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       path: item,
       auth: 'optional',
       input: params({ render_html: f.optional(f.boolean(), false), version: f.optional(f.string()) }),
+      response: { schema: pageSchema },
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
         const page = await service.find(project, ctx.params.slug, input.version);
@@ -37,6 +40,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       method: 'POST',
       path: collection,
       input: params({ title: f.string(), content: f.string(), format: f.optional(format(), 'markdown') }),
+      response: { schema: pageSchema },
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'create');
         const page = await service.create(project, ctx.user, { ...input, format: input.format ?? 'markdown' });
@@ -50,6 +54,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
         { title: f.optional(f.string()), content: f.optional(f.string()), format: f.optional(format()) },
         rules.atLeastOneOf('content', 'title', 'format'),
       ),
+      response: { schema: pageSchema },
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'create');
         const page = await service.update(project, ctx.user, ctx.params.slug, input);
@@ -59,6 +64,8 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
     defineRoute({
       method: 'DELETE',
       path: item,
+      // A removal the repository refuses answers 422.
+      response: { status: 204, errors: [422] },
       async handler(ctx) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'admin');
         await service.remove(project, ctx.user, ctx.params.slug);
@@ -70,6 +77,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       path: `${collection}/attachments`,
       uploads: true,
       input: params({ file: f.file(), branch: f.optional(f.string()) }),
+      response: { schema: attachmentSchema },
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'create');
         return created(presentAttachment(await service.attach(project, ctx.user, input.file, input.branch)));
