@@ -24,13 +24,14 @@ import { createMergeRequestService } from './merge-requests/mr-service.js';
 import { createMergeRequestStore } from './merge-requests/mr-store.js';
 import { sourcePushes } from './merge-requests/source-pushes.js';
 import { init } from './migrations/202611271100-init.js';
+import { lockVersion } from './migrations/202611271800-lock-version.js';
 
 /** Merge requests: iids, branches checked with git, diffs and commits from git, real merges, list filters, system notes and milestone events. */
 export const mergeRequestsPlugin = definePlugin({
   id: 'merge-requests',
   compatibility: '^0.1.0',
   entities: [MergeRequestEntity, MergeRequestUserEntity, MergeRequestLabelEntity, MergeRequestVersionEntity],
-  migrations: [init],
+  migrations: [init, lockVersion],
   requires: [
     coreAccessRef,
     coreUsersRef,
@@ -75,7 +76,17 @@ export const mergeRequestsPlugin = definePlugin({
       protection,
       events: ctx.events,
     });
-    const present = createMergeRequestPresenter({ store, git, reads, users, projects, labels, milestones, notes });
+    const present = createMergeRequestPresenter({
+      store,
+      git,
+      reads,
+      users,
+      projects,
+      labels,
+      milestones,
+      notes,
+      cache: ctx.resolve(kernelServices.presented),
+    });
     const lister = createMergeRequestLister({ access, users, labels, milestones, store });
     ctx.routes(
       ...mergeRequestRoutes({

@@ -19,6 +19,7 @@ export type RepositoryReads = Pick<
   | 'findAll'
   | 'resolveCommit'
   | 'branchHead'
+  | 'branchHeads'
   | 'readCommit'
   | 'listCommits'
   | 'countCommits'

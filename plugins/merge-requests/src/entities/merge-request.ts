@@ -43,6 +43,8 @@ export const MergeRequestEntity = defineEntity({
     closedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Raised by every update: the presented cache's version of the row. */
+    lockVersion: p.integer().version().default(0),
   }),
 });
 

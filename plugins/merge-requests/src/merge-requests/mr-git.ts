@@ -51,18 +51,10 @@ function remembered<T>(compute: (repository: RepositoryHandle, a: string, b: str
 
 export type BranchHead = (repository: RepositoryHandle, branch: string) => Promise<string | null>;
 
-/** A branch head reader that reads each branch once (for one page: branches move between requests). */
-export function branchHeadsOnce(read: BranchHead): BranchHead {
-  const heads = new Map<string, Promise<string | null>>();
-  return (repository, branch) => {
-    const key = `${repository.id}:${branch}`;
-    let head = heads.get(key);
-    if (!head) {
-      head = read(repository, branch);
-      heads.set(key, head);
-    }
-    return head;
-  };
+/** A merge request of a page, with its project's repository. */
+export interface PageItem {
+  repository: RepositoryHandle | null;
+  mr: RefsOf;
 }
 
 export function createMergeRequestGit(repos: RepositoryReads) {
@@ -93,9 +85,21 @@ export function createMergeRequestGit(repos: RepositoryReads) {
 
   return {
     refs,
-    /** `refs` for a page of merge requests, each branch read once. */
-    pageRefs: () => {
-      const branchHead = branchHeadsOnce((repository, branch) => repos.branchHead(repository, branch));
+    /**
+     * `refs` for a page of merge requests: the branches its open ones name are read at once,
+     * per repository (for this page only: branches move between requests).
+     */
+    async pageRefs(page: readonly PageItem[]) {
+      const wanted = new Map<number, { repository: RepositoryHandle; branches: Set<string> }>();
+      for (const { repository, mr } of page) {
+        if (mr.state !== 'opened' || !repository) continue;
+        let entry = wanted.get(repository.id);
+        if (!entry) wanted.set(repository.id, (entry = { repository, branches: new Set() }));
+        entry.branches.add(mr.sourceBranch).add(mr.targetBranch);
+      }
+      const heads = new Map<number, Map<string, string | null>>();
+      await Promise.all([...wanted.values()].map(async ({ repository, branches }) => heads.set(repository.id, await repos.branchHeads(repository, branches))));
+      const branchHead: BranchHead = async (repository, branch) => heads.get(repository.id)?.get(branch) ?? null;
       return (repository: RepositoryHandle | null, mr: RefsOf) => refs(repository, mr, branchHead);
     },
     mergeState,

@@ -19,6 +19,8 @@ export interface ListOrder {
   /** Adds the leading order terms to the list query; ties are broken by `m.id` in `direction`. */
   terms(query: MergeRequestQuery): void;
   direction: 'asc' | 'desc';
+  /** Names an order whose terms carry no values, so a statement built with it may be kept. */
+  key?: string;
 }
 
 export interface OrderDeps {
@@ -44,6 +46,7 @@ const nullsLast = (term: Sql, sort: 'asc' | 'desc') => sql`case when ${term} is 
 const byColumn = (column: 'm.createdAt' | 'm.updatedAt' | 'm.title', sort: 'asc' | 'desc'): ListOrder => ({
   terms: (query) => query.orderBy(column, sort),
   direction: sort,
+  key: `${column} ${sort}`,
 });
 
 export function createMergeRequestOrderer(deps: OrderDeps) {
@@ -99,7 +102,7 @@ export function createMergeRequestOrderer(deps: OrderDeps) {
       case 'title':
         return byColumn('m.title', sort);
       case 'merged_at':
-        return { terms: (query) => query.orderBy('m.mergedAt', sort, { nulls: 'last' }), direction: sort };
+        return { terms: (query) => query.orderBy('m.mergedAt', sort, { nulls: 'last' }), direction: sort, key: `m.mergedAt ${sort}` };
       case 'popularity': {
         // GitLab's order_upvotes_desc / _asc: by upvotes, then id descending.
         const votes = await upvotes(filter);

@@ -2,7 +2,7 @@
  * GitLab's MergeRequestBasic (lists), MergeRequest (single) and MergeRequestSimple (`view=simple`)
  * entities, for a page at once: users, labels, milestones and note counts are looked up in one batch each.
  */
-import { relinkWebUrl } from '@forgekit/kernel';
+import { relinkWebUrl, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -22,6 +22,8 @@ export interface PresenterDeps {
   labels: LabelsService;
   milestones: MilestonesService;
   notes: NotesService;
+  /** The kernel's presented cache: lists keep each merge request's own fields by the row's version. */
+  cache?: FragmentCache;
 }
 
 export interface PresentOptions {
@@ -35,6 +37,33 @@ export interface PresentOptions {
   changesCount?: (mr: MergeRequestRow, refs: DiffRefs) => Promise<number>;
   canMerge?: (mr: MergeRequestRow) => Promise<boolean>;
 }
+
+/**
+ * The fields of a list item that read other rows (users, labels, milestones, notes, award
+ * emoji) or git: filled on each request. The rest reads the merge request's row, its project's
+ * path and the external URL alone, and is what the presented cache keeps.
+ */
+const RELATED_FIELDS = [
+  'merged_by',
+  'merge_user',
+  'closed_by',
+  'user_notes_count',
+  'upvotes',
+  'downvotes',
+  'author',
+  'assignees',
+  'assignee',
+  'reviewers',
+  'labels',
+  'milestone',
+  'merge_status',
+  'detailed_merge_status',
+  'sha',
+  'has_conflicts',
+] as const;
+type Related = Record<(typeof RELATED_FIELDS)[number], unknown>;
+
+const webUrlOf = (mr: MergeRequestRow, projectPath: string, externalUrl: string) => `${externalUrl}/${projectPath}/-/merge_requests/${mr.iid}`;
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
@@ -57,23 +86,8 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     return new Map(entries);
   }
 
-  return async function present(mrs: readonly MergeRequestRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
-    if (mrs.length === 0) return [];
-    const projects = await projectsOf(mrs);
-    const webUrl = (mr: MergeRequestRow) => `${options.externalUrl}/${projects.get(mr.projectId)?.path}/-/merge_requests/${mr.iid}`;
-    if (options.simple) {
-      return mrs.map((mr) => ({
-        id: mr.id,
-        iid: mr.iid,
-        project_id: mr.projectId,
-        title: mr.title,
-        description: mr.description ?? null,
-        state: mr.state,
-        created_at: mr.createdAt.toISOString(),
-        updated_at: mr.updatedAt.toISOString(),
-        web_url: webUrl(mr),
-      }));
-    }
+  /** Each merge request's related fields (users, labels, milestone, notes, git) for a page at once, and its project's path. */
+  async function relatedOf(mrs: readonly MergeRequestRow[], projects: Awaited<ReturnType<typeof projectsOf>>, options: PresentOptions) {
     const ids = mrs.map((mr) => mr.id);
     const [relations, noteCounts, votes] = await Promise.all([
       deps.store.relationsOf(ids),
@@ -86,7 +100,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
-    const pageRefs = deps.git.pageRefs();
+    const pageRefs = await deps.git.pageRefs(mrs.map((mr) => ({ repository: projects.get(mr.projectId)!.repository, mr })));
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
       labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
@@ -107,68 +121,115 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     };
     const relinked = <T extends { web_url?: unknown }>(entity: T) => (options.relink ? relinkWebUrl({ relink: options.relink }, entity) : entity);
 
-    return Promise.all(
-      mrs.map(async (mr, index) => {
-        const { refs, state } = git[index]!;
-        const projectPath = projects.get(mr.projectId)?.path ?? '';
-        const mrLabels = (relations.labels.get(mr.id) ?? []).flatMap((id) => labels.get(id) ?? []);
-        const assignees = (relations.assignees.get(mr.id) ?? []).flatMap((id) => user(id) ?? []);
-        const reviewers = (relations.reviewers.get(mr.id) ?? []).flatMap((id) => user(id) ?? []);
-        const milestone = typeof mr.milestoneId === 'number' ? milestones.get(mr.milestoneId) : undefined;
-        const mergedBy = user(mr.mergedById);
-        const body: Record<string, unknown> = {
-          id: mr.id,
-          iid: mr.iid,
-          project_id: mr.projectId,
-          title: mr.title,
-          description: mr.description ?? null,
-          state: mr.state,
-          created_at: mr.createdAt.toISOString(),
-          updated_at: mr.updatedAt.toISOString(),
+    return mrs.map((mr, index): { related: Related; refs: DiffRefs } => {
+      const { refs, state } = git[index]!;
+      const mrLabels = (relations.labels.get(mr.id) ?? []).flatMap((id) => labels.get(id) ?? []);
+      const assignees = (relations.assignees.get(mr.id) ?? []).flatMap((id) => user(id) ?? []);
+      const milestone = typeof mr.milestoneId === 'number' ? milestones.get(mr.milestoneId) : undefined;
+      const mergedBy = user(mr.mergedById);
+      return {
+        refs,
+        related: {
           merged_by: mergedBy,
           merge_user: mergedBy,
-          merged_at: mr.mergedAt?.toISOString() ?? null,
-          merge_after: null,
           closed_by: user(mr.closedById),
-          closed_at: mr.closedAt?.toISOString() ?? null,
-          target_branch: mr.targetBranch,
-          source_branch: mr.sourceBranch,
           user_notes_count: noteCounts.get(mr.id) ?? 0,
           upvotes: votes.get(mr.id)?.upvotes ?? 0,
           downvotes: votes.get(mr.id)?.downvotes ?? 0,
           author: user(mr.authorId),
           assignees,
           assignee: assignees[0] ?? null,
-          reviewers,
-          source_project_id: mr.projectId,
-          target_project_id: mr.projectId,
+          reviewers: (relations.reviewers.get(mr.id) ?? []).flatMap((id) => user(id) ?? []),
           labels: options.withLabelsDetails ? deps.labels.present(mrLabels, true) : deps.labels.present(mrLabels, false),
-          draft: mr.draft,
-          work_in_progress: mr.draft,
-          imported: false,
-          imported_from: 'none',
           milestone: milestone ? relinked(deps.milestones.entity(milestone)) : null,
-          merge_when_pipeline_succeeds: false,
           merge_status: state.legacy,
           detailed_merge_status: state.detailed,
           sha: refs.head_sha,
-          merge_commit_sha: mr.mergeCommitSha ?? null,
-          squash_commit_sha: mr.squashCommitSha ?? null,
-          discussion_locked: mr.discussionLocked ?? null,
-          should_remove_source_branch: null,
-          force_remove_source_branch: mr.forceRemoveSourceBranch,
-          prepared_at: mr.createdAt.toISOString(),
-          reference: `!${mr.iid}`,
-          references: { short: `!${mr.iid}`, relative: `!${mr.iid}`, full: `${projectPath}!${mr.iid}` },
-          web_url: webUrl(mr),
-          time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-          squash: mr.squash,
-          squash_on_merge: mr.squash,
-          task_completion_status: taskCompletion(mr.description ?? null),
           has_conflicts: state.hasConflicts,
-          blocking_discussions_resolved: true,
-          approvals_before_merge: null,
-        };
+        },
+      };
+    });
+  }
+
+  /** `MergeRequestBasic`, with the related fields in their places. */
+  function basicBody(mr: MergeRequestRow, related: Related, projectPath: string, externalUrl: string): Record<string, unknown> {
+    return {
+      id: mr.id,
+      iid: mr.iid,
+      project_id: mr.projectId,
+      title: mr.title,
+      description: mr.description ?? null,
+      state: mr.state,
+      created_at: mr.createdAt.toISOString(),
+      updated_at: mr.updatedAt.toISOString(),
+      merged_by: related.merged_by,
+      merge_user: related.merge_user,
+      merged_at: mr.mergedAt?.toISOString() ?? null,
+      merge_after: null,
+      closed_by: related.closed_by,
+      closed_at: mr.closedAt?.toISOString() ?? null,
+      target_branch: mr.targetBranch,
+      source_branch: mr.sourceBranch,
+      user_notes_count: related.user_notes_count,
+      upvotes: related.upvotes,
+      downvotes: related.downvotes,
+      author: related.author,
+      assignees: related.assignees,
+      assignee: related.assignee,
+      reviewers: related.reviewers,
+      source_project_id: mr.projectId,
+      target_project_id: mr.projectId,
+      labels: related.labels,
+      draft: mr.draft,
+      work_in_progress: mr.draft,
+      imported: false,
+      imported_from: 'none',
+      milestone: related.milestone,
+      merge_when_pipeline_succeeds: false,
+      merge_status: related.merge_status,
+      detailed_merge_status: related.detailed_merge_status,
+      sha: related.sha,
+      merge_commit_sha: mr.mergeCommitSha ?? null,
+      squash_commit_sha: mr.squashCommitSha ?? null,
+      discussion_locked: mr.discussionLocked ?? null,
+      should_remove_source_branch: null,
+      force_remove_source_branch: mr.forceRemoveSourceBranch,
+      prepared_at: mr.createdAt.toISOString(),
+      reference: `!${mr.iid}`,
+      references: { short: `!${mr.iid}`, relative: `!${mr.iid}`, full: `${projectPath}!${mr.iid}` },
+      web_url: webUrlOf(mr, projectPath, externalUrl),
+      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+      squash: mr.squash,
+      squash_on_merge: mr.squash,
+      task_completion_status: taskCompletion(mr.description ?? null),
+      has_conflicts: related.has_conflicts,
+      blocking_discussions_resolved: true,
+      approvals_before_merge: null,
+    };
+  }
+
+  async function present(mrs: readonly MergeRequestRow[], options: PresentOptions): Promise<Record<string, unknown>[]> {
+    if (mrs.length === 0) return [];
+    const projects = await projectsOf(mrs);
+    const pathOf = (mr: MergeRequestRow) => projects.get(mr.projectId)?.path ?? '';
+    if (options.simple) {
+      return mrs.map((mr) => ({
+        id: mr.id,
+        iid: mr.iid,
+        project_id: mr.projectId,
+        title: mr.title,
+        description: mr.description ?? null,
+        state: mr.state,
+        created_at: mr.createdAt.toISOString(),
+        updated_at: mr.updatedAt.toISOString(),
+        web_url: webUrlOf(mr, pathOf(mr), options.externalUrl),
+      }));
+    }
+    const related = await relatedOf(mrs, projects, options);
+    return Promise.all(
+      mrs.map(async (mr, index) => {
+        const { related: fields, refs } = related[index]!;
+        const body = basicBody(mr, fields, pathOf(mr), options.externalUrl);
         if (!options.full) return body;
         body.subscribed = false;
         body.changes_count = options.changesCount ? String(await options.changesCount(mr, refs)) : null;
@@ -186,7 +247,28 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
         return body;
       }),
     );
-  };
+  }
+
+  /**
+   * `MergeRequestBasic` list items as JSON texts: a merge request's own fields come from the
+   * presented cache by the row's version, its project's path and the URL its links are built
+   * on; the related fields, git's answers among them, are filled in their places.
+   */
+  async function presentListJson(mrs: readonly MergeRequestRow[], options: Omit<PresentOptions, 'full'>): Promise<(JsonText | Record<string, unknown>)[]> {
+    const { cache } = deps;
+    if (!cache?.enabled || options.simple) return present(mrs, { ...options, full: false });
+    if (mrs.length === 0) return [];
+    const projects = await projectsOf(mrs);
+    const related = await relatedOf(mrs, projects, { ...options, full: false });
+    return mrs.map((mr, index) => {
+      const { related: fields } = related[index]!;
+      const projectPath = projects.get(mr.projectId)?.path ?? '';
+      const key = versionKey('merge-request-basic', options.externalUrl, projectPath, sourceKey('MergeRequest', mr.id, mr.lockVersion));
+      return cache.fragment(key, () => ({ body: basicBody(mr, fields, projectPath, options.externalUrl), live: RELATED_FIELDS })).json(fields);
+    });
+  }
+
+  return Object.assign(present, { listJson: presentListJson });
 }
 
 export type PresentMergeRequests = ReturnType<typeof createMergeRequestPresenter>;

@@ -84,17 +84,19 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
     const filter = await lister(ctx.user, scope, input);
     const order = await deps.orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
     const rows = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
-    const items = await present(rows, {
+    const total = () => totalFromRows(ctx.page, rows, () => store.count(filter));
+    const options = {
       externalUrl: ctx.externalUrl,
       relink: ctx.relink,
-      full: false,
       simple: input.view === 'simple',
       withLabelsDetails: input.with_labels_details ?? false,
-    });
+    };
     if (input.render_html && input.view !== 'simple') {
+      const items = await present(rows, { ...options, full: false });
       await Promise.all(items.map(async (item, index) => Object.assign(item, await deps.render(rows[index]!, ctx.externalUrl, ctx.user))));
+      return page(items, await total());
     }
-    return page(items, await totalFromRows(ctx.page, rows, () => store.count(filter)));
+    return page(await present.listJson(rows, options), await total());
   }
 
   async function presentOne(ctx: RequestContext, mr: MergeRequestRow, projectAccess: ProjectAccess) {

@@ -1,17 +1,18 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, releaseInternalIds, unlessTaken } from '@forgekit/kernel/orm';
+import { allocateInternalId, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
 import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
+import { filterParams } from './mr-filter-params.js';
 import type { ListOrder } from './mr-order.js';
 
 /** The `internal_ids` counter of a project's merge requests. */
 const IID_USAGE = 'merge_requests';
 
-export type NewMergeRequest = Omit<MergeRequestRow, 'id' | 'iid'>;
+export type NewMergeRequest = Omit<MergeRequestRow, 'id' | 'iid' | 'lockVersion'>;
 
 /** What a write does besides the merge request row, in the same transaction (system notes, milestone events). */
 export type AlsoInTransaction = (tx: Transaction, mergeRequest: MergeRequestRow) => Promise<void>;
@@ -31,8 +32,25 @@ export interface RelationChanges {
 /** A next iid that lost a race to another process is retried this often. */
 const IID_ATTEMPTS = 5;
 
+/** List statements kept, one per filter shape and order; past this many they are compiled afresh. */
+const LIST_SHAPES = 100;
+
+type ListRow = MergeRequestRow & { [TOTAL_COLUMN]?: unknown };
+
 export function createMergeRequestStore(database: Database) {
   const byIid = database.prepareRows((p) => database.from(MergeRequestEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
+  const userLinks = database.prepareRows((p) => database.from(MergeRequestUserEntity).whereIn('mergeRequestId', p.ids).orderBy('id'));
+  const labelLinks = database.prepareRows((p) => database.from(MergeRequestLabelEntity).whereIn('mergeRequestId', p.ids).orderBy('id'));
+  const labelsCarried = database.prepareValues(
+    (p) =>
+      database
+        .table(MergeRequestLabelEntity, 'link')
+        .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
+        .distinct()
+        .select({ labelId: 'link.labelId' })
+        .whereIn('m.projectId', p.projectIds),
+    { labelId: 'number' },
+  );
 
   async function setUsers(tx: Transaction, mergeRequestId: number, role: MergeRequestUserRole, userIds: readonly number[]) {
     await database.delete(MergeRequestUserEntity, { mergeRequestId, role }, { tx });
@@ -68,13 +86,36 @@ export function createMergeRequestStore(database: Database) {
       });
       const id = await database.insert(MergeRequestEntity, { ...row, iid }, { tx });
       await setRelations(tx, id, relations);
-      const stored = { ...row, id, iid };
+      const stored = { ...row, id, iid, lockVersion: 0 };
       await also(tx, stored);
       return stored;
     });
   }
 
   const list = (filter: MergeRequestFilter) => applyMergeRequestFilter(database.from(MergeRequestEntity, 'm'), filter);
+
+  /** A page of the filter in the order, with the filter's total beside each row. */
+  function pageQuery(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number) {
+    const total = applyMergeRequestFilter(database.table(MergeRequestEntity, 'm').count(), filter);
+    const query = list(filter).selectQuery(TOTAL_COLUMN, total);
+    order.terms(query);
+    return query.orderBy('m.id', order.direction).limit(limit).offset(offset);
+  }
+
+  const pages = new Map<string, PreparedRead<ListRow, string>>();
+  /** The page read of a filter's shape, built once with the filter's values as parameters. */
+  function preparedPage(order: ListOrder, filter: MergeRequestFilter) {
+    const params = order.key === undefined ? undefined : filterParams(filter);
+    if (!params) return undefined;
+    const key = `${order.key}|${params.key}`;
+    let read = pages.get(key);
+    if (!read) {
+      read = database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>;
+      if (pages.size >= LIST_SHAPES) pages.clear();
+      pages.set(key, read);
+    }
+    return { read, values: params.values };
+  }
 
   return {
     /** Inserts with the project's next iid; concurrent creates take turns, and a lost race on the unique iid retries. */
@@ -93,9 +134,10 @@ export function createMergeRequestStore(database: Database) {
       also: AlsoInTransaction,
     ): Promise<MergeRequestRow> {
       return database.transaction(async (tx) => {
-        if (Object.keys(changes).length > 0) await database.update(MergeRequestEntity, { id: mergeRequest.id }, changes, { tx });
+        const changed = Object.keys(changes).length > 0;
+        if (changed) await database.update(MergeRequestEntity, { id: mergeRequest.id }, changes, { tx });
         await setRelations(tx, mergeRequest.id, relations);
-        const stored = { ...mergeRequest, ...changes };
+        const stored = { ...mergeRequest, ...changes, lockVersion: mergeRequest.lockVersion + (changed ? 1 : 0) };
         await also(tx, stored);
         return stored;
       });
@@ -109,7 +151,7 @@ export function createMergeRequestStore(database: Database) {
       return database.transaction(async (tx) => {
         const moved = await database.update(MergeRequestEntity, { id: mergeRequest.id, state: 'opened' }, { ...changes, state: 'merged' }, { tx });
         if (moved === 0) return null;
-        const stored: MergeRequestRow = { ...mergeRequest, ...changes, state: 'merged' };
+        const stored: MergeRequestRow = { ...mergeRequest, ...changes, state: 'merged', lockVersion: mergeRequest.lockVersion + 1 };
         await also(tx, stored);
         return stored;
       });
@@ -167,11 +209,10 @@ export function createMergeRequestStore(database: Database) {
           ),
 
     /** A page of merge requests; each row also carries the filter's total as TOTAL_COLUMN. */
-    async list(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number): Promise<(MergeRequestRow & { [TOTAL_COLUMN]?: unknown })[]> {
-      const total = applyMergeRequestFilter(database.table(MergeRequestEntity, 'm').count(), filter);
-      const query = list(filter).selectQuery(TOTAL_COLUMN, total);
-      order.terms(query);
-      return database.rows(query.orderBy('m.id', order.direction).limit(limit).offset(offset));
+    async list(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number): Promise<ListRow[]> {
+      const prepared = preparedPage(order, filter);
+      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset });
+      return database.rows(pageQuery(filter, order, limit, offset));
     },
 
     /** Ids of every merge request the filter matches (the popularity order's votes). */
@@ -212,36 +253,21 @@ export function createMergeRequestStore(database: Database) {
     async relationsOf(ids: readonly number[]): Promise<Relations> {
       const relations: Relations = { assignees: new Map(), reviewers: new Map(), labels: new Map() };
       if (ids.length === 0) return relations;
-      const push = (map: Map<number, number[]>, key: number, value: number) => map.set(key, [...(map.get(key) ?? []), value]);
-      for (const row of await database.rows(
-        database
-          .from(MergeRequestUserEntity)
-          .whereIn('mergeRequestId', [...ids])
-          .orderBy('id'),
-      )) {
-        push(row.role === 'assignee' ? relations.assignees : relations.reviewers, row.mergeRequestId, row.userId);
-      }
-      for (const row of await database.rows(
-        database
-          .from(MergeRequestLabelEntity)
-          .whereIn('mergeRequestId', [...ids])
-          .orderBy('id'),
-      )) {
-        push(relations.labels, row.mergeRequestId, row.labelId);
-      }
+      const push = (map: Map<number, number[]>, key: number, value: number) => {
+        const list = map.get(key);
+        if (list) list.push(value);
+        else map.set(key, [value]);
+      };
+      const [users, labels] = await Promise.all([userLinks.all({ ids }), labelLinks.all({ ids })]);
+      for (const row of users) push(row.role === 'assignee' ? relations.assignees : relations.reviewers, row.mergeRequestId, row.userId);
+      for (const row of labels) push(relations.labels, row.mergeRequestId, row.labelId);
       return relations;
     },
 
     /** The labels that merge requests of these projects carry. */
     async labelIdsIn(projectIds: readonly number[]): Promise<number[]> {
       if (projectIds.length === 0) return [];
-      const query = database
-        .table(MergeRequestLabelEntity, 'link')
-        .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
-        .distinct()
-        .select({ labelId: 'link.labelId' })
-        .whereIn('m.projectId', [...projectIds]);
-      return (await database.values(query, { labelId: 'number' })).map((row) => row.labelId);
+      return (await labelsCarried.all({ projectIds })).map((row) => row.labelId);
     },
 
     /** Opened, closed and merged merge requests per label, among those `filter` keeps. */

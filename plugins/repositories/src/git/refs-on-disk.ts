@@ -40,23 +40,54 @@ export async function headBranchOnDisk(gitDir: string): Promise<string | null> {
   }
 }
 
-/** The commit a branch points at (loose ref first, then packed refs), or null. */
-export async function branchHeadOnDisk(gitDir: string, branch: string): Promise<string | null> {
-  if (!isValidRefName(branch)) return null;
-  const ref = `refs/heads/${branch}`;
+/** The commit a loose ref file names, or null when there is none. */
+function looseHead(gitDir: string, ref: string): string | null {
   try {
     const loose = readFileSync(join(gitDir, ref), 'utf8').trim();
     if (/^[0-9a-f]{40}$/.test(loose)) return loose;
   } catch {
     // not a loose ref
   }
+  return null;
+}
+
+/** The packed refs' lines, or none. */
+async function packedRefLines(gitDir: string): Promise<string[]> {
   try {
-    const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8');
-    for (const line of packed.split('\n')) {
-      if (line.endsWith(` ${ref}`) && line.length === 41 + ref.length) return line.slice(0, 40);
-    }
+    return (await readFile(join(gitDir, 'packed-refs'), 'utf8')).split('\n');
   } catch {
-    // no packed refs
+    return [];
+  }
+}
+
+const packedHead = (lines: readonly string[], ref: string) => {
+  for (const line of lines) {
+    if (line.endsWith(` ${ref}`) && line.length === 41 + ref.length) return line.slice(0, 40);
   }
   return null;
+};
+
+/** The commit a branch points at (loose ref first, then packed refs), or null. */
+export async function branchHeadOnDisk(gitDir: string, branch: string): Promise<string | null> {
+  if (!isValidRefName(branch)) return null;
+  const ref = `refs/heads/${branch}`;
+  return looseHead(gitDir, ref) ?? packedHead(await packedRefLines(gitDir), ref);
+}
+
+/** `branchHeadOnDisk` of several branches of one repository, reading `packed-refs` at most once. */
+export async function branchHeadsOnDisk(gitDir: string, branches: Iterable<string>): Promise<Map<string, string | null>> {
+  const heads = new Map<string, string | null>();
+  const packed: string[] = [];
+  for (const branch of branches) {
+    if (heads.has(branch)) continue;
+    const valid = isValidRefName(branch);
+    const head = valid ? looseHead(gitDir, `refs/heads/${branch}`) : null;
+    heads.set(branch, head);
+    if (head === null && valid) packed.push(branch);
+  }
+  if (packed.length > 0) {
+    const lines = await packedRefLines(gitDir);
+    for (const branch of packed) heads.set(branch, packedHead(lines, `refs/heads/${branch}`));
+  }
+  return heads;
 }

@@ -1,7 +1,7 @@
 /** Reading a bare repository: revisions, commits, refs, trees and blobs. */
 import { argumentChunks, git, gitText } from './git-runner.js';
 import { isSafeRevision } from './ref-names.js';
-import { branchHeadOnDisk, hasBranchesOnDisk, headBranchOnDisk } from './refs-on-disk.js';
+import { branchHeadOnDisk, branchHeadsOnDisk, hasBranchesOnDisk, headBranchOnDisk } from './refs-on-disk.js';
 
 export interface CommitInfo {
   id: string;
@@ -81,6 +81,9 @@ export async function resolveCommit(gitDir: string, revision: string): Promise<s
 
 /** The commit at the tip of a branch, or null. */
 export const branchHead = (gitDir: string, branch: string) => branchHeadOnDisk(gitDir, branch);
+
+/** The commit at the tip of each of several branches (null for a missing one). */
+export const branchHeads = (gitDir: string, branches: Iterable<string>) => branchHeadsOnDisk(gitDir, branches);
 
 export async function readCommit(gitDir: string, revision: string): Promise<CommitInfo | null> {
   const sha = await resolveCommit(gitDir, revision);

@@ -272,6 +272,8 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     // Reads
     resolveCommit: (repository: RepositoryHandle, revision: string) => reader.resolveCommit(repository.gitDir, revision),
     branchHead: (repository: RepositoryHandle, branch: string) => reader.branchHead(repository.gitDir, branch),
+    /** The heads of several branches of one repository at once: a map from each branch to its commit, or null. */
+    branchHeads: (repository: RepositoryHandle, branches: Iterable<string>) => reader.branchHeads(repository.gitDir, branches),
     readCommit: (repository: RepositoryHandle, revision: string) => reader.readCommit(repository.gitDir, revision),
     listCommits: (repository: RepositoryHandle, options: reader.LogOptions) => reader.listCommits(repository.gitDir, options),
     countCommits: (repository: RepositoryHandle, options: reader.LogOptions) => reader.countCommits(repository.gitDir, options),

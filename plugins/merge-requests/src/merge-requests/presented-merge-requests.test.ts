@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import type { Kernel } from '@forgekit/kernel';
+import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
+import { labelsPlugin } from '@forgekit/plugin-labels';
+import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
+import { milestonesPlugin } from '@forgekit/plugin-milestones';
+import { notesPlugin } from '@forgekit/plugin-notes';
+import { repositoriesPlugin } from '@forgekit/plugin-repositories';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeRequestsPlugin } from '../plugin.js';
+
+const plugins = [repositoriesPlugin, labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, mergeRequestsPlugin];
+
+/** Merge request lists keep each merge request's own fields in the presented cache; the related ones and git's are filled per request. */
+describe('merge request lists from the presented cache', () => {
+  let app: TestApp;
+  let shared: SharedDatabaseApps;
+  /** A second server process's kernel on the same database and repositories. */
+  let other: Kernel;
+  let base: string;
+
+  const onSameData = (name: string, config: Record<string, unknown> = {}) =>
+    shared.kernelOnSameDatabase(name, { plugins: { repositories: { storages: { default: join(app.kernel.config.dataDir, 'repositories') } } }, ...config });
+  const listOn = async (kernel: Kernel, query = 'per_page=100') => {
+    const response = await kernel.fetch(
+      new Request(`http://localhost${base}/merge_requests?${query}`, { headers: { 'PRIVATE-TOKEN': app.tokens.developer! } }),
+    );
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  const mergeRequestOn = async (kernel: Kernel, iid: number) => {
+    const found = (JSON.parse(await listOn(kernel)) as Record<string, any>[]).find((mr) => mr.iid === iid);
+    expect(found).toBeDefined();
+    return found!;
+  };
+  async function commit(branch: string, path: string, from?: string) {
+    const res = await app.post(
+      `${base}/repository/commits`,
+      {
+        branch,
+        ...(from ? { start_branch: from } : {}),
+        commit_message: `Add ${path}`,
+        actions: [{ action: 'create', file_path: path, content: `${path}\n` }],
+      },
+      { token: 'maintainer' },
+    );
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+
+  beforeAll(async () => {
+    shared = await createSharedDatabaseApps(plugins);
+    app = shared.app;
+    base = `/api/v4/projects/${app.project.id}`;
+    other = await onSameData('other');
+    await commit('main', 'README.md');
+    const milestone = await app.post(`${base}/milestones`, { title: 'First' }, { token: 'maintainer' });
+    for (let i = 1; i <= 3; i++) {
+      await commit(`feature-${i}`, `f${i}.txt`, 'main');
+      const created = await app.post(
+        `${base}/merge_requests`,
+        {
+          title: `Change ${i}`,
+          source_branch: `feature-${i}`,
+          target_branch: 'main',
+          description: i % 2 ? '- [x] done\n- [ ] open' : 'Plain *text*',
+          labels: `l${i},shared`,
+          milestone_id: milestone.body.id,
+          assignee_ids: [app.users.developer!.id],
+        },
+        { token: 'maintainer' },
+      );
+      expect(created.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await other?.stop();
+    await shared?.close();
+  });
+
+  it('answers the same bytes on a hit as the presenter does on a miss', async () => {
+    // A kernel that keeps nothing presents every merge request afresh.
+    const uncached = await onSameData('uncached', { presentedCacheBytes: 0 });
+    try {
+      for (const query of ['per_page=100', 'per_page=100&with_labels_details=true', 'per_page=2&page=2', 'per_page=100&view=simple']) {
+        const fresh = await listOn(uncached, query);
+        expect(await listOn(other, query)).toBe(fresh);
+        expect(await listOn(other, query)).toBe(fresh);
+      }
+    } finally {
+      await uncached.stop();
+    }
+  });
+
+  it('shows at once, on another process, a change to a merge request, to what it embeds and to its branches', async () => {
+    await listOn(other);
+    expect((await app.put(`${base}/merge_requests/1`, { title: 'Retitled' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await mergeRequestOn(other, 1)).title).toBe('Retitled');
+    await listOn(other);
+    expect((await app.put(`${base}/merge_requests/1`, { description: '- [x] one\n- [x] two' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await mergeRequestOn(other, 1)).task_completion_status).toEqual({ count: 2, completed_count: 2 });
+    await listOn(other);
+    expect((await app.put(`${base}/merge_requests/2`, { state_event: 'close' }, { token: 'maintainer' })).status).toBe(200);
+    expect(await mergeRequestOn(other, 2)).toMatchObject({ state: 'closed', closed_by: { username: 'maintainer' }, detailed_merge_status: 'not_open' });
+    // Related rows: a label, a note; and git: a push to the source branch.
+    await listOn(other);
+    expect((await app.put(`${base}/labels/l3`, { new_name: 'l3-renamed' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await mergeRequestOn(other, 3)).labels).toContain('l3-renamed');
+    await listOn(other);
+    expect((await app.post(`${base}/merge_requests/3/notes`, { body: 'A note' }, { token: 'developer' })).status).toBe(201);
+    expect((await mergeRequestOn(other, 3)).user_notes_count).toBe(1);
+    await listOn(other);
+    const head = await commit('feature-3', 'more.txt');
+    expect((await mergeRequestOn(other, 3)).sha).toBe(head);
+  });
+});
