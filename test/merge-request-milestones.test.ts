@@ -51,6 +51,13 @@ describe('merge requests on milestones through @gitbeaker/rest', () => {
     const issue = await dev.api.Issues.create(projectId, 'Release notes', { milestoneId: milestone.id });
     const issues = await call('GET', `/groups/${group.id}/milestones/${milestone.id}/issues`, dev.token);
     expect(issues.body.map((i: { id: number }) => i.id)).toEqual([issue.id]);
+    // gitbeaker's own call for the milestone's merge requests, and the same list through the group.
+    const planned = await dev.api.GroupMilestones.allAssignedMergeRequests(group.id, milestone.id);
+    expect(planned.map((m) => [m.iid, m.project_id])).toEqual([[mr.iid, projectId]]);
+    const inGroup = await call('GET', `/groups/${group.id}/milestones/${milestone.id}/merge_requests`, dev.token);
+    expect(inGroup.body).toMatchObject([{ id: mr.id, milestone: { id: milestone.id } }]);
+    const other = (await admin.GroupMilestones.create(group.id, 'Q2')) as unknown as { id: number };
+    expect((await call('GET', `/groups/${group.id}/milestones/${other.id}/merge_requests`, dev.token)).body).toEqual([]);
   });
 
   it('keeps the diff versions of the merge request', async () => {

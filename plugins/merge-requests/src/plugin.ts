@@ -14,6 +14,7 @@ import { MergeRequestVersionEntity } from './entities/merge-request-version.js';
 import { createMergeRequestGit } from './merge-requests/mr-git.js';
 import { createMergeRequestLister, everyListableMergeRequest } from './merge-requests/mr-list.js';
 import { createMergeRequestOrderer } from './merge-requests/mr-order.js';
+import { milestoneMergeRequests } from './merge-requests/milestone-merge-requests.js';
 import { mergeRequestQuickActions } from './merge-requests/mr-quick-actions.js';
 import { positionChecker } from './merge-requests/mr-positions.js';
 import { createMergeRequestPresenter } from './merge-requests/mr-presenter.js';
@@ -88,6 +89,11 @@ export const mergeRequestsPlugin = definePlugin({
       cache: ctx.resolve(kernelServices.presented),
     });
     const lister = createMergeRequestLister({ access, users, labels, milestones, store });
+    const orderFor = createMergeRequestOrderer({ store, milestones, labels, notes });
+    milestones.registerItems(
+      'merge_requests',
+      milestoneMergeRequests({ access, store, lister, orderFor, present, externalUrl: ctx.resolve(kernelServices.instance).externalUrl }),
+    );
     ctx.routes(
       ...mergeRequestRoutes({
         service,
@@ -98,7 +104,7 @@ export const mergeRequestsPlugin = definePlugin({
         writes,
         protection,
         lister,
-        orderFor: createMergeRequestOrderer({ store, milestones, labels, notes }),
+        orderFor,
         present,
         render: createMergeRequestRenderer({ store, users, projects, labels, milestones, issues: ctx.resolveOptional(issuesServiceRef) }),
       }),
