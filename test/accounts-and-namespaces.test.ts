@@ -2,6 +2,7 @@ import { AccessLevel } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { rest } from './support/rest.js';
 
 /** An administrator edits, deactivates and reactivates a user; users read groups, namespaces, members and their tokens. */
 describe('accounts, groups and namespaces through @gitbeaker/rest', () => {
@@ -10,14 +11,7 @@ describe('accounts, groups and namespaces through @gitbeaker/rest', () => {
   let carol: UserWithToken;
   let group: { id: number; full_path: string };
   let projectId: number;
-  const call = async (method: string, path: string, token: string, body?: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/api/v4${path}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) };
-  };
+  const call = (method: string, path: string, token: string | null, body?: unknown) => rest(server, method, path, token, body);
 
   beforeAll(async () => {
     server = await startListeningServer();

@@ -2,6 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, type Api } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { rest } from './support/rest.js';
 
 /**
  * A company verifies its domain and finds its people as enterprise users, through @gitbeaker/rest
@@ -13,15 +14,7 @@ describe('enterprise users through @gitbeaker/rest', () => {
   let group: { id: number };
   let worker: { id: number };
   let workerToken: string;
-  const call = async (method: string, path: string, token: string, body?: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/api/v4${path}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
+  const call = (method: string, path: string, token: string | null, body?: unknown) => rest(server, method, path, token, body);
 
   beforeAll(async () => {
     server = await startListeningServer();

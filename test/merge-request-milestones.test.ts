@@ -2,6 +2,7 @@ import { AccessLevel } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { rest } from './support/rest.js';
 
 /** A merge request planned on a group milestone: edits, diff versions, milestone events, the milestone's lists, and removal. */
 describe('merge requests on milestones through @gitbeaker/rest', () => {
@@ -12,14 +13,7 @@ describe('merge requests on milestones through @gitbeaker/rest', () => {
   let projectId: number;
   let milestone: { id: number };
   let mr: { iid: number; id: number };
-  const call = async (method: string, path: string, token: string, body?: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/api/v4${path}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) };
-  };
+  const call = (method: string, path: string, token: string | null, body?: unknown) => rest(server, method, path, token, body);
 
   beforeAll(async () => {
     server = await startListeningServer();

@@ -2,6 +2,7 @@ import { AccessLevel } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, failureOf, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { rest } from './support/rest.js';
 
 /** A project's snippets (show, edit, raw files, removal), the public snippets, and label subscriptions and removal by name. */
 describe('project snippets and labels through @gitbeaker/rest', () => {
@@ -10,15 +11,7 @@ describe('project snippets and labels through @gitbeaker/rest', () => {
   let dev: UserWithToken;
   let group: { id: number };
   let projectId: number;
-  const call = async (method: string, path: string, token: string | null, body?: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/api/v4${path}`, {
-      method,
-      headers: { ...(token ? { 'PRIVATE-TOKEN': token } : {}), 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
-    return { status: res.status, body: res.status === 204 ? null : json ? ((await res.json()) as any) : await res.text() };
-  };
+  const call = (method: string, path: string, token: string | null, body?: unknown) => rest(server, method, path, token, body);
 
   beforeAll(async () => {
     server = await startListeningServer();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { rest } from './support/rest.js';
 
 /** An Owner reads the SAML provider and one identity, an enterprise user, and removes the identity and the provider. */
 describe('group SAML provider and identities with plain requests', () => {
@@ -9,14 +10,7 @@ describe('group SAML provider and identities with plain requests', () => {
   let owner: UserWithToken;
   let member: UserWithToken;
   let groupId: number;
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api/v4${path}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) };
-  };
+  const call = (method: string, path: string, token: string | null, body?: unknown) => rest(server, method, path, token, body);
 
   beforeAll(async () => {
     server = await startListeningServer();

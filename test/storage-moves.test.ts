@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createUserWithToken, type Api, type UserWithToken } from './support/gitbeaker.js';
 import { startListeningServer, type ListeningServer } from './support/listening-server.js';
+import { rest } from './support/rest.js';
 
 type Move = { id: number; state: string; source_storage_name: string; destination_storage_name: string } & Record<string, unknown>;
 
@@ -10,14 +11,7 @@ describe('Repository storage moves on a listening server', () => {
   let admin: Api;
   let someone: UserWithToken;
   const containers: Record<'project' | 'snippet' | 'group', { plural: string; id: number }> = {} as never;
-  const call = async (method: string, path: string, token: string, body?: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/api/v4${path}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const call = (method: string, path: string, token: string | null, body?: unknown) => rest(server, method, path, token, body);
 
   beforeAll(async () => {
     server = await startListeningServer(undefined, { plugins: { repositories: { storages: { second: 'second-storage' } } } });

@@ -151,17 +151,22 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     });
   }
 
+  /** The fields every view of a merge request starts with (`view=simple` adds only `web_url`). */
+  const leadingFields = (mr: MergeRequestRow) => ({
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.projectId,
+    title: mr.title,
+    description: mr.description ?? null,
+    state: mr.state,
+    created_at: mr.createdAt.toISOString(),
+    updated_at: mr.updatedAt.toISOString(),
+  });
+
   /** `MergeRequestBasic`, with the related fields in their places. */
   function basicBody(mr: MergeRequestRow, related: Related, projectPath: string, externalUrl: string): Record<string, unknown> {
     return {
-      id: mr.id,
-      iid: mr.iid,
-      project_id: mr.projectId,
-      title: mr.title,
-      description: mr.description ?? null,
-      state: mr.state,
-      created_at: mr.createdAt.toISOString(),
-      updated_at: mr.updatedAt.toISOString(),
+      ...leadingFields(mr),
       merged_by: related.merged_by,
       merge_user: related.merge_user,
       merged_at: mr.mergedAt?.toISOString() ?? null,
@@ -213,17 +218,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const projects = await projectsOf(mrs);
     const pathOf = (mr: MergeRequestRow) => projects.get(mr.projectId)?.path ?? '';
     if (options.simple) {
-      return mrs.map((mr) => ({
-        id: mr.id,
-        iid: mr.iid,
-        project_id: mr.projectId,
-        title: mr.title,
-        description: mr.description ?? null,
-        state: mr.state,
-        created_at: mr.createdAt.toISOString(),
-        updated_at: mr.updatedAt.toISOString(),
-        web_url: webUrlOf(mr, pathOf(mr), options.externalUrl),
-      }));
+      return mrs.map((mr) => ({ ...leadingFields(mr), web_url: webUrlOf(mr, pathOf(mr), options.externalUrl) }));
     }
     const related = await relatedOf(mrs, projects, options);
     return Promise.all(
