@@ -89,7 +89,7 @@ export const issuesPlugin = definePlugin({
     notes.registerNoteable('Issue', 'issues', resolveIssue, { quickActions: issueQuickActions({ service, store, access, users, labels, milestones }) });
     milestoneEvents.registerResource('Issue', resolveIssue);
     labels.registerCounts('issues', async (labelIds, { user, ...scope }) => store.countsPerLabel(labelIds, await everyListableIssue(access, user, scope)));
-    milestones.registerItems('issues', milestoneIssues({ access, store, lister, present, externalUrl }));
+    milestones.registerItems('issues', milestoneIssues({ store, lister, present, externalUrl }));
 
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId, hardDelete }) => {

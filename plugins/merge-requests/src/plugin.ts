@@ -92,7 +92,7 @@ export const mergeRequestsPlugin = definePlugin({
     const orderFor = createMergeRequestOrderer({ store, milestones, labels, notes });
     milestones.registerItems(
       'merge_requests',
-      milestoneMergeRequests({ access, store, lister, orderFor, present, externalUrl: ctx.resolve(kernelServices.instance).externalUrl }),
+      milestoneMergeRequests({ store, lister, orderFor, present, externalUrl: ctx.resolve(kernelServices.instance).externalUrl }),
     );
     ctx.routes(
       ...mergeRequestRoutes({

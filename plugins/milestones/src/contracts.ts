@@ -1,5 +1,6 @@
 /** What other plugins may use of milestones: lookups for the items that carry them, visibility, the milestone as the API shows it, events. */
 import { createServiceRef, defineEvent, type Principal } from '@forgekit/kernel';
+import type { GroupAccess, ProjectAccess } from '@forgekit/plugin-core/contracts';
 
 export interface Milestone {
   id: number;
@@ -25,11 +26,14 @@ export type PresentedMilestone = Record<string, unknown>;
 /** A milestone filter of the issue and merge-request lists, besides `None` and `Any`. */
 export type MilestoneFilter = { title: string } | 'Upcoming' | 'Started';
 
+/** A project or a group with the caller's access to it, as core found it for the route. */
+export type MilestoneItemsParent = { kind: 'project'; access: ProjectAccess } | { kind: 'group'; access: GroupAccess };
+
 /** What `GET /projects/:id/milestones/:milestone_id/issues` (and `/groups/...`) asks the plugin that owns the items. */
 export interface MilestoneItemsQuery {
   milestone: Milestone;
-  /** The project or group the route names: its items that carry the milestone. */
-  parent: { kind: 'project' | 'group'; id: number };
+  /** The project or group the route names, as the caller's access to it was found: its items that carry the milestone. */
+  parent: MilestoneItemsParent;
   user: Principal;
   perPage: number;
   offset: number;

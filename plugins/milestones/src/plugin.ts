@@ -3,7 +3,7 @@ import { AccessLevel, coreAccessRef, coreEvents, coreGroupsRef, coreProjectsRef 
 import { milestonesServiceRef } from './contracts.js';
 import { MilestoneEntity } from './entities/milestone.js';
 import { init } from './migrations/202611242300-init.js';
-import { createParentDirectory, groupParent, projectParent } from './milestones/milestone-parents.js';
+import { createParentDirectory, type FoundParent, groupParent, projectParent } from './milestones/milestone-parents.js';
 import { milestoneRoutes } from './milestones/milestone-routes.js';
 import { createMilestoneService } from './milestones/milestone-service.js';
 import { createMilestoneStore } from './milestones/milestone-store.js';
@@ -27,10 +27,14 @@ export const milestonesPlugin = definePlugin({
     ctx.provide(milestonesServiceRef, service.contract);
 
     // Writes to an archived project are refused by core's archived-project guard.
-    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number) =>
-      projectParent((await access.requireProject(user, id, level)).project);
-    const group = async (user: Parameters<typeof access.requireGroup>[0], id: string, level?: number) =>
-      groupParent((await access.requireGroup(user, id, level)).group);
+    const project = async (user: Parameters<typeof access.requireProject>[0], id: string, level?: number): Promise<FoundParent> => {
+      const found = await access.requireProject(user, id, level);
+      return { ...projectParent(found.project), items: { kind: 'project', access: found } };
+    };
+    const group = async (user: Parameters<typeof access.requireGroup>[0], id: string, level?: number): Promise<FoundParent> => {
+      const found = await access.requireGroup(user, id, level);
+      return { ...groupParent(found.group), items: { kind: 'group', access: found } };
+    };
 
     ctx.routes(
       ...milestoneRoutes(service, {

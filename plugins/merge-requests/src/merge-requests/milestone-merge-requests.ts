@@ -1,7 +1,6 @@
 /** The merge requests of a milestone, for `GET /projects/:id/milestones/:milestone_id/merge_requests` and the group route, served by the milestones plugin. */
-import type { AccessService } from '@forgekit/plugin-core/contracts';
 import type { MilestoneItemsLister } from '@forgekit/plugin-milestones/contracts';
-import type { ListScope, MergeRequestLister } from './mr-list.js';
+import type { MergeRequestLister } from './mr-list.js';
 import type { createMergeRequestOrderer } from './mr-order.js';
 import type { ListInput } from './mr-params.js';
 import type { PresentMergeRequests } from './mr-presenter.js';
@@ -11,7 +10,6 @@ import type { MergeRequestStore } from './mr-store.js';
 const ALL_MERGE_REQUESTS = { state: 'all', scope: 'all' } as ListInput;
 
 export function milestoneMergeRequests(deps: {
-  access: AccessService;
   store: MergeRequestStore;
   lister: MergeRequestLister;
   orderFor: ReturnType<typeof createMergeRequestOrderer>;
@@ -19,11 +17,7 @@ export function milestoneMergeRequests(deps: {
   externalUrl: string;
 }): MilestoneItemsLister {
   return async ({ milestone, parent, user, perPage, offset }) => {
-    const scope: ListScope =
-      parent.kind === 'project'
-        ? { kind: 'project', access: await deps.access.requireProject(user, String(parent.id)) }
-        : { kind: 'group', access: await deps.access.requireGroup(user, String(parent.id)) };
-    const filter = { ...(await deps.lister(user, scope, ALL_MERGE_REQUESTS)), milestone: [milestone.id] };
+    const filter = { ...(await deps.lister(user, parent, ALL_MERGE_REQUESTS)), milestone: [milestone.id] };
     // GitLab lists a milestone's merge requests by label priority.
     const rows = await deps.store.list(filter, await deps.orderFor('label_priority', 'asc', filter), perPage, offset);
     const items = await deps.present(rows, { externalUrl: deps.externalUrl, full: false, withLabelsDetails: false });

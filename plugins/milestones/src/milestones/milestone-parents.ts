@@ -1,7 +1,7 @@
 /** The projects and groups milestones belong to, as the core plugin tells them: web paths, ancestors, readability. */
 import type { Principal } from '@forgekit/kernel';
 import type { AccessService, GroupService, Namespace, ProjectService, Project } from '@forgekit/plugin-core/contracts';
-import type { Milestone } from '../contracts.js';
+import type { Milestone, MilestoneItemsParent } from '../contracts.js';
 import type { Parent } from './milestone-store.js';
 
 /** A project or group a route names, with what milestone rules need of it. */
@@ -13,6 +13,9 @@ export interface ParentInfo extends Parent {
   /** The group ids from the root down to (and with) `groupId`. */
   groupLineage: number[];
 }
+
+/** A parent a route found for its caller, with that caller's access to it. */
+export type FoundParent = ParentInfo & { items: MilestoneItemsParent };
 
 /** What a milestone's `web_url` needs of its project or group. */
 export type WebParent = Pick<ParentInfo, 'kind' | 'id' | 'fullPath'>;

@@ -1,7 +1,7 @@
 /** The milestone endpoints, mounted once for projects and once for groups. */
 import { created, defineRoute, noContent, page, relinkWebUrl, reply, totalFor, type RequestContext, type Route } from '@forgekit/kernel';
 import type { MilestoneItemKind } from '../contracts.js';
-import type { ParentInfo } from './milestone-parents.js';
+import type { FoundParent, ParentInfo } from './milestone-parents.js';
 import { createParams, groupListParams, oneParams, projectListParams, updateParams } from './milestone-params.js';
 import { presentMilestone } from './milestone-presenter.js';
 import { milestoneItemSchema, milestoneSchema, promotedSchema } from './milestone-schemas.js';
@@ -12,7 +12,7 @@ export interface MilestoneMount {
   /** `/projects/:id/milestones` or `/groups/:id/milestones`. */
   path: string;
   /** Finds the project or group and checks the caller may read its milestones (404 unseen). */
-  reader(ctx: RequestContext): Promise<ParentInfo>;
+  reader(ctx: RequestContext): Promise<FoundParent>;
   /** Finds it and checks the caller may manage its milestones (404 unseen, 403 below the role). */
   manager(ctx: RequestContext): Promise<ParentInfo>;
   /** Project milestones only: checks the caller may promote them into the project's group (403 without one). */
@@ -34,7 +34,7 @@ export function milestoneRoutes(service: MilestoneService, mount: MilestoneMount
       async handler(ctx, input, parent) {
         const milestone = await service.find(parent, input.milestone_id);
         const { perPage, offset } = ctx.page;
-        const result = await service.items(kind, { milestone, parent: { kind: parent.kind, id: parent.id }, user: ctx.user, perPage, offset });
+        const result = await service.items(kind, { milestone, parent: parent.items, user: ctx.user, perPage, offset });
         return page(result.items, result.total);
       },
     });

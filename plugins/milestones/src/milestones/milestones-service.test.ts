@@ -89,7 +89,8 @@ describe('the milestones service', () => {
     expect(res.body).toEqual([{ id: 1, iid: 1, title: 'an issue' }]);
     expect(res.headers.get('x-total')).toBe('7');
     const query = seenQueries.at(-1)!;
-    expect(query).toMatchObject({ parent: { kind: 'project', id: app.project.id }, perPage: 1, offset: 1 });
+    // The lister gets the caller's access to the project, as the route found it.
+    expect(query).toMatchObject({ parent: { kind: 'project', access: { project: { id: app.project.id } } }, perPage: 1, offset: 1 });
     expect(query.milestone.id).toBe(milestone.id);
     expect(query.user.id).toBe(app.users.guest.id);
     expect((await app.get(`${projectBase}/${milestone.id}/merge_requests`, { token: 'guest' })).body).toEqual([]);
