@@ -192,7 +192,10 @@ export interface AccessService {
   groupAccess(user: Principal | null, group: Namespace): Promise<GroupAccess>;
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
   projectPermissions(user: Principal, projects: readonly Project[]): Promise<Map<number, ProjectPermissions>>;
-  /** A project by id or path with the caller's access, or null; the same request's next `requireProject` of it reads no more. */
+  /**
+   * A project by id or path with the caller's access, or null; the same request's next `requireProject`
+   * of it, and its next `lookUpForRequest` of it before that, read no more.
+   */
   lookUpForRequest(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null>;
   /** A project the caller can see, else `404 Project Not Found`; 403 below `minLevel`. */
   requireProject(user: Principal | null, idOrPath: string, minLevel?: number): Promise<ProjectAccess>;

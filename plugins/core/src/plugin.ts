@@ -98,7 +98,7 @@ export const corePlugin = definePlugin<CoreConfig>({
       ...tokenRoutes(database, tokens, users),
       ...groupRoutes(database, groups, projects, access, visibility, settings, ctx.events, projectFragments),
       ...projectRoutes(database, projects, access, visibility, settings, ctx.events, projectFragments),
-      ...memberRoutes(database, access, members, ctx.events),
+      ...memberRoutes(database, access, ctx.events),
       ...namespaceRoutes(database, visibility),
       ...settingsRoutes(settings),
       ...instanceRoutes(database, ctx.config.reportedVersion, KERNEL_VERSION),

@@ -18,8 +18,8 @@ export interface Iteration {
   dueDate: string;
   createdAt: Date;
   updatedAt: Date;
-  /** The iteration's page; set on iterations this plugin's service answers with. */
-  webUrl?: string;
+  /** The iteration's page, `<host>/groups/<group path>/-/iterations/<id>`. */
+  webUrl: string;
 }
 
 export interface IterationsService {

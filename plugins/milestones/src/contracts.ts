@@ -16,8 +16,8 @@ export interface Milestone {
   startDate: string | null;
   createdAt: Date;
   updatedAt: Date;
-  /** The milestone's page; set on every milestone the service answers with. */
-  webUrl?: string;
+  /** The milestone's page (`<host>/<project path>/-/milestones/<iid>`, or `<host>/groups/<group path>/-/milestones/<iid>`). */
+  webUrl: string;
 }
 
 /** GitLab's Milestone entity on the wire (`id`, `iid`, `title`, `web_url` …), as issues and milestone events show it. */

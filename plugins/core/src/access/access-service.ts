@@ -207,6 +207,9 @@ export function createAccessService(
   const lookedUp = new WeakMap<Principal, { idOrPath: string; access: ProjectAccess | null }>();
 
   async function lookUpForRequest(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {
+    // A second look-up in the request (a route's after the archived-project guard's) takes the first's answer.
+    const earlier = user ? lookedUp.get(user) : undefined;
+    if (earlier && earlier.idOrPath === idOrPath) return earlier.access;
     const access = await findProjectAccess(user, idOrPath);
     if (user) lookedUp.set(user, { idOrPath, access });
     return access;

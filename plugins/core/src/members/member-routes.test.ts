@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements } from '@forgekit/testing';
 import { coreTokensRef, coreUsersRef } from '../contracts.js';
 
 const MEMBER_FIELDS = [
@@ -241,6 +242,29 @@ describe('members', () => {
       expect(partial.status).toBe(201);
       expect(partial.body).toEqual({ status: 'error', message: { 'nobody-at-all': 'User not found', [a.username]: 'Member already exists' } });
       expect(levels((await app.get(`/api/v4/projects/${project.id}/members`, { token: 'maintainer' })).body)[c.username]).toBe(20);
+    });
+
+    it('reads the project and the groups above it once for a whole list, not once per user', async () => {
+      const sourceReads = async (path: string, count: number) => {
+        const users = await Promise.all(Array.from({ length: count }, () => newUser()));
+        const log = recordStatements(app.kernel);
+        try {
+          const sql = await log.during(async () => {
+            const res = await app.post(path, { user_id: users.map((user) => user.id).join(','), access_level: 20 }, { token: 'maintainer' });
+            expect(res.status).toBe(201);
+          });
+          return sql.filter((statement) => /from [`"](projects|namespaces)[`"]/.test(statement));
+        } finally {
+          log.stop();
+        }
+      };
+      const project = await groupProject();
+      const subgroup = (await app.post('/api/v4/groups', { name: unique('Sub'), path: unique('sub'), parent_id: app.group.id }, { token: 'owner' })).body;
+      for (const path of [`/api/v4/projects/${project.id}/members`, `/api/v4/groups/${subgroup.id}/members`]) {
+        const one = await sourceReads(path, 1);
+        expect(await sourceReads(path, 3), path).toHaveLength(one.length);
+        expect(one).toHaveLength(1);
+      }
     });
   });
 

@@ -21,7 +21,7 @@ import {
 } from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '../access/archived-project-guard.js';
 import { recordId, unlessTaken, type Conditions } from '@forgekit/kernel/orm';
-import type { AccessService, Member, MemberService, User } from '../contracts.js';
+import type { AccessService, Member, User } from '../contracts.js';
 import { MemberEntity, type MemberRow } from '../entities/member.js';
 import { UserEntity } from '../entities/user.js';
 import { AccessLevel, MEMBER_LEVELS, today } from '../shared/levels.js';
@@ -29,7 +29,7 @@ import { traversalIds } from '../shared/traversal.js';
 import { USER_BASIC_PROPERTIES, usersQuery } from '../users/user-query.js';
 import { userBasic, type UserBasicSource } from '../users/user-presenter.js';
 import { coreEvents } from '../events.js';
-import { memberEventPayload } from './member-service.js';
+import { inheritedRefusal, memberEventPayload } from './member-service.js';
 import { bulkMembershipResultSchema, memberSchema } from './member-schemas.js';
 
 type SourceKind = 'projects' | 'groups';
@@ -66,7 +66,7 @@ function presentMember(row: MemberWithUser, externalUrl: string, creators: Map<n
   return body;
 }
 
-export function memberRoutes(database: Database, access: AccessService, members: MemberService, events: EventBus): Route[] {
+export function memberRoutes(database: Database, access: AccessService, events: EventBus): Route[] {
   const announce = async (event: typeof coreEvents.memberAdded, id: number) => {
     const member = (await database.row(database.from(MemberEntity).where('id', id))) as Member | undefined;
     if (member) await events.emit(event, memberEventPayload(member));
@@ -217,7 +217,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
             errors[identifier] = 'User not found';
             continue;
           }
-          const refusal = await members.belowInherited(source, user.id, input.access_level);
+          const refusal = await inheritedRefusal(database, source.ancestors, user.id, input.access_level);
           if (refusal) {
             if (!bulk) throw validationFailed({ access_level: [refusal] });
             errors[identifier] = `Access level ${refusal}`;
@@ -267,7 +267,7 @@ export function memberRoutes(database: Database, access: AccessService, members:
         assertValidMembership(input.access_level, input.expires_at);
         assertMayGrant(source, Math.max(input.access_level, member.accessLevel));
         await assertNotLastOwner(source, member, input.access_level);
-        const refusal = await members.belowInherited(source, member.userId, input.access_level);
+        const refusal = await inheritedRefusal(database, source.ancestors, member.userId, input.access_level);
         if (refusal) throw validationFailed({ access_level: [refusal] });
         const changes = { ...patchFrom<MemberRow, typeof input>(input, { access_level: 'accessLevel', expires_at: 'expiresAt' }), updatedAt: new Date() };
         await database.update(MemberEntity, { id: member.id }, changes);

@@ -66,22 +66,24 @@ export function createMemberService(database: Database, events: EventBus): Membe
     async remove(member) {
       if ((await database.delete(MemberEntity, { id: member.id })) > 0) await events.emit(coreEvents.memberRemoved, memberEventPayload(member));
     },
-    async belowInherited(source, userId, accessLevel) {
-      const ancestorGroupIds = await groupsAbove(source);
-      if (ancestorGroupIds.length === 0) return null;
-      const held = await database.rows(
-        database
-          .from(MemberEntity)
-          .where({ sourceType: 'Namespace', userId })
-          .whereIn('sourceId', [...ancestorGroupIds]),
-      );
-      const highest = held.reduce<(typeof held)[number] | undefined>(
-        (top, member) => (member.accessLevel > (top?.accessLevel ?? -1) ? member : top),
-        undefined,
-      );
-      if (!highest || highest.accessLevel <= accessLevel) return null;
-      const group = await database.row(database.from(NamespaceEntity).where('id', highest.sourceId));
-      return `should be greater than or equal to ${accessLevelName(highest.accessLevel)} inherited membership from group ${group?.name ?? ''}`;
-    },
+    belowInherited: async (source, userId, accessLevel) => inheritedRefusal(database, await groupsAbove(source), userId, accessLevel),
   };
+}
+
+/**
+ * `belowInherited` for a source whose groups above (`ancestorGroupIds`, as its traversal path gives
+ * them) the caller already has: the member routes, which hold them for a whole list of users.
+ */
+export async function inheritedRefusal(database: Database, ancestorGroupIds: readonly number[], userId: number, accessLevel: number): Promise<string | null> {
+  if (ancestorGroupIds.length === 0) return null;
+  const held = await database.rows(
+    database
+      .from(MemberEntity)
+      .where({ sourceType: 'Namespace', userId })
+      .whereIn('sourceId', [...ancestorGroupIds]),
+  );
+  const highest = held.reduce<(typeof held)[number] | undefined>((top, member) => (member.accessLevel > (top?.accessLevel ?? -1) ? member : top), undefined);
+  if (!highest || highest.accessLevel <= accessLevel) return null;
+  const group = await database.row(database.from(NamespaceEntity).where('id', highest.sourceId));
+  return `should be greater than or equal to ${accessLevelName(highest.accessLevel)} inherited membership from group ${group?.name ?? ''}`;
 }

@@ -1,4 +1,5 @@
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements } from '@forgekit/testing';
 import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
@@ -66,5 +67,28 @@ describe('quick actions in issue notes', () => {
     const reopen = await app.post(`${base}/issues/1/notes`, { body: 'Again?\n/reopen\n/unlabel ~"needs review"' }, { token: 'maintainer' });
     expect(reopen).toMatchObject({ status: 201, body: { body: 'Again?\n/reopen', commands_changes: { remove_label_ids: [labelIds['needs review']] } } });
     expect(await issue(1)).toMatchObject({ state: 'opened', labels: [] });
+  });
+
+  it("reads the caller's access and the issue once for both the commands' conditions and their run", async () => {
+    const created = await app.post(`${base}/issues`, { title: 'Counted' }, { token: 'reporter' });
+    const iid = created.body.iid as number;
+    const log = recordStatements(app.kernel);
+    try {
+      const sql = await log.during(async () => {
+        expect((await app.post(`${base}/issues/${iid}/notes`, { body: '/assign @developer' }, { token: 'maintainer' })).status).toBe(202);
+      });
+      const q = '[`"]';
+      const matching = (pattern: string) => sql.filter((statement) => new RegExp(pattern).test(statement));
+      // The project with the caller's levels: the archived-project guard's read (the note route takes it over), and one for the quick actions.
+      expect(
+        matching(`from ${q}projects${q} as ${q}p${q} inner join ${q}namespaces${q} as ${q}n${q} on .* where ${q}p${q}.${q}id${q} = \\?$`),
+        sql.join('\n'),
+      ).toHaveLength(2);
+      // The issue by id, for the quick actions (the note route finds it by iid).
+      expect(matching(`from ${q}issues${q} where ${q}id${q} in`), sql.join('\n')).toHaveLength(1);
+    } finally {
+      log.stop();
+    }
+    expect((await issue(iid)).assignees).toMatchObject([{ username: 'developer' }]);
   });
 });

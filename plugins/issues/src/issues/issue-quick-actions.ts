@@ -1,9 +1,10 @@
 /** The quick actions a note on an issue may hold: `/close`, `/reopen`, `/label`, `/unlabel`, `/milestone`, `/assign`. */
 import type { Principal } from '@forgekit/kernel';
-import type { AccessService, UserService } from '@forgekit/plugin-core/contracts';
+import type { AccessService, ProjectAccess, UserService } from '@forgekit/plugin-core/contracts';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { FoundNoteable, QuickAction, QuickActionResult, QuickActions } from '@forgekit/plugin-notes/contracts';
+import type { IssueRow } from '../entities/issue.js';
 import type { UpdateInput } from './issue-params.js';
 import type { IssueService } from './issue-service.js';
 import type { IssueStore } from './issue-store.js';
@@ -22,22 +23,46 @@ const referencesIn = (args: string, sigil: '~' | '%' | '@') =>
   [...args.matchAll(new RegExp(`\\${sigil}(?:"([^"]+)"|([^\\s~%@"]+))`, 'g'))].map((match) => (match[1] ?? match[2])!);
 const mention = (sigil: string, name: string) => (/\s/.test(name) ? `${sigil}"${name}"` : `${sigil}${name}`);
 
+interface Target {
+  projectAccess: ProjectAccess;
+  issue: IssueRow | undefined;
+  mayUpdate: boolean;
+}
+
 export function issueQuickActions({ service, store, access, users, labels, milestones }: Dependencies): QuickActions {
+  /**
+   * The caller's access, the issue and whether the caller may update it, as `available` read them
+   * for `run` of the same note: the notes plugin hands both the noteable it found for the request.
+   */
+  const read = new WeakMap<FoundNoteable, { user: Principal; target: Promise<Target> }>();
+  const readTarget = async (user: Principal, noteable: FoundNoteable): Promise<Target> => {
+    const projectAccess = await access.requireProject(user, String(noteable.projectId));
+    const [issue] = await store.byIds([noteable.id]);
+    return { projectAccess, issue, mayUpdate: !!issue && (await service.canUpdate(user, projectAccess, issue)) };
+  };
+  const target = (user: Principal, noteable: FoundNoteable): Promise<Target> => {
+    const earlier = read.get(noteable);
+    if (earlier?.user === user) return earlier.target;
+    const found = readTarget(user, noteable);
+    read.set(noteable, { user, target: found });
+    return found;
+  };
+
   return {
     names: ['close', 'reopen', 'label', 'unlabel', 'milestone', 'assign'],
     // GitLab's conditions: only who may update the issue has commands, `/close` only on an open
     // issue and `/reopen` only on a closed one; the rest stay in the note as text.
     async available(user: Principal, noteable: FoundNoteable) {
-      const projectAccess = await access.requireProject(user, String(noteable.projectId));
-      const [issue] = await store.byIds([noteable.id]);
-      if (!issue || !(await service.canUpdate(user, projectAccess, issue))) return [];
+      const { issue, mayUpdate } = await target(user, noteable);
+      if (!issue || !mayUpdate) return [];
       return ['label', 'unlabel', 'milestone', 'assign', issue.state === 'opened' ? 'close' : 'reopen'];
     },
     async run(user: Principal, noteable: FoundNoteable, actions: readonly QuickAction[]): Promise<QuickActionResult> {
-      const projectAccess = await access.requireProject(user, String(noteable.projectId));
-      const [issue] = await store.byIds([noteable.id]);
+      const { projectAccess, issue, mayUpdate } = await target(user, noteable);
+      // Taken once: what the run changes is not what a later run should start from.
+      read.delete(noteable);
       // GitLab runs only the actions the author may take; the others vanish from the note.
-      if (!issue || !(await service.canUpdate(user, projectAccess, issue))) return { changes: {}, summary: [] };
+      if (!issue || !mayUpdate) return { changes: {}, summary: [] };
       const project = projectAccess.project;
       const input: Partial<UpdateInput> = {};
       const changes: Record<string, unknown> = {};

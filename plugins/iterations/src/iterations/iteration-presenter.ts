@@ -2,7 +2,7 @@ import type { Iteration } from '../contracts.js';
 import { stateFor } from './iteration-dates.js';
 
 /** GitLab's Iteration entity. */
-export function presentIteration(iteration: Iteration, webUrl: string | undefined = iteration.webUrl) {
+export function presentIteration(iteration: Iteration) {
   return {
     id: iteration.id,
     iid: iteration.iid,
@@ -15,6 +15,6 @@ export function presentIteration(iteration: Iteration, webUrl: string | undefine
     updated_at: iteration.updatedAt,
     start_date: iteration.startDate,
     due_date: iteration.dueDate,
-    web_url: webUrl ?? null,
+    web_url: iteration.webUrl,
   };
 }

@@ -16,7 +16,7 @@ export const iterationSchema: JsonSchema = {
     updated_at: { type: 'string', format: 'date-time' },
     start_date: { type: 'string', format: 'date' },
     due_date: { type: 'string', format: 'date' },
-    web_url: { type: ['string', 'null'] },
+    web_url: { type: 'string' },
   },
   required: ['id', 'iid', 'sequence', 'group_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'start_date', 'due_date', 'web_url'],
 };

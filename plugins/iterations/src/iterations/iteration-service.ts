@@ -47,14 +47,14 @@ const add = (errors: Errors, field: string, message: string) => {
 export function createIterationService(store: IterationStore, groups: GroupDirectory, events: EventBus, externalUrl: string) {
   const webUrl = (fullPath: string, id: number) => `${externalUrl}/groups/${fullPath}/-/iterations/${id}`;
 
-  /** Iterations with their web URLs; `known` groups need no lookup. */
+  /** Iterations with their web URLs; `known` groups need no lookup. An iteration whose group is gone (it goes with it) is left out. */
   async function withUrls(rows: StoredIteration[], known: readonly IterationGroup[] = []): Promise<Iteration[]> {
     const paths = new Map(known.map((group) => [group.id, group.fullPath]));
     const missing = rows.map((row) => row.groupId).filter((id) => !paths.has(id));
     if (missing.length > 0) for (const [id, path] of await groups.fullPaths(missing)) paths.set(id, path);
-    return rows.map((row) => {
+    return rows.flatMap((row) => {
       const path = paths.get(row.groupId);
-      return path === undefined ? row : { ...row, webUrl: webUrl(path, row.id) };
+      return path === undefined ? [] : [{ ...row, webUrl: webUrl(path, row.id) }];
     });
   }
 

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kernelServices } from '@forgekit/kernel';
 import { corePlugin } from '@forgekit/plugin-core';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { schemaDriftOf } from '@forgekit/testing';
 import { iterationsServiceRef } from '../contracts.js';
+import { IterationEntity } from '../entities/iteration.js';
 import { iterationsPlugin } from '../plugin.js';
 import { day, manualCadence, manualIteration } from '../testing/fixtures.js';
+import { iterationSchema } from './iteration-schemas.js';
 
 describe('the iterations service other plugins use', () => {
   let app: TestApp;
@@ -56,6 +59,28 @@ describe('the iterations service other plugins use', () => {
       ['Past', 3],
     ]);
     expect(await service.byIds([])).toEqual([]);
+  });
+
+  it('always has a web_url: an iteration whose group is gone is not answered, and the API description says a string', async () => {
+    const service = app.kernel.resolve(iterationsServiceRef);
+    const now = new Date();
+    const orphan = await app.kernel.resolve(kernelServices.database).insert(IterationEntity, {
+      iid: 1,
+      sequence: 1,
+      groupId: 999_999,
+      cadenceId: 999_999,
+      title: null,
+      description: null,
+      startDate: day(-1),
+      dueDate: day(1),
+      closedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    expect((await service.byIds([orphan, ids.past])).map((iteration) => service.entity(iteration).web_url)).toEqual([
+      `http://localhost/groups/test-group/-/iterations/${ids.past}`,
+    ]);
+    expect((iterationSchema.properties as Record<string, unknown>).web_url).toEqual({ type: 'string' });
   });
 
   it('has entities that match its migrations', async () => {

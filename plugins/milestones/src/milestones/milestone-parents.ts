@@ -56,18 +56,21 @@ export function createParentDirectory(core: { access: AccessService; projects: P
   return {
     lookup,
     parentOf,
-    /** The milestones with their `webUrl`; `known` parents save a lookup. */
-    async withUrls<M extends Milestone>(milestones: readonly M[], known: readonly WebParent[] = []): Promise<M[]> {
+    /**
+     * The milestones with their `webUrl`; `known` parents save a lookup. A milestone whose
+     * project or group is gone (it is being deleted with it) is left out.
+     */
+    async withUrls(milestones: readonly Omit<Milestone, 'webUrl'>[], known: readonly WebParent[] = []): Promise<Milestone[]> {
       const parents = new Map<string, WebParent | null>(known.map((info) => [`${info.kind}:${info.id}`, info]));
       for (const milestone of milestones) {
         const parent = parentOf(milestone);
         const key = `${parent.kind}:${parent.id}`;
         if (!parents.has(key)) parents.set(key, await lookup(parent));
       }
-      return milestones.map((milestone) => {
+      return milestones.flatMap((milestone) => {
         const parent = parentOf(milestone);
         const info = parents.get(`${parent.kind}:${parent.id}`);
-        return info ? { ...milestone, webUrl: webUrl(info, milestone.iid) } : milestone;
+        return info ? [{ ...milestone, webUrl: webUrl(info, milestone.iid) }] : [];
       });
     },
     async canRead(user: Principal | null, milestone: Milestone): Promise<boolean> {

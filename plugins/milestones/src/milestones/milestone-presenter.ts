@@ -16,6 +16,6 @@ export function presentMilestone(milestone: Milestone): PresentedMilestone {
     due_date: milestone.dueDate,
     start_date: milestone.startDate,
     expired: milestone.dueDate !== null && compareDates(milestone.dueDate, today()) < 0,
-    web_url: milestone.webUrl ?? null,
+    web_url: milestone.webUrl,
   };
 }

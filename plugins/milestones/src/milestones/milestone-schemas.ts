@@ -19,7 +19,7 @@ export const milestoneSchema: JsonSchema = {
     due_date: day,
     start_date: day,
     expired: { type: 'boolean' },
-    web_url: { type: ['string', 'null'] },
+    web_url: { type: 'string' },
   },
   required: ['id', 'iid', 'title', 'description', 'state', 'created_at', 'updated_at', 'due_date', 'start_date', 'expired', 'web_url'],
 };

@@ -172,7 +172,7 @@ export function createMilestoneService(store: MilestoneStore, parents: ParentDir
      */
     async promote(parent: ParentInfo, milestone: Milestone, userId: number): Promise<Milestone> {
       const groupId = parent.groupId!;
-      const from: Milestone[] = [];
+      const from: StoredMilestone[] = [];
       for (const candidate of await store.projectMilestonesTitled(milestone.title)) {
         if ((await parents.projectGroupId(candidate.projectId!)) === groupId) from.push(candidate);
       }

@@ -6,7 +6,7 @@ import type { Milestone } from '../contracts.js';
 import { today } from './milestone-rules.js';
 
 /** A row as the kernel decodes it: nullable columns arrive as null. */
-export type StoredMilestone = MilestoneRow & Milestone;
+export type StoredMilestone = MilestoneRow & Omit<Milestone, 'webUrl'>;
 
 /** Where a milestone lives. */
 export interface Parent {

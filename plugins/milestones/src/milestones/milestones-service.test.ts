@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { definePlugin, type EventDescriptor } from '@forgekit/kernel';
+import { definePlugin, kernelServices, type EventDescriptor } from '@forgekit/kernel';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { milestoneLifecycle, milestonesServiceRef, type MilestoneItemsQuery, type MilestonesService } from '../contracts.js';
+import { MilestoneEntity } from '../entities/milestone.js';
 import { milestonesPlugin } from '../plugin.js';
+import { milestoneSchema } from './milestone-schemas.js';
 
 const heard: { name: string; payload: unknown }[] = [];
 const seenQueries: MilestoneItemsQuery[] = [];
@@ -124,6 +126,27 @@ describe('the milestones service', () => {
       ['renamed', 'active'],
     ]);
     expect(snapshots.every((m) => m.webUrl === milestone.web_url)).toBe(true);
+  });
+
+  it('always has a web_url: a milestone whose project is gone is not answered, and the API description says a string', async () => {
+    const now = new Date();
+    const orphan = await app.kernel.resolve(kernelServices.database).insert(MilestoneEntity, {
+      iid: 1,
+      projectId: 999_999,
+      groupId: null,
+      title: 'orphan',
+      description: null,
+      state: 'active',
+      dueDate: null,
+      startDate: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const own = (await app.post(projectBase, { title: 'beside an orphan' }, { token: 'reporter' })).body;
+    const found = await service.byIds([orphan, own.id]);
+    expect(found.map((milestone) => milestone.id)).toEqual([own.id]);
+    expect(service.entity(found[0]!).web_url).toBe(`http://localhost/test-group/test-project/-/milestones/${own.iid}`);
+    expect((milestoneSchema.properties as Record<string, unknown>).web_url).toEqual({ type: 'string' });
   });
 
   it("removes a deleted project's milestones", async () => {

@@ -6,6 +6,7 @@ import {
   defineRoute,
   f,
   forbidden,
+  JsonText,
   noContent,
   notFound,
   page,
@@ -18,7 +19,7 @@ import type { NoteRow } from '../entities/note.js';
 import { commandsOnlyAnswer, noteBodyParams } from '../notes/note-routes.js';
 import { noteCommandsSchema, noteSchema } from '../notes/note-schemas.js';
 import { discussionSchema } from './discussion-schemas.js';
-import type { NotePresenter } from '../notes/note-presenter.js';
+import type { NotePresenter, PresentedNote } from '../notes/note-presenter.js';
 import type { NoteService } from '../notes/note-service.js';
 import { mayAdminNote, type NoteableInScope } from '../notes/note-viewer.js';
 import { NOTEABLE_SEGMENTS, type NoteableScopes } from '../notes/noteable-scope.js';
@@ -79,6 +80,15 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
     individual_note: notes.length === 1 && notes[0]!.type === null,
     notes: presented,
   });
+  /**
+   * The discussion entity's JSON around its notes' kept texts. Written out by hand so a cached
+   * note's text is joined as it is: stringifying the entity would parse every `JsonText` again.
+   */
+  const discussionJson = (notes: readonly NoteRow[], presented: readonly (JsonText | PresentedNote)[]) => {
+    const { id, individual_note } = discussionEntity(notes, []);
+    const texts = presented.map((note) => (note instanceof JsonText ? note.text : JSON.stringify(note)));
+    return new JsonText(`{"id":${JSON.stringify(id)},"individual_note":${individual_note},"notes":[${texts.join(',')}]}`);
+  };
   const presentDiscussion = async (notes: readonly NoteRow[], externalUrl: string) => discussionEntity(notes, await present(notes, externalUrl));
   const discussionOf = async (scope: NoteableInScope, discussionId: string) => {
     const notes = await service.ofDiscussion(scope, discussionId);
@@ -104,11 +114,12 @@ export function discussionRoutes(service: NoteService, scopes: NoteableScopes, p
         async handler(ctx, _input, scope) {
           const all = threads(await service.all(scope));
           const { perPage, offset } = ctx.page;
-          // The page's notes are presented together, so authors and added fields are read once per page.
+          // The page's notes are presented together, so authors and added fields are read once per page,
+          // and from the presented cache the notes list keeps.
           const shown = all.slice(offset, offset + perPage);
-          const presented = await present(shown.flat(), ctx.externalUrl);
+          const presented = await present.json(shown.flat(), ctx.externalUrl);
           let next = 0;
-          const items = shown.map((notes) => discussionEntity(notes, presented.slice(next, (next += notes.length))));
+          const items = shown.map((notes) => discussionJson(notes, presented.slice(next, (next += notes.length))));
           return page(items, all.length);
         },
       }),

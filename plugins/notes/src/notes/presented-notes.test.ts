@@ -1,4 +1,4 @@
-import type { Kernel } from '@forgekit/kernel';
+import { kernelServices, type Kernel } from '@forgekit/kernel';
 import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesServiceRef } from '../contracts.js';
@@ -75,6 +75,39 @@ describe('note lists from the presented cache', () => {
         expect(await listOn(other, path, query)).toBe(fresh);
         expect(await listOn(other, path, query)).toBe(fresh);
       }
+    } finally {
+      await uncached.stop();
+    }
+  });
+
+  it('lists discussions from the same kept notes, with the same bytes as the presenter', async () => {
+    const issueDiscussions = `/api/v4/projects/${app.project.id}/issues/7/discussions`;
+    const reply = await app.post(
+      `${issueDiscussions}/${(await app.post(issueDiscussions, { body: 'A question' }, { token: 'developer' })).body.id}/notes`,
+      { body: 'An answer' },
+      { token: 'maintainer' },
+    );
+    expect(reply.status).toBe(201);
+    const mergeRequestDiscussions = `/api/v4/projects/${app.project.id}/merge_requests/3/discussions`;
+    const uncached = await shared.kernelOnSameDatabase('uncached discussions', { presentedCacheBytes: 0 });
+    try {
+      const cache = other.resolve(kernelServices.presented);
+      for (const [path, query] of [
+        [issueDiscussions, 'per_page=100'],
+        [issueDiscussions, 'per_page=2&page=2'],
+        [mergeRequestDiscussions, 'per_page=100'],
+      ] as const) {
+        const fresh = await listOn(uncached, path, query);
+        expect(await listOn(other, path, query)).toBe(fresh);
+        const hits = cache.stats().hits;
+        expect(await listOn(other, path, query)).toBe(fresh);
+        expect(cache.stats().hits, path).toBeGreaterThan(hits);
+      }
+      // The notes list and the discussions list keep the same note once.
+      await listOn(other, issueNotes);
+      const hits = cache.stats().hits;
+      await listOn(other, issueDiscussions);
+      expect(cache.stats().hits - hits).toBe((JSON.parse(await listOn(uncached, issueDiscussions)) as Listed[]).flatMap((thread) => thread.notes).length);
     } finally {
       await uncached.stop();
     }

@@ -36,4 +36,14 @@ describe('SQL statements per request', () => {
     expect(sql.length, sql.join('\n')).toBe(4);
     expect(sql.filter((s) => s.includes('from `notes`') || s.includes('from "notes"'))).toHaveLength(1);
   });
+
+  it('POST .../notes: the project is read once, by the archived-project guard, for the noteable and the viewer too', async () => {
+    const sql = await log.during(async () => {
+      expect((await app.post(path, { body: 'One more' }, { token: 'developer' })).status).toBe(201);
+    });
+    expect(
+      sql.filter((s) => /from [`"]projects[`"]/.test(s)),
+      sql.join('\n'),
+    ).toHaveLength(1);
+  });
 });
