@@ -38,7 +38,15 @@ export function presentPreview(badge: { name: string | null; linkUrl: string; im
   };
 }
 
-/** `Badge`: the preview's fields, then `id` and `kind`. */
+/** `Badge`: the preview's fields (as `presentPreview` writes them), then `id` and `kind`. */
 export function presentBadge(badge: BadgeRow, rendered: RenderedUrls) {
-  return { ...presentPreview({ ...badge, name: badge.name ?? null }, rendered), id: badge.id, kind: badge.kind };
+  return {
+    name: badge.name ?? null,
+    link_url: badge.linkUrl,
+    image_url: badge.imageUrl,
+    rendered_link_url: rendered.link,
+    rendered_image_url: rendered.image,
+    id: badge.id,
+    kind: badge.kind,
+  };
 }

@@ -27,6 +27,13 @@ export function latestTagName(tags: readonly { name: string; committedDate: stri
   return latest?.name ?? null;
 }
 
+/** The host of the server's external URL, parsed once per URL (the URL is the same on nearly every request). */
+let lastHost: { url: string; hostname: string } | undefined;
+function hostnameOf(url: string): string {
+  if (lastHost?.url !== url) lastHost = { url, hostname: new URL(url).hostname };
+  return lastHost.hostname;
+}
+
 /** The values of `project`'s placeholders for one request, each looked up once and only when a URL names it. */
 export function placeholderValuesOf(deps: RendererDeps, project: BadgeProject, externalUrl: string): PlaceholderValues {
   const { repos } = deps;
@@ -53,7 +60,7 @@ export function placeholderValuesOf(deps: RendererDeps, project: BadgeProject, e
       case 'group_name':
         return topGroupNameOf(deps.groups, project);
       case 'service_server':
-        return new URL(externalUrl).hostname;
+        return hostnameOf(externalUrl);
       case 'service_pages_domain':
         return deps.pagesHost();
       case 'default_branch':

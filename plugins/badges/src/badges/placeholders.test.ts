@@ -40,6 +40,13 @@ describe('placeholders', () => {
     expect(await renderUrl('https://x/plain%20url', lookup)).toBe('https://x/plain%20url');
   });
 
+  it('renders one URL anew with each source’s values, escaped forms and repeats included', async () => {
+    const url = 'https://x/%{project_id}/%25%7Bproject_id%7D/%{commit_sha}?t=%{project_title}';
+    expect(await renderUrl(url, lookup)).toBe('https://x/42/42/%{commit_sha}?t=My%20App');
+    const other = async (name: PlaceholderName) => ({ project_id: '7', commit_sha: 'abc', project_title: 'Ünï' })[name as string] ?? null;
+    expect(await renderUrl(url, other)).toBe('https://x/7/7/abc?t=%C3%9Cn%C3%AF');
+  });
+
   it('tells whether a URL names a placeholder', () => {
     expect(hasPlaceholders('https://x/%{project_path}')).toBe(true);
     expect(hasPlaceholders('https://x/%25%7Bcommit_sha%7D')).toBe(true);

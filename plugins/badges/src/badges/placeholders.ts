@@ -39,34 +39,70 @@ const ESCAPED = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu;
 const escapeValue = (value: string) =>
   value.replace(ESCAPED, (char) => [...Buffer.from(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 
-/** Every placeholder match; `replace` resets a global pattern's position itself. */
+/** Every placeholder match; `matchAll` works on a copy of the pattern, so its position never leaks. */
 const EVERY = new RegExp(SOURCE, 'g');
+
+/** A URL cut at its placeholders: literal text, then each placeholder as written and its name. */
+interface Template {
+  literals: string[];
+  placeholders: { written: string; name: PlaceholderName }[];
+}
+
+/** Templates by URL: a source's badges are rendered on every read, with the same few URLs. */
+const templates = new Map<string, Template>();
+const MAX_TEMPLATES = 2000;
+
+function templateOf(url: string): Template {
+  let template = templates.get(url);
+  if (template) return template;
+  template = { literals: [], placeholders: [] };
+  let from = 0;
+  for (const match of url.matchAll(EVERY)) {
+    template.literals.push(url.slice(from, match.index!));
+    template.placeholders.push({ written: match[0], name: canonical(match[1]!) });
+    from = match.index! + match[0].length;
+  }
+  template.literals.push(url.slice(from));
+  if (templates.size >= MAX_TEMPLATES) templates.clear();
+  templates.set(url, template);
+  return template;
+}
 
 /** The placeholders the URLs name, each once. */
 export function placeholdersIn(urls: readonly string[]): PlaceholderName[] {
   const names = new Set<PlaceholderName>();
   for (const url of urls) {
     if (!url.includes('%')) continue;
-    for (const match of url.matchAll(EVERY)) names.add(canonical(match[1]!));
+    for (const { name } of templateOf(url).placeholders) names.add(name);
   }
   return [...names];
 }
 
 export type ResolvedPlaceholders = ReadonlyMap<PlaceholderName, string | null>;
 
-/** The values of the placeholders the URLs name, looked up together. */
+/** The values of the placeholders the URLs name, looked up together, each escaped for a URL (null: no value). */
 export async function resolvePlaceholders(urls: readonly string[], values: PlaceholderValues): Promise<ResolvedPlaceholders> {
   const names = placeholdersIn(urls);
-  return new Map(await Promise.all(names.map(async (name) => [name, await values(name)] as const)));
+  return new Map(
+    await Promise.all(
+      names.map(async (name) => {
+        const value = await values(name);
+        return [name, value === null || value === undefined ? null : escapeValue(value)] as const;
+      }),
+    ),
+  );
 }
 
-/** The URL with each known placeholder replaced by its value, escaped for a URL; the rest of the URL is kept as written. */
+/** The URL with each known placeholder replaced by its value (as `resolvePlaceholders` escaped it); the rest of the URL is kept as written. */
 export function replacePlaceholders(url: string, resolved: ResolvedPlaceholders): string {
   if (!url.includes('%')) return url;
-  return url.replace(EVERY, (match, name: string) => {
-    const value = resolved.get(canonical(name));
-    return value === null || value === undefined ? match : escapeValue(value);
-  });
+  const { literals, placeholders } = templateOf(url);
+  let text = literals[0]!;
+  for (let i = 0; i < placeholders.length; i++) {
+    const { written, name } = placeholders[i]!;
+    text += (resolved.get(name) ?? written) + literals[i + 1]!;
+  }
+  return text;
 }
 
 /** One URL rendered: its placeholders looked up and replaced. */

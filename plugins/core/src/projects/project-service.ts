@@ -61,45 +61,44 @@ export function createProjectService(database: Database, lookup: ProjectLookup):
       const pathTaken = () => {
         throw validationFailed({ path: ['has already been taken'] });
       };
+      const row = {
+        name: input.name,
+        path: input.path,
+        namespaceId: namespace.id,
+        description: input.description ?? '',
+        visibilityLevel: input.visibilityLevel ?? 0,
+        defaultBranch: input.defaultBranch ?? null,
+        repositoryStorage: input.repositoryStorage ?? 'default',
+        creatorId,
+        topics: input.topics ?? [],
+        settings: JSON.stringify(input.settings ?? {}),
+        createdAt: now,
+        updatedAt: now,
+        lastActivityAt: now,
+      };
+      const ownerId = namespace.kind === 'user' ? namespace.ownerId : null;
       const id = await unlessTaken(
-        database.transaction(async (tx) => {
-          const projectId = await database.insert(
-            ProjectEntity,
-            {
-              name: input.name,
-              path: input.path,
-              namespaceId: namespace.id,
-              description: input.description ?? '',
-              visibilityLevel: input.visibilityLevel ?? 0,
-              defaultBranch: input.defaultBranch ?? null,
-              repositoryStorage: input.repositoryStorage ?? 'default',
-              creatorId,
-              topics: input.topics ?? [],
-              settings: JSON.stringify(input.settings ?? {}),
-              createdAt: now,
-              updatedAt: now,
-              lastActivityAt: now,
-            },
-            { tx },
-          );
-          if (namespace.kind === 'user' && namespace.ownerId) {
-            // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
-            await database.insert(
-              MemberEntity,
-              {
-                sourceType: 'Project',
-                sourceId: projectId,
-                userId: namespace.ownerId,
-                accessLevel: AccessLevel.OWNER,
-                createdById: creatorId,
-                createdAt: now,
-                updatedAt: now,
-              },
-              { tx },
-            );
-          }
-          return projectId;
-        }),
+        // A project in a group is one row: a transaction around it would only add its two statements.
+        !ownerId
+          ? database.insert(ProjectEntity, row)
+          : database.transaction(async (tx) => {
+              const projectId = await database.insert(ProjectEntity, row, { tx });
+              // As in GitLab, the owner of a personal namespace is listed as the project's Owner member.
+              await database.insert(
+                MemberEntity,
+                {
+                  sourceType: 'Project',
+                  sourceId: projectId,
+                  userId: ownerId,
+                  accessLevel: AccessLevel.OWNER,
+                  createdById: creatorId,
+                  createdAt: now,
+                  updatedAt: now,
+                },
+                { tx },
+              );
+              return projectId;
+            }),
         pathTaken,
       );
       return (await lookup.byId.first({ id }))!;

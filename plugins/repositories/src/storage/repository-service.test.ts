@@ -44,6 +44,23 @@ describe('the repository service other plugins use', () => {
     expect(await repos.find({ kind: 'snippet', containerId: 5 })).toBeNull();
   });
 
+  it('creates a bare repository git reads as its own, on the default branch asked for', async () => {
+    const repository = await repos.ensure({ kind: 'snippet', containerId: 77 }, { defaultBranch: 'trunk' });
+    const gitText = async (...args: string[]) => (await git(repository.gitDir, args)).stdout.toString().trim();
+    expect(await gitText('rev-parse', '--is-bare-repository')).toBe('true');
+    expect(await gitText('symbolic-ref', 'HEAD')).toBe('refs/heads/trunk');
+    expect(await gitText('config', '--get', 'core.repositoryformatversion')).toBe('0');
+    expect(await repos.headBranch(repository)).toBe('trunk');
+    const { commit: sha } = await repos.commitFiles(
+      repository,
+      { branch: 'trunk', message: 'First', author: who, committer: who, actions: [{ action: 'create', filePath: 'a.txt', content: Buffer.from('a') }] },
+      who,
+    );
+    expect(await repos.branchHead(repository, 'trunk')).toBe(sha);
+    await git(repository.gitDir, ['fsck', '--strict']);
+    await repos.remove({ kind: 'snippet', containerId: 77 });
+  });
+
   it('reads blobs and trees at a ref', async () => {
     const wiki = await repos.ensure({ kind: 'wiki', containerId: app.project.id });
     const { commit: sha } = await commit(wiki, 'pages/home.md', '# Home');

@@ -139,7 +139,7 @@ describe('wiki reads from the page cache', () => {
 
 describe('the page cache', () => {
   it('keeps texts within its byte budget, dropping the least recently used', () => {
-    const cache = createPageCache({ treeBytes: 1024, textBytes: 4096, htmlBytes: 1024 });
+    const cache = createPageCache({ treeBytes: 1024, textBytes: 4096, htmlBytes: 1024, listBytes: 1024 });
     // Each text here is estimated at 2 × (64 + 600) = 1328 bytes: three fit in 4096.
     const text = (fill: string) => ({ text: fill.repeat(300), content: fill.repeat(300), frontMatter: {} });
     for (const id of ['a', 'b', 'c']) cache.keepText(id, text(id));
@@ -149,6 +149,16 @@ describe('the page cache', () => {
     expect(['a', 'c', 'd'].map((id) => cache.text(id)?.content[0])).toEqual(['a', 'c', 'd']);
     cache.keepText('huge', text('h'.repeat(10)));
     expect(cache.text('huge')).toBeUndefined();
+  });
+
+  it('keeps a page list as sent per repository and commit, within its byte budget', () => {
+    const cache = createPageCache({ treeBytes: 1024, textBytes: 1024, htmlBytes: 1024, listBytes: 1024 });
+    cache.keepList('/repo', 'c'.repeat(40), '[{"slug":"Home"}]');
+    expect(cache.list('/repo', 'c'.repeat(40))).toBe('[{"slug":"Home"}]');
+    expect(cache.list('/repo', 'd'.repeat(40))).toBeUndefined();
+    expect(cache.list('/other', 'c'.repeat(40))).toBeUndefined();
+    cache.keepList('/repo', 'e'.repeat(40), 'x'.repeat(1000));
+    expect(cache.list('/repo', 'e'.repeat(40))).toBeUndefined();
   });
 
   it('loads a commit page list once for concurrent readers', async () => {

@@ -3,7 +3,8 @@
  * read spawns no git process. Every entry is keyed by something git never changes:
  * - a commit's page list, by repository directory and commit sha;
  * - a page's text, front matter and rendered HTML, by blob id (a blob id names its bytes);
- * - a full commit sha given as `version`, by repository (id and directory).
+ * - a full commit sha given as `version`, by repository (id and directory);
+ * - a commit's page list with content as sent (JSON), by repository directory and commit sha.
  * A write (through the API, a push over HTTP, or another process writing to the repository)
  * moves the branch, so the next read asks for a new commit: nothing cached goes stale.
  */
@@ -26,9 +27,16 @@ export interface PageCacheLimits {
   textBytes: number;
   /** Bytes (estimated) of rendered HTML kept. */
   htmlBytes: number;
+  /** Bytes (estimated) of page lists with content kept as sent. */
+  listBytes: number;
 }
 
-export const DEFAULT_PAGE_CACHE_LIMITS: PageCacheLimits = { treeBytes: 8 * 1024 * 1024, textBytes: 32 * 1024 * 1024, htmlBytes: 16 * 1024 * 1024 };
+export const DEFAULT_PAGE_CACHE_LIMITS: PageCacheLimits = {
+  treeBytes: 8 * 1024 * 1024,
+  textBytes: 32 * 1024 * 1024,
+  htmlBytes: 16 * 1024 * 1024,
+  listBytes: 16 * 1024 * 1024,
+};
 
 /** JavaScript strings take two bytes a code unit; each entry carries some fixed overhead too. */
 const stringBytes = (text: string) => 64 + text.length * 2;
@@ -45,6 +53,7 @@ export function createPageCache(limits: PageCacheLimits = DEFAULT_PAGE_CACHE_LIM
   const texts = new LRUCache<string, PageText>({ maxSize: limits.textBytes, sizeCalculation: textBytes });
   const html = new LRUCache<string, string>({ maxSize: limits.htmlBytes, sizeCalculation: stringBytes });
   const versions = new LRUCache<string, string>({ max: 4096 });
+  const lists = new LRUCache<string, string>({ maxSize: limits.listBytes, sizeCalculation: stringBytes });
 
   return {
     /** The page list of a commit, loaded once. */
@@ -61,6 +70,10 @@ export function createPageCache(limits: PageCacheLimits = DEFAULT_PAGE_CACHE_LIM
     /** The commit a full sha named, once git found it (an object never changes). */
     version: (repository: string, sha: string) => versions.get(`${repository}\0${sha}`),
     keepVersion: (repository: string, sha: string, commit: string) => versions.set(`${repository}\0${sha}`, commit),
+
+    /** A commit's page list with content, as sent. */
+    list: (gitDir: string, commit: string) => lists.get(`${gitDir}\0${commit}`),
+    keepList: (gitDir: string, commit: string, json: string) => lists.set(`${gitDir}\0${commit}`, json),
   };
 }
 

@@ -20,7 +20,7 @@ export function pageRoutes(service: PageService, wikiAccess: WikiAccess): Route[
       response: { schema: pageListSchema },
       async handler(ctx, input) {
         const { project } = await wikiAccess(ctx.user, ctx.params.id, 'read');
-        if (input.with_content) return (await service.listWithContent(project)).map((page) => presentPage(page, page.content));
+        if (input.with_content) return service.listWithContentJson(project, (pages) => pages.map((page) => presentPage(page, page.content)));
         return (await service.listBasic(project)).map(({ page, metaId }) => presentBasic(page, metaId));
       },
     }),

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { apiError, notFound, unprocessable, validationFailed, type EventBus, type Principal, type UploadedFile } from '@forgekit/kernel';
+import { apiError, JsonText, notFound, unprocessable, validationFailed, type EventBus, type Principal, type UploadedFile } from '@forgekit/kernel';
 import type { Project } from '@forgekit/plugin-core/contracts';
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import { RepositoryError, type FileAction } from '@forgekit/plugin-repositories/contracts';
@@ -122,9 +122,18 @@ export function createPageService(
       return listed.map((page) => ({ page, metaId: ids.get(page.slug)! }));
     },
 
-    async listWithContent(project: Project): Promise<WikiPage[]> {
+    /**
+     * Every page with its content, as `present` serialises them, kept per commit: what a commit holds never
+     * changes, so a repeated read of an unchanged wiki neither reads nor serialises a page.
+     */
+    async listWithContentJson(project: Project, present: (pages: WikiPage[]) => unknown): Promise<JsonText> {
       const { snapshot, pages: all } = await this.list(project);
-      return withContents(snapshot, all);
+      const { repository, commit } = snapshot;
+      const kept = repository && commit ? cache.list(repository.gitDir, commit) : undefined;
+      if (kept !== undefined) return new JsonText(kept);
+      const json = JSON.stringify(present(await withContents(snapshot, all)));
+      if (repository && commit) cache.keepList(repository.gitDir, commit, json);
+      return new JsonText(json);
     },
 
     async find(project: Project, slug: string, version?: string | null): Promise<WikiPage> {
