@@ -124,15 +124,22 @@ export function createIssuePresenter(deps: PresenterDeps) {
     const user = share ? sharedBy(presentUser) : presentUser;
     const milestoneOf = share ? sharedBy(presentMilestone) : presentMilestone;
     const iterationOf = share ? sharedBy(presentIteration) : presentIteration;
+    // Label and assignee lists by their ids, joined: issues with the same ones share one list.
+    const presentLabels = (ids: string) => {
+      const issueLabels = ids === '' ? [] : ids.split(',').flatMap((id) => labels.get(Number(id)) ?? []);
+      return options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false);
+    };
+    const presentAssigned = (ids: string) => (ids === '' ? [] : ids.split(',').flatMap((id) => user(Number(id)) ?? []));
+    const labelsOf = share ? sharedBy(presentLabels) : presentLabels;
+    const assignedOf = share ? sharedBy(presentAssigned) : presentAssigned;
     return issues.map((issue) => {
       const projectPath = paths.get(issue.projectId) ?? '';
-      const issueLabels = (labelLinks.get(issue.id) ?? []).flatMap((id) => labels.get(id) ?? []);
-      const assigned = (assignees.get(issue.id) ?? []).flatMap((id) => user(id) ?? []);
+      const assigned = assignedOf((assignees.get(issue.id) ?? []).join(','));
       const milestone = typeof issue.milestoneId === 'number' ? milestones.get(issue.milestoneId) : undefined;
       const iteration = typeof issue.iterationId === 'number' ? iterations.get(issue.iterationId) : undefined;
       const related: Related = {
         closed_by: user(issue.closedById),
-        labels: options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false),
+        labels: labelsOf((labelLinks.get(issue.id) ?? []).join(',')),
         milestone: milestone ? milestoneOf(milestone) : null,
         assignees: assigned,
         author: user(issue.authorId),
