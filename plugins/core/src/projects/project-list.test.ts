@@ -211,7 +211,8 @@ describe('project lists', () => {
     // A membership list of an anonymous caller first: the plain list after it is not narrowed by it.
     expect((await list(undefined, { membership: true })).status).toBe(200);
     expect(await idsOf(undefined)).toEqual([made.public!.id]);
-    for (const order of [{}, { order_by: 'name', sort: 'asc' }, { order_by: 'id', sort: 'asc', pagination: 'keyset' }]) {
+    const orders: Record<string, string>[] = [{}, { order_by: 'name', sort: 'asc' }, { order_by: 'id', sort: 'asc', pagination: 'keyset' }];
+    for (const order of orders) {
       // `id_after=0` keeps every project but takes the list off the plain path.
       const plain = await list('admin', { ...order, per_page: 3 });
       const filtered = await list('admin', { ...order, per_page: 3, id_after: 0 });
