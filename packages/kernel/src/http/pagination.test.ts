@@ -1,6 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.js';
-import { keysetHeaders, MAX_LINK_QUERY, paginationHeaders, readPageRequest, totalFor, totalFromRows, TOTAL_COLUMN, type PageRequest } from './pagination.js';
+import {
+  keysetHeaders,
+  linkUrl,
+  MAX_LINK_QUERY,
+  paginationHeaders,
+  readPageRequest,
+  totalFor,
+  totalFromRows,
+  TOTAL_COLUMN,
+  type PageRequest,
+} from './pagination.js';
 
 const BASE = 'http://example.test/api/v4/projects';
 
@@ -199,5 +209,19 @@ describe('Link header length', () => {
     const headers = keysetHeaders(request, { id_after: 5 }, 'https://forge.test/x', { search: 's'.repeat(10_000), page: 1 });
     expect(headers.Link!.length).toBeLessThan(MAX_LINK_QUERY + 100);
     expect(headers.Link).toContain('id_after=5');
+  });
+
+  it.each([
+    ['no params', {}],
+    ['nested and listed params', { search: 'a&page=9', labels: ['page', 'x=y'], not: { page: 3, labels: ['a'] }, 'page]': 'q', order_by: 'id', page: 2 }],
+    ['params sorted before and after page', { a: 1, z: 'é ü', pagination: 'offset', per_page: 7, page: 2 }],
+    ['a query just under the bound', { search: 's'.repeat(MAX_LINK_QUERY - 40), page: 2 }],
+    ['a query just over the bound', { search: 's'.repeat(MAX_LINK_QUERY - 20), id: 1, page: 2 }],
+  ])('links each page as stringifying its params would, with %s', (_name, params) => {
+    const headers = paginationHeaders({ page: 2, perPage: 20, offset: 20, perPageSent: 20 }, 10_000, BASE, params);
+    const linkParams = { ...params, per_page: 20 };
+    expect(headers.Link).toBe(
+      [1, 3, 1, 500].map((page, i) => `<${linkUrl(BASE, linkParams, page)}>; rel="${['prev', 'next', 'first', 'last'][i]}"`).join(', '),
+    );
   });
 });

@@ -62,9 +62,31 @@ export function linkUrl(base: string, params: Record<string, unknown>, page: num
   return `${base}?${linkQuery({ ...params, page })}`;
 }
 
+/**
+ * The Link URL of each page: the params are stringified once, and each page's URL puts its
+ * number in the place of the `page=1` member (the only top-level `page` member: qs encodes
+ * nested keys' brackets and every `&` and `=` in values). A query near MAX_LINK_QUERY, where
+ * the number's length may change what is left out, is stringified for each page instead.
+ */
+function pageLinks(baseUrl: string, params: Record<string, unknown>): (page: number) => string {
+  const members = qs.stringify({ ...params, page: 1 }, QUERY_FORMAT);
+  const at = members.length + 32 <= MAX_LINK_QUERY ? members.split('&').indexOf('page=1') : -1;
+  if (at < 0) return (page) => linkUrl(baseUrl, params, page);
+  const parts = members.split('&');
+  const before = `${baseUrl}?${parts
+    .slice(0, at)
+    .map((part) => `${part}&`)
+    .join('')}page=`;
+  const after = parts
+    .slice(at + 1)
+    .map((part) => `&${part}`)
+    .join('');
+  return (page) => `${before}${page}${after}`;
+}
+
 export function paginationHeaders(request: PageRequest, total: number | null, baseUrl: string, params: Record<string, unknown>): Record<string, string> {
   const { page, perPage } = request;
-  const linkParams = { ...params, per_page: request.perPageSent };
+  const linkUrlOf = pageLinks(baseUrl, { ...params, per_page: request.perPageSent });
   const counted = total !== null && total <= MAX_COUNT;
   const totalPages = counted ? Math.max(1, Math.ceil(total / perPage)) : null;
   const hasNext = total !== null ? page * perPage < total : false;
@@ -79,10 +101,10 @@ export function paginationHeaders(request: PageRequest, total: number | null, ba
     headers['X-Total-Pages'] = String(totalPages);
   }
   const links: string[] = [];
-  if (headers['X-Prev-Page']) links.push(`<${linkUrl(baseUrl, linkParams, page - 1)}>; rel="prev"`);
-  if (hasNext) links.push(`<${linkUrl(baseUrl, linkParams, page + 1)}>; rel="next"`);
-  links.push(`<${linkUrl(baseUrl, linkParams, 1)}>; rel="first"`);
-  if (counted) links.push(`<${linkUrl(baseUrl, linkParams, totalPages!)}>; rel="last"`);
+  if (headers['X-Prev-Page']) links.push(`<${linkUrlOf(page - 1)}>; rel="prev"`);
+  if (hasNext) links.push(`<${linkUrlOf(page + 1)}>; rel="next"`);
+  links.push(`<${linkUrlOf(1)}>; rel="first"`);
+  if (counted) links.push(`<${linkUrlOf(totalPages!)}>; rel="last"`);
   headers.Link = links.join(', ');
   return headers;
 }

@@ -20,6 +20,24 @@ describe('fragments cut at their live fields', () => {
     expect(fragment.json({ a: 1, b: 2, c: 3 }).text).toBe('{"a":1,"b":2,"c":3}');
   });
 
+  it('stringifies an object value shared by fragments once, given the same map', () => {
+    const author = { id: 7, name: 'A' };
+    let reads = 0;
+    const counted = {
+      toJSON: () => {
+        reads++;
+        return author;
+      },
+    };
+    const fragment = cutFragment({ body: { id: 1, author: null, n: 0 }, live: ['author', 'n'] });
+    const serialised = new Map<object, string>();
+    const texts = [1, 2, 3].map((n) => fragment.json({ author: counted, n }, serialised).text);
+    expect(texts).toEqual([1, 2, 3].map((n) => JSON.stringify({ id: 1, author, n })));
+    expect(reads).toBe(1);
+    fragment.json({ author: counted, n: 4 });
+    expect(reads).toBe(2);
+  });
+
   it('without live fields, is the whole text', () => {
     expect(cutFragment({ body: body() }).json().text).toBe(JSON.stringify(body()));
   });

@@ -28,8 +28,24 @@ export interface Fragment {
   readonly live: ReadonlySet<string>;
   /** What the presenter kept beside the text on the miss (`RenderedFragment.initial`). */
   readonly initial: Readonly<Record<string, unknown>>;
-  /** The entity's JSON, with `live`'s values in the places of the live fields (an undefined value leaves its field out). */
-  json(live?: Readonly<Record<string, unknown>>): JsonText;
+  /**
+   * The entity's JSON, with `live`'s values in the places of the live fields (an undefined value
+   * leaves its field out). `serialised` keeps object values' texts across the fragments of one
+   * answer, so that a value shared by many (a page's author, its milestone) is stringified once;
+   * a value kept there must not change while the map is in use.
+   */
+  json(live?: Readonly<Record<string, unknown>>, serialised?: Map<object, string>): JsonText;
+}
+
+/** `value`'s JSON, taken from or kept in `serialised` when it is an object. */
+function serialise(value: unknown, serialised: Map<object, string> | undefined): string | undefined {
+  if (serialised === undefined || typeof value !== 'object' || value === null) return JSON.stringify(value);
+  let text = serialised.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    serialised.set(value, text);
+  }
+  return text;
 }
 
 /** What a presenter gives on a miss: the whole body, and which of its fields are live. */
@@ -80,7 +96,7 @@ class CutFragment implements Fragment {
     this.whole = slots.length === 0 ? new JsonText(`{${segments[0]}}`) : undefined;
   }
 
-  json(live?: Readonly<Record<string, unknown>>): JsonText {
+  json(live?: Readonly<Record<string, unknown>>, serialised?: Map<object, string>): JsonText {
     if (this.whole) return this.whole;
     const { segments, slots, names } = this;
     let text = '{';
@@ -93,9 +109,9 @@ class CutFragment implements Fragment {
       }
       if (i < slots.length) {
         const value = live?.[names[i]!];
-        const serialised = value === undefined ? undefined : JSON.stringify(value);
-        if (serialised !== undefined) {
-          text += empty ? slots[i] + serialised : `,${slots[i]}${serialised}`;
+        const valueText = value === undefined ? undefined : serialise(value, serialised);
+        if (valueText !== undefined) {
+          text += empty ? slots[i] + valueText : `,${slots[i]}${valueText}`;
           empty = false;
         }
       }

@@ -126,11 +126,15 @@ describe('project answers from the presented cache', () => {
       for (let round = 0; round < 3; round++) {
         // The state an extension reads outside the rows changes between rounds.
         for (const row of rows) onDisk.set(row.id, round === 1);
+        // A page's fragments share the viewer's repeated values; the answers are the same.
+        const page = fragments.forPage();
         for (const row of rows) {
           expect(fragments.basic(row, externalUrl).text).toBe(JSON.stringify(projectBasic(row, externalUrl, extensions)));
+          expect(page.basic(row, externalUrl).text).toBe(JSON.stringify(projectBasic(row, externalUrl, extensions)));
           for (const viewer of viewers) {
             const options = { externalUrl, owner: row.owner, ...viewer };
             expect(fragments.full(row, options).text).toBe(JSON.stringify(projectFull(row, { ...options, extensions })));
+            expect(page.full(row, options).text).toBe(JSON.stringify(projectFull(row, { ...options, extensions })));
           }
         }
       }

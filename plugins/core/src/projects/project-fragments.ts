@@ -60,6 +60,22 @@ export interface ProjectFragments {
   basic(project: Project, externalUrl: string): JsonText;
   /** `projectFull`'s JSON; `options.owner` is the personal project's owner as read with it. */
   full(project: ProjectWithOwner, options: Omit<PresentOptions, 'extensions'>): JsonText;
+  /** The same for the projects of one answer (a list's page): the caller's fields that repeat (`permissions`) are serialised once. */
+  forPage(): Pick<ProjectFragments, 'basic' | 'full'>;
+}
+
+/** What the projects of one answer share: their live values' texts, and one `permissions` object per pair of levels. */
+interface PageShared {
+  serialised: Map<object, string>;
+  permissions: Map<string, ReturnType<typeof presentPermissions>>;
+}
+
+function permissionsOf(permissions: PresentOptions['permissions'], shared: PageShared | undefined) {
+  if (!shared || !permissions) return presentPermissions(permissions);
+  const key = `${permissions.projectLevel}|${permissions.groupLevel}`;
+  let presented = shared.permissions.get(key);
+  if (!presented) shared.permissions.set(key, (presented = presentPermissions(permissions)));
+  return presented;
 }
 
 export function createProjectFragments(cache: FragmentCache, extensions: readonly ProjectFieldExtension[]): ProjectFragments {
@@ -92,24 +108,32 @@ export function createProjectFragments(cache: FragmentCache, extensions: readonl
     return { body, live: [...viewerFields, ...Object.keys(recorded.set)], initial: recorded as unknown as Record<string, unknown> };
   }
 
+  function basic(project: Project, externalUrl: string, shared?: PageShared): JsonText {
+    if (!cache.enabled) return new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
+    const fragment = cache.fragment(keyOf('basic', project, externalUrl, null), () => render('basic', () => projectBasic(project, externalUrl), project, []));
+    const live = liveOf(fragment, project, 'basic', {});
+    return live ? fragment.json(live, shared?.serialised) : new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
+  }
+
+  function full(project: ProjectWithOwner, options: Omit<PresentOptions, 'extensions'>, shared?: PageShared): JsonText {
+    if (!cache.enabled) return new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
+    const fragment = cache.fragment(keyOf('full', project, options.externalUrl, options.owner), () =>
+      render('full', () => projectFull(project, { ...options, isAdmin: false, permissions: undefined }), project, VIEWER_FIELDS),
+    );
+    const viewer = {
+      repository_storage: options.isAdmin ? project.repositoryStorage : undefined,
+      permissions: permissionsOf(options.permissions, shared),
+    };
+    const live = liveOf(fragment, project, 'full', viewer);
+    return live ? fragment.json(live, shared?.serialised) : new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
+  }
+
   return {
-    basic(project, externalUrl) {
-      if (!cache.enabled) return new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
-      const fragment = cache.fragment(keyOf('basic', project, externalUrl, null), () => render('basic', () => projectBasic(project, externalUrl), project, []));
-      const live = liveOf(fragment, project, 'basic', {});
-      return live ? fragment.json(live) : new JsonText(JSON.stringify(projectBasic(project, externalUrl, extensions)));
-    },
-    full(project, options) {
-      if (!cache.enabled) return new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
-      const fragment = cache.fragment(keyOf('full', project, options.externalUrl, options.owner), () =>
-        render('full', () => projectFull(project, { ...options, isAdmin: false, permissions: undefined }), project, VIEWER_FIELDS),
-      );
-      const viewer = {
-        repository_storage: options.isAdmin ? project.repositoryStorage : undefined,
-        permissions: presentPermissions(options.permissions),
-      };
-      const live = liveOf(fragment, project, 'full', viewer);
-      return live ? fragment.json(live) : new JsonText(JSON.stringify(projectFull(project, { ...options, extensions })));
+    basic: (project, externalUrl) => basic(project, externalUrl),
+    full: (project, options) => full(project, options),
+    forPage() {
+      const shared: PageShared = { serialised: new Map(), permissions: new Map() };
+      return { basic: (project, externalUrl) => basic(project, externalUrl, shared), full: (project, options) => full(project, options, shared) };
     },
   };
 }

@@ -206,4 +206,26 @@ describe('project lists', () => {
     expect(res.status).toBe(405);
     expect(res.body).toEqual({ error: 'Keyset pagination is not yet available for this type of request' });
   });
+
+  it('answers unfiltered lists of administrators and anonymous callers as filtered ones do, and sees a new project at once', async () => {
+    // A membership list of an anonymous caller first: the plain list after it is not narrowed by it.
+    expect((await list(undefined, { membership: true })).status).toBe(200);
+    expect(await idsOf(undefined)).toEqual([made.public!.id]);
+    const orders: Record<string, string>[] = [{}, { order_by: 'name', sort: 'asc' }, { order_by: 'id', sort: 'asc', pagination: 'keyset' }];
+    for (const order of orders) {
+      // `id_after=0` keeps every project but takes the list off the plain path.
+      const plain = await list('admin', { ...order, per_page: 3 });
+      const filtered = await list('admin', { ...order, per_page: 3, id_after: 0 });
+      expect(plain.body.map((p: Listed) => p.id)).toEqual(filtered.body.map((p: Listed) => p.id));
+      expect(plain.headers.get('x-total')).toBe(filtered.headers.get('x-total'));
+    }
+    const second = await list('admin', { per_page: 3, page: 2 });
+    expect(second.body.map((p: Listed) => p.id)).toEqual((await idsOf('admin', { id_after: 0 })).slice(3, 6));
+    const before = await list('admin', { per_page: 3 });
+    const added = (await app.post('/api/v4/projects', { name: 'Eta Added' }, { token: 'admin' })).body as Listed;
+    const after = await list('admin', { per_page: 3 });
+    expect(after.body[0].id).toBe(added.id);
+    expect(Number(after.headers.get('x-total'))).toBe(Number(before.headers.get('x-total')) + 1);
+    await app.delete(`/api/v4/projects/${added.id}`, { token: 'admin' });
+  });
 });

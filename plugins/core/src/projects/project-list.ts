@@ -14,7 +14,7 @@ import {
   type Route,
 } from '@forgekit/kernel';
 import type * as v from 'valibot';
-import type { Conditions, Direction } from '@forgekit/kernel/orm';
+import type { Conditions, Direction, PreparedRead } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
 import type { AccessService, Project } from '../contracts.js';
 import { NamespaceEntity } from '../entities/namespace.js';
@@ -43,6 +43,25 @@ const ORDER_PROPERTIES = {
 
 /** A personal project's owner, read beside it so a page costs one query (null for a group's project). */
 type WithOwner = Project & { owner: UserBasicSource | null };
+
+/** Page statements kept, one per plain list's order, caller kind and pagination. */
+const PLAIN_SHAPES = 50;
+
+type ListInput = v.InferOutput<v.ObjectSchema<typeof projectListFilters, undefined>>;
+
+/**
+ * Whether a list's conditions are the same for every request of its shape, so that its page
+ * can be one statement built once: no filter of the caller's, not narrowed to a group, and a
+ * visibility that reads nothing of the caller (an administrator sees every project, an
+ * anonymous caller the public ones) and nothing of the day (members' expiry dates).
+ */
+function isPlainList(input: ListInput, user: RequestContext['user'], scoped: boolean): boolean {
+  if (scoped || input.search || input.visibility || (input.archived !== undefined && input.archived !== null)) return false;
+  if ((input.repository_storage && user?.isAdmin) || (input.topic ?? []).length > 0) return false;
+  if (input.id_after || input.id_before || input.last_activity_after || input.last_activity_before) return false;
+  if (input.owned || input.min_access_level || input.membership) return false;
+  return !user || user.isAdmin;
+}
 
 export const projectListFilters = {
   pagination: f.optional(f.values(['offset', 'keyset'])),
@@ -77,6 +96,7 @@ export function projectListRoute(
   scope?: ScopeFn,
   extraFilters: v.ObjectEntries = {},
 ): Route {
+  const plainPages = new Map<string, PreparedRead<WithOwner, 'limit' | 'offset'>>();
   return defineRoute({
     method: 'GET',
     path,
@@ -110,24 +130,44 @@ export function projectListRoute(
       const simple = input.simple || !user;
       const keyset = input.pagination === 'keyset';
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
-      const query = projectsWithNamespace(database)
-        .leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId')
-        .nest('owner', 'o', USER_BASIC_PROPERTIES)
-        .modify(filter)
-        .orderBy(ORDER_PROPERTIES[input.order_by!], input.sort as Direction)
-        .orderBy('p.id', input.sort as Direction);
-      // Keyset pages read one row more, to know whether a next page exists. Offset pages carry
-      // their total as an uncorrelated subquery, which the database runs once and which, unlike
-      // a window count, does not make it build every matching row before the limit.
-      if (keyset) query.limit(ctx.page.perPage + 1);
-      else query.selectQuery(TOTAL_COLUMN, matching().count()).limit(ctx.page.perPage).offset(ctx.page.offset);
-      const fetched = asProjects<WithOwner>(await database.rows(query));
+      const pageQuery = (limit: number, offset: number) => {
+        const query = projectsWithNamespace(database)
+          .leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId')
+          .nest('owner', 'o', USER_BASIC_PROPERTIES)
+          .modify(filter)
+          .orderBy(ORDER_PROPERTIES[input.order_by!], input.sort as Direction)
+          .orderBy('p.id', input.sort as Direction);
+        // Keyset pages read one row more, to know whether a next page exists. Offset pages carry
+        // their total as an uncorrelated subquery, which the database runs once and which, unlike
+        // a window count, does not make it build every matching row before the limit.
+        if (keyset) query.limit(limit);
+        else query.selectQuery(TOTAL_COLUMN, matching().count()).limit(limit).offset(offset);
+        return query;
+      };
+      const limit = keyset ? ctx.page.perPage + 1 : ctx.page.perPage;
+      let fetched: WithOwner[];
+      if (isPlainList(input, user, scoped !== null)) {
+        const shape = `${user ? 'admin' : 'anonymous'}|${input.order_by}|${input.sort}|${keyset}`;
+        let read = plainPages.get(shape);
+        if (!read) {
+          read = database.prepareRows((p: Record<'limit' | 'offset', never>) => pageQuery(p.limit, p.offset)) as unknown as PreparedRead<
+            WithOwner,
+            'limit' | 'offset'
+          >;
+          if (plainPages.size >= PLAIN_SHAPES) plainPages.clear();
+          plainPages.set(shape, read);
+        }
+        fetched = await read.all({ limit, offset: ctx.page.offset });
+      } else {
+        fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));
+      }
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
-        if (simple) return rows.map((row) => fragments.basic(row, ctx.externalUrl));
+        const pageFragments = fragments.forPage();
+        if (simple) return rows.map((row) => pageFragments.basic(row, ctx.externalUrl));
         const permissions = await access.projectPermissions(user!, rows);
         return rows.map((row) =>
-          fragments.full(row, {
+          pageFragments.full(row, {
             externalUrl: ctx.externalUrl,
             isAdmin: user!.isAdmin,
             owner: row.owner,

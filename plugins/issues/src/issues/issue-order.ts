@@ -17,6 +17,8 @@ export interface IssueOrder {
   /** Adds the leading order terms to the list query; GitLab breaks ties with `i.id` in `direction`. */
   terms(query: IssueQuery): void;
   direction: 'asc' | 'desc';
+  /** Names the terms, for an order whose terms are the same for every list (their page statement is built once); none for the others. */
+  key?: string;
 }
 
 export interface OrderDeps {
@@ -41,11 +43,12 @@ const sorted = (term: Sql, sort: 'asc' | 'desc') => (sort === 'asc' ? sql`${term
 const nullsLast = (term: Sql, sort: 'asc' | 'desc') => sql`case when ${term} is null then 1 else 0 end, ${sorted(term, sort)}`;
 
 /** Nothing but GitLab's tie-break, `i.id` in `direction`. */
-export const idOrder = (direction: 'asc' | 'desc'): IssueOrder => ({ terms: () => {}, direction });
+export const idOrder = (direction: 'asc' | 'desc'): IssueOrder => ({ terms: () => {}, direction, key: `id ${direction}` });
 
 const byColumn = (column: 'i.createdAt' | 'i.updatedAt' | 'i.title', sort: 'asc' | 'desc'): IssueOrder => ({
   terms: (query) => query.orderBy(column, sort),
   direction: 'desc',
+  key: `${column} ${sort}`,
 });
 
 /** Orders that need nothing besides the issue row. */

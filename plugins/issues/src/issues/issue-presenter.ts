@@ -58,6 +58,17 @@ export interface PresentOptions {
 }
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
+
+/** `present`, answering the same object for the same argument. */
+function sharedBy<K, V>(present: (key: K) => V): (key: K) => V {
+  const presented = new Map<K, V>();
+  return (key) => {
+    if (presented.has(key)) return presented.get(key) as V;
+    const value = present(key);
+    presented.set(key, value);
+    return value;
+  };
+}
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
 
 export function createIssuePresenter(deps: PresenterDeps) {
@@ -74,10 +85,15 @@ export function createIssuePresenter(deps: PresenterDeps) {
     return paths;
   }
 
+  /**
+   * `share`: the related values of the same rows are one object across the page (serialised
+   * once, see `Fragment.json`); otherwise each issue gets its own, which its caller may change.
+   */
   async function presentEach<T>(
     issues: readonly IssueRow[],
     options: PresentOptions,
     finish: (issue: IssueRow, related: Related, body: () => Record<string, unknown>, projectPath: string) => T,
+    share = false,
   ): Promise<T[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
@@ -98,29 +114,40 @@ export function createIssuePresenter(deps: PresenterDeps) {
       iterationIds.length > 0 && deps.iterations ? deps.iterations.byIds(iterationIds).then(byId) : new Map(),
     ]);
 
-    const user = (id: number | null | undefined) => {
+    const presentUser = (id: number | null | undefined) => {
       const found = typeof id === 'number' ? users.get(id) : undefined;
       return found ? userBasic(found, options.externalUrl) : null;
     };
-
     const relinked = <T extends { web_url?: unknown }>(entity: T) => (options.relink ? relinkWebUrl({ relink: options.relink }, entity) : entity);
+    const presentMilestone = (milestone: Milestone) => relinked(deps.milestones.entity(milestone));
+    const presentIteration = (iteration: Parameters<IterationsService['entity']>[0]) => relinked(deps.iterations!.entity(iteration));
+    const user = share ? sharedBy(presentUser) : presentUser;
+    const milestoneOf = share ? sharedBy(presentMilestone) : presentMilestone;
+    const iterationOf = share ? sharedBy(presentIteration) : presentIteration;
+    // Label and assignee lists by their ids, joined: issues with the same ones share one list.
+    const presentLabels = (ids: string) => {
+      const issueLabels = ids === '' ? [] : ids.split(',').flatMap((id) => labels.get(Number(id)) ?? []);
+      return options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false);
+    };
+    const presentAssigned = (ids: string) => (ids === '' ? [] : ids.split(',').flatMap((id) => user(Number(id)) ?? []));
+    const labelsOf = share ? sharedBy(presentLabels) : presentLabels;
+    const assignedOf = share ? sharedBy(presentAssigned) : presentAssigned;
     return issues.map((issue) => {
       const projectPath = paths.get(issue.projectId) ?? '';
-      const issueLabels = (labelLinks.get(issue.id) ?? []).flatMap((id) => labels.get(id) ?? []);
-      const assigned = (assignees.get(issue.id) ?? []).flatMap((id) => user(id) ?? []);
+      const assigned = assignedOf((assignees.get(issue.id) ?? []).join(','));
       const milestone = typeof issue.milestoneId === 'number' ? milestones.get(issue.milestoneId) : undefined;
       const iteration = typeof issue.iterationId === 'number' ? iterations.get(issue.iterationId) : undefined;
       const related: Related = {
         closed_by: user(issue.closedById),
-        labels: options.withLabelsDetails ? deps.labels.present(issueLabels, true) : deps.labels.present(issueLabels, false),
-        milestone: milestone ? relinked(deps.milestones.entity(milestone)) : null,
+        labels: labelsOf((labelLinks.get(issue.id) ?? []).join(',')),
+        milestone: milestone ? milestoneOf(milestone) : null,
         assignees: assigned,
         author: user(issue.authorId),
         assignee: assigned[0] ?? null,
         user_notes_count: noteCounts.get(issue.id) ?? 0,
         upvotes: votes.get(issue.id)?.upvotes ?? 0,
         downvotes: votes.get(issue.id)?.downvotes ?? 0,
-        iteration: iteration && deps.iterations ? relinked(deps.iterations.entity(iteration)) : null,
+        iteration: iteration && deps.iterations ? iterationOf(iteration) : null,
       };
       return finish(issue, related, () => issueBody(issue, related, projectPath, options), projectPath);
     });
@@ -195,10 +222,16 @@ export function createIssuePresenter(deps: PresenterDeps) {
   async function presentIssuesJson(issues: readonly IssueRow[], options: PresentOptions): Promise<(JsonText | Record<string, unknown>)[]> {
     const { cache } = deps;
     if (!cache?.enabled) return presentIssues(issues, options);
-    return presentEach(issues, options, (issue, related, body, projectPath) => {
-      const key = versionKey(options.full ? 'issue-full' : 'issue-basic', options.externalUrl, projectPath, sourceKey('Issue', issue.id, issue.lockVersion));
-      return cache.fragment(key, () => ({ body: body(), live: RELATED_FIELDS })).json(related);
-    });
+    const serialised = new Map<object, string>();
+    return presentEach(
+      issues,
+      options,
+      (issue, related, body, projectPath) => {
+        const key = versionKey(options.full ? 'issue-full' : 'issue-basic', options.externalUrl, projectPath, sourceKey('Issue', issue.id, issue.lockVersion));
+        return cache.fragment(key, () => ({ body: body(), live: RELATED_FIELDS })).json(related, serialised);
+      },
+      true,
+    );
   }
 
   return Object.assign(presentIssues, { json: presentIssuesJson });

@@ -1,10 +1,11 @@
 /** Issues, their assignees and their labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, releaseInternalIds, sql, unlessTaken } from '@forgekit/kernel/orm';
+import { allocateInternalId, releaseInternalIds, sql, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
 import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
+import { filterParams } from './issue-filter-params.js';
 import type { IssueOrder } from './issue-order.js';
 
 /** The `internal_ids` counter of a project's issues. */
@@ -17,6 +18,11 @@ export type AlsoInTransaction = (tx: Transaction, issue: IssueRow) => Promise<vo
 
 /** A next iid that lost a race to another process is retried this often. */
 const IID_ATTEMPTS = 5;
+
+/** List statements kept, one per filter shape and order; past this many they are compiled afresh. */
+const LIST_SHAPES = 100;
+
+type ListRow = IssueRow & { [TOTAL_COLUMN]?: unknown };
 
 const groupIds = (rows: { issueId: number }[], value: (row: never) => number) => {
   const byIssue = new Map<number, number[]>();
@@ -87,6 +93,29 @@ export function createIssueStore(database: Database) {
     });
   }
 
+  /** A page of the filter in the order, with the filter's total beside each row. */
+  function pageQuery(filter: IssueFilter, order: IssueOrder, limit: number, offset: number) {
+    const total = applyIssueFilter(database.table(IssueEntity, 'i').count(), filter);
+    const query = applyIssueFilter(database.from(IssueEntity, 'i'), filter).selectQuery(TOTAL_COLUMN, total);
+    order.terms(query);
+    return query.orderBy('i.id', order.direction).limit(limit).offset(offset);
+  }
+
+  const pages = new Map<string, PreparedRead<ListRow, string>>();
+  /** The page read of a filter's shape, built once with the filter's values as parameters. */
+  function preparedPage(order: IssueOrder, filter: IssueFilter) {
+    const params = order.key === undefined ? undefined : filterParams(filter);
+    if (!params) return undefined;
+    const key = `${order.key}|${params.key}`;
+    let read = pages.get(key);
+    if (!read) {
+      read = database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>;
+      if (pages.size >= LIST_SHAPES) pages.clear();
+      pages.set(key, read);
+    }
+    return { read, values: params.values };
+  }
+
   return {
     /**
      * Inserts with the project's next iid (or `chosenIid`); concurrent creates take turns, and a
@@ -129,11 +158,10 @@ export function createIssueStore(database: Database) {
       database.row(database.from(IssueEntity).where({ projectId }).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1)),
 
     /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
-    async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<(IssueRow & { [TOTAL_COLUMN]?: unknown })[]> {
-      const total = applyIssueFilter(database.table(IssueEntity, 'i').count(), filter);
-      const query = applyIssueFilter(database.from(IssueEntity, 'i'), filter).selectQuery(TOTAL_COLUMN, total);
-      order.terms(query);
-      return database.rows(query.orderBy('i.id', order.direction).limit(limit).offset(offset));
+    async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<ListRow[]> {
+      const prepared = preparedPage(order, filter);
+      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset });
+      return database.rows(pageQuery(filter, order, limit, offset));
     },
 
     /** The distinct iterations the issues of these projects carry. */
