@@ -17,6 +17,9 @@ export function toPrincipal(user: Pick<User, (typeof PRINCIPAL_PROPERTIES)[numbe
   return { id: user.id, username: user.username, name: user.name, isAdmin: user.admin, external: user.external, state: user.state };
 }
 
+/** Secrets remembered with their digest, so a client sending its token again is not hashed again. */
+const DIGESTS_KEPT = 1024;
+
 export function createIdentityProvider(database: Database, tokens: TokenService, externalUrl: string): IdentityProvider {
   // The token with its owner: runs on every authenticated request.
   const byDigest = database.prepareRows((p) =>
@@ -27,9 +30,21 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
       .nest('user', 'u', PRINCIPAL_PROPERTIES)
       .where('t.tokenDigest', p.digest),
   );
+  // A small memo rather than an LRU: the few tokens of a server's regular callers fit, and an
+  // overflow (a scan of random secrets) just starts it again.
+  const digests = new Map<string, string>();
+  const digestOf = (secret: string) => {
+    let digest = digests.get(secret);
+    if (digest === undefined) {
+      if (digests.size >= DIGESTS_KEPT) digests.clear();
+      digest = tokenDigest(secret);
+      digests.set(secret, digest);
+    }
+    return digest;
+  };
   return {
     async findCredential(secret) {
-      const row = await byDigest.first({ digest: tokenDigest(secret) });
+      const row = await byDigest.first({ digest: digestOf(secret) });
       if (!row) return null;
       // A revoked token presented again may have leaked: its rotated successors stop working too.
       if (row.revoked) await tokens.revokeFamily(row);
