@@ -30,6 +30,13 @@ export interface Database extends QueryFactory, Reads, Writes {
   observeStatements(listener: (sql: string) => void): () => void;
   /** Sees the SQL and duration of every prepared statement once it finished (knex's events see the rest); returns the unsubscribe. */
   timeReads(listener: StatementTimer): () => void;
+  /**
+   * A number that changes whenever a write is committed to the database, by this process or
+   * another, read without a query (SQLite's `data_version`): what was read under one mark
+   * still holds while the mark stays. Undefined where there is no such number (PostgreSQL,
+   * in-memory SQLite): there, read again.
+   */
+  changeMark(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -109,6 +116,8 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database, g
   const engine = createReadEngine(knex, prepared, codecs);
   const entityWrites = createEntityWrites(orm, dialect, prepared, { groupCommit });
   const propertyColumns = new WeakMap<object, ReadonlyMap<string, string>>();
+  // The reader writes nothing, so every commit is another connection's and moves its data_version.
+  const dataVersion = reader?.prepare('PRAGMA data_version').pluck();
   const queries = createQueryFactory({
     knex,
     tableOf: engine.tableOf,
@@ -138,6 +147,7 @@ function wrap(orm: MikroORM, dialect: Dialect, reader?: BetterSqlite.Database, g
       };
     },
     timeReads: (listener) => prepared.time(listener),
+    changeMark: dataVersion ? () => dataVersion.get() as number : () => undefined,
     async close() {
       await entityWrites.drain();
       await prepared.finalize();

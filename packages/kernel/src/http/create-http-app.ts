@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createApp, createRouter, eventHandler, getRequestIP, send, type App, type H3Event } from 'h3';
+import { createApp, createRouter, eventHandler, getRequestIP, type App, type H3Event } from 'h3';
 import { authenticate, type AuthResult } from '../auth/authenticate.js';
 import type { IdentityProvider } from '../auth/identity.js';
 import type { Database } from '../db/open-database.js';
-import type { Logger } from '../services/logger.js';
+import { preformattedInfo, type Logger } from '../services/logger.js';
 import { PREFLIGHT_ROUTE, UNMATCHED_ROUTE, type KernelMetrics } from '../services/metrics.js';
 import type { RequestContext } from './context.js';
 import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
@@ -68,6 +68,8 @@ function requestIdOf(event: H3Event): string {
   return id;
 }
 
+const ACCESS_LOG_KEYS = ['request_id', 'method', 'path', 'route', 'status', 'aborted', 'duration_ms', 'user_id', 'remote_ip', 'response_bytes'];
+
 const NO_PAGE: PageRequest = Object.freeze({ page: 1, perPage: 20, offset: 0, perPageSent: 20 });
 
 function setHeaders(event: H3Event, headers: Record<string, string>) {
@@ -101,12 +103,30 @@ function factsOf(event: H3Event): RequestFacts {
 }
 
 /**
+ * Ends the response with `data`, as h3's `send` does but at once: h3 defers the write to the
+ * next `setImmediate`, a macrotask hop per request on the hot path.
+ */
+function send(event: H3Event, data: string | Buffer, type?: string): void {
+  const res = event.node.res;
+  if (type && res.statusCode !== 304 && !res.getHeader('content-type')) res.setHeader('content-type', type);
+  if (!event.handled) res.end(data);
+}
+
+/** Bodies up to this many characters are written as a string, in one write with the headers. */
+const SMALL_BODY = 16 * 1024;
+
+/**
  * Sends a text body (none for HEAD) as UTF-8 bytes, counting them for the access log. The
- * socket writes bytes after the headers as they are; a string it would first join to the
- * headers and copy whole on the heap, which for a list's body is young garbage per request.
+ * socket writes bytes after the headers as they are; a larger string it would first join to
+ * the headers and copy whole on the heap, which for a list's body is young garbage per
+ * request. A small body is cheaper joined than turned into a buffer and written apart.
  */
 function sendText(event: H3Event, text: string, type?: string) {
   if (event.method === 'HEAD') return send(event, '', type);
+  if (text.length <= SMALL_BODY) {
+    factsOf(event).bytes += Buffer.byteLength(text);
+    return send(event, text, type);
+  }
   const body = Buffer.from(text);
   factsOf(event).bytes += body.length;
   return send(event, body, type);
@@ -248,6 +268,8 @@ export function createHttpApp(options: HttpAppOptions): App {
     return rest === '' || rest.startsWith('/') || rest.startsWith('?') ? base + rest : link;
   }
 
+  const accessLine = preformattedInfo(log, ACCESS_LOG_KEYS, 'request');
+
   /** One access-log line and one metrics observation per request, whatever answered it. */
   function logRequest(event: H3Event, aborted: boolean) {
     const facts = factsOf(event);
@@ -261,19 +283,33 @@ export function createHttpApp(options: HttpAppOptions): App {
     if (!log.isLevelEnabled('info')) return;
     const url = event.path;
     const queryIndex = url.indexOf('?');
+    const path = queryIndex === -1 ? url : url.slice(0, queryIndex);
+    const durationMs = Math.round(seconds * 100_000) / 100;
+    const remoteIp = callerIp(event) || null;
+    const responseBytes = aborted ? null : facts.bytes;
+    if (accessLine) {
+      // The fields of the object below, in its order, as JSON.
+      accessLine(
+        `,"request_id":${JSON.stringify(requestIdOf(event))},"method":${JSON.stringify(event.method)},"path":${JSON.stringify(path)}` +
+          `,"route":${JSON.stringify(facts.route)},"status":${JSON.stringify(status)}${aborted ? ',"aborted":true' : ''}` +
+          `,"duration_ms":${JSON.stringify(durationMs)},"user_id":${JSON.stringify(facts.userId)},"remote_ip":${JSON.stringify(remoteIp)}` +
+          `,"response_bytes":${JSON.stringify(responseBytes)}`,
+      );
+      return;
+    }
     // One object literal of a fixed shape per line: `aborted` is left out of the line when undefined.
     log.info(
       {
         request_id: requestIdOf(event),
         method: event.method,
-        path: queryIndex === -1 ? url : url.slice(0, queryIndex),
+        path,
         route: facts.route,
         status,
         aborted: aborted || undefined,
-        duration_ms: Math.round(seconds * 100_000) / 100,
+        duration_ms: durationMs,
         user_id: facts.userId,
-        remote_ip: callerIp(event) || null,
-        response_bytes: aborted ? null : facts.bytes,
+        remote_ip: remoteIp,
+        response_bytes: responseBytes,
       },
       'request',
     );

@@ -1,4 +1,4 @@
-import { destination as pinoDestination, pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { destination as pinoDestination, pino, symbols as pinoSymbols, type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
@@ -18,4 +18,54 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     options,
     destination ?? pinoDestination({ dest: process.stdout.fd ?? 1, sync: false, minLength: BUFFERED_BYTES, periodicFlush: FLUSH_INTERVAL_MS }),
   );
+}
+
+const {
+  streamSym,
+  chindingsSym,
+  lsCacheSym,
+  timeSym,
+  endSym,
+  mixinSym,
+  hooksSym,
+  formattersSym,
+  stringifiersSym,
+  serializersSym,
+  messageKeySym,
+  nestedKeySym,
+  msgPrefixSym,
+  needsMetadataGsym,
+} = pinoSymbols as unknown as Record<string, symbol>;
+
+/**
+ * A writer of info lines whose properties are given already as JSON (`,"key":value…`), for
+ * the access log's line per request: the same line pino writes for `log.info(object, msg)`,
+ * without pino walking and typing each property of a fresh object. Null when the logger
+ * shapes its lines itself (mixins, hooks, formatters, redaction, serializers of `keys`, a
+ * nested key): those go through `log.info`. pino has no public API for a preformatted line.
+ */
+export function preformattedInfo(log: Logger, keys: readonly string[], msg: string): ((properties: string) => void) | null {
+  const internals = log as unknown as Record<symbol, any>;
+  const stream = internals[streamSym] as { write(line: string): unknown } | undefined;
+  const plain =
+    stream !== undefined &&
+    typeof stream.write === 'function' &&
+    (stream as Record<symbol, unknown>)[needsMetadataGsym] !== true &&
+    internals[mixinSym] == null &&
+    internals[hooksSym]?.logMethod == null &&
+    internals[hooksSym]?.streamWrite == null &&
+    internals[formattersSym]?.log == null &&
+    internals[nestedKeySym] == null &&
+    internals[msgPrefixSym] == null &&
+    internals[messageKeySym] === 'msg' &&
+    Object.getOwnPropertySymbols(internals[stringifiersSym] ?? {}).length === 0 &&
+    Object.keys(internals[stringifiersSym] ?? {}).length === 0 &&
+    keys.every((key) => !internals[serializersSym]?.[key]);
+  if (!plain) return null;
+  const tail = `,"msg":${JSON.stringify(msg)}${internals[endSym]}`;
+  const writable = stream;
+  return (properties) => {
+    // Read per line: the level may change at run time, and a child logger's bindings are its own.
+    writable.write(internals[lsCacheSym][30] + internals[timeSym]() + internals[chindingsSym] + properties + tail);
+  };
 }

@@ -1,4 +1,4 @@
-/** The kernel's token and user lookup, backed by the core tables: one query per request. */
+/** The kernel's token and user lookup, backed by the core tables: one query per request, none while nothing was committed where the database tells (SQLite). */
 import { tokenDigest, type Credential, type Database, type IdentityProvider, type Principal } from '@forgekit/kernel';
 import { recordId } from '@forgekit/kernel/orm';
 import type { TokenService, User } from '../contracts.js';
@@ -17,6 +17,18 @@ export function toPrincipal(user: Pick<User, (typeof PRINCIPAL_PROPERTIES)[numbe
   return { id: user.id, username: user.username, name: user.name, isAdmin: user.admin, external: user.external, state: user.state };
 }
 
+/** Tokens remembered (see `known` below); past this many, the memo starts again. */
+const TOKENS_KEPT = 1024;
+
+/** A presented secret's digest and, while no write has been committed since it was read, its credential. */
+interface KnownToken {
+  digest: string;
+  /** The database's change mark the credential was read under; undefined: read it again. */
+  mark?: number;
+  credential?: Credential;
+  lastUsedAt?: number | null;
+}
+
 export function createIdentityProvider(database: Database, tokens: TokenService, externalUrl: string): IdentityProvider {
   // The token with its owner: runs on every authenticated request.
   const byDigest = database.prepareRows((p) =>
@@ -27,16 +39,44 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
       .nest('user', 'u', PRINCIPAL_PROPERTIES)
       .where('t.tokenDigest', p.digest),
   );
+  // A small memo rather than an LRU: the few tokens of a server's regular callers fit, and an
+  // overflow (a scan of random secrets) just starts it again. A credential is kept only while
+  // the database's change mark stays, so a token revoked, or a user blocked, by any process is
+  // refused on the next request; where the database has no mark (PostgreSQL) each request reads.
+  const known = new Map<string, KnownToken>();
+  function knownToken(secret: string): KnownToken {
+    let token = known.get(secret);
+    if (token === undefined) {
+      if (known.size >= TOKENS_KEPT) known.clear();
+      token = { digest: tokenDigest(secret) };
+      known.set(secret, token);
+    }
+    return token;
+  }
+  /** A copy of the kept credential: callers may keep what they learn on the principal object. */
+  const copyOf = (credential: Credential): Credential => ({ ...credential, principal: { ...credential.principal } });
+  const touchIfDue = (tokenId: number, lastUsedAt: number | null | undefined) => {
+    if (!lastUsedAt || Date.now() - lastUsedAt > LAST_USED_INTERVAL_MS) {
+      // Bookkeeping only: the request does not wait for it.
+      tokens.touch(tokenId).catch(() => undefined);
+    }
+  };
   return {
     async findCredential(secret) {
-      const row = await byDigest.first({ digest: tokenDigest(secret) });
+      const token = knownToken(secret);
+      // Read before the row: a write committed while the row is read moves the mark past the one kept.
+      const mark = database.changeMark();
+      if (mark !== undefined && token.mark === mark && token.credential) {
+        touchIfDue(token.credential.tokenId, token.lastUsedAt);
+        return copyOf(token.credential);
+      }
+      token.credential = undefined;
+      const row = await byDigest.first({ digest: token.digest });
       if (!row) return null;
       // A revoked token presented again may have leaked: its rotated successors stop working too.
       if (row.revoked) await tokens.revokeFamily(row);
-      if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_INTERVAL_MS) {
-        // Bookkeeping only: the request does not wait for it.
-        tokens.touch(row.id).catch(() => undefined);
-      }
+      const lastUsedAt = row.lastUsedAt?.getTime() ?? null;
+      touchIfDue(row.id, lastUsedAt);
       const credential: Credential = {
         tokenId: row.id,
         principal: toPrincipal(row.user!),
@@ -44,6 +84,7 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
         revoked: row.revoked,
         expiresAt: row.expiresAt ?? null,
       };
+      if (mark !== undefined && !row.revoked) Object.assign(token, { mark, credential: copyOf(credential), lastUsedAt });
       return credential;
     },
     async findUser(idOrUsername) {
