@@ -11,7 +11,8 @@
  * - `git diff-tree --stdin` shows commits with their line stats, and their changed paths.
  *
  * Processes are started on first use and end after a while unused; fast-import is
- * replaced after a number of commits so its object table stays small.
+ * replaced after a number of commits so its object table stays small and its packs (one
+ * per commit) are not kept from housekeeping for long.
  */
 import { randomBytes } from 'node:crypto';
 import { commitCommands, lsCommand, refUpdateLines, type NewCommit, type RefUpdate } from './fast-import.js';
@@ -26,7 +27,7 @@ export interface LsEntry {
 }
 
 /** Commits one fast-import process writes before it is replaced. */
-const COMMITS_PER_IMPORTER = 1000;
+const COMMITS_PER_IMPORTER = 100;
 const ZERO = '0'.repeat(40);
 
 const LS_ANSWER = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t/;
@@ -56,8 +57,26 @@ export class RepositoryGit {
     if (current) void this.retire(current);
     const tempRef = `refs/forgekit/tmp/${randomBytes(8).toString('hex')}`;
     // --force: the temporary ref is reused for every commit, whatever it held before.
-    this.importer = { process: new GitProcess(this.gitDir, ['fast-import', '--quiet', '--force', '--date-format=raw']), tempRef, commits: 0 };
+    // fastimport.unpackLimit=0: each commit's checkpoint keeps its small pack as it is. By
+    // default (100) fast-import loosens packs that small by starting `git unpack-objects`
+    // for every checkpoint, a process per commit.
+    this.importer = {
+      process: new GitProcess(this.gitDir, ['-c', 'fastimport.unpackLimit=0', 'fast-import', '--quiet', '--force', '--date-format=raw']),
+      tempRef,
+      commits: 0,
+    };
     return this.importer;
+  }
+
+  /**
+   * Ends the fast-import process (the next commit starts another). fast-import marks the
+   * packs it writes `.keep` while it runs, so a repack leaves them alone; once it has ended
+   * they can be packed together.
+   */
+  async releasePacks(): Promise<void> {
+    const importer = this.importer;
+    this.importer = undefined;
+    if (importer) await this.retire(importer);
   }
 
   /** Ends an importer, deleting its temporary ref rather than leaving fast-import to write it back. */
