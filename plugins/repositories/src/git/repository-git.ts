@@ -15,7 +15,7 @@
  * per commit) are not kept from housekeeping for long.
  */
 import { randomBytes } from 'node:crypto';
-import { commitCommands, lsCommand, refUpdateLines, type NewCommit, type RefUpdate } from './fast-import.js';
+import { commitCommands, DURABLE_REFS, lsCommand, refUpdateLines, type NewCommit, type RefUpdate } from './fast-import.js';
 import { GitProcess, lines, upTo } from './git-process.js';
 import { COMMIT_WITH_STATS_FORMAT, parseCommitWithStats, parseChangedPaths, type CommitInfo, type ChangedPaths, type CommitStats } from './repo-reader.js';
 
@@ -120,7 +120,7 @@ export class RepositoryGit {
     this.lastUsed = Date.now();
     // One transaction at a time: a failed one ends the process, which must not fail the next.
     const run = this.refsQueue.then(async () => {
-      if (!this.refs?.usable) this.refs = new GitProcess(this.gitDir, ['update-ref', '--stdin']);
+      if (!this.refs?.usable) this.refs = new GitProcess(this.gitDir, [...DURABLE_REFS, 'update-ref', '--stdin']);
       const input = `start\n${refUpdateLines(updates, drop).join('\n')}\nprepare\ncommit\n`;
       try {
         const answers = await this.ended(this.refs.request(input, lines(3)));
