@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { git, gitText } from './git-runner.js';
+import { GitProcess } from './git-process.js';
 import { changedPaths, readCommitWithStats } from './repo-reader.js';
 import { createRepositoryGits, type RepositoryGits } from './repository-git.js';
 
@@ -133,6 +134,27 @@ describe("a repository's long-lived git processes", () => {
     });
     expect(await repo.updateRefs([{ ref: 'refs/heads/main', before: written.commit, after: next.commit }], [next.tempRef])).toBe(true);
     expect(await gitText(gitDir, ['rev-parse', 'main^'])).toBe(written.commit);
+  });
+
+  it('answers a commit shown again from its last answer, each caller getting its own copy', async () => {
+    const repo = gits.get(gitDir);
+    const head = await gitText(gitDir, ['rev-parse', 'main']);
+    const requests = vi.spyOn(GitProcess.prototype, 'request');
+    try {
+      const first = await repo.showCommit(head);
+      expect(requests).toHaveBeenCalledTimes(1);
+      const again = await repo.showCommit(head);
+      expect(requests).toHaveBeenCalledTimes(1);
+      expect(again).toEqual(first);
+      expect(again).not.toBe(first);
+      expect(again).toEqual(await readCommitWithStats(gitDir, head));
+      // An unknown commit is asked each time: it may yet be written.
+      expect(await repo.showCommit('1'.repeat(40))).toBeNull();
+      expect(await repo.showCommit('1'.repeat(40))).toBeNull();
+      expect(requests).toHaveBeenCalledTimes(3);
+    } finally {
+      requests.mockRestore();
+    }
   });
 
   it('leaves no temporary ref behind when its processes end', async () => {

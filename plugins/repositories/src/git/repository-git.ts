@@ -29,6 +29,8 @@ export interface LsEntry {
 /** Commits one fast-import process writes before it is replaced. */
 const COMMITS_PER_IMPORTER = 100;
 const ZERO = '0'.repeat(40);
+/** Commit answers of `showCommit` kept per repository. */
+const RECENTLY_SHOWN = 16;
 
 const LS_ANSWER = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t/;
 
@@ -39,6 +41,7 @@ export class RepositoryGit {
   private refsQueue: Promise<unknown> = Promise.resolve();
   private shows: GitProcess | undefined;
   private paths: GitProcess | undefined;
+  private readonly recentlyShown = new Map<string, string>();
   private readonly nonce = randomBytes(6).toString('hex');
   private sequence = 0;
   /** Set by `close`: a caller still holding this object gets processes that end after answering. */
@@ -136,6 +139,8 @@ export class RepositoryGit {
   /** A commit with its line stats against its first parent, as `git show --numstat -M` gives them; null if git knows no such commit. */
   async showCommit(sha: string): Promise<{ commit: CommitInfo; stats: CommitStats } | null> {
     this.lastUsed = Date.now();
+    const cached = this.recentlyShown.get(sha);
+    if (cached) return parseCommitWithStats(cached);
     if (!this.shows?.usable) {
       this.shows = new GitProcess(this.gitDir, [
         'diff-tree',
@@ -150,8 +155,21 @@ export class RepositoryGit {
         COMMIT_WITH_STATS_FORMAT,
       ]);
     }
-    const text = await this.ask(this.shows, sha);
-    return parseCommitWithStats(text.toString('utf8'));
+    const text = (await this.ask(this.shows, sha)).toString('utf8');
+    const shown = parseCommitWithStats(text);
+    if (shown) this.rememberShown(sha, text);
+    return shown;
+  }
+
+  /**
+   * A commit's answer does not change, and a commit written through the API is shown twice:
+   * for the response and for its push event. The last few answers are kept (as text, so each
+   * caller gets its own objects).
+   */
+  private rememberShown(sha: string, text: string) {
+    this.recentlyShown.delete(sha);
+    this.recentlyShown.set(sha, text);
+    if (this.recentlyShown.size > RECENTLY_SHOWN) this.recentlyShown.delete(this.recentlyShown.keys().next().value!);
   }
 
   /** Paths a commit added, changed and removed against its first parent. */
