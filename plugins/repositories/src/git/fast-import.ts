@@ -72,12 +72,19 @@ export interface RefUpdate {
 }
 
 /**
+ * Options for `update-ref` moving a branch: the ref file is fsynced before the answer, as
+ * objects are. git's default syncs packs but not refs, so a crash right after a commit's
+ * answer could otherwise lose the branch move.
+ */
+export const DURABLE_REFS = ['-c', 'core.fsync=reference'] as const;
+
+/**
  * Applies ref updates in one transaction, each only if the ref still has its expected
  * target (null: must not exist). Refs in `drop` are deleted whatever happens. Throws
  * GitLab's "Could not update" error when someone else moved a ref first.
  */
 export async function updateRefs(gitDir: string, updates: RefUpdate[], drop: string[] = []): Promise<void> {
-  const { code } = await git(gitDir, ['update-ref', '--stdin'], { input: `${refUpdateLines(updates, drop).join('\n')}\n`, okCodes: [1, 128] });
+  const { code } = await git(gitDir, [...DURABLE_REFS, 'update-ref', '--stdin'], { input: `${refUpdateLines(updates, drop).join('\n')}\n`, okCodes: [1, 128] });
   if (code === 0) return;
   await dropRefs(gitDir, drop);
   throw refUpdateFailed(updates);

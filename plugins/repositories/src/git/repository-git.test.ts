@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { git, gitText } from './git-runner.js';
+import { GitProcess } from './git-process.js';
 import { changedPaths, readCommitWithStats } from './repo-reader.js';
 import { createRepositoryGits, type RepositoryGits } from './repository-git.js';
 
@@ -99,6 +100,61 @@ describe("a repository's long-lived git processes", () => {
     expect(await gitText(gitDir, ['rev-parse', 'main'])).toBe(head);
     expect(await repo.updateRefs([{ ref: 'refs/heads/other', before: head, after: null }])).toBe(true);
     expect(await gitText(gitDir, ['for-each-ref', '--format=%(refname)', 'refs/heads'])).toBe('refs/heads/main');
+  });
+
+  it('keeps each commit in a pack of its own, marked kept until its packs are released', async () => {
+    const repo = gits.get(gitDir);
+    const packFiles = (suffix: string) => readdirSync(join(gitDir, 'objects', 'pack')).filter((name) => name.endsWith(suffix));
+    const looseObjects = async () => Number(/^count: (\d+)$/m.exec(await gitText(gitDir, ['count-objects', '-v']))![1]);
+    const head = await gitText(gitDir, ['rev-parse', 'main']);
+    const loose = await looseObjects();
+    const packs = packFiles('.pack').length;
+    const written = await repo.writeCommit({
+      parent: head,
+      commands: [{ op: 'set', path: 'packed/one.txt', mode: '100644', content: Buffer.from('one\n') }],
+      message: 'Packed',
+      author: who,
+      committer: who,
+    });
+    expect(await repo.updateRefs([{ ref: 'refs/heads/main', before: head, after: written.commit }], [written.tempRef])).toBe(true);
+    // No `git unpack-objects` loosened the commit's objects: they sit in one new pack, kept from repacks.
+    expect(await looseObjects()).toBe(loose);
+    expect(packFiles('.pack')).toHaveLength(packs + 1);
+    expect(packFiles('.keep').length).toBeGreaterThan(0);
+    await repo.releasePacks();
+    expect(packFiles('.keep')).toEqual([]);
+    expect(await gitText(gitDir, ['cat-file', '-p', 'main:packed/one.txt'])).toBe('one');
+    // The next commit starts another fast-import.
+    const next = await repo.writeCommit({
+      parent: written.commit,
+      commands: [{ op: 'delete', path: 'packed/one.txt' }],
+      message: 'Unpacked',
+      author: who,
+      committer: who,
+    });
+    expect(await repo.updateRefs([{ ref: 'refs/heads/main', before: written.commit, after: next.commit }], [next.tempRef])).toBe(true);
+    expect(await gitText(gitDir, ['rev-parse', 'main^'])).toBe(written.commit);
+  });
+
+  it('answers a commit shown again from its last answer, each caller getting its own copy', async () => {
+    const repo = gits.get(gitDir);
+    const head = await gitText(gitDir, ['rev-parse', 'main']);
+    const requests = vi.spyOn(GitProcess.prototype, 'request');
+    try {
+      const first = await repo.showCommit(head);
+      expect(requests).toHaveBeenCalledTimes(1);
+      const again = await repo.showCommit(head);
+      expect(requests).toHaveBeenCalledTimes(1);
+      expect(again).toEqual(first);
+      expect(again).not.toBe(first);
+      expect(again).toEqual(await readCommitWithStats(gitDir, head));
+      // An unknown commit is asked each time: it may yet be written.
+      expect(await repo.showCommit('1'.repeat(40))).toBeNull();
+      expect(await repo.showCommit('1'.repeat(40))).toBeNull();
+      expect(requests).toHaveBeenCalledTimes(3);
+    } finally {
+      requests.mockRestore();
+    }
   });
 
   it('leaves no temporary ref behind when its processes end', async () => {

@@ -11,10 +11,11 @@
  * - `git diff-tree --stdin` shows commits with their line stats, and their changed paths.
  *
  * Processes are started on first use and end after a while unused; fast-import is
- * replaced after a number of commits so its object table stays small.
+ * replaced after a number of commits so its object table stays small and its packs (one
+ * per commit) are not kept from housekeeping for long.
  */
 import { randomBytes } from 'node:crypto';
-import { commitCommands, lsCommand, refUpdateLines, type NewCommit, type RefUpdate } from './fast-import.js';
+import { commitCommands, DURABLE_REFS, lsCommand, refUpdateLines, type NewCommit, type RefUpdate } from './fast-import.js';
 import { GitProcess, lines, upTo } from './git-process.js';
 import { COMMIT_WITH_STATS_FORMAT, parseCommitWithStats, parseChangedPaths, type CommitInfo, type ChangedPaths, type CommitStats } from './repo-reader.js';
 
@@ -26,8 +27,10 @@ export interface LsEntry {
 }
 
 /** Commits one fast-import process writes before it is replaced. */
-const COMMITS_PER_IMPORTER = 1000;
+const COMMITS_PER_IMPORTER = 100;
 const ZERO = '0'.repeat(40);
+/** Commit answers of `showCommit` kept per repository. */
+const RECENTLY_SHOWN = 16;
 
 const LS_ANSWER = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t/;
 
@@ -38,6 +41,7 @@ export class RepositoryGit {
   private refsQueue: Promise<unknown> = Promise.resolve();
   private shows: GitProcess | undefined;
   private paths: GitProcess | undefined;
+  private readonly recentlyShown = new Map<string, string>();
   private readonly nonce = randomBytes(6).toString('hex');
   private sequence = 0;
   /** Set by `close`: a caller still holding this object gets processes that end after answering. */
@@ -56,8 +60,26 @@ export class RepositoryGit {
     if (current) void this.retire(current);
     const tempRef = `refs/forgekit/tmp/${randomBytes(8).toString('hex')}`;
     // --force: the temporary ref is reused for every commit, whatever it held before.
-    this.importer = { process: new GitProcess(this.gitDir, ['fast-import', '--quiet', '--force', '--date-format=raw']), tempRef, commits: 0 };
+    // fastimport.unpackLimit=0: each commit's checkpoint keeps its small pack as it is. By
+    // default (100) fast-import loosens packs that small by starting `git unpack-objects`
+    // for every checkpoint, a process per commit.
+    this.importer = {
+      process: new GitProcess(this.gitDir, ['-c', 'fastimport.unpackLimit=0', 'fast-import', '--quiet', '--force', '--date-format=raw']),
+      tempRef,
+      commits: 0,
+    };
     return this.importer;
+  }
+
+  /**
+   * Ends the fast-import process (the next commit starts another). fast-import marks the
+   * packs it writes `.keep` while it runs, so a repack leaves them alone; once it has ended
+   * they can be packed together.
+   */
+  async releasePacks(): Promise<void> {
+    const importer = this.importer;
+    this.importer = undefined;
+    if (importer) await this.retire(importer);
   }
 
   /** Ends an importer, deleting its temporary ref rather than leaving fast-import to write it back. */
@@ -101,7 +123,7 @@ export class RepositoryGit {
     this.lastUsed = Date.now();
     // One transaction at a time: a failed one ends the process, which must not fail the next.
     const run = this.refsQueue.then(async () => {
-      if (!this.refs?.usable) this.refs = new GitProcess(this.gitDir, ['update-ref', '--stdin']);
+      if (!this.refs?.usable) this.refs = new GitProcess(this.gitDir, [...DURABLE_REFS, 'update-ref', '--stdin']);
       const input = `start\n${refUpdateLines(updates, drop).join('\n')}\nprepare\ncommit\n`;
       try {
         const answers = await this.ended(this.refs.request(input, lines(3)));
@@ -117,6 +139,8 @@ export class RepositoryGit {
   /** A commit with its line stats against its first parent, as `git show --numstat -M` gives them; null if git knows no such commit. */
   async showCommit(sha: string): Promise<{ commit: CommitInfo; stats: CommitStats } | null> {
     this.lastUsed = Date.now();
+    const cached = this.recentlyShown.get(sha);
+    if (cached) return parseCommitWithStats(cached);
     if (!this.shows?.usable) {
       this.shows = new GitProcess(this.gitDir, [
         'diff-tree',
@@ -131,8 +155,21 @@ export class RepositoryGit {
         COMMIT_WITH_STATS_FORMAT,
       ]);
     }
-    const text = await this.ask(this.shows, sha);
-    return parseCommitWithStats(text.toString('utf8'));
+    const text = (await this.ask(this.shows, sha)).toString('utf8');
+    const shown = parseCommitWithStats(text);
+    if (shown) this.rememberShown(sha, text);
+    return shown;
+  }
+
+  /**
+   * A commit's answer does not change, and a commit written through the API is shown twice:
+   * for the response and for its push event. The last few answers are kept (as text, so each
+   * caller gets its own objects).
+   */
+  private rememberShown(sha: string, text: string) {
+    this.recentlyShown.delete(sha);
+    this.recentlyShown.set(sha, text);
+    if (this.recentlyShown.size > RECENTLY_SHOWN) this.recentlyShown.delete(this.recentlyShown.keys().next().value!);
   }
 
   /** Paths a commit added, changed and removed against its first parent. */

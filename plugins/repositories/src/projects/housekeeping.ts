@@ -1,7 +1,8 @@
 /**
  * Repository housekeeping: every write adds objects (fast-import writes a small pack per
- * commit), so repositories are repacked by `git gc --auto` after a number of writes, in
- * a job, never while the repository is read-only for a move.
+ * commit), so after a number of writes the recent small packs are rolled up by a geometric
+ * repack (work in proportion to what was written, not to the repository), then `git gc
+ * --auto` does the rest, in a job, never while the repository is read-only for a move.
  */
 import type { JobService, Logger } from '@forgekit/kernel';
 import { git } from '../git/git-runner.js';
@@ -27,9 +28,13 @@ export function createHousekeeping(repos: RepositoryService, jobs: Pick<JobServi
         const repository = await repos.findById(id);
         if (!repository || repository.readOnly) continue;
         await repos
-          .writing(repository, () =>
-            git(repository.gitDir, ['-c', 'gc.auto=6700', '-c', `gc.autoPackLimit=${WRITES_PER_HOUSEKEEPING - 5}`, 'gc', '--auto', '--quiet']),
-          )
+          .writing(repository, async () => {
+            await repos.releasePacks(repository);
+            // The small packs of recent writes are rolled up without rewriting the large ones;
+            // git older than 2.32 has no --geometric and is left to gc's full repack.
+            await git(repository.gitDir, ['repack', '-d', '-l', '-q', '--geometric=2', '--no-write-bitmap-index']).catch(() => undefined);
+            return git(repository.gitDir, ['-c', 'gc.auto=6700', '-c', `gc.autoPackLimit=${WRITES_PER_HOUSEKEEPING - 5}`, 'gc', '--auto', '--quiet']);
+          })
           .catch((error) => log.warn({ err: error, repositoryId: id }, 'repository housekeeping failed'));
       }
     },

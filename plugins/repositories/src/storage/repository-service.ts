@@ -412,6 +412,8 @@ export function createRepositoryService({ database, storages, weights }: Reposit
         if (repository) await gits.close(repository.gitDir);
       }
     },
+    /** Ends the repository's fast-import process between commits, so housekeeping may repack the packs it wrote. */
+    releasePacks: (repository: RepositoryHandle) => oneAtATime(repository, () => gits.get(repository.gitDir).releasePacks()),
     /** The long-lived git processes of a repository (commit reads that need no program start). */
     processesOf: (repository: RepositoryHandle) => gits.get(repository.gitDir),
     /** Ends every long-lived git process (at shutdown). */
