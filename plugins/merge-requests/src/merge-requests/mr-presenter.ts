@@ -10,7 +10,7 @@ import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/c
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import type { RepositoryReads } from '@forgekit/plugin-repositories/contracts';
 import type { MergeRequestRow } from '../entities/merge-request.js';
-import type { DiffRefs, MergeMethod, MergeRequestGit, MergeState } from './mr-git.js';
+import type { DiffRefs, MergeMethod, MergeRequestGit } from './mr-git.js';
 import type { MergeRequestStore } from './mr-store.js';
 
 export interface PresenterDeps {
@@ -100,17 +100,14 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
-    const pageRefs = await deps.git.pageRefs(mrs.map((mr) => ({ repository: projects.get(mr.projectId)!.repository, mr })));
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
       labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
       milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds, { projectPaths: paths }).then(byId) : new Map<number, Milestone>(),
-      Promise.all(
-        mrs.map(async (mr) => {
+      deps.git.pageStates(
+        mrs.map((mr) => {
           const project = projects.get(mr.projectId)!;
-          const refs = await pageRefs(project.repository, mr);
-          const state: MergeState = await deps.git.mergeState(project.repository, mr, refs, project.method);
-          return { refs, state };
+          return { repository: project.repository, mr, method: project.method };
         }),
       ),
     ]);
