@@ -61,9 +61,9 @@ function remembered<T>(compute: (repository: RepositoryHandle, a: string, b: str
     }
     return answer;
   };
-  /** The settled answer, or undefined while there is none. */
-  const known = (repository: RepositoryHandle, a: string, b: string): T | undefined => settled.get(keyOf(repository, a, b));
-  return Object.assign(ask, { known });
+  /** The settled answer under a key `keyOf` made, or undefined while there is none. */
+  const known = (key: string): T | undefined => settled.get(key);
+  return Object.assign(ask, { known, keyOf });
 }
 
 export type BranchHead = (repository: RepositoryHandle, branch: string) => Promise<string | null>;
@@ -128,8 +128,10 @@ export function createMergeRequestGit(repos: RepositoryReads) {
   /** `refs` and `mergeState` of an open merge request from settled answers alone, or undefined when git has yet to answer. */
   function openStateNow(repository: RepositoryHandle, mr: MergeRequestRow, method: MergeMethod, head: string | null, start: string | null) {
     if (!head || !start) return { refs: { base_sha: null, head_sha: head, start_sha: start }, state: BROKEN };
-    const base = mergeBase.known(repository, start, head);
-    const check = checkMerge.known(repository, start, head);
+    // Both answers are kept under the same key.
+    const key = mergeBase.keyOf(repository, start, head);
+    const base = mergeBase.known(key);
+    const check = checkMerge.known(key);
     if (base === undefined || check === undefined) return undefined;
     const refs: DiffRefs = { base_sha: base, head_sha: head, start_sha: start };
     return { refs, state: openState(check, mr, refs, method) };

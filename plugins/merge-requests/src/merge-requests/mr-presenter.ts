@@ -112,9 +112,17 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
       ),
     ]);
 
+    // A page names the same few users again and again: each is presented once.
+    const basics = new Map<number, ReturnType<typeof userBasic>>();
     const user = (id: number | null | undefined) => {
-      const found = typeof id === 'number' ? users.get(id) : undefined;
-      return found ? userBasic(found, options.externalUrl) : null;
+      if (typeof id !== 'number') return null;
+      let basic = basics.get(id);
+      if (!basic) {
+        const found = users.get(id);
+        if (!found) return null;
+        basics.set(id, (basic = userBasic(found, options.externalUrl)));
+      }
+      return basic;
     };
     const relinked = <T extends { web_url?: unknown }>(entity: T) => (options.relink ? relinkWebUrl({ relink: options.relink }, entity) : entity);
 
