@@ -292,6 +292,7 @@ export function createAccessService(
         (p) => {
           const asker = user && ({ ...user, id: p.user } as Principal);
           const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id');
+          // `whereStartsWith` escapes its prefix as the statement is built: here the escaped prefix is a parameter.
           if (underTraversalPath !== undefined) query.where(sql`${ref('n.traversalPath')} like ${p.prefix} escape '\\'`);
           visibility.projects(query, asker, { membershipOnly, minLevel }, p.today);
           query.orderBy('p.id');
