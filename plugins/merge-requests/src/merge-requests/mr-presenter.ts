@@ -36,6 +36,8 @@ export interface PresentOptions {
   /** For `changes_count` and `user.can_merge` on the full entity. */
   changesCount?: (mr: MergeRequestRow, refs: DiffRefs) => Promise<number>;
   canMerge?: (mr: MergeRequestRow) => Promise<boolean>;
+  /** Labels this request already read: used when they hold every label of the page. */
+  knownLabels?: readonly Label[];
 }
 
 /**
@@ -73,6 +75,13 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     return byId(ids.length > 0 ? await deps.users.findByIds(ids) : []);
   }
 
+  async function labelsById(ids: readonly number[], known: readonly Label[] | undefined): Promise<Map<number, Label>> {
+    if (ids.length === 0) return new Map();
+    const knownById = known ? byId(known) : undefined;
+    if (knownById && ids.every((id) => knownById.has(id))) return knownById;
+    return byId(await deps.labels.byIds(ids));
+  }
+
   /** Each project looked up once: its path, merge method and repository. */
   async function projectsOf(mrs: readonly MergeRequestRow[]) {
     const entries = await Promise.all(
@@ -102,7 +111,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
-      labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
+      labelsById(labelIds, options.knownLabels),
       milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds, { projectPaths: paths }).then(byId) : new Map<number, Milestone>(),
       deps.git.pageStates(
         mrs.map((mr) => {

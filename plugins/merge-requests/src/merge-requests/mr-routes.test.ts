@@ -172,6 +172,14 @@ describe('lists', () => {
     });
   });
 
+  it('lists across several projects by label, each merge request with all of its labels', async () => {
+    expect((await app.post('/api/v4/projects', { name: 'elsewhere' }, { token: 'admin' })).status).toBe(201);
+    const listed = await app.get('/api/v4/merge_requests', { token: 'admin', query: { scope: 'all', labels: 'bug', with_labels_details: true } });
+    expect(listed.body).toMatchObject([{ iid: 1, project_id: app.project.id, labels: [{ name: 'bug' }, { name: 'ui' }] }]);
+    const plain = await app.get('/api/v4/merge_requests', { token: 'admin', query: { scope: 'all', labels: 'ui' } });
+    expect(plain.body).toMatchObject([{ iid: 1, labels: ['bug', 'ui'] }]);
+  });
+
   it('lists the caller own merge requests at /merge_requests, and needs scope=all when anonymous', async () => {
     const mine = await app.get('/api/v4/merge_requests', { token: 'developer' });
     expect(mine.body.map((mr: { iid: number }) => mr.iid)).toEqual([2, 1]);
