@@ -126,7 +126,7 @@ export const mergeRequestsPlugin = definePlugin({
     ctx.events.on(coreEvents.projectDeleted, ({ projectId }) => service.removeAllOfProject(projectId));
     ctx.events.on(coreEvents.userDeleted, async ({ userId }) => {
       await store.removeUser(userId);
-      if (await store.authoredAny(userId)) await store.handOver(userId, (await ghostUser(users)).id);
+      await store.handOver(userId, (await store.leftBehindBy(userId)) ? (await ghostUser(users)).id : null);
     });
     ctx.events.on(labelEvents.deleted, async ({ labelId }) => {
       await store.removeLabel(labelId);

@@ -91,6 +91,23 @@ describe('visible project and group ids', () => {
     expect(await access.visibleProjectIds(developer, { ids: [] })).toEqual([]);
   });
 
+  it('answers each caller, group and limit for itself when they share a statement', async () => {
+    const membership = { ids: [app.project.id], membershipOnly: true };
+    expect(await access.visibleProjectIds(principal('developer'), membership)).toEqual([app.project.id]);
+    expect(await access.visibleProjectIds(principal('nonMember'), membership)).toEqual([]);
+    expect(await access.visibleProjectIds(principal('developer'), membership)).toEqual([app.project.id]);
+    const owner = principal('owner');
+    expect(await access.visibleProjectIds(owner, { underTraversalPath: `/${app.group.id}/` })).toContain(app.project.id);
+    expect(await access.visibleProjectIds(owner, { underTraversalPath: `/${app.group.id}0/` })).toEqual([]);
+    expect(await access.visibleProjectIds(owner, { underTraversalPath: '/_%/' })).toEqual([]);
+    expect((await app.post('/api/v4/projects', { name: 'another' }, { token: 'admin' })).status).toBe(201);
+    const admin = { ...owner, isAdmin: true };
+    const every = await access.visibleProjectIds(admin);
+    expect(every.length).toBeGreaterThan(1);
+    expect(await access.visibleProjectIds(admin, { limit: 1 })).toEqual(every.slice(0, 1));
+    expect(await access.visibleProjectIds(admin, { limit: 2 })).toEqual(every.slice(0, 2));
+  });
+
   it('answers the projects under a group, and the groups a member owns', async () => {
     const owner = principal('owner');
     const under = await access.visibleProjectIds(owner, { underTraversalPath: `/${app.group.id}/`, minLevel: 40 });

@@ -4,7 +4,7 @@
  * see, 403 for what they see but may not do.
  */
 import { forbidden, notFound, type Database, type Principal } from '@forgekit/kernel';
-import { recordId, ref, sql, type Conditions, type Query, type Value } from '@forgekit/kernel/orm';
+import { recordId, ref, sql, type Conditions, type PreparedRead, type Query, type Value } from '@forgekit/kernel/orm';
 import type { AccessService, GroupAccess, Namespace, Project, ProjectAccess, ProjectPermissions, User, UserService, VisibilityOptions } from '../contracts.js';
 import { MemberEntity } from '../entities/member.js';
 import { NamespaceEntity } from '../entities/namespace.js';
@@ -80,18 +80,18 @@ export type ProjectLookup = ReturnType<typeof createProjectLookup>;
 /** Narrows queries over core's tables to what a user may see; core's list routes use it, other plugins ask for ids. */
 export function createVisibility() {
   /** A membership of the user, at `minLevel` or above, in the group `n` or one of its ancestors. */
-  const groupMembership = (userId: number, minLevel: number) => (m: Query<GroupScope & MemberScope, 'm'>) =>
+  const groupMembership = (userId: number, minLevel: number, date: Value) => (m: Query<GroupScope & MemberScope, 'm'>) =>
     m
       .join(NamespaceEntity, 'g', 'g.id', 'm.sourceId')
       .where('m.userId', userId)
       .where('m.sourceType', 'Namespace')
       .where('m.accessLevel', '>=', minLevel)
       .where(WITHIN_GROUP)
-      .where(active(today()));
+      .where(active(date));
 
   return {
-    /** Narrows a query over projects `p` in namespaces `n` to what the user may see. */
-    projects<Q extends Conditions<ProjectScope, 'p'>>(query: Q, user: Principal | null, options: VisibilityOptions = {}): Q {
+    /** Narrows a query over projects `p` in namespaces `n` to what the user may see (memberships in force on `date`). */
+    projects<Q extends Conditions<ProjectScope, 'p'>>(query: Q, user: Principal | null, options: VisibilityOptions = {}, date: Value = today()): Q {
       if (user?.isAdmin && !options.membershipOnly && !options.minLevel) return query;
       const minLevel = options.minLevel ?? AccessLevel.GUEST;
       return query.where((q) => {
@@ -105,9 +105,9 @@ export function createVisibility() {
             .where('m.sourceType', 'Project')
             .whereColumn('m.sourceId', 'p.id')
             .where('m.accessLevel', '>=', minLevel)
-            .where(active(today())),
+            .where(active(date)),
         );
-        q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel));
+        q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel, date));
         q.orWhere((personal) => personal.where('n.kind', 'user').where('n.ownerId', user.id));
       });
     },
@@ -120,7 +120,7 @@ export function createVisibility() {
           q.orWhere('n.visibilityLevel', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
         if (!user) return;
-        q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel));
+        q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel, today()));
       });
     },
   };
@@ -278,6 +278,40 @@ export function createAccessService(
     return visibility.projects(query, user, options);
   }
 
+  type VisibleIdsOptions = VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number };
+  const visibleIdsReads = new Map<string, PreparedRead<{ id: number }, string>>();
+  /**
+   * `visibleProjectIds`' statement, compiled once per shape: who asks (admin, anonymous,
+   * external or not), the options set, `membershipOnly` and `minLevel`; the user, the date,
+   * the group's path, the ids and the limit are parameters. Most list routes start here.
+   */
+  function visibleIdsRead(user: Principal | null, options: VisibleIdsOptions) {
+    const who = !user ? 'anonymous' : user.isAdmin ? 'admin' : user.external ? 'external' : 'user';
+    const { membershipOnly, minLevel, underTraversalPath, ids, limit } = options;
+    const key = `${who}|${!!membershipOnly}|${minLevel ?? ''}|${underTraversalPath !== undefined}|${ids !== undefined}|${!!limit}`;
+    let read = visibleIdsReads.get(key);
+    if (!read) {
+      read = database.prepareValues(
+        (p) => {
+          const asker = user && ({ ...user, id: p.user } as Principal);
+          const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id');
+          // `whereStartsWith` escapes its prefix as the statement is built: here the escaped prefix is a parameter.
+          if (underTraversalPath !== undefined) query.where(sql`${ref('n.traversalPath')} like ${p.prefix} escape '\\'`);
+          visibility.projects(query, asker, { membershipOnly, minLevel }, p.today);
+          query.orderBy('p.id');
+          if (ids) query.whereIn('p.id', p.ids);
+          if (limit) query.limit(p.limit);
+          return query;
+        },
+        { id: 'number' },
+      );
+      if (visibleIdsReads.size >= 100) visibleIdsReads.clear();
+      visibleIdsReads.set(key, read);
+    }
+    const prefix = underTraversalPath === undefined ? null : `${underTraversalPath.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    return { read, values: { user: user?.id ?? null, today: today(), prefix, ids: ids ? [...ids] : null, limit: limit || null } };
+  }
+
   /** `permissions` for a page of projects: direct and group levels of the user, in one query. */
   async function projectPermissions(user: Principal, projects: readonly Project[]): Promise<Map<number, ProjectPermissions>> {
     const inGroup = (project: Project) => (project.namespace.kind === 'group' ? traversalIds(project.namespace.traversalPath) : []);
@@ -322,11 +356,8 @@ export function createAccessService(
     },
     async visibleProjectIds(user, options = {}) {
       if (options.ids?.length === 0) return [];
-      const query = visibleProjects(user, options).orderBy('p.id');
-      if (options.ids) query.whereIn('p.id', options.ids);
-      if (options.limit) query.limit(options.limit);
-      const rows = await database.rows(query);
-      return rows.map((row) => row.id);
+      const { read, values } = visibleIdsRead(user, options);
+      return (await read.all(values)).map((row) => row.id);
     },
     visibleProjectsQuery: (user, options = {}) => visibleProjects(user, options),
     async activeReadersOf(projectId, userIds) {

@@ -32,21 +32,38 @@ const REMEMBERED = 2000;
 /**
  * Answers about pairs of commits never change (commits are immutable), so they are kept by
  * repository and shas: a list page then runs git only for pairs it has not seen. Safe with
- * several processes, since nothing here depends on which process asked first.
+ * several processes, since nothing here depends on which process asked first. `known`
+ * answers a settled answer without waiting, so that a page of merge requests whose pairs
+ * were all seen is answered in one pass, not a chain of promises per merge request.
  */
 function remembered<T>(compute: (repository: RepositoryHandle, a: string, b: string) => Promise<T>) {
   const answers = new Map<string, Promise<T>>();
-  return (repository: RepositoryHandle, a: string, b: string): Promise<T> => {
-    const key = `${repository.id}:${a}:${b}`;
+  const settled = new Map<string, T>();
+  const keyOf = (repository: RepositoryHandle, a: string, b: string) => `${repository.id}:${a}:${b}`;
+  const ask = (repository: RepositoryHandle, a: string, b: string): Promise<T> => {
+    const key = keyOf(repository, a, b);
     let answer = answers.get(key);
     if (!answer) {
-      answer = compute(repository, a, b);
-      answers.set(key, answer);
-      answer.catch(() => answers.delete(key));
-      if (answers.size > REMEMBERED) answers.delete(answers.keys().next().value!);
+      const asked = compute(repository, a, b);
+      answer = asked;
+      answers.set(key, asked);
+      asked.then(
+        (value) => {
+          if (answers.get(key) === asked) settled.set(key, value);
+        },
+        () => answers.delete(key),
+      );
+      if (answers.size > REMEMBERED) {
+        const oldest = answers.keys().next().value!;
+        answers.delete(oldest);
+        settled.delete(oldest);
+      }
     }
     return answer;
   };
+  /** The settled answer under a key `keyOf` made, or undefined while there is none. */
+  const known = (key: string): T | undefined => settled.get(key);
+  return Object.assign(ask, { known, keyOf });
 }
 
 export type BranchHead = (repository: RepositoryHandle, branch: string) => Promise<string | null>;
@@ -60,21 +77,26 @@ export interface PageItem {
 export function createMergeRequestGit(repos: RepositoryReads) {
   const mergeBase = remembered((repository, a, b) => repos.mergeBase(repository, a, b));
   const checkMerge = remembered((repository, a, b) => repos.checkMerge(repository, a, b));
-  /**
-   * `branchHead` may be a page's shared reader, so that a target branch many merge requests
-   * share is read once per page.
-   */
+  /** `branchHead` may be a page's shared reader, so that the branches of a page are read at once. */
+  /** The shas kept when the merge request stopped being open. */
+  const storedRefs = (mr: RefsOf): DiffRefs => ({ base_sha: mr.baseSha ?? null, head_sha: mr.headSha ?? null, start_sha: mr.startSha ?? null });
+
   async function refs(repository: RepositoryHandle | null, mr: RefsOf, branchHead: BranchHead = repos.branchHead): Promise<DiffRefs> {
-    if (mr.state !== 'opened' || !repository) return { base_sha: mr.baseSha ?? null, head_sha: mr.headSha ?? null, start_sha: mr.startSha ?? null };
+    if (mr.state !== 'opened' || !repository) return storedRefs(mr);
     const [head, start] = await Promise.all([branchHead(repository, mr.sourceBranch), branchHead(repository, mr.targetBranch)]);
     const base = head && start ? await mergeBase(repository, start, head) : null;
     return { base_sha: base, head_sha: head ?? null, start_sha: start ?? null };
   }
 
-  async function mergeState(repository: RepositoryHandle | null, mr: MergeRequestRow, diffRefs: DiffRefs, method: MergeMethod): Promise<MergeState> {
-    if (mr.state !== 'opened') return { detailed: 'not_open', legacy: mr.state === 'merged' ? 'can_be_merged' : 'cannot_be_merged', hasConflicts: false };
-    if (!repository || !diffRefs.head_sha || !diffRefs.start_sha) return { detailed: 'broken_status', legacy: 'cannot_be_merged', hasConflicts: false };
-    const check = await checkMerge(repository, diffRefs.start_sha, diffRefs.head_sha);
+  const notOpen = (mr: Pick<MergeRequestRow, 'state'>): MergeState => ({
+    detailed: 'not_open',
+    legacy: mr.state === 'merged' ? 'can_be_merged' : 'cannot_be_merged',
+    hasConflicts: false,
+  });
+  const BROKEN: MergeState = { detailed: 'broken_status', legacy: 'cannot_be_merged', hasConflicts: false };
+
+  /** The state of an open merge request whose branches both exist, from git's merge check of them. */
+  function openState(check: { tree: string | null }, mr: MergeRequestRow, diffRefs: DiffRefs, method: MergeMethod): MergeState {
     const hasConflicts = check.tree === null;
     const legacy = hasConflicts ? 'cannot_be_merged' : 'can_be_merged';
     if (mr.draft) return { detailed: 'draft_status', legacy, hasConflicts };
@@ -83,24 +105,57 @@ export function createMergeRequestGit(repos: RepositoryReads) {
     return { detailed: 'mergeable', legacy, hasConflicts };
   }
 
+  async function mergeState(repository: RepositoryHandle | null, mr: MergeRequestRow, diffRefs: DiffRefs, method: MergeMethod): Promise<MergeState> {
+    if (mr.state !== 'opened') return notOpen(mr);
+    if (!repository || !diffRefs.head_sha || !diffRefs.start_sha) return BROKEN;
+    return openState(await checkMerge(repository, diffRefs.start_sha, diffRefs.head_sha), mr, diffRefs, method);
+  }
+
+  /** The branches a page's open merge requests name, read at once per repository (for this page only: branches move between requests). */
+  async function headsOf(page: readonly PageItem[]): Promise<(repository: RepositoryHandle, branch: string) => string | null> {
+    const wanted = new Map<number, { repository: RepositoryHandle; branches: Set<string> }>();
+    for (const { repository, mr } of page) {
+      if (mr.state !== 'opened' || !repository) continue;
+      let entry = wanted.get(repository.id);
+      if (!entry) wanted.set(repository.id, (entry = { repository, branches: new Set() }));
+      entry.branches.add(mr.sourceBranch).add(mr.targetBranch);
+    }
+    const heads = new Map<number, Map<string, string | null>>();
+    await Promise.all([...wanted.values()].map(async ({ repository, branches }) => heads.set(repository.id, await repos.branchHeads(repository, branches))));
+    return (repository, branch) => heads.get(repository.id)?.get(branch) ?? null;
+  }
+
+  /** `refs` and `mergeState` of an open merge request from settled answers alone, or undefined when git has yet to answer. */
+  function openStateNow(repository: RepositoryHandle, mr: MergeRequestRow, method: MergeMethod, head: string | null, start: string | null) {
+    if (!head || !start) return { refs: { base_sha: null, head_sha: head, start_sha: start }, state: BROKEN };
+    // Both answers are kept under the same key.
+    const key = mergeBase.keyOf(repository, start, head);
+    const base = mergeBase.known(key);
+    const check = checkMerge.known(key);
+    if (base === undefined || check === undefined) return undefined;
+    const refs: DiffRefs = { base_sha: base, head_sha: head, start_sha: start };
+    return { refs, state: openState(check, mr, refs, method) };
+  }
+
   return {
     refs,
     /**
-     * `refs` for a page of merge requests: the branches its open ones name are read at once,
-     * per repository (for this page only: branches move between requests).
+     * `refs` and `mergeState` of each merge request of a page, as `refs` and `mergeState` answer
+     * them: the page's branches are read at once, and pairs of commits git answered before are
+     * not waited for.
      */
-    async pageRefs(page: readonly PageItem[]) {
-      const wanted = new Map<number, { repository: RepositoryHandle; branches: Set<string> }>();
-      for (const { repository, mr } of page) {
-        if (mr.state !== 'opened' || !repository) continue;
-        let entry = wanted.get(repository.id);
-        if (!entry) wanted.set(repository.id, (entry = { repository, branches: new Set() }));
-        entry.branches.add(mr.sourceBranch).add(mr.targetBranch);
-      }
-      const heads = new Map<number, Map<string, string | null>>();
-      await Promise.all([...wanted.values()].map(async ({ repository, branches }) => heads.set(repository.id, await repos.branchHeads(repository, branches))));
-      const branchHead: BranchHead = async (repository, branch) => heads.get(repository.id)?.get(branch) ?? null;
-      return (repository: RepositoryHandle | null, mr: RefsOf) => refs(repository, mr, branchHead);
+    async pageStates(page: readonly (PageItem & { mr: MergeRequestRow; method: MergeMethod })[]): Promise<{ refs: DiffRefs; state: MergeState }[]> {
+      const headOf = await headsOf(page);
+      const branchHead: BranchHead = async (repository, branch) => headOf(repository, branch);
+
+      const states: ({ refs: DiffRefs; state: MergeState } | Promise<{ refs: DiffRefs; state: MergeState }>)[] = page.map(({ repository, mr, method }) => {
+        if (mr.state !== 'opened') return { refs: storedRefs(mr), state: notOpen(mr) };
+        if (!repository) return { refs: storedRefs(mr), state: BROKEN };
+        const now = openStateNow(repository, mr, method, headOf(repository, mr.sourceBranch), headOf(repository, mr.targetBranch));
+        if (now) return now;
+        return refs(repository, mr, branchHead).then(async (found) => ({ refs: found, state: await mergeState(repository, mr, found, method) }));
+      });
+      return states.every((state) => !(state instanceof Promise)) ? (states as { refs: DiffRefs; state: MergeState }[]) : Promise.all(states);
     },
     mergeState,
 

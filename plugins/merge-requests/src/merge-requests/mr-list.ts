@@ -1,7 +1,7 @@
 /** Turns the list params of `/merge_requests`, `/groups/:id/merge_requests` and `/projects/:id/merge_requests` into a filter for the caller. */
 import type { Principal } from '@forgekit/kernel';
 import type { AccessService, GroupAccess, ProjectAccess, UserService } from '@forgekit/plugin-core/contracts';
-import type { LabelsService } from '@forgekit/plugin-labels/contracts';
+import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { MergeRequestFilter, NegatedFilter, Wildcard } from './mr-filter.js';
 import type { ListInput } from './mr-params.js';
@@ -25,6 +25,13 @@ export function everyListableMergeRequest(access: AccessService, user: Principal
   if (scope.kind === 'project') return { projectIds: [scope.access.project.id] };
   return { projectIds: access.visibleProjectsQuery(user, { underTraversalPath: scope.access.group.traversalPath }) };
 }
+
+/**
+ * The labels a filter's titles were looked up among: every label the merge requests in its
+ * scope carry, so the page's presenter need not read them again.
+ */
+const carriedLabels = new WeakMap<MergeRequestFilter, readonly Label[]>();
+export const labelsCarriedIn = (filter: MergeRequestFilter): readonly Label[] | undefined => carriedLabels.get(filter);
 
 const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
 
@@ -59,9 +66,10 @@ export function createMergeRequestLister(deps: ListDeps) {
    * no merge request in scope carries could not match anyway, and merge requests only carry
    * labels their project may use.
    */
-  async function labelIdsPerTitle(projectIds: readonly number[], titles: readonly string[]): Promise<number[][]> {
+  async function labelIdsPerTitle(projectIds: readonly number[], titles: readonly string[], read?: (carried: readonly Label[]) => void): Promise<number[][]> {
     if (projectIds.length === 1) return Promise.all(titles.map((title) => deps.labels.idsMatching(projectIds[0]!, [title])));
     const carried = await deps.labels.byIds(await deps.store.labelIdsIn(projectIds));
+    read?.(carried);
     return titles.map((title) => carried.filter((label) => label.title === title).map((label) => label.id));
   }
 
@@ -92,7 +100,7 @@ export function createMergeRequestLister(deps: ListDeps) {
 
     if (input.labels?.length) {
       const single = input.labels.length === 1 ? wildcard(input.labels[0]!) : null;
-      filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels));
+      filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels, (carried) => carriedLabels.set(filter, carried)));
     }
     if (input.milestone != null) {
       const groupIds = await groupIdsOf();

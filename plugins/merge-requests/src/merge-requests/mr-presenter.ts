@@ -10,7 +10,7 @@ import type { Milestone, MilestonesService } from '@forgekit/plugin-milestones/c
 import type { NotesService } from '@forgekit/plugin-notes/contracts';
 import type { RepositoryReads } from '@forgekit/plugin-repositories/contracts';
 import type { MergeRequestRow } from '../entities/merge-request.js';
-import type { DiffRefs, MergeMethod, MergeRequestGit, MergeState } from './mr-git.js';
+import type { DiffRefs, MergeMethod, MergeRequestGit } from './mr-git.js';
 import type { MergeRequestStore } from './mr-store.js';
 
 export interface PresenterDeps {
@@ -36,6 +36,8 @@ export interface PresentOptions {
   /** For `changes_count` and `user.can_merge` on the full entity. */
   changesCount?: (mr: MergeRequestRow, refs: DiffRefs) => Promise<number>;
   canMerge?: (mr: MergeRequestRow) => Promise<boolean>;
+  /** Labels this request already read: used when they hold every label of the page. */
+  knownLabels?: readonly Label[];
 }
 
 /**
@@ -73,6 +75,13 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     return byId(ids.length > 0 ? await deps.users.findByIds(ids) : []);
   }
 
+  async function labelsById(ids: readonly number[], known: readonly Label[] | undefined): Promise<Map<number, Label>> {
+    if (ids.length === 0) return new Map();
+    const knownById = known ? byId(known) : undefined;
+    if (knownById && ids.every((id) => knownById.has(id))) return knownById;
+    return byId(await deps.labels.byIds(ids));
+  }
+
   /** Each project looked up once: its path, merge method and repository. */
   async function projectsOf(mrs: readonly MergeRequestRow[]) {
     const entries = await Promise.all(
@@ -100,24 +109,29 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
-    const pageRefs = await deps.git.pageRefs(mrs.map((mr) => ({ repository: projects.get(mr.projectId)!.repository, mr })));
     const [users, labels, milestones, git] = await Promise.all([
       usersById(userIds),
-      labelIds.length > 0 ? deps.labels.byIds(labelIds).then(byId) : new Map<number, Label>(),
+      labelsById(labelIds, options.knownLabels),
       milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds, { projectPaths: paths }).then(byId) : new Map<number, Milestone>(),
-      Promise.all(
-        mrs.map(async (mr) => {
+      deps.git.pageStates(
+        mrs.map((mr) => {
           const project = projects.get(mr.projectId)!;
-          const refs = await pageRefs(project.repository, mr);
-          const state: MergeState = await deps.git.mergeState(project.repository, mr, refs, project.method);
-          return { refs, state };
+          return { repository: project.repository, mr, method: project.method };
         }),
       ),
     ]);
 
+    // A page names the same few users again and again: each is presented once.
+    const basics = new Map<number, ReturnType<typeof userBasic>>();
     const user = (id: number | null | undefined) => {
-      const found = typeof id === 'number' ? users.get(id) : undefined;
-      return found ? userBasic(found, options.externalUrl) : null;
+      if (typeof id !== 'number') return null;
+      let basic = basics.get(id);
+      if (!basic) {
+        const found = users.get(id);
+        if (!found) return null;
+        basics.set(id, (basic = userBasic(found, options.externalUrl)));
+      }
+      return basic;
     };
     const relinked = <T extends { web_url?: unknown }>(entity: T) => (options.relink ? relinkWebUrl({ relink: options.relink }, entity) : entity);
 

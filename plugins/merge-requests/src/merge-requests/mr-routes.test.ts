@@ -172,6 +172,14 @@ describe('lists', () => {
     });
   });
 
+  it('lists across several projects by label, each merge request with all of its labels', async () => {
+    expect((await app.post('/api/v4/projects', { name: 'elsewhere' }, { token: 'admin' })).status).toBe(201);
+    const listed = await app.get('/api/v4/merge_requests', { token: 'admin', query: { scope: 'all', labels: 'bug', with_labels_details: true } });
+    expect(listed.body).toMatchObject([{ iid: 1, project_id: app.project.id, labels: [{ name: 'bug' }, { name: 'ui' }] }]);
+    const plain = await app.get('/api/v4/merge_requests', { token: 'admin', query: { scope: 'all', labels: 'ui' } });
+    expect(plain.body).toMatchObject([{ iid: 1, labels: ['bug', 'ui'] }]);
+  });
+
   it('lists the caller own merge requests at /merge_requests, and needs scope=all when anonymous', async () => {
     const mine = await app.get('/api/v4/merge_requests', { token: 'developer' });
     expect(mine.body.map((mr: { iid: number }) => mr.iid)).toEqual([2, 1]);
@@ -304,6 +312,31 @@ describe('deleting', () => {
     expect((await app.delete(`/api/v4/users/${user.body.id}`, { token: 'admin' })).status).toBe(204);
     const shown = await app.get(`${base}/merge_requests/${mr.body.iid}`, { token: 'maintainer' });
     expect(shown.body).toMatchObject({ author: { username: 'ghost' }, assignees: [] });
+  });
+  it('shows the Ghost User as the merger a deleted user was, and forgets who closed', async () => {
+    const leaver = await app.post(
+      '/api/v4/users',
+      { username: 'merging-leaver', name: 'Merging Leaver', email: 'merging-leaver@example.com', password: 'password1234' },
+      { token: 'admin' },
+    );
+    await app.post(`${base}/members`, { user_id: leaver.body.id, access_level: 40 }, { token: 'owner' });
+    const token = (await app.post(`/api/v4/users/${leaver.body.id}/personal_access_tokens`, { name: 't', scopes: ['api'] }, { token: 'admin' })).body.token;
+    await commit('merged-by-leaver', { 'merged-by-leaver.txt': 'm\n' }, 'main');
+    await commit('closed-by-leaver', { 'closed-by-leaver.txt': 'c\n' }, 'main');
+    const merged = (await open({ title: 'Merged by a leaver', source_branch: 'merged-by-leaver', target_branch: 'main' })).body;
+    const closed = (await open({ title: 'Closed by a leaver', source_branch: 'closed-by-leaver', target_branch: 'main' })).body;
+    expect((await app.put(`${base}/merge_requests/${merged.iid}/merge`, {}, { token })).body.merged_by).toMatchObject({ username: 'merging-leaver' });
+    expect((await app.put(`${base}/merge_requests/${closed.iid}`, { state_event: 'close' }, { token })).body.closed_by).toMatchObject({
+      username: 'merging-leaver',
+    });
+
+    expect((await app.delete(`/api/v4/users/${leaver.body.id}`, { token: 'admin' })).status).toBe(204);
+    const ghost = { username: 'ghost', name: 'Ghost User' };
+    const shown = (await app.get(`${base}/merge_requests/${merged.iid}`, { token: 'maintainer' })).body;
+    expect(shown).toMatchObject({ author: { username: 'developer' }, merged_by: ghost, merge_user: ghost });
+    const listed = (await app.get(`${base}/merge_requests`, { token: 'maintainer', query: { state: 'merged', per_page: 100 } })).body;
+    expect(listed.find((item: { iid: number }) => item.iid === merged.iid)).toMatchObject({ merged_by: ghost, merge_user: ghost });
+    expect((await app.get(`${base}/merge_requests/${closed.iid}`, { token: 'maintainer' })).body).toMatchObject({ state: 'closed', closed_by: null });
   });
   it('lets only owners delete, and deleting the project removes its merge requests', async () => {
     expect((await app.delete(`${base}/merge_requests/2`, { token: 'maintainer' })).status).toBe(403);

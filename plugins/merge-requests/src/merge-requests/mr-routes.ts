@@ -29,7 +29,7 @@ import type { MergeRequestVersionRow } from '../entities/merge-request-version.j
 import type { MergeRequestGit } from './mr-git.js';
 import type { MergeRequestStore } from './mr-store.js';
 import type { MergeRequestOrderer } from './mr-order.js';
-import type { ListScope, MergeRequestLister } from './mr-list.js';
+import { labelsCarriedIn, type ListScope, type MergeRequestLister } from './mr-list.js';
 import { createParams, showParams, instanceListParams, mergeParams, projectListParams, updateParams, type ListInput } from './mr-params.js';
 import type { PresentMergeRequests, PresentOptions } from './mr-presenter.js';
 import type { RenderMergeRequest } from './mr-render.js';
@@ -90,6 +90,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       relink: ctx.relink,
       simple: input.view === 'simple',
       withLabelsDetails: input.with_labels_details ?? false,
+      knownLabels: labelsCarriedIn(filter),
     };
     if (input.render_html && input.view !== 'simple') {
       const items = await present(rows, { ...options, full: false });

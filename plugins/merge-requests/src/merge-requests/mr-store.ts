@@ -317,12 +317,25 @@ export function createMergeRequestStore(database: Database) {
     removeLabel: (labelId: number) => database.delete(MergeRequestLabelEntity, { labelId }),
     removeUser: (userId: number) => database.delete(MergeRequestUserEntity, { userId }),
     clearMilestone: (milestoneId: number) => database.update(MergeRequestEntity, { milestoneId }, { milestoneId: null }),
-    authoredAny: async (userId: number) => (await database.count(database.table(MergeRequestEntity).where('authorId', userId).limit(1))) > 0,
-    async handOver(userId: number, ghostId: number): Promise<void> {
+    /** Whether the user authored or merged any merge request: what the Ghost User takes over. */
+    leftBehindBy: async (userId: number) =>
+      (await database.count(
+        database
+          .table(MergeRequestEntity)
+          .where((q) => q.where('authorId', userId).orWhere('mergedById', userId))
+          .limit(1),
+      )) > 0,
+    /**
+     * A deleted user's merge requests and merges pass to the Ghost User (`ghostId`, null when
+     * `leftBehindBy` found none), and their closes are forgotten, as GitLab migrates records.
+     */
+    async handOver(userId: number, ghostId: number | null): Promise<void> {
       await database.transaction(async (tx) => {
-        await database.update(MergeRequestEntity, { authorId: userId }, { authorId: ghostId }, { tx });
+        if (ghostId !== null) {
+          await database.update(MergeRequestEntity, { authorId: userId }, { authorId: ghostId }, { tx });
+          await database.update(MergeRequestEntity, { mergedById: userId }, { mergedById: ghostId }, { tx });
+        }
         await database.update(MergeRequestEntity, { closedById: userId }, { closedById: null }, { tx });
-        await database.update(MergeRequestEntity, { mergedById: userId }, { mergedById: null }, { tx });
       });
     },
   };

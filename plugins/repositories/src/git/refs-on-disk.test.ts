@@ -48,4 +48,34 @@ describe('branch heads read from disk', () => {
     expect(heads.get('missing')).toBeNull();
     expect(heads.get('../HEAD')).toBeNull();
   });
+
+  it('answers moved, new, deleted and packed branches on the next read, once earlier reads are kept', async () => {
+    // A clock well ahead, so that every change so far counts as settled and reads are kept.
+    const later = () => Date.now() + 60_000;
+    const read = async (...branches: string[]) => Object.fromEntries(await branchHeadsOnDisk(gitDir, branches, later));
+    const fresh = async (...branches: string[]) => {
+      const heads: Record<string, string | null> = {};
+      for (const branch of branches) heads[branch] = await branchHeadOnDisk(gitDir, branch);
+      return heads;
+    };
+    const all = ['main', 'loose', 'packed/one', 'nested/new', 'gone'];
+    await git('branch', 'gone');
+    expect(await read(...all)).toEqual(await fresh(...all));
+    expect(await read(...all)).toEqual(await fresh(...all));
+
+    await git('update-ref', 'refs/heads/loose', 'main~1');
+    await git('branch', 'nested/new', 'main~1');
+    await git('branch', '-D', 'gone');
+    expect(await read(...all)).toEqual(await fresh(...all));
+    expect((await read('loose')).loose).toBe(await sha('main~1'));
+    expect((await read('nested/new'))['nested/new']).toBe(await sha('main~1'));
+    expect((await read('gone')).gone).toBeNull();
+
+    await git('update-ref', 'refs/heads/packed/one', 'main');
+    expect((await read('packed/one'))['packed/one']).toBe(await sha('main'));
+    await git('pack-refs', '--all');
+    await git('update-ref', 'refs/heads/loose', 'main');
+    expect(await read(...all)).toEqual(await fresh(...all));
+    expect((await read('loose')).loose).toBe(await sha('main'));
+  });
 });
