@@ -98,7 +98,11 @@ export function createVisibility() {
         if (!options.membershipOnly && !options.minLevel) {
           q.orWhere('p.visibilityLevel', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
-        if (!user) return;
+        if (!user) {
+          // An anonymous caller is a member of nothing: a membership filter matches no row, as in GitLab.
+          if (options.membershipOnly || options.minLevel) q.whereNone();
+          return;
+        }
         q.orWhereExists(MemberEntity, 'm', (m) =>
           m
             .where('m.userId', user.id)
@@ -119,7 +123,11 @@ export function createVisibility() {
         if (!options.membershipOnly && !options.minLevel) {
           q.orWhere('n.visibilityLevel', '>=', user && !user.external ? Visibility.internal : Visibility.public);
         }
-        if (!user) return;
+        if (!user) {
+          // An anonymous caller is a member of nothing: a membership filter matches no row, as in GitLab.
+          if (options.membershipOnly || options.minLevel) q.whereNone();
+          return;
+        }
         q.orWhereExists(MemberEntity, 'm', groupMembership(user.id, minLevel, today()));
       });
     },

@@ -229,6 +229,14 @@ describe('groups', () => {
       expect(external).not.toContain(internal.id);
     });
 
+    it('gives anonymous callers no group for owned or min_access_level, as they are a member of nothing', async () => {
+      for (const filter of [{ owned: true }, { min_access_level: 10 }]) {
+        const res = await app.get('/api/v4/groups', { query: { per_page: 100, ...filter } });
+        expect(res.status).toBe(200);
+        expect(res.body, JSON.stringify(filter)).toEqual([]);
+      }
+    });
+
     it('lets admins see every group', async () => {
       const res = await app.get('/api/v4/groups', { token: 'admin', query: { per_page: 100 } });
       expect(res.body.map((g: { id: number }) => g.id)).toContain(app.group.id);

@@ -64,6 +64,15 @@ describe('project lists', () => {
     expect(Object.keys(res.body[0])).toEqual(PROJECT_BASIC);
   });
 
+  it('gives anonymous callers no project for a membership filter, as they are a member of nothing', async () => {
+    for (const filter of [{ membership: true }, { owned: true }, { min_access_level: 10 }]) {
+      const res = await list(undefined, filter);
+      expect(res.status).toBe(200);
+      expect(res.body, JSON.stringify(filter)).toEqual([]);
+      expect(res.headers.get('x-total')).toBe('0');
+    }
+  });
+
   it('shows signed-in users public, internal and member projects with permissions, newest first', async () => {
     const res = await list('developer');
     const ids = res.body.map((p: Listed) => p.id);
