@@ -230,7 +230,8 @@ describe('groups', () => {
     });
 
     it('gives anonymous callers no group for owned or min_access_level, as they are a member of nothing', async () => {
-      for (const filter of [{ owned: true }, { min_access_level: 10 }]) {
+      const filters: Record<string, string | number | boolean>[] = [{ owned: true }, { min_access_level: 10 }];
+      for (const filter of filters) {
         const res = await app.get('/api/v4/groups', { query: { per_page: 100, ...filter } });
         expect(res.status).toBe(200);
         expect(res.body, JSON.stringify(filter)).toEqual([]);
