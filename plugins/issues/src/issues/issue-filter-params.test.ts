@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IssueFilter } from './issue-filter.js';
-import { filterParams } from './issue-filter-params.js';
+import { filterParams } from '@forgekit/kernel/orm';
 
 /** Parameters as the kernel hands them to a statement's builder: here, each named value itself. */
 const asGiven = (values: Record<string, unknown>) => values as Record<string, never>;

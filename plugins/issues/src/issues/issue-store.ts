@@ -1,11 +1,10 @@
 /** Issues, their assignees and their labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, releaseInternalIds, sql, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
+import { allocateInternalId, filterParams, releaseInternalIds, sql, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
 import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
-import { filterParams } from './issue-filter-params.js';
 import type { IssueOrder } from './issue-order.js';
 
 /** The `internal_ids` counter of a project's issues. */

@@ -1,12 +1,11 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
+import { allocateInternalId, filterParams, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
 import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
-import { filterParams } from './mr-filter-params.js';
 import type { ListOrder } from './mr-order.js';
 
 /** The `internal_ids` counter of a project's merge requests. */

@@ -1,18 +1,16 @@
 /**
- * An issue list filter as named parameters (as merge request lists do; plugins share no
- * code but contracts, hence the copy), so that the list statement of each filter shape is
- * compiled once: ids, states and due dates become parameters; what changes the
- * statement's text (which filters are set, wildcards, booleans, how many label titles) is
- * the shape's key. The kernel compiles one statement per length of each list parameter.
+ * A list filter as named parameters, so that a list statement is compiled once per filter
+ * shape: ids, states and other plain values become parameters; what changes the statement's
+ * text (which filters are set, the wildcards `none` and `any`, booleans, how many items a list
+ * of lists holds) is the shape's key. The kernel compiles one statement per length of each
+ * list parameter. Dates, nulls and queries are not parameterised: such a filter gets undefined.
  */
-import type { IssueFilter } from './issue-filter.js';
-
-export interface FilterParams {
+export interface FilterParams<F> {
   /** What the statement's text depends on besides the lengths of the lists. */
   key: string;
   values: Record<string, unknown>;
   /** The filter with the named parameters in the places of its values. */
-  standIn(params: Record<string, never>): IssueFilter;
+  standIn(params: Record<string, never>): F;
 }
 
 type StandIn = (params: Record<string, never>) => unknown;
@@ -58,13 +56,13 @@ function parameterize(value: unknown, name: string, values: Record<string, unkno
   return null;
 }
 
-/** The filter as named parameters, or undefined for one whose statement is built each time (a search, a date, a query of projects). */
-export function filterParams(filter: IssueFilter): FilterParams | undefined {
+/** The filter as named parameters, or undefined for one whose statement is built each time (a search, a date, a query of ids). */
+export function filterParams<F extends { search?: unknown }>(filter: F): FilterParams<F> | undefined {
   // The search text is escaped for LIKE as the statement is built.
   if (filter.search) return undefined;
   const values: Record<string, unknown> = {};
   const key: string[] = [];
   const standIn = parameterize(filter, '', values, key);
   if (!standIn) return undefined;
-  return { key: key.join('|'), values, standIn: (params) => standIn(params) as IssueFilter };
+  return { key: key.join('|'), values, standIn: (params) => standIn(params) as F };
 }

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import type { MergeRequestFilter } from './mr-filter.js';
-import { filterParams } from './mr-filter-params.js';
+import { filterParams } from './filter-params.js';
+
+/** A list filter of the kind the issue and merge-request lists build. */
+interface ListFilter {
+  projectIds: number[] | null;
+  state?: string;
+  assignee?: 'none' | 'any' | number[];
+  labels?: number[][] | 'any';
+  draft?: boolean;
+  not?: { authorIds?: number[]; labels?: number[][] };
+  search?: { text: string; in: string[] };
+  createdAfter?: Date;
+}
 
 /** Parameters as the kernel hands them to a statement's builder: here, each named value itself. */
 const asGiven = (values: Record<string, unknown>) => values as Record<string, never>;
 
 describe('a list filter as named parameters', () => {
-  const filter: MergeRequestFilter = {
+  const filter: ListFilter = {
     projectIds: [1, 2],
     state: 'opened',
     assignee: 'none',
@@ -22,12 +33,12 @@ describe('a list filter as named parameters', () => {
   });
 
   it('shares a shape between filters that differ only in values', () => {
-    const other: MergeRequestFilter = { ...filter, projectIds: [9], state: 'merged', labels: [[1], [2, 3, 4]], not: { authorIds: [1, 2], labels: [[6]] } };
+    const other: ListFilter = { ...filter, projectIds: [9], state: 'merged', labels: [[1], [2, 3, 4]], not: { authorIds: [1, 2], labels: [[6]] } };
     expect(filterParams(other)!.key).toBe(filterParams(filter)!.key);
   });
 
   it('keeps wildcards, booleans and the number of label titles in the shape', () => {
-    const keyOf = (changes: Partial<MergeRequestFilter>) => filterParams({ ...filter, ...changes })!.key;
+    const keyOf = (changes: Partial<ListFilter>) => filterParams({ ...filter, ...changes })!.key;
     const base = keyOf({});
     expect(keyOf({ assignee: 'any' })).not.toBe(base);
     expect(keyOf({ assignee: [4] })).not.toBe(base);
@@ -40,5 +51,11 @@ describe('a list filter as named parameters', () => {
   it('leaves searches and dates to statements built each time', () => {
     expect(filterParams({ ...filter, search: { text: 'x', in: [] } })).toBeUndefined();
     expect(filterParams({ ...filter, createdAfter: new Date(0) })).toBeUndefined();
+  });
+});
+
+describe('values a parameter cannot stand for', () => {
+  it('leaves nulls and ids given as a query to statements built each time', () => {
+    expect(filterParams<ListFilter>({ projectIds: null })).toBeUndefined();
   });
 });
