@@ -68,7 +68,7 @@ type Related = Record<(typeof RELATED_FIELDS)[number], unknown>;
 const webUrlOf = (mr: MergeRequestRow, projectPath: string, externalUrl: string) => `${externalUrl}/${projectPath}/-/merge_requests/${mr.iid}`;
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
-/** `present`, answering the same object for the same argument. */
+/** `present`, answering the same object for the same argument (a memo of one page: it goes with the page, so no library cache). */
 function sharedBy<K, V>(present: (key: K) => V): (key: K) => V {
   const presented = new Map<K, V>();
   return (key) => {
