@@ -17,8 +17,8 @@ export interface NegatedFilter {
 }
 
 export interface MergeRequestFilter {
-  /** Projects in scope, as ids or a query of ids. */
-  projectIds: readonly number[] | IdQuery;
+  /** Projects in scope, as ids or a query of ids; `every` for a caller who sees every project (an admin at instance scope). */
+  projectIds: readonly number[] | IdQuery | 'every';
   state?: MergeRequestState;
   iids?: readonly number[];
   authorIds?: readonly number[];
@@ -66,7 +66,8 @@ function applyUsers(q: OverMergeRequests, role: MergeRequestUserRole, value: Wil
 export function applyMergeRequestFilter<Q extends Query<any, any, any>>(query: Q, filter: MergeRequestFilter): Q {
   const q = query as unknown as OverMergeRequests;
   if (filter.nothing) q.whereIn('m.projectId', NOTHING);
-  else q.whereIn('m.projectId', Array.isArray(filter.projectIds) ? orNothing(filter.projectIds as readonly number[]) : filter.projectIds);
+  else if (filter.projectIds !== 'every')
+    q.whereIn('m.projectId', Array.isArray(filter.projectIds) ? orNothing(filter.projectIds as readonly number[]) : filter.projectIds);
   if (filter.state) q.where('m.state', filter.state);
   if (filter.iids) q.whereIn('m.iid', orNothing(filter.iids));
   if (filter.authorIds) q.whereIn('m.authorId', orNothing(filter.authorIds));

@@ -41,20 +41,33 @@ const wildcard = (value: string): Wildcard | null => {
 };
 
 export function createMergeRequestLister(deps: ListDeps) {
-  /** The projects in scope, and the groups whose milestones count (read only when a milestone filter asks). */
-  async function scopeOf(user: Principal | null, scope: ListScope): Promise<{ projectIds: number[]; groupIds: () => Promise<number[]> }> {
+  /**
+   * The projects in scope (`every` for an admin at instance scope, who sees them all: no
+   * statement reads them, and the list's statement needs no project condition), their ids
+   * for the filters that need them listed, and the groups whose milestones count (read only
+   * when a milestone filter asks).
+   */
+  async function scopeOf(
+    user: Principal | null,
+    scope: ListScope,
+  ): Promise<{ projectIds: number[] | 'every'; ids: () => Promise<number[]>; groupIds: () => Promise<number[]> }> {
     if (scope.kind === 'project') {
       const { project } = scope.access;
       const groupIds = project.namespace.kind === 'group' ? idsOf(project.namespace.traversalPath) : [];
-      return { projectIds: [project.id], groupIds: async () => groupIds };
+      const projectIds = [project.id];
+      return { projectIds, ids: async () => projectIds, groupIds: async () => groupIds };
+    }
+    if (scope.kind === 'instance' && user?.isAdmin) {
+      let ids: Promise<number[]> | undefined;
+      return { projectIds: 'every', ids: () => (ids ??= deps.access.visibleProjectIds(user)), groupIds: () => deps.access.visibleGroupIds(user) };
     }
     const under = scope.kind === 'group' ? { underTraversalPath: scope.access.group.traversalPath } : {};
     const projectIds = await deps.access.visibleProjectIds(user, under);
     if (scope.kind === 'group') {
       const groupIds = idsOf(scope.access.group.traversalPath);
-      return { projectIds, groupIds: async () => groupIds };
+      return { projectIds, ids: async () => projectIds, groupIds: async () => groupIds };
     }
-    return { projectIds, groupIds: () => deps.access.visibleGroupIds(user) };
+    return { projectIds, ids: async () => projectIds, groupIds: () => deps.access.visibleGroupIds(user) };
   }
 
   const userIdNamed = async (username: string) => (await deps.users.findByUsername(username))?.id ?? -1;
@@ -66,8 +79,12 @@ export function createMergeRequestLister(deps: ListDeps) {
    * no merge request in scope carries could not match anyway, and merge requests only carry
    * labels their project may use.
    */
-  async function labelIdsPerTitle(projectIds: readonly number[], titles: readonly string[], read?: (carried: readonly Label[]) => void): Promise<number[][]> {
-    if (projectIds.length === 1) return Promise.all(titles.map((title) => deps.labels.idsMatching(projectIds[0]!, [title])));
+  async function labelIdsPerTitle(
+    projectIds: readonly number[] | 'every',
+    titles: readonly string[],
+    read?: (carried: readonly Label[]) => void,
+  ): Promise<number[][]> {
+    if (projectIds !== 'every' && projectIds.length === 1) return Promise.all(titles.map((title) => deps.labels.idsMatching(projectIds[0]!, [title])));
     const carried = await deps.labels.byIds(await deps.store.labelIdsIn(projectIds));
     read?.(carried);
     return titles.map((title) => carried.filter((label) => label.title === title).map((label) => label.id));
@@ -80,7 +97,7 @@ export function createMergeRequestLister(deps: ListDeps) {
   };
 
   return async function filterFor(user: Principal | null, scope: ListScope, input: ListInput): Promise<MergeRequestFilter> {
-    const { projectIds, groupIds: groupIdsOf } = await scopeOf(user, scope);
+    const { projectIds, ids: projectIdsListed, groupIds: groupIdsOf } = await scopeOf(user, scope);
     const filter: MergeRequestFilter = { projectIds };
     const mine = user?.id ?? -1;
 
@@ -108,12 +125,12 @@ export function createMergeRequestLister(deps: ListDeps) {
       filter.milestone =
         word ??
         (input.milestone === 'Upcoming' || input.milestone === 'Started'
-          ? await deps.milestones.idsForFilter({ projectIds, groupIds }, input.milestone)
-          : await deps.milestones.idsForFilter({ projectIds, groupIds }, { title: input.milestone }));
+          ? await deps.milestones.idsForFilter({ projectIds: await projectIdsListed(), groupIds }, input.milestone)
+          : await deps.milestones.idsForFilter({ projectIds: await projectIdsListed(), groupIds }, { title: input.milestone }));
     }
     if (input.source_branch != null) filter.sourceBranch = input.source_branch;
     if (input.target_branch != null) filter.targetBranch = input.target_branch;
-    if (input.source_project_id != null && !projectIds.includes(input.source_project_id)) filter.nothing = true;
+    if (input.source_project_id != null && !(await projectIdsListed()).includes(input.source_project_id)) filter.nothing = true;
     if (input.wip) filter.draft = input.wip === 'yes';
     if (input.search) {
       const fields = (input.in ?? '').split(',').map((part) => part.trim());
@@ -140,7 +157,10 @@ export function createMergeRequestLister(deps: ListDeps) {
       if (given.reviewer_username != null) not.reviewerIds = [await userIdNamed(given.reviewer_username)];
       if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
       if (given.milestone != null)
-        not.milestoneIds = await deps.milestones.idsForFilter({ projectIds, groupIds: await groupIdsOf() }, { title: given.milestone });
+        not.milestoneIds = await deps.milestones.idsForFilter(
+          { projectIds: await projectIdsListed(), groupIds: await groupIdsOf() },
+          { title: given.milestone },
+        );
       filter.not = not;
     }
     return filter;

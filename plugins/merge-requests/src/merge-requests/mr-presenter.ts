@@ -68,6 +68,16 @@ type Related = Record<(typeof RELATED_FIELDS)[number], unknown>;
 const webUrlOf = (mr: MergeRequestRow, projectPath: string, externalUrl: string) => `${externalUrl}/${projectPath}/-/merge_requests/${mr.iid}`;
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
+/** `present`, answering the same object for the same argument (a memo of one page: it goes with the page, so no library cache). */
+function sharedBy<K, V>(present: (key: K) => V): (key: K) => V {
+  const presented = new Map<K, V>();
+  return (key) => {
+    if (presented.has(key)) return presented.get(key) as V;
+    const value = present(key);
+    presented.set(key, value);
+    return value;
+  };
+}
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
 
 export function createMergeRequestPresenter(deps: PresenterDeps) {
@@ -95,8 +105,13 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     return new Map(entries);
   }
 
-  /** Each merge request's related fields (users, labels, milestone, notes, git) for a page at once, and its project's path. */
-  async function relatedOf(mrs: readonly MergeRequestRow[], projects: Awaited<ReturnType<typeof projectsOf>>, options: PresentOptions) {
+  /**
+   * Each merge request's related fields (users, labels, milestone, notes, git) for a page at
+   * once, and its project's path. `share`: lists of the same labels, assignees or reviewers and
+   * the same milestone are one object across the page (serialised once, see `Fragment.json`);
+   * otherwise each merge request gets its own, which its caller may change.
+   */
+  async function relatedOf(mrs: readonly MergeRequestRow[], projects: Awaited<ReturnType<typeof projectsOf>>, options: PresentOptions, share = false) {
     const ids = mrs.map((mr) => mr.id);
     const [relations, noteCounts, votes] = await Promise.all([
       deps.store.relationsOf(ids),
@@ -135,10 +150,20 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     };
     const relinked = <T extends { web_url?: unknown }>(entity: T) => (options.relink ? relinkWebUrl({ relink: options.relink }, entity) : entity);
 
+    const presentLabels = (ids: string) => {
+      const mrLabels = ids === '' ? [] : ids.split(',').flatMap((id) => labels.get(Number(id)) ?? []);
+      return options.withLabelsDetails ? deps.labels.present(mrLabels, true) : deps.labels.present(mrLabels, false);
+    };
+    const presentUsers = (ids: string) => (ids === '' ? [] : ids.split(',').flatMap((id) => user(Number(id)) ?? []));
+    const presentMilestone = (milestone: Milestone) => relinked(deps.milestones.entity(milestone));
+    // Label and user lists by their ids, joined: merge requests with the same ones share one list.
+    const labelsOf = share ? sharedBy(presentLabels) : presentLabels;
+    const usersOf = share ? sharedBy(presentUsers) : presentUsers;
+    const milestoneOf = share ? sharedBy(presentMilestone) : presentMilestone;
+
     return mrs.map((mr, index): { related: Related; refs: DiffRefs } => {
       const { refs, state } = git[index]!;
-      const mrLabels = (relations.labels.get(mr.id) ?? []).flatMap((id) => labels.get(id) ?? []);
-      const assignees = (relations.assignees.get(mr.id) ?? []).flatMap((id) => user(id) ?? []);
+      const assignees = usersOf((relations.assignees.get(mr.id) ?? []).join(','));
       const milestone = typeof mr.milestoneId === 'number' ? milestones.get(mr.milestoneId) : undefined;
       const mergedBy = user(mr.mergedById);
       return {
@@ -153,9 +178,9 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
           author: user(mr.authorId),
           assignees,
           assignee: assignees[0] ?? null,
-          reviewers: (relations.reviewers.get(mr.id) ?? []).flatMap((id) => user(id) ?? []),
-          labels: options.withLabelsDetails ? deps.labels.present(mrLabels, true) : deps.labels.present(mrLabels, false),
-          milestone: milestone ? relinked(deps.milestones.entity(milestone)) : null,
+          reviewers: usersOf((relations.reviewers.get(mr.id) ?? []).join(',')),
+          labels: labelsOf((relations.labels.get(mr.id) ?? []).join(',')),
+          milestone: milestone ? milestoneOf(milestone) : null,
           merge_status: state.legacy,
           detailed_merge_status: state.detailed,
           sha: refs.head_sha,
@@ -268,12 +293,13 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     if (!cache?.enabled || options.simple) return present(mrs, { ...options, full: false });
     if (mrs.length === 0) return [];
     const projects = await projectsOf(mrs);
-    const related = await relatedOf(mrs, projects, { ...options, full: false });
+    const related = await relatedOf(mrs, projects, { ...options, full: false }, true);
+    const serialised = new Map<object, string>();
     return mrs.map((mr, index) => {
       const { related: fields } = related[index]!;
       const projectPath = projects.get(mr.projectId)?.path ?? '';
       const key = versionKey('merge-request-basic', options.externalUrl, projectPath, sourceKey('MergeRequest', mr.id, mr.lockVersion));
-      return cache.fragment(key, () => ({ body: basicBody(mr, fields, projectPath, options.externalUrl), live: RELATED_FIELDS })).json(fields);
+      return cache.fragment(key, () => ({ body: basicBody(mr, fields, projectPath, options.externalUrl), live: RELATED_FIELDS })).json(fields, serialised);
     });
   }
 

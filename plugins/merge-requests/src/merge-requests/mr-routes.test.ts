@@ -4,6 +4,7 @@ import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
+import { recordStatements } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRequestsPlugin } from '../plugin.js';
 
@@ -178,6 +179,31 @@ describe('lists', () => {
     expect(listed.body).toMatchObject([{ iid: 1, project_id: app.project.id, labels: [{ name: 'bug' }, { name: 'ui' }] }]);
     const plain = await app.get('/api/v4/merge_requests', { token: 'admin', query: { scope: 'all', labels: 'ui' } });
     expect(plain.body).toMatchObject([{ iid: 1, labels: ['bug', 'ui'] }]);
+  });
+
+  it('lists every project to an admin at instance scope, with the filters that need the projects listed', async () => {
+    const iids = async (query: Record<string, string | number | boolean>) => {
+      const res = await app.get('/api/v4/merge_requests', { token: 'admin', query: { scope: 'all', ...query } });
+      expect(res.status).toBe(200);
+      return res.body.map((mr: { iid: number }) => mr.iid);
+    };
+    const log = recordStatements(app.kernel);
+    try {
+      const read = await log.during(async () => expect(await iids({ state: 'opened', labels: 'bug' })).toEqual([1]));
+      expect(
+        // The presenter still reads each page's project; no statement reads the ids of the visible ones.
+        read.filter((text) => /^select [`"]p[`"]\.[`"]id[`"] from/i.test(text)),
+        read.join('\n'),
+      ).toEqual([]);
+    } finally {
+      log.stop();
+    }
+    expect(await iids({ labels: 'ui,bug' })).toEqual([1]);
+    expect(await iids({ labels: 'nonesuch' })).toEqual([]);
+    expect(await iids({ milestone: 'v1' })).toEqual([1]);
+    expect(await iids({ 'not[milestone]': 'v1' })).toEqual([2]);
+    expect(await iids({ source_project_id: app.project.id })).toEqual([2, 1]);
+    expect(await iids({ source_project_id: 999_999 })).toEqual([]);
   });
 
   it('lists the caller own merge requests at /merge_requests, and needs scope=all when anonymous', async () => {

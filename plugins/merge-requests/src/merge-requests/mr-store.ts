@@ -1,6 +1,6 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, filterParams, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
+import { allocateInternalId, type FilterParams, filterParams, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
@@ -50,6 +50,10 @@ export function createMergeRequestStore(database: Database) {
         .whereIn('m.projectId', p.projectIds),
     { labelId: 'number' },
   );
+
+  const everyLabelCarried = database.prepareValues(() => database.table(MergeRequestLabelEntity, 'link').distinct().select({ labelId: 'link.labelId' }), {
+    labelId: 'number',
+  });
 
   async function setUsers(tx: Transaction, mergeRequestId: number, role: MergeRequestUserRole, userIds: readonly number[]) {
     await database.delete(MergeRequestUserEntity, { mergeRequestId, role }, { tx });
@@ -101,10 +105,19 @@ export function createMergeRequestStore(database: Database) {
     return query.orderBy('m.id', order.direction).limit(limit).offset(offset);
   }
 
+  /** The filter as named parameters; every project is a statement without the project condition, a shape of its own. */
+  function pageParams(filter: MergeRequestFilter): FilterParams<MergeRequestFilter> | undefined {
+    if (filter.projectIds !== 'every') return filterParams(filter);
+    const { projectIds: _every, ...rest } = filter;
+    const params = filterParams(rest);
+    if (!params) return undefined;
+    return { key: `${params.key}|projectIds=every`, values: params.values, standIn: (p) => ({ ...params.standIn(p), projectIds: 'every' }) };
+  }
+
   const pages = new Map<string, PreparedRead<ListRow, string>>();
   /** The page read of a filter's shape, built once with the filter's values as parameters. */
   function preparedPage(order: ListOrder, filter: MergeRequestFilter) {
-    const params = order.key === undefined ? undefined : filterParams(filter);
+    const params = order.key === undefined ? undefined : pageParams(filter);
     if (!params) return undefined;
     const key = `${order.key}|${params.key}`;
     let read = pages.get(key);
@@ -263,8 +276,9 @@ export function createMergeRequestStore(database: Database) {
       return relations;
     },
 
-    /** The labels that merge requests of these projects carry. */
-    async labelIdsIn(projectIds: readonly number[]): Promise<number[]> {
+    /** The labels that merge requests of these projects (or of every project) carry. */
+    async labelIdsIn(projectIds: readonly number[] | 'every'): Promise<number[]> {
+      if (projectIds === 'every') return (await everyLabelCarried.all({})).map((row) => row.labelId);
       if (projectIds.length === 0) return [];
       return (await labelsCarried.all({ projectIds })).map((row) => row.labelId);
     },
