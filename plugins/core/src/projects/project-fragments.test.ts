@@ -1,5 +1,6 @@
 import { createFragmentCache, type Kernel } from '@forgekit/kernel';
 import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project, ProjectFieldExtension } from '../contracts.js';
 import { UserEntity } from '../entities/user.js';
@@ -212,5 +213,26 @@ describe('project answers from the presented cache', () => {
     expect(first.body.length).toBeGreaterThan(0);
     expect(second.text).toBe(first.text);
     expect(first.body[0].permissions).toBeDefined();
+  });
+  it('reads a page as keys, and whole only the projects whose answer is not kept', async () => {
+    const log = recordStatements(app.kernel);
+    // The simple view: answering the update below keeps the project's full view already.
+    const query = { per_page: 100, simple: true };
+    try {
+      const wholeReads = (sql: string[]) => sql.filter((statement) => statement.includes('settings'));
+      await app.get('/api/v4/projects', { token: 'admin', query });
+      const kept = await log.during(async () => expect((await app.get('/api/v4/projects', { token: 'admin', query })).status).toBe(200));
+      expect(wholeReads(kept), kept.join('\n')).toEqual([]);
+
+      expect((await app.put(`/api/v4/projects/${app.project.id}`, { description: 'read whole again' }, { token: 'owner' })).status).toBe(200);
+      let listed: Record<string, unknown>[] = [];
+      const changed = await log.during(async () => {
+        listed = (await app.get('/api/v4/projects', { token: 'admin', query })).body;
+      });
+      expect(wholeReads(changed), changed.join('\n')).toHaveLength(1);
+      expect(listed.find((project) => project.id === app.project.id)?.description).toBe('read whole again');
+    } finally {
+      log.stop();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   totalFromRows,
   TOTAL_COLUMN,
   type Database,
+  type JsonText,
   type ParamsSchema,
   type RequestContext,
   type Route,
@@ -16,7 +17,7 @@ import {
 import type * as v from 'valibot';
 import type { Conditions, Direction, PreparedRead, Value } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
-import type { AccessService, Project } from '../contracts.js';
+import type { AccessService, Project, ProjectPermissions } from '../contracts.js';
 import { NamespaceEntity } from '../entities/namespace.js';
 import { ProjectEntity } from '../entities/project.js';
 import { UserEntity } from '../entities/user.js';
@@ -24,7 +25,7 @@ import { AccessLevel, today, Visibility, VISIBILITY_NAMES } from '../shared/leve
 import { USER_BASIC_PROPERTIES } from '../users/user-query.js';
 import type { UserBasicSource } from '../users/user-presenter.js';
 import { asProjects, projectsWithNamespace } from './project-query.js';
-import type { ProjectFragments } from './project-fragments.js';
+import type { ProjectFragments, ProjectKey } from './project-fragments.js';
 import { projectBasicSchema } from './project-schemas.js';
 
 /** A list's conditions: over projects `p` in their namespaces `n`. */
@@ -48,6 +49,10 @@ type WithOwner = Project & { owner: UserBasicSource | null };
 const PLAIN_SHAPES = 100;
 
 type PageParams = 'limit' | 'offset' | 'user' | 'today';
+
+/** What a page read as keys reads of a project's namespace and owner (see `ProjectKey`). */
+const KEY_NAMESPACE_PROPERTIES = ['id', 'lockVersion', 'kind', 'traversalPath', 'ownerId'] as const;
+const KEY_OWNER_PROPERTIES = ['id', 'lockVersion'] as const;
 
 type ListInput = v.InferOutput<v.ObjectSchema<typeof projectListFilters, undefined>>;
 
@@ -98,7 +103,13 @@ export function projectListRoute(
   scope?: ScopeFn,
   extraFilters: v.ObjectEntries = {},
 ): Route {
-  const plainPages = new Map<string, PreparedRead<WithOwner, 'limit' | 'offset'>>();
+  const plainPages = new Map<string, PreparedRead<WithOwner | ProjectKey, PageParams>>();
+  let byIds: PreparedRead<WithOwner, 'ids'> | undefined;
+  /** Whole rows of a page's projects that have no kept fragment. */
+  const wholeByIds = () =>
+    (byIds ??= database.prepareRows((p: Record<'ids', never>) =>
+      projectsWithNamespace(database).leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId').nest('owner', 'o', USER_BASIC_PROPERTIES).whereIn('p.id', p.ids),
+    ) as unknown as PreparedRead<WithOwner, 'ids'>);
   return defineRoute({
     method: 'GET',
     path,
@@ -137,10 +148,18 @@ export function projectListRoute(
       const simple = input.simple || !user;
       const keyset = input.pagination === 'keyset';
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
-      const pageQuery = (limit: number, offset: number, asker: RequestContext['user'] = user, date: Value = today()) => {
-        const query = projectsWithNamespace(database)
+      // `keys`: the page as `ProjectKey`s, the fragments' keys, instead of whole rows.
+      const pageQuery = (limit: number, offset: number, asker: RequestContext['user'] = user, date: Value = today(), keys = false) => {
+        const query = keys
+          ? database
+              .table(ProjectEntity, 'p')
+              .join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId')
+              .select('p.id', 'p.lockVersion', 'p.repositoryStorage')
+              .nest('namespace', 'n', KEY_NAMESPACE_PROPERTIES)
+          : projectsWithNamespace(database);
+        query
           .leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId')
-          .nest('owner', 'o', USER_BASIC_PROPERTIES)
+          .nest('owner', 'o', keys ? KEY_OWNER_PROPERTIES : USER_BASIC_PROPERTIES)
           .modify((conditions) => filter(conditions, asker, date))
           .orderBy(ORDER_PROPERTIES[input.order_by!], input.sort as Direction)
           .orderBy('p.id', input.sort as Direction);
@@ -152,15 +171,25 @@ export function projectListRoute(
         return query;
       };
       const limit = keyset ? ctx.page.perPage + 1 : ctx.page.perPage;
-      let fetched: WithOwner[];
+      const pageFragments = fragments.forPage();
+      const view = simple ? 'basic' : 'full';
+      const presentWhole = (row: WithOwner, permissions: Map<number, ProjectPermissions> | undefined) =>
+        simple
+          ? pageFragments.basic(row, ctx.externalUrl)
+          : pageFragments.full(row, { externalUrl: ctx.externalUrl, isAdmin: user!.isAdmin, owner: row.owner, permissions: permissions!.get(row.id) });
+
+      let fetched: (WithOwner | ProjectKey)[];
+      let wholeRows = true;
       if (isPlainList(input, user, scoped !== null)) {
+        // With the presented cache, the page is read as keys, and only the rows without a kept fragment whole.
+        wholeRows = !fragments.enabled;
         const membership = input.owned ? 'owned' : input.min_access_level ? `min${input.min_access_level}` : input.membership ? 'member' : 'all';
-        const shape = `${askerKind(user)}|${membership}|${input.order_by}|${input.sort}|${keyset}`;
+        const shape = `${askerKind(user)}|${membership}|${input.order_by}|${input.sort}|${keyset}|${wholeRows}`;
         let read = plainPages.get(shape);
         if (!read) {
           read = database.prepareRows((p: Record<PageParams, never>) =>
-            pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today),
-          ) as unknown as PreparedRead<WithOwner, PageParams>;
+            pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today, !wholeRows),
+          ) as unknown as PreparedRead<WithOwner | ProjectKey, PageParams>;
           if (plainPages.size >= PLAIN_SHAPES) plainPages.clear();
           plainPages.set(shape, read);
         }
@@ -170,17 +199,21 @@ export function projectListRoute(
       }
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
-        const pageFragments = fragments.forPage();
-        if (simple) return rows.map((row) => pageFragments.basic(row, ctx.externalUrl));
-        const permissions = await access.projectPermissions(user!, rows);
-        return rows.map((row) =>
-          pageFragments.full(row, {
-            externalUrl: ctx.externalUrl,
-            isAdmin: user!.isAdmin,
-            owner: row.owner,
-            permissions: permissions.get(row.id),
-          }),
-        );
+        const permissions = simple ? undefined : await access.projectPermissions(user!, rows as Project[]);
+        if (wholeRows) return (rows as WithOwner[]).map((row) => presentWhole(row, permissions));
+        const texts = (rows as ProjectKey[]).map((key) => {
+          const kept = pageFragments.kept(view, key, ctx.externalUrl);
+          if (!kept) return undefined;
+          return simple ? pageFragments.keptBasic(kept) : pageFragments.keptFull(kept, { isAdmin: user!.isAdmin, permissions: permissions!.get(key.id) });
+        });
+        const missing = rows.filter((_, i) => texts[i] === undefined).map((row) => row.id);
+        if (missing.length === 0) return texts as JsonText[];
+        const whole = new Map((await wholeByIds().all({ ids: missing })).map((row) => [row.id, row]));
+        // A project deleted since the page was read is left out, as a page read a moment later would.
+        return rows.flatMap((row, i) => {
+          const found = whole.get(row.id);
+          return texts[i] ?? (found ? [presentWhole(found, permissions)] : []);
+        });
       };
       if (keyset) {
         const last = rows[rows.length - 1];
