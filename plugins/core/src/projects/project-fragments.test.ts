@@ -171,6 +171,39 @@ describe('project answers from the presented cache', () => {
     expect(runs).toBe(rows.length * 2);
   });
 
+  it('answers a row found by its key as the presenter does, giving extensions the project fields they read on the miss', async () => {
+    const database = app.kernel.database;
+    const rows = asProjects<Project & { owner: UserBasicSource | null }>(
+      await database.rows(
+        projectsWithNamespace(database).leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId').nest('owner', 'o', USER_BASIC_PROPERTIES).orderBy('p.id'),
+      ),
+    );
+    // An extension that reads fields of the project that the key does not carry.
+    const extensions: ProjectFieldExtension[] = [
+      (project, body, view) => {
+        if (view === 'full') body.empty_repo = `${project.path}@${project.repositoryStorage}`.length > 100;
+        body.readme_url = `${project.namespace.fullPath}/${project.path}/README.md`;
+      },
+    ];
+    const fragments = createProjectFragments(createFragmentCache({ maxBytes: 1024 * 1024 }), extensions);
+    const options = (row: (typeof rows)[number]) => ({ externalUrl: 'http://localhost', owner: row.owner, isAdmin: true, permissions: undefined });
+    for (const row of rows) fragments.full(row, options(row));
+    const page = fragments.forPage();
+    for (const row of rows) {
+      const key = {
+        id: row.id,
+        lockVersion: row.lockVersion,
+        repositoryStorage: row.repositoryStorage,
+        namespace: { ...row.namespace, fullPath: undefined } as never,
+        owner: row.owner && { id: row.owner.id, lockVersion: row.owner.lockVersion },
+      };
+      const kept = page.kept('full', key, 'http://localhost');
+      expect(kept).toBeDefined();
+      expect(page.keptFull(kept!, { isAdmin: true, permissions: undefined })?.text).toBe(JSON.stringify(projectFull(row, { ...options(row), extensions })));
+    }
+    expect(page.kept('full', { ...rows[0]!, owner: rows[0]!.owner, lockVersion: (rows[0]!.lockVersion ?? 0) + 1 }, 'http://localhost')).toBeUndefined();
+  });
+
   it('answers project and user lists as a kernel without the cache does', async () => {
     const uncached = await shared.kernelOnSameDatabase('uncached', { presentedCacheBytes: 0 });
     const text = async (kernel: Kernel, path: string, token: string) => {
