@@ -65,7 +65,7 @@ describe('project lists', () => {
   });
 
   it('gives anonymous callers no project for a membership filter, as they are a member of nothing', async () => {
-    for (const filter of [{ membership: true }, { owned: true }, { min_access_level: 10 }]) {
+    for (const filter of [{ membership: true }, { owned: true }, { min_access_level: 10 }] as Record<string, boolean | number>[]) {
       const res = await list(undefined, filter);
       expect(res.status).toBe(200);
       expect(res.body, JSON.stringify(filter)).toEqual([]);
