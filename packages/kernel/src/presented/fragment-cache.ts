@@ -74,6 +74,11 @@ export interface FragmentCache {
    * read without its version) the body is serialised and not kept.
    */
   fragment(key: string | undefined, render: () => RenderedFragment): Fragment;
+  /**
+   * The fragment kept under `key`, if any, counted as a hit: a list that reads its page as keys
+   * first takes the fragments it finds (they stay usable once evicted) and reads whole only the rest.
+   */
+  kept(key: string | undefined): Fragment | undefined;
   stats(): FragmentCacheStats;
   clear(): void;
 }
@@ -178,6 +183,11 @@ export function createFragmentCache(options: FragmentCacheOptions): FragmentCach
       // A fragment larger than the whole bound is used once and not kept.
       if (lru && fragment.size <= maxBytes) lru.set(key, fragment);
       return fragment;
+    },
+    kept(key) {
+      const kept = key === undefined ? undefined : lru?.get(key);
+      if (kept) hits++;
+      return kept;
     },
     stats: () => ({ entries: lru?.size ?? 0, bytes: lru?.calculatedSize ?? 0, hits, misses }),
     clear: () => lru?.clear(),

@@ -1,5 +1,6 @@
 import { createFragmentCache, type Kernel } from '@forgekit/kernel';
 import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
+import { recordStatements } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project, ProjectFieldExtension } from '../contracts.js';
 import { UserEntity } from '../entities/user.js';
@@ -170,6 +171,39 @@ describe('project answers from the presented cache', () => {
     expect(runs).toBe(rows.length * 2);
   });
 
+  it('answers a row found by its key as the presenter does, giving extensions the project fields they read on the miss', async () => {
+    const database = app.kernel.database;
+    const rows = asProjects<Project & { owner: UserBasicSource | null }>(
+      await database.rows(
+        projectsWithNamespace(database).leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId').nest('owner', 'o', USER_BASIC_PROPERTIES).orderBy('p.id'),
+      ),
+    );
+    // An extension that reads fields of the project that the key does not carry.
+    const extensions: ProjectFieldExtension[] = [
+      (project, body, view) => {
+        if (view === 'full') body.empty_repo = `${project.path}@${project.repositoryStorage}`.length > 100;
+        body.readme_url = `${project.namespace.fullPath}/${project.path}/README.md`;
+      },
+    ];
+    const fragments = createProjectFragments(createFragmentCache({ maxBytes: 1024 * 1024 }), extensions);
+    const options = (row: (typeof rows)[number]) => ({ externalUrl: 'http://localhost', owner: row.owner, isAdmin: true, permissions: undefined });
+    for (const row of rows) fragments.full(row, options(row));
+    const page = fragments.forPage();
+    for (const row of rows) {
+      const key = {
+        id: row.id,
+        lockVersion: row.lockVersion,
+        repositoryStorage: row.repositoryStorage,
+        namespace: { ...row.namespace, fullPath: undefined } as never,
+        owner: row.owner && { id: row.owner.id, lockVersion: row.owner.lockVersion },
+      };
+      const kept = page.kept('full', key, 'http://localhost');
+      expect(kept).toBeDefined();
+      expect(page.keptFull(kept!, { isAdmin: true, permissions: undefined })?.text).toBe(JSON.stringify(projectFull(row, { ...options(row), extensions })));
+    }
+    expect(page.kept('full', { ...rows[0]!, owner: rows[0]!.owner, lockVersion: (rows[0]!.lockVersion ?? 0) + 1 }, 'http://localhost')).toBeUndefined();
+  });
+
   it('answers project and user lists as a kernel without the cache does', async () => {
     const uncached = await shared.kernelOnSameDatabase('uncached', { presentedCacheBytes: 0 });
     const text = async (kernel: Kernel, path: string, token: string) => {
@@ -212,5 +246,26 @@ describe('project answers from the presented cache', () => {
     expect(first.body.length).toBeGreaterThan(0);
     expect(second.text).toBe(first.text);
     expect(first.body[0].permissions).toBeDefined();
+  });
+  it('reads a page as keys, and whole only the projects whose answer is not kept', async () => {
+    const log = recordStatements(app.kernel);
+    // The simple view: answering the update below keeps the project's full view already.
+    const query = { per_page: 100, simple: true };
+    try {
+      const wholeReads = (sql: string[]) => sql.filter((statement) => statement.includes('settings'));
+      await app.get('/api/v4/projects', { token: 'admin', query });
+      const kept = await log.during(async () => expect((await app.get('/api/v4/projects', { token: 'admin', query })).status).toBe(200));
+      expect(wholeReads(kept), kept.join('\n')).toEqual([]);
+
+      expect((await app.put(`/api/v4/projects/${app.project.id}`, { description: 'read whole again' }, { token: 'owner' })).status).toBe(200);
+      let listed: Record<string, unknown>[] = [];
+      const changed = await log.during(async () => {
+        listed = (await app.get('/api/v4/projects', { token: 'admin', query })).body;
+      });
+      expect(wholeReads(changed), changed.join('\n')).toHaveLength(1);
+      expect(listed.find((project) => project.id === app.project.id)?.description).toBe('read whole again');
+    } finally {
+      log.stop();
+    }
   });
 });

@@ -238,4 +238,29 @@ describe('project lists', () => {
     expect(Number(after.headers.get('x-total'))).toBe(Number(before.headers.get('x-total')) + 1);
     await app.delete(`/api/v4/projects/${added.id}`, { token: 'admin' });
   });
+  it('answers unfiltered and membership lists of signed-in users as filtered ones do, for each user in turn', async () => {
+    // The page statement is built once per shape: each user after the first must still get their own projects.
+    const filters: Record<string, string | number | boolean>[] = [
+      {},
+      { membership: true },
+      { owned: true },
+      { min_access_level: 30 },
+      { order_by: 'name', sort: 'asc' },
+    ];
+    for (const filter of filters) {
+      for (const token of ['developer', 'owner', 'nonMember', externalToken, 'maintainer', 'developer']) {
+        const plain = await list(token, { ...filter, per_page: 4 });
+        const filtered = await list(token, { ...filter, per_page: 4, id_after: 0 });
+        expect(plain.status).toBe(200);
+        expect(
+          plain.body.map((p: Listed) => p.id),
+          `${token} ${JSON.stringify(filter)}`,
+        ).toEqual(filtered.body.map((p: Listed) => p.id));
+        expect(plain.headers.get('x-total')).toBe(filtered.headers.get('x-total'));
+      }
+    }
+    expect(await idsOf('nonMember')).toEqual([made.stored!.id, made.internal!.id, made.public!.id]);
+    expect(await idsOf('owner', { owned: true })).toContain(made.private!.id);
+    expect(await idsOf('nonMember', { owned: true })).toEqual([]);
+  });
 });

@@ -9,22 +9,23 @@ import {
   totalFromRows,
   TOTAL_COLUMN,
   type Database,
+  type JsonText,
   type ParamsSchema,
   type RequestContext,
   type Route,
 } from '@forgekit/kernel';
 import type * as v from 'valibot';
-import type { Conditions, Direction, PreparedRead } from '@forgekit/kernel/orm';
+import type { Conditions, Direction, PreparedRead, Value } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
-import type { AccessService, Project } from '../contracts.js';
+import type { AccessService, Project, ProjectPermissions } from '../contracts.js';
 import { NamespaceEntity } from '../entities/namespace.js';
 import { ProjectEntity } from '../entities/project.js';
 import { UserEntity } from '../entities/user.js';
-import { AccessLevel, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
+import { AccessLevel, today, Visibility, VISIBILITY_NAMES } from '../shared/levels.js';
 import { USER_BASIC_PROPERTIES } from '../users/user-query.js';
 import type { UserBasicSource } from '../users/user-presenter.js';
 import { asProjects, projectsWithNamespace } from './project-query.js';
-import type { ProjectFragments } from './project-fragments.js';
+import type { ProjectFragments, ProjectKey } from './project-fragments.js';
 import { projectBasicSchema } from './project-schemas.js';
 
 /** A list's conditions: over projects `p` in their namespaces `n`. */
@@ -44,24 +45,30 @@ const ORDER_PROPERTIES = {
 /** A personal project's owner, read beside it so a page costs one query (null for a group's project). */
 type WithOwner = Project & { owner: UserBasicSource | null };
 
-/** Page statements kept, one per plain list's order, caller kind and pagination. */
-const PLAIN_SHAPES = 50;
+/** Page statements kept, one per plain list's order, caller kind, membership filter and pagination. */
+const PLAIN_SHAPES = 100;
+
+type PageParams = 'limit' | 'offset' | 'user' | 'today';
+
+/** What a page read as keys reads of a project's namespace and owner (see `ProjectKey`). */
+const KEY_NAMESPACE_PROPERTIES = ['id', 'lockVersion', 'kind', 'traversalPath', 'ownerId'] as const;
+const KEY_OWNER_PROPERTIES = ['id', 'lockVersion'] as const;
 
 type ListInput = v.InferOutput<v.ObjectSchema<typeof projectListFilters, undefined>>;
 
 /**
- * Whether a list's conditions are the same for every request of its shape, so that its page
- * can be one statement built once: no filter of the caller's, not narrowed to a group, and a
- * visibility that reads nothing of the caller (an administrator sees every project, an
- * anonymous caller the public ones) and nothing of the day (members' expiry dates).
+ * Whether a list's page can be one statement built once per shape: no filter of the caller's
+ * but the membership ones, and not narrowed to a group. The visibility filter's reads of the
+ * caller (their id) and of the day (members' expiry dates) are parameters of the statement.
  */
 function isPlainList(input: ListInput, user: RequestContext['user'], scoped: boolean): boolean {
   if (scoped || input.search || input.visibility || (input.archived !== undefined && input.archived !== null)) return false;
   if ((input.repository_storage && user?.isAdmin) || (input.topic ?? []).length > 0) return false;
-  if (input.id_after || input.id_before || input.last_activity_after || input.last_activity_before) return false;
-  if (input.owned || input.min_access_level || input.membership) return false;
-  return !user || user.isAdmin;
+  return !(input.id_after || input.id_before || input.last_activity_after || input.last_activity_before);
 }
+
+/** Who asks, as far as the visibility filter's statement differs. */
+const askerKind = (user: RequestContext['user']) => (!user ? 'anonymous' : user.isAdmin ? 'admin' : user.external ? 'external' : 'user');
 
 export const projectListFilters = {
   pagination: f.optional(f.values(['offset', 'keyset'])),
@@ -96,7 +103,13 @@ export function projectListRoute(
   scope?: ScopeFn,
   extraFilters: v.ObjectEntries = {},
 ): Route {
-  const plainPages = new Map<string, PreparedRead<WithOwner, 'limit' | 'offset'>>();
+  const plainPages = new Map<string, PreparedRead<WithOwner | ProjectKey, PageParams>>();
+  let byIds: PreparedRead<WithOwner, 'ids'> | undefined;
+  /** Whole rows of a page's projects that have no kept fragment. */
+  const wholeByIds = () =>
+    (byIds ??= database.prepareRows((p: Record<'ids', never>) =>
+      projectsWithNamespace(database).leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId').nest('owner', 'o', USER_BASIC_PROPERTIES).whereIn('p.id', p.ids),
+    ) as unknown as PreparedRead<WithOwner, 'ids'>);
   return defineRoute({
     method: 'GET',
     path,
@@ -108,12 +121,13 @@ export function projectListRoute(
     async handler(ctx, input) {
       const user = ctx.user;
       const scoped = scope ? await scope(ctx, input) : null;
-      const filter = (query: ProjectConditions) => {
+      // `asker` and `date` are the caller and today, or parameters of a statement built once per shape.
+      const filter = (query: ProjectConditions, asker: RequestContext['user'] = user, date: Value = today()) => {
         if (scoped) scoped(query);
-        if (input.owned) visibility.projects(query, user, { membershipOnly: true, minLevel: AccessLevel.OWNER });
-        else if (input.min_access_level) visibility.projects(query, user, { membershipOnly: true, minLevel: input.min_access_level });
-        else if (input.membership) visibility.projects(query, user, { membershipOnly: true });
-        else visibility.projects(query, user);
+        if (input.owned) visibility.projects(query, asker, { membershipOnly: true, minLevel: AccessLevel.OWNER }, date);
+        else if (input.min_access_level) visibility.projects(query, asker, { membershipOnly: true, minLevel: input.min_access_level }, date);
+        else if (input.membership) visibility.projects(query, asker, { membershipOnly: true }, date);
+        else visibility.projects(query, asker, {}, date);
         if (input.search) query.whereContains(['p.name', 'p.path', 'p.description'], input.search);
         if (input.visibility) query.where('p.visibilityLevel', Visibility[input.visibility]);
         if (input.archived !== undefined && input.archived !== null) query.where('p.archived', input.archived);
@@ -125,55 +139,81 @@ export function projectListRoute(
         if (input.last_activity_before) query.where('p.lastActivityAt', '<', input.last_activity_before);
       };
 
-      const matching = () => database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').modify(filter);
+      const matching = (asker?: RequestContext['user'], date?: Value) =>
+        database
+          .table(ProjectEntity, 'p')
+          .join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId')
+          .modify((query) => filter(query, asker, date));
 
       const simple = input.simple || !user;
       const keyset = input.pagination === 'keyset';
       if (keyset && input.order_by !== 'id') throw frameworkError(405, 'Keyset pagination is not yet available for this type of request');
-      const pageQuery = (limit: number, offset: number) => {
-        const query = projectsWithNamespace(database)
+      // `keys`: the page as `ProjectKey`s, the fragments' keys, instead of whole rows.
+      const pageQuery = (limit: number, offset: number, asker: RequestContext['user'] = user, date: Value = today(), keys = false) => {
+        const query = keys
+          ? database
+              .table(ProjectEntity, 'p')
+              .join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId')
+              .select('p.id', 'p.lockVersion', 'p.repositoryStorage')
+              .nest('namespace', 'n', KEY_NAMESPACE_PROPERTIES)
+          : projectsWithNamespace(database);
+        query
           .leftJoin(UserEntity, 'o', 'o.id', 'n.ownerId')
-          .nest('owner', 'o', USER_BASIC_PROPERTIES)
-          .modify(filter)
+          .nest('owner', 'o', keys ? KEY_OWNER_PROPERTIES : USER_BASIC_PROPERTIES)
+          .modify((conditions) => filter(conditions, asker, date))
           .orderBy(ORDER_PROPERTIES[input.order_by!], input.sort as Direction)
           .orderBy('p.id', input.sort as Direction);
         // Keyset pages read one row more, to know whether a next page exists. Offset pages carry
         // their total as an uncorrelated subquery, which the database runs once and which, unlike
         // a window count, does not make it build every matching row before the limit.
         if (keyset) query.limit(limit);
-        else query.selectQuery(TOTAL_COLUMN, matching().count()).limit(limit).offset(offset);
+        else query.selectQuery(TOTAL_COLUMN, matching(asker, date).count()).limit(limit).offset(offset);
         return query;
       };
       const limit = keyset ? ctx.page.perPage + 1 : ctx.page.perPage;
-      let fetched: WithOwner[];
+      const pageFragments = fragments.forPage();
+      const view = simple ? 'basic' : 'full';
+      const presentWhole = (row: WithOwner, permissions: Map<number, ProjectPermissions> | undefined) =>
+        simple
+          ? pageFragments.basic(row, ctx.externalUrl)
+          : pageFragments.full(row, { externalUrl: ctx.externalUrl, isAdmin: user!.isAdmin, owner: row.owner, permissions: permissions!.get(row.id) });
+
+      let fetched: (WithOwner | ProjectKey)[];
+      let wholeRows = true;
       if (isPlainList(input, user, scoped !== null)) {
-        const shape = `${user ? 'admin' : 'anonymous'}|${input.order_by}|${input.sort}|${keyset}`;
+        // With the presented cache, the page is read as keys, and only the rows without a kept fragment whole.
+        wholeRows = !fragments.enabled;
+        const membership = input.owned ? 'owned' : input.min_access_level ? `min${input.min_access_level}` : input.membership ? 'member' : 'all';
+        const shape = `${askerKind(user)}|${membership}|${input.order_by}|${input.sort}|${keyset}|${wholeRows}`;
         let read = plainPages.get(shape);
         if (!read) {
-          read = database.prepareRows((p: Record<'limit' | 'offset', never>) => pageQuery(p.limit, p.offset)) as unknown as PreparedRead<
-            WithOwner,
-            'limit' | 'offset'
-          >;
+          read = database.prepareRows((p: Record<PageParams, never>) =>
+            pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today, !wholeRows),
+          ) as unknown as PreparedRead<WithOwner | ProjectKey, PageParams>;
           if (plainPages.size >= PLAIN_SHAPES) plainPages.clear();
           plainPages.set(shape, read);
         }
-        fetched = await read.all({ limit, offset: ctx.page.offset });
+        fetched = await read.all({ limit, offset: ctx.page.offset, user: user?.id ?? null, today: today() });
       } else {
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));
       }
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
-        const pageFragments = fragments.forPage();
-        if (simple) return rows.map((row) => pageFragments.basic(row, ctx.externalUrl));
-        const permissions = await access.projectPermissions(user!, rows);
-        return rows.map((row) =>
-          pageFragments.full(row, {
-            externalUrl: ctx.externalUrl,
-            isAdmin: user!.isAdmin,
-            owner: row.owner,
-            permissions: permissions.get(row.id),
-          }),
-        );
+        const permissions = simple ? undefined : await access.projectPermissions(user!, rows as Project[]);
+        if (wholeRows) return (rows as WithOwner[]).map((row) => presentWhole(row, permissions));
+        const texts = (rows as ProjectKey[]).map((key) => {
+          const kept = pageFragments.kept(view, key, ctx.externalUrl);
+          if (!kept) return undefined;
+          return simple ? pageFragments.keptBasic(kept) : pageFragments.keptFull(kept, { isAdmin: user!.isAdmin, permissions: permissions!.get(key.id) });
+        });
+        const missing = rows.filter((_, i) => texts[i] === undefined).map((row) => row.id);
+        if (missing.length === 0) return texts as JsonText[];
+        const whole = new Map((await wholeByIds().all({ ids: missing })).map((row) => [row.id, row]));
+        // A project deleted since the page was read is left out, as a page read a moment later would.
+        return rows.flatMap((row, i) => {
+          const found = whole.get(row.id);
+          return texts[i] ?? (found ? [presentWhole(found, permissions)] : []);
+        });
       };
       if (keyset) {
         const last = rows[rows.length - 1];
