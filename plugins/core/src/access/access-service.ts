@@ -291,7 +291,11 @@ export function createAccessService(
   const whoAsks = (user: Principal | null): Who => (!user ? 'anonymous' : user.isAdmin ? 'admin' : user.external ? 'external' : 'user');
 
   /** `visibleProjects` with the user's id, the date and the escaped group path as the parameters `names` stand for. */
-  function visibleProjectsOver(user: Principal | null, options: VisibilityOptions & { underTraversalPath?: string }, names: Record<'user' | 'today' | 'prefix', never>) {
+  function visibleProjectsOver(
+    user: Principal | null,
+    options: VisibilityOptions & { underTraversalPath?: string },
+    names: Record<'user' | 'today' | 'prefix', never>,
+  ) {
     const asker = user && ({ ...user, id: names.user } as Principal);
     const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id');
     // `whereStartsWith` escapes its prefix as the statement is built: here the escaped prefix is a parameter.
