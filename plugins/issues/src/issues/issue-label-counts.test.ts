@@ -33,8 +33,8 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     return res.body.id as number;
   };
-  const issue = async (projectId: number, title: string, labels: string, close = false) => {
-    const res = await app.post(`/api/v4/projects/${projectId}/issues`, { title, labels }, { token: 'admin' });
+  const issue = async (projectId: number, title: string, labels: string, close = false, confidential = false) => {
+    const res = await app.post(`/api/v4/projects/${projectId}/issues`, { title, labels, confidential }, { token: 'admin' });
     expect(res.status).toBe(201);
     if (close) expect((await app.put(`/api/v4/projects/${projectId}/issues/${res.body.iid}`, { state_event: 'close' }, { token: 'admin' })).status).toBe(200);
   };
@@ -42,13 +42,14 @@ beforeAll(async () => {
   hiddenProjectId = await project('hidden', 'private');
   await issue(open, 'Seen', 'tally');
   await issue(open, 'Seen and closed', 'tally,spare', true);
+  await issue(open, 'Confidential', 'tally', false, true);
   await issue(hiddenProjectId, 'Hidden', 'tally');
   await issue(hiddenProjectId, 'Hidden too', 'spare');
 });
 afterAll(() => app.close());
 
 describe('group label counts', () => {
-  it('count the issues of the projects each caller sees, each caller in turn', async () => {
+  it('count the issues of the projects each caller sees, confidential ones only where they may, each caller in turn', async () => {
     const outside = [
       ['spare', 0, 1],
       ['tally', 1, 1],
@@ -56,7 +57,7 @@ describe('group label counts', () => {
     expect(await countsFor('nonMember')).toEqual(outside);
     expect(await countsFor('admin')).toEqual([
       ['spare', 1, 1],
-      ['tally', 2, 1],
+      ['tally', 3, 1],
     ]);
     expect(await countsFor('developer')).toEqual(outside);
     const member = await app.post(`/api/v4/projects/${hiddenProjectId}/members`, { user_id: app.users.developer.id, access_level: 30 }, { token: 'admin' });

@@ -48,13 +48,10 @@ export async function everyListableIssue(access: AccessService, user: Principal,
   if (scope.kind === 'project') {
     const { project, level } = scope.access;
     const all = user.isAdmin || level >= AccessLevel.PLANNER;
-    return { filter: { projectIds: [project.id], confidentialVisibility: all ? { all: true } : { all: false, projectIds: [], userId: user.id } } };
+    return { projectIds: [project.id], confidential: all ? { all: true } : { all: false, projectIds: [], userId: user.id } };
   }
   const under = { underTraversalPath: scope.access.group.traversalPath };
-  return {
-    filter: { projectIds: null, confidentialVisibility: await confidentialVisibility(access, user, under) },
-    projects: access.visibleProjectsShape(user, under),
-  };
+  return { projects: access.visibleProjectsShape(user, under), confidential: await confidentialVisibility(access, user, under) };
 }
 
 export function createIssueLister(deps: ListDeps) {
