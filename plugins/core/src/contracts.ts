@@ -186,6 +186,13 @@ export interface VisibilityOptions {
   minLevel?: number;
 }
 
+/** The visible projects as a query of ids built from named parameters: `key` says what the statement's text depends on, `values` fill the parameters `query` names (each starts `visible.`). */
+export interface VisibleProjectsShape {
+  key: string;
+  values: Record<string, unknown>;
+  query(params: Record<string, never>): IdQuery;
+}
+
 /** The caller's access to projects and groups: 404 for what they may not see, 403 for what they may not do. */
 export interface AccessService {
   projectAccess(user: Principal | null, project: Project): Promise<ProjectAccess>;
@@ -211,6 +218,11 @@ export interface AccessService {
   ): Promise<number[]>;
   /** The same projects as `visibleProjectIds`, as a query of ids for another plugin's `whereIn`: nothing is read until that query runs. */
   visibleProjectsQuery(user: Principal | null, options?: VisibilityOptions & { underTraversalPath?: string }): IdQuery;
+  /**
+   * `visibleProjectsQuery` for a statement another plugin compiles once per shape
+   * (`prepareRows((p) => …)`): the user, the date and the group's path are parameters.
+   */
+  visibleProjectsShape(user: Principal | null, options?: VisibilityOptions & { underTraversalPath?: string }): VisibleProjectsShape;
   /** The users among `userIds` that GitLab lets take part in a project's work (assignees, reviewers): active and able to read the project, in the order given, each once. */
   activeReadersOf(projectId: number, userIds: readonly number[]): Promise<User[]>;
   /** Ids of the groups the user may see (or is a member of at `minLevel`), optionally among `ids` or under a traversal path. */

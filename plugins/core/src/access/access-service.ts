@@ -287,6 +287,25 @@ export function createAccessService(
   }
 
   type VisibleIdsOptions = VisibilityOptions & { ids?: readonly number[]; underTraversalPath?: string; limit?: number };
+  type Who = 'anonymous' | 'admin' | 'external' | 'user';
+  const whoAsks = (user: Principal | null): Who => (!user ? 'anonymous' : user.isAdmin ? 'admin' : user.external ? 'external' : 'user');
+
+  /** `visibleProjects` with the user's id, the date and the escaped group path as the parameters `names` stand for. */
+  function visibleProjectsOver(
+    user: Principal | null,
+    options: VisibilityOptions & { underTraversalPath?: string },
+    names: Record<'user' | 'today' | 'prefix', never>,
+  ) {
+    const asker = user && ({ ...user, id: names.user } as Principal);
+    const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id');
+    // `whereStartsWith` escapes its prefix as the statement is built: here the escaped prefix is a parameter.
+    if (options.underTraversalPath !== undefined) query.where(sql`${ref('n.traversalPath')} like ${names.prefix} escape '\\'`);
+    visibility.projects(query, asker, { membershipOnly: options.membershipOnly, minLevel: options.minLevel }, names.today);
+    return query;
+  }
+  const prefixOf = (underTraversalPath: string | undefined) =>
+    underTraversalPath === undefined ? null : `${underTraversalPath.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
   const visibleIdsReads = new Map<string, PreparedRead<{ id: number }, string>>();
   /**
    * `visibleProjectIds`' statement, compiled once per shape: who asks (admin, anonymous,
@@ -294,19 +313,13 @@ export function createAccessService(
    * the group's path, the ids and the limit are parameters. Most list routes start here.
    */
   function visibleIdsRead(user: Principal | null, options: VisibleIdsOptions) {
-    const who = !user ? 'anonymous' : user.isAdmin ? 'admin' : user.external ? 'external' : 'user';
     const { membershipOnly, minLevel, underTraversalPath, ids, limit } = options;
-    const key = `${who}|${!!membershipOnly}|${minLevel ?? ''}|${underTraversalPath !== undefined}|${ids !== undefined}|${!!limit}`;
+    const key = `${whoAsks(user)}|${!!membershipOnly}|${minLevel ?? ''}|${underTraversalPath !== undefined}|${ids !== undefined}|${!!limit}`;
     let read = visibleIdsReads.get(key);
     if (!read) {
       read = database.prepareValues(
         (p) => {
-          const asker = user && ({ ...user, id: p.user } as Principal);
-          const query = database.table(ProjectEntity, 'p').join(NamespaceEntity, 'n', 'n.id', 'p.namespaceId').select('p.id');
-          // `whereStartsWith` escapes its prefix as the statement is built: here the escaped prefix is a parameter.
-          if (underTraversalPath !== undefined) query.where(sql`${ref('n.traversalPath')} like ${p.prefix} escape '\\'`);
-          visibility.projects(query, asker, { membershipOnly, minLevel }, p.today);
-          query.orderBy('p.id');
+          const query = visibleProjectsOver(user, options, p).orderBy('p.id');
           if (ids) query.whereIn('p.id', p.ids);
           if (limit) query.limit(p.limit);
           return query;
@@ -316,7 +329,7 @@ export function createAccessService(
       if (visibleIdsReads.size >= 100) visibleIdsReads.clear();
       visibleIdsReads.set(key, read);
     }
-    const prefix = underTraversalPath === undefined ? null : `${underTraversalPath.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const prefix = prefixOf(underTraversalPath);
     return { read, values: { user: user?.id ?? null, today: today(), prefix, ids: ids ? [...ids] : null, limit: limit || null } };
   }
 
@@ -368,6 +381,14 @@ export function createAccessService(
       return (await read.all(values)).map((row) => row.id);
     },
     visibleProjectsQuery: (user, options = {}) => visibleProjects(user, options),
+    visibleProjectsShape(user, options = {}) {
+      const { membershipOnly, minLevel, underTraversalPath } = options;
+      return {
+        key: `${whoAsks(user)}|${!!membershipOnly}|${minLevel ?? ''}|${underTraversalPath !== undefined}`,
+        values: { 'visible.user': user?.id ?? null, 'visible.today': today(), 'visible.prefix': prefixOf(underTraversalPath) },
+        query: (p) => visibleProjectsOver(user, options, { user: p['visible.user'], today: p['visible.today'], prefix: p['visible.prefix'] }),
+      };
+    },
     async activeReadersOf(projectId, userIds) {
       const found = new Map((await users.findByIds(userIds)).map((user) => [user.id, user]));
       const readers: User[] = [];

@@ -6,6 +6,7 @@ import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import { dueDateFilter } from './due-date-filter.js';
 import type { ConfidentialVisibility, IssueFilter, NegatedFilter, Wildcard } from './issue-filter.js';
+import type { CountedIssues } from './issue-label-counts.js';
 import type { ListInput } from './issue-params.js';
 
 export type ListScope = { kind: 'project'; access: ProjectAccess } | { kind: 'group'; access: GroupAccess } | { kind: 'instance' };
@@ -43,14 +44,14 @@ async function confidentialVisibility(access: AccessService, user: Principal | n
  * Every issue the caller may list in a project or group, for counts: a group's projects stay a
  * query, so a group of thousands of projects costs one statement, not a list of their ids.
  */
-export async function everyListableIssue(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): Promise<IssueFilter> {
+export async function everyListableIssue(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): Promise<CountedIssues> {
   if (scope.kind === 'project') {
     const { project, level } = scope.access;
     const all = user.isAdmin || level >= AccessLevel.PLANNER;
-    return { projectIds: [project.id], confidentialVisibility: all ? { all: true } : { all: false, projectIds: [], userId: user.id } };
+    return { projectIds: [project.id], confidential: all ? { all: true } : { all: false, projectIds: [], userId: user.id } };
   }
   const under = { underTraversalPath: scope.access.group.traversalPath };
-  return { projectIds: access.visibleProjectsQuery(user, under), confidentialVisibility: await confidentialVisibility(access, user, under) };
+  return { projects: access.visibleProjectsShape(user, under), confidential: await confidentialVisibility(access, user, under) };
 }
 
 export function createIssueLister(deps: ListDeps) {

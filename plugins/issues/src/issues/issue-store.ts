@@ -5,6 +5,7 @@ import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
 import { applyIssueFilter, type IssueFilter } from './issue-filter.js';
+import { createIssueLabelCounts } from './issue-label-counts.js';
 import type { IssueOrder } from './issue-order.js';
 
 /** The `internal_ids` counter of a project's issues. */
@@ -231,25 +232,8 @@ export function createIssueStore(database: Database) {
       return counts;
     },
 
-    /** Opened and closed issues per label, among those `filter` keeps (the caller's visible ones). */
-    async countsPerLabel(labelIds: readonly number[], filter: IssueFilter): Promise<Map<number, { opened: number; closed: number }>> {
-      if (labelIds.length === 0) return new Map();
-      const query = database
-        .table(IssueLabelEntity, 'link')
-        .join(IssueEntity, 'i', 'i.id', 'link.issueId')
-        .select({ labelId: 'link.labelId', state: 'i.state' })
-        .count({ count: '*' })
-        .whereIn('link.labelId', labelIds)
-        .groupBy('link.labelId', 'i.state');
-      const rows = await database.values(applyIssueFilter(query, filter), { labelId: 'number', state: 'string', count: 'number' });
-      const counts = new Map<number, { opened: number; closed: number }>();
-      for (const row of rows) {
-        const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };
-        if (row.state === 'opened' || row.state === 'closed') entry[row.state] += row.count;
-        counts.set(row.labelId, entry);
-      }
-      return counts;
-    },
+    /** Opened and closed issues per label, among those the caller may list. */
+    countsPerLabel: createIssueLabelCounts(database),
 
     /** Removes one issue (its assignees and labels go with it). */
     async remove(id: number): Promise<void> {

@@ -65,6 +65,11 @@ export function createLabelStore(database: Database) {
     pageOf(ofOwners(labels(), p.projectIds, p.groupIds), { user: p.user, project: p.project, limit: p.limit, offset: p.offset }),
   );
   const labelsById = database.prepareRows((p) => database.from(LabelEntity).whereIn('id', p.ids));
+  // Project label lists read these on every request.
+  const prioritiesIn = database.prepareRows((p) => database.from(LabelPriorityEntity).where('projectId', p.projectId).whereIn('labelId', p.labelIds));
+  const subscriptionsOf = database.prepareRows((p) =>
+    database.from(LabelSubscriptionEntity).where('userId', p.userId).whereIn('labelId', p.labelIds).whereIn('projectId', p.projectIds),
+  );
 
   const isId = (text: string) => /^\d+$/.test(text) && Number(text) <= 2_147_483_647;
 
@@ -187,7 +192,7 @@ export function createLabelStore(database: Database) {
 
     async priorities(projectId: number, labelIds: readonly number[]): Promise<Map<number, number>> {
       if (labelIds.length === 0) return new Map();
-      const rows = await database.rows(database.from(LabelPriorityEntity).where('projectId', projectId).whereIn('labelId', labelIds));
+      const rows = await prioritiesIn.all({ projectId, labelIds: [...labelIds] });
       return new Map(rows.map((row) => [row.labelId, row.priority]));
     },
 
@@ -198,12 +203,8 @@ export function createLabelStore(database: Database) {
     /** Which of the labels the user is subscribed to, everywhere or (with `projectId`) within that project. */
     async subscribed(userId: number, labelIds: readonly number[], projectId = 0): Promise<Set<number>> {
       if (labelIds.length === 0) return new Set();
-      const query = database
-        .from(LabelSubscriptionEntity)
-        .where('userId', userId)
-        .whereIn('labelId', labelIds)
-        .whereIn('projectId', projectId === 0 ? [0] : [0, projectId]);
-      return new Set((await database.rows(query)).map((row) => row.labelId));
+      const rows = await subscriptionsOf.all({ userId, labelIds: [...labelIds], projectIds: projectId === 0 ? [0] : [0, projectId] });
+      return new Set(rows.map((row) => row.labelId));
     },
 
     /** False when the subscription already existed. */

@@ -4,6 +4,7 @@ import type { AccessService, GroupAccess, ProjectAccess, UserService } from '@fo
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import type { MergeRequestFilter, NegatedFilter, Wildcard } from './mr-filter.js';
+import type { CountedMergeRequests } from './mr-label-counts.js';
 import type { ListInput } from './mr-params.js';
 import type { MergeRequestStore } from './mr-store.js';
 
@@ -21,9 +22,9 @@ export interface ListDeps {
  * Every merge request the caller may list in a project or group, for label counts: a group's
  * projects stay a query the count runs.
  */
-export function everyListableMergeRequest(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): MergeRequestFilter {
+export function everyListableMergeRequest(access: AccessService, user: Principal, scope: Exclude<ListScope, { kind: 'instance' }>): CountedMergeRequests {
   if (scope.kind === 'project') return { projectIds: [scope.access.project.id] };
-  return { projectIds: access.visibleProjectsQuery(user, { underTraversalPath: scope.access.group.traversalPath }) };
+  return { projects: access.visibleProjectsShape(user, { underTraversalPath: scope.access.group.traversalPath }) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
 import { MergeRequestVersionEntity, type MergeRequestVersionRow } from '../entities/merge-request-version.js';
 import { applyMergeRequestFilter, type MergeRequestFilter } from './mr-filter.js';
+import { createMergeRequestLabelCounts } from './mr-label-counts.js';
 import type { ListOrder } from './mr-order.js';
 
 /** The `internal_ids` counter of a project's merge requests. */
@@ -283,26 +284,8 @@ export function createMergeRequestStore(database: Database) {
       return (await labelsCarried.all({ projectIds })).map((row) => row.labelId);
     },
 
-    /** Opened, closed and merged merge requests per label, among those `filter` keeps. */
-    async countsPerLabel(labelIds: readonly number[], filter: MergeRequestFilter): Promise<Map<number, { opened: number; closed: number }>> {
-      if (labelIds.length === 0) return new Map();
-      const query = database
-        .table(MergeRequestLabelEntity, 'link')
-        .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
-        .select({ labelId: 'link.labelId', state: 'm.state' })
-        .count({ count: '*' })
-        .whereIn('link.labelId', [...labelIds])
-        .groupBy('link.labelId', 'm.state');
-      const rows = await database.values(applyMergeRequestFilter(query, filter), { labelId: 'number', state: 'string', count: 'number' });
-      const counts = new Map<number, { opened: number; closed: number }>();
-      for (const row of rows) {
-        const entry = counts.get(row.labelId) ?? { opened: 0, closed: 0 };
-        if (row.state === 'opened') entry.opened += row.count;
-        else entry.closed += row.count;
-        counts.set(row.labelId, entry);
-      }
-      return counts;
-    },
+    /** Opened, closed and merged merge requests per label, among those the caller may list. */
+    countsPerLabel: createMergeRequestLabelCounts(database),
 
     async remove(id: number): Promise<void> {
       await database.transaction(async (tx) => {
