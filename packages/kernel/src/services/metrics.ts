@@ -72,6 +72,15 @@ function operationOf(sql: string): string {
   return /\)\s*(select|insert|update|delete)\b[^)]*$/i.exec(sql)?.[1]?.toLowerCase() ?? 'select';
 }
 
+type RequestLabel = 'method' | 'route' | 'status';
+
+interface RequestEntry {
+  labels: Record<RequestLabel, string>;
+  /** Requests counted since the counter was last read. */
+  unreported: number;
+  seconds: Histogram.Internal<RequestLabel>;
+}
+
 export function createMetrics(): KernelMetrics {
   // Process metrics count from when they are first collected: start them with the first kernel.
   processMetrics();
@@ -81,6 +90,13 @@ export function createMetrics(): KernelMetrics {
     help: 'HTTP requests answered, by method, route template and status (status "none" when the client went away).',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
+    collect() {
+      for (const entry of requestEntries.values()) {
+        if (entry.unreported === 0) continue;
+        requests.inc(entry.labels, entry.unreported);
+        entry.unreported = 0;
+      }
+    },
   });
   const requestSeconds = new Histogram({
     name: 'forgekit_http_request_duration_seconds',
@@ -89,6 +105,7 @@ export function createMetrics(): KernelMetrics {
     buckets: SECONDS_BUCKETS,
     registers: [registry],
   });
+  const requestEntries = new Map<string, RequestEntry>();
   const statementSeconds = new Histogram({
     name: 'forgekit_db_statement_duration_seconds',
     help: 'Duration of SQL statements, by operation (select, insert, update, delete, other).',
@@ -126,9 +143,18 @@ export function createMetrics(): KernelMetrics {
       return [...(await processMetrics().getMetricsAsJSON()), ...(await registry.getMetricsAsJSON())];
     },
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: status === null ? 'none' : String(status) };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      // prom-client builds and hashes a label set on every call: keep one entry per method,
+      // route and status (all finite: an unmatched path is one route label), count in it and
+      // hand the counts over when the counter is read.
+      const key = `${method} ${status ?? 'none'} ${route}`;
+      let entry = requestEntries.get(key);
+      if (!entry) {
+        const labels = { method, route, status: status === null ? 'none' : String(status) };
+        entry = { labels, unreported: 0, seconds: requestSeconds.labels(labels) };
+        requestEntries.set(key, entry);
+      }
+      entry.unreported++;
+      entry.seconds.observe(seconds);
     },
     observeStatement: (sql, seconds) => statementSeconds.observe({ operation: operationOf(sql) }, seconds),
     countJob(job, failed) {
