@@ -166,4 +166,14 @@ describe('request counts', () => {
     expect(sample(text, 'forgekit_http_request_duration_seconds_count{method="GET",route="/projects/:id",status="200"}')).toBe(3);
     expect(sample(text, 'forgekit_http_request_duration_seconds_bucket{le="0.0025",method="GET",route="/projects/:id",status="200"}')).toBe(2);
   });
+
+  it('time statements by their operation, a statement seen again counted again', async () => {
+    const metrics = createMetrics();
+    for (const sql of ['select 1', 'select 1', 'insert into t values (?)', 'with gone as (select 1) delete from t', 'PRAGMA x']) {
+      metrics.observeStatement(sql, 0.0001);
+    }
+    const text = (await metrics.exposition()).text;
+    const count = (operation: string) => sample(text, `forgekit_db_statement_duration_seconds_count{operation="${operation}"}`);
+    expect(['select', 'insert', 'delete', 'other', 'update'].map(count)).toEqual([2, 1, 1, 1, 0]);
+  });
 });

@@ -44,6 +44,9 @@ export interface KernelMetrics extends Metrics {
 export const UNMATCHED_ROUTE = '(unmatched)';
 export const PREFLIGHT_ROUTE = '(preflight)';
 
+/** Statement texts whose operation is remembered. */
+const STATEMENTS_KEPT = 1000;
+
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const STATEMENT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
@@ -113,6 +116,8 @@ export function createMetrics(): KernelMetrics {
     buckets: STATEMENT_BUCKETS,
     registers: [registry],
   });
+  const operationChildren = new Map<string, Histogram.Internal<'operation'>>();
+  const statementObservers = new Map<string, (seconds: number) => void>();
   const jobRuns = new Counter({
     name: 'forgekit_job_runs_total',
     help: 'Background job runs, by job name.',
@@ -156,7 +161,22 @@ export function createMetrics(): KernelMetrics {
       entry.unreported++;
       entry.seconds.observe(seconds);
     },
-    observeStatement: (sql, seconds) => statementSeconds.observe({ operation: operationOf(sql) }, seconds),
+    observeStatement(sql, seconds) {
+      let observe = statementObservers.get(sql);
+      if (!observe) {
+        // Statement texts repeat (values are bound apart), but a list of ids makes new ones: keep a bounded number.
+        if (statementObservers.size >= STATEMENTS_KEPT) statementObservers.clear();
+        const operation = operationOf(sql);
+        let child = operationChildren.get(operation);
+        if (!child) {
+          child = statementSeconds.labels({ operation });
+          operationChildren.set(operation, child);
+        }
+        observe = child.observe;
+        statementObservers.set(sql, observe);
+      }
+      observe(seconds);
+    },
     countJob(job, failed) {
       jobRuns.inc({ job });
       if (failed) jobFailures.inc({ job });
