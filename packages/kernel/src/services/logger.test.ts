@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, preformattedInfo } from './logger.js';
 
 function sink() {
@@ -49,5 +49,27 @@ describe('preformattedInfo', () => {
     expect(preformattedInfo(pino({ serializers: { path: String } }, stream), ['path'], 'request')).toBeNull();
     expect(preformattedInfo(pino({ formatters: { log: (object) => object } }, stream), ['path'], 'request')).toBeNull();
     expect(preformattedInfo(pino({ msgPrefix: '[http] ' }, stream), ['path'], 'request')).toBeNull();
+  });
+});
+
+describe('createLogger', () => {
+  it('stamps each line with the time of its own millisecond', () => {
+    const { lines, stream } = sink();
+    const log = createLogger('info', stream);
+    const now = vi.spyOn(Date, 'now');
+    try {
+      for (const at of [Date.UTC(2026, 0, 2, 3, 4, 5, 6), Date.UTC(2026, 0, 2, 3, 4, 5, 6), Date.UTC(2026, 0, 2, 3, 4, 5, 7), Date.UTC(2027, 0, 1)]) {
+        now.mockReturnValue(at);
+        log.info('tick');
+      }
+    } finally {
+      now.mockRestore();
+    }
+    expect(lines.map((line) => JSON.parse(line).time)).toEqual([
+      '2026-01-02T03:04:05.006Z',
+      '2026-01-02T03:04:05.006Z',
+      '2026-01-02T03:04:05.007Z',
+      '2027-01-01T00:00:00.000Z',
+    ]);
   });
 });

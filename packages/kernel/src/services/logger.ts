@@ -11,9 +11,26 @@ export type Logger = PinoLogger;
 const BUFFERED_BYTES = 4096;
 const FLUSH_INTERVAL_MS = 100;
 
+/**
+ * pino's `isoTime`, formatted once per millisecond: a busy server writes several lines in the
+ * same millisecond (an access-log line per request), each formatting the same date anew.
+ */
+function isoTimeByMillisecond(): () => string {
+  let at = Number.NaN;
+  let text = '';
+  return () => {
+    const now = Date.now();
+    if (now !== at) {
+      at = now;
+      text = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return text;
+  };
+}
+
 /** Structured JSON lines on stdout, or on `destination`. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const options = { level, base: { service: 'forgekit' }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = { level, base: { service: 'forgekit' }, timestamp: isoTimeByMillisecond() };
   return pino(
     options,
     destination ?? pinoDestination({ dest: process.stdout.fd ?? 1, sync: false, minLength: BUFFERED_BYTES, periodicFlush: FLUSH_INTERVAL_MS }),

@@ -10,7 +10,7 @@ import { defineRoute } from '../http/route.js';
 import { createKernel, type Kernel } from '../kernel.js';
 import { definePlugin } from '../plugin/define-plugin.js';
 import { kernelServices } from '../plugin/kernel-services.js';
-import type { Metrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { internalsOf } from '../db/internals.js';
 
 /** `/-/metrics` scraped over a real socket, behind a trusted proxy, while requests, statements and jobs run. */
@@ -144,5 +144,36 @@ describe('links behind a trusted proxy', () => {
   it('take the scheme and host from X-Forwarded-Proto and X-Forwarded-Host', async () => {
     const res = await get('/api/v4/links', { Host: '10.0.0.5:3000', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'forge.example.com' });
     expect(res.link).toContain('<https://forge.example.com/api/v4/links?page=2&per_page=20>; rel="next"');
+  });
+});
+
+describe('request counts', () => {
+  it('show every request once, whichever way the metrics are read and however often', async () => {
+    const metrics = createMetrics();
+    const line = (status: string) => `forgekit_http_requests_total{method="GET",route="/projects/:id",status="${status}"}`;
+    metrics.observeRequest('GET', '/projects/:id', 200, 0.001);
+    metrics.observeRequest('GET', '/projects/:id', 200, 0.002);
+    metrics.observeRequest('GET', '/projects/:id', null, 0.003);
+    let text = (await metrics.exposition()).text;
+    expect([sample(text, line('200')), sample(text, line('none'))]).toEqual([2, 1]);
+    metrics.observeRequest('GET', '/projects/:id', 200, 0.004);
+    const counted = (await metrics.snapshot()).find((metric) => (metric as { name: string }).name === 'forgekit_http_requests_total') as {
+      values: { labels: Record<string, string>; value: number }[];
+    };
+    expect(counted.values.find((value) => value.labels.status === '200')?.value).toBe(3);
+    text = (await metrics.exposition()).text;
+    expect([sample(text, line('200')), sample(text, line('none'))]).toEqual([3, 1]);
+    expect(sample(text, 'forgekit_http_request_duration_seconds_count{method="GET",route="/projects/:id",status="200"}')).toBe(3);
+    expect(sample(text, 'forgekit_http_request_duration_seconds_bucket{le="0.0025",method="GET",route="/projects/:id",status="200"}')).toBe(2);
+  });
+
+  it('time statements by their operation, a statement seen again counted again', async () => {
+    const metrics = createMetrics();
+    for (const sql of ['select 1', 'select 1', 'insert into t values (?)', 'with gone as (select 1) delete from t', 'PRAGMA x']) {
+      metrics.observeStatement(sql, 0.0001);
+    }
+    const text = (await metrics.exposition()).text;
+    const count = (operation: string) => sample(text, `forgekit_db_statement_duration_seconds_count{operation="${operation}"}`);
+    expect(['select', 'insert', 'delete', 'other', 'update'].map(count)).toEqual([2, 1, 1, 1, 0]);
   });
 });

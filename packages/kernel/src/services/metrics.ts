@@ -44,6 +44,9 @@ export interface KernelMetrics extends Metrics {
 export const UNMATCHED_ROUTE = '(unmatched)';
 export const PREFLIGHT_ROUTE = '(preflight)';
 
+/** Statement texts whose operation is remembered. */
+const STATEMENTS_KEPT = 1000;
+
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const STATEMENT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
@@ -72,6 +75,15 @@ function operationOf(sql: string): string {
   return /\)\s*(select|insert|update|delete)\b[^)]*$/i.exec(sql)?.[1]?.toLowerCase() ?? 'select';
 }
 
+type RequestLabel = 'method' | 'route' | 'status';
+
+interface RequestEntry {
+  labels: Record<RequestLabel, string>;
+  /** Requests counted since the counter was last read. */
+  unreported: number;
+  seconds: Histogram.Internal<RequestLabel>;
+}
+
 export function createMetrics(): KernelMetrics {
   // Process metrics count from when they are first collected: start them with the first kernel.
   processMetrics();
@@ -81,6 +93,13 @@ export function createMetrics(): KernelMetrics {
     help: 'HTTP requests answered, by method, route template and status (status "none" when the client went away).',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
+    collect() {
+      for (const entry of requestEntries.values()) {
+        if (entry.unreported === 0) continue;
+        requests.inc(entry.labels, entry.unreported);
+        entry.unreported = 0;
+      }
+    },
   });
   const requestSeconds = new Histogram({
     name: 'forgekit_http_request_duration_seconds',
@@ -89,6 +108,7 @@ export function createMetrics(): KernelMetrics {
     buckets: SECONDS_BUCKETS,
     registers: [registry],
   });
+  const requestEntries = new Map<string, RequestEntry>();
   const statementSeconds = new Histogram({
     name: 'forgekit_db_statement_duration_seconds',
     help: 'Duration of SQL statements, by operation (select, insert, update, delete, other).',
@@ -96,6 +116,8 @@ export function createMetrics(): KernelMetrics {
     buckets: STATEMENT_BUCKETS,
     registers: [registry],
   });
+  const operationChildren = new Map<string, Histogram.Internal<'operation'>>();
+  const statementObservers = new Map<string, (seconds: number) => void>();
   const jobRuns = new Counter({
     name: 'forgekit_job_runs_total',
     help: 'Background job runs, by job name.',
@@ -126,11 +148,35 @@ export function createMetrics(): KernelMetrics {
       return [...(await processMetrics().getMetricsAsJSON()), ...(await registry.getMetricsAsJSON())];
     },
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: status === null ? 'none' : String(status) };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      // prom-client builds and hashes a label set on every call: keep one entry per method,
+      // route and status (all finite: an unmatched path is one route label), count in it and
+      // hand the counts over when the counter is read.
+      const key = `${method} ${status ?? 'none'} ${route}`;
+      let entry = requestEntries.get(key);
+      if (!entry) {
+        const labels = { method, route, status: status === null ? 'none' : String(status) };
+        entry = { labels, unreported: 0, seconds: requestSeconds.labels(labels) };
+        requestEntries.set(key, entry);
+      }
+      entry.unreported++;
+      entry.seconds.observe(seconds);
     },
-    observeStatement: (sql, seconds) => statementSeconds.observe({ operation: operationOf(sql) }, seconds),
+    observeStatement(sql, seconds) {
+      let observe = statementObservers.get(sql);
+      if (!observe) {
+        // Statement texts repeat (values are bound apart), but a list of ids makes new ones: keep a bounded number.
+        if (statementObservers.size >= STATEMENTS_KEPT) statementObservers.clear();
+        const operation = operationOf(sql);
+        let child = operationChildren.get(operation);
+        if (!child) {
+          child = statementSeconds.labels({ operation });
+          operationChildren.set(operation, child);
+        }
+        observe = child.observe;
+        statementObservers.set(sql, observe);
+      }
+      observe(seconds);
+    },
     countJob(job, failed) {
       jobRuns.inc({ job });
       if (failed) jobFailures.inc({ job });

@@ -7,6 +7,7 @@ import { HOUSEKEEPING_JOB } from '../projects/housekeeping.js';
 import { repositoriesServiceRef } from '../contracts.js';
 import { createRepoTestApp } from '../testing/repo-test-app.js';
 import type { RepositoryService } from './repository-service.js';
+import { diskPathFor } from './storages.js';
 
 const who = { id: 1, username: 'someone', name: 'Some One', email: 'some@example.com' };
 
@@ -42,6 +43,27 @@ describe('the repository service other plugins use', () => {
     expect((await repos.ensure({ kind: 'snippet', containerId: 5 })).id).toBe(snippet.id);
     await repos.remove({ kind: 'snippet', containerId: 5 });
     expect(await repos.find({ kind: 'snippet', containerId: 5 })).toBeNull();
+  });
+
+  it('tells whether a repository on disk is empty, seeing one another process creates at once', async () => {
+    const path = diskPathFor({ kind: 'snippet', containerId: 991 });
+    expect(repos.isEmptyOnDisk(path, 'default')).toBe(true);
+    // Another process creates the repository with a branch: no answer about the missing one was kept.
+    const gitDir = repos.gitDirOn('default', path);
+    await git(null, ['init', '--bare', '--quiet', gitDir]);
+    const identity = { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@example.com' };
+    const emptyTree = (await git(gitDir, ['hash-object', '-t', 'tree', '-w', '/dev/null'])).stdout.toString().trim();
+    const sha = (await git(gitDir, ['commit-tree', emptyTree, '-m', 'First'], { env: identity })).stdout.toString().trim();
+    await git(gitDir, ['update-ref', 'refs/heads/main', sha]);
+    expect(repos.isEmptyOnDisk(path, 'default')).toBe(false);
+    expect(repos.isEmptyOnDisk(path, 'default')).toBe(false);
+
+    // This process's own first commit shows at once on a repository it found empty.
+    const other = await repos.ensure({ kind: 'snippet', containerId: 992 });
+    expect(repos.isEmptyOnDisk(other.diskPath, 'default')).toBe(true);
+    expect(repos.isEmptyOnDisk(other.diskPath, 'default')).toBe(true);
+    await commit(other, 'a.txt', 'a');
+    expect(repos.isEmptyOnDisk(other.diskPath, 'default')).toBe(false);
   });
 
   it('creates a bare repository git reads as its own, on the default branch asked for', async () => {

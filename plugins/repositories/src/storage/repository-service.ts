@@ -144,6 +144,8 @@ export function createRepositoryService({ database, storages, weights }: Reposit
    * update shows within EMPTY_CHECK_TTL_MS.
    */
   const emptyChecks = new Map<string, { empty: boolean; at: number }>();
+  /** The git directory a disk path was found at, by preferred storage and disk path. */
+  const foundAt = new Map<string, string>();
 
   /**
    * Commits built from API requests take turns per repository in this process: two at once
@@ -253,6 +255,10 @@ export function createRepositoryService({ database, storages, weights }: Reposit
      * the filesystem only (cheap enough for every project in a list).
      */
     isEmptyOnDisk(diskPath: string, preferredStorage: string): boolean {
+      // Where this path was last found, looked up before any path is joined: a list shows many projects.
+      const found = foundAt.get(`${preferredStorage}\n${diskPath}`);
+      const known = found === undefined ? undefined : emptyChecks.get(found);
+      if (known && Date.now() - known.at < EMPTY_CHECK_TTL_MS) return known.empty;
       const candidates = [preferredStorage, ...[...storages.keys()].filter((name) => name !== preferredStorage)];
       for (const name of candidates) {
         const dir = storages.get(name);
@@ -263,6 +269,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
         if (existsSync(join(gitDir, 'HEAD'))) {
           const empty = !hasBranchesOnDisk(gitDir);
           emptyChecks.set(gitDir, { empty, at: Date.now() });
+          foundAt.set(`${preferredStorage}\n${diskPath}`, gitDir);
           return empty;
         }
       }
