@@ -71,3 +71,4 @@ export {
   type FragmentCacheStats,
   type RenderedFragment,
 } from './presented/fragment-cache.js';
+export { sharedBy } from './presented/shared-by.js';

@@ -9,6 +9,7 @@ export { recordId, nextInternalId, MAX_RECORD_ID, MAX_CHOSEN_IID, INTEGER_COLUMN
 export { allocateInternalId, InternalIdEntity, releaseInternalIds, type InternalIdScope } from './db/internal-ids.js';
 export { mergeLinks, type LinkMerge } from './db/merge-links.js';
 export { filterParams, type FilterParams } from './db/filter-params.js';
+export { readsByShape } from './db/reads-by-shape.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
 export type { PreparedRead, ValueKind, ValueRow } from './db/entity-reads.js';

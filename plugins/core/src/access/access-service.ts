@@ -4,7 +4,7 @@
  * see, 403 for what they see but may not do.
  */
 import { forbidden, notFound, type Database, type Principal } from '@forgekit/kernel';
-import { recordId, ref, sql, type Conditions, type PreparedRead, type Query, type Value } from '@forgekit/kernel/orm';
+import { readsByShape, recordId, ref, sql, type Conditions, type PreparedRead, type Query, type Value } from '@forgekit/kernel/orm';
 import type { AccessService, GroupAccess, Namespace, Project, ProjectAccess, ProjectPermissions, User, UserService, VisibilityOptions } from '../contracts.js';
 import { MemberEntity } from '../entities/member.js';
 import { NamespaceEntity } from '../entities/namespace.js';
@@ -306,7 +306,7 @@ export function createAccessService(
   const prefixOf = (underTraversalPath: string | undefined) =>
     underTraversalPath === undefined ? null : `${underTraversalPath.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
-  const visibleIdsReads = new Map<string, PreparedRead<{ id: number }, string>>();
+  const visibleIdsReads = readsByShape<PreparedRead<{ id: number }, string>>();
   /**
    * `visibleProjectIds`' statement, compiled once per shape: who asks (admin, anonymous,
    * external or not), the options set, `membershipOnly` and `minLevel`; the user, the date,
@@ -315,9 +315,8 @@ export function createAccessService(
   function visibleIdsRead(user: Principal | null, options: VisibleIdsOptions) {
     const { membershipOnly, minLevel, underTraversalPath, ids, limit } = options;
     const key = `${whoAsks(user)}|${!!membershipOnly}|${minLevel ?? ''}|${underTraversalPath !== undefined}|${ids !== undefined}|${!!limit}`;
-    let read = visibleIdsReads.get(key);
-    if (!read) {
-      read = database.prepareValues(
+    const read = visibleIdsReads(key, () =>
+      database.prepareValues(
         (p) => {
           const query = visibleProjectsOver(user, options, p).orderBy('p.id');
           if (ids) query.whereIn('p.id', p.ids);
@@ -325,10 +324,8 @@ export function createAccessService(
           return query;
         },
         { id: 'number' },
-      );
-      if (visibleIdsReads.size >= 100) visibleIdsReads.clear();
-      visibleIdsReads.set(key, read);
-    }
+      ),
+    );
     const prefix = prefixOf(underTraversalPath);
     return { read, values: { user: user?.id ?? null, today: today(), prefix, ids: ids ? [...ids] : null, limit: limit || null } };
   }

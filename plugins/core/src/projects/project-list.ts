@@ -15,7 +15,7 @@ import {
   type Route,
 } from '@forgekit/kernel';
 import type * as v from 'valibot';
-import type { Conditions, Direction, PreparedRead, Value } from '@forgekit/kernel/orm';
+import { readsByShape, type Conditions, type Direction, type PreparedRead, type Value } from '@forgekit/kernel/orm';
 import type { VisibilityFilter } from '../access/access-service.js';
 import type { AccessService, Project, ProjectPermissions } from '../contracts.js';
 import { NamespaceEntity } from '../entities/namespace.js';
@@ -103,7 +103,7 @@ export function projectListRoute(
   scope?: ScopeFn,
   extraFilters: v.ObjectEntries = {},
 ): Route {
-  const plainPages = new Map<string, PreparedRead<WithOwner | ProjectKey, PageParams>>();
+  const plainPages = readsByShape<PreparedRead<WithOwner | ProjectKey, PageParams>>(PLAIN_SHAPES);
   let byIds: PreparedRead<WithOwner, 'ids'> | undefined;
   /** Whole rows of a page's projects that have no kept fragment. */
   const wholeByIds = () =>
@@ -185,14 +185,13 @@ export function projectListRoute(
         wholeRows = !fragments.enabled;
         const membership = input.owned ? 'owned' : input.min_access_level ? `min${input.min_access_level}` : input.membership ? 'member' : 'all';
         const shape = `${askerKind(user)}|${membership}|${input.order_by}|${input.sort}|${keyset}|${wholeRows}`;
-        let read = plainPages.get(shape);
-        if (!read) {
-          read = database.prepareRows((p: Record<PageParams, never>) =>
-            pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today, !wholeRows),
-          ) as unknown as PreparedRead<WithOwner | ProjectKey, PageParams>;
-          if (plainPages.size >= PLAIN_SHAPES) plainPages.clear();
-          plainPages.set(shape, read);
-        }
+        const read = plainPages(
+          shape,
+          () =>
+            database.prepareRows((p: Record<PageParams, never>) =>
+              pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today, !wholeRows),
+            ) as unknown as PreparedRead<WithOwner | ProjectKey, PageParams>,
+        );
         fetched = await read.all({ limit, offset: ctx.page.offset, user: user?.id ?? null, today: today() });
       } else {
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));

@@ -1,6 +1,6 @@
 /** Opened and closed issues per label, for labels' `with_counts`: one grouped statement, compiled once per shape. */
 import type { Database } from '@forgekit/kernel';
-import type { PreparedRead } from '@forgekit/kernel/orm';
+import { readsByShape, type PreparedRead } from '@forgekit/kernel/orm';
 import type { VisibleProjectsShape } from '@forgekit/plugin-core/contracts';
 import { IssueEntity } from '../entities/issue.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
@@ -15,7 +15,7 @@ const SHAPES = 100;
 type CountRow = { labelId: number; state: string; count: number };
 
 export function createIssueLabelCounts(database: Database) {
-  const reads = new Map<string, PreparedRead<CountRow, string>>();
+  const reads = readsByShape<PreparedRead<CountRow, string>>(SHAPES);
 
   /**
    * The statement of a shape: the label ids, the project ids (or the visible projects'
@@ -27,32 +27,31 @@ export function createIssueLabelCounts(database: Database) {
     const { confidential } = counted;
     const confidentialKey = confidential.all ? 'all' : confidential.userId === null ? 'anonymous' : 'user';
     const key = `${projects ? projects.key : 'ids'}|${confidentialKey}`;
-    let read = reads.get(key);
-    if (!read) {
-      read = database.prepareValues(
-        (p) => {
-          const filter: IssueFilter = {
-            projectIds: projects ? projects.query(p) : p.projectIds,
-            confidentialVisibility: confidential.all
-              ? { all: true }
-              : { all: false, projectIds: p.confidentialProjectIds, userId: confidential.userId === null ? null : p.confidentialUserId },
-          };
-          return applyIssueFilter(
-            database
-              .table(IssueLabelEntity, 'link')
-              .join(IssueEntity, 'i', 'i.id', 'link.issueId')
-              .select({ labelId: 'link.labelId', state: 'i.state' })
-              .count({ count: '*' })
-              .whereIn('link.labelId', p.countedLabelIds)
-              .groupBy('link.labelId', 'i.state'),
-            filter,
-          );
-        },
-        { labelId: 'number', state: 'string', count: 'number' },
-      ) as PreparedRead<CountRow, string>;
-      if (reads.size >= SHAPES) reads.clear();
-      reads.set(key, read);
-    }
+    const read = reads(
+      key,
+      () =>
+        database.prepareValues(
+          (p) => {
+            const filter: IssueFilter = {
+              projectIds: projects ? projects.query(p) : p.projectIds,
+              confidentialVisibility: confidential.all
+                ? { all: true }
+                : { all: false, projectIds: p.confidentialProjectIds, userId: confidential.userId === null ? null : p.confidentialUserId },
+            };
+            return applyIssueFilter(
+              database
+                .table(IssueLabelEntity, 'link')
+                .join(IssueEntity, 'i', 'i.id', 'link.issueId')
+                .select({ labelId: 'link.labelId', state: 'i.state' })
+                .count({ count: '*' })
+                .whereIn('link.labelId', p.countedLabelIds)
+                .groupBy('link.labelId', 'i.state'),
+              filter,
+            );
+          },
+          { labelId: 'number', state: 'string', count: 'number' },
+        ) as PreparedRead<CountRow, string>,
+    );
     const values: Record<string, unknown> = projects ? { ...projects.values } : { projectIds: [...(counted as { projectIds: readonly number[] }).projectIds] };
     if (!confidential.all) {
       values.confidentialProjectIds = [...confidential.projectIds];

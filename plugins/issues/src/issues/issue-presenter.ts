@@ -2,7 +2,7 @@
  * GitLab's IssueBasic (lists) and Issue (single) entities, for a page of issues at once:
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
-import { relinkWebUrl, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
+import { relinkWebUrl, sharedBy, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
@@ -59,16 +59,6 @@ export interface PresentOptions {
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
 
-/** `present`, answering the same object for the same argument. */
-function sharedBy<K, V>(present: (key: K) => V): (key: K) => V {
-  const presented = new Map<K, V>();
-  return (key) => {
-    if (presented.has(key)) return presented.get(key) as V;
-    const value = present(key);
-    presented.set(key, value);
-    return value;
-  };
-}
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
 
 export function createIssuePresenter(deps: PresenterDeps) {

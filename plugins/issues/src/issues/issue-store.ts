@@ -1,6 +1,6 @@
 /** Issues, their assignees and their labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, filterParams, releaseInternalIds, sql, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
+import { allocateInternalId, filterParams, readsByShape, releaseInternalIds, sql, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { IssueEntity, type IssueRow } from '../entities/issue.js';
 import { IssueAssigneeEntity } from '../entities/issue-assignee.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
@@ -101,18 +101,15 @@ export function createIssueStore(database: Database) {
     return query.orderBy('i.id', order.direction).limit(limit).offset(offset);
   }
 
-  const pages = new Map<string, PreparedRead<ListRow, string>>();
+  const pages = readsByShape<PreparedRead<ListRow, string>>(LIST_SHAPES);
   /** The page read of a filter's shape, built once with the filter's values as parameters. */
   function preparedPage(order: IssueOrder, filter: IssueFilter) {
     const params = order.key === undefined ? undefined : filterParams(filter);
     if (!params) return undefined;
-    const key = `${order.key}|${params.key}`;
-    let read = pages.get(key);
-    if (!read) {
-      read = database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>;
-      if (pages.size >= LIST_SHAPES) pages.clear();
-      pages.set(key, read);
-    }
+    const read = pages(
+      `${order.key}|${params.key}`,
+      () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>,
+    );
     return { read, values: params.values };
   }
 

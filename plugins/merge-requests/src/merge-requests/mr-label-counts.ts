@@ -1,6 +1,6 @@
 /** Opened and closed (or merged) merge requests per label, for labels' `with_counts`: one grouped statement, compiled once per shape. */
 import type { Database } from '@forgekit/kernel';
-import type { PreparedRead } from '@forgekit/kernel/orm';
+import { readsByShape, type PreparedRead } from '@forgekit/kernel/orm';
 import type { VisibleProjectsShape } from '@forgekit/plugin-core/contracts';
 import { MergeRequestEntity } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
@@ -15,31 +15,30 @@ const SHAPES = 100;
 type CountRow = { labelId: number; state: string; count: number };
 
 export function createMergeRequestLabelCounts(database: Database) {
-  const reads = new Map<string, PreparedRead<CountRow, string>>();
+  const reads = readsByShape<PreparedRead<CountRow, string>>(SHAPES);
 
   /** The statement of a shape, built with the label ids, the project ids or the visible projects' values as parameters. */
   function readOf(counted: CountedMergeRequests) {
     const projects = 'projects' in counted ? counted.projects : undefined;
     const key = projects ? `group|${projects.key}` : 'ids';
-    let read = reads.get(key);
-    if (!read) {
-      read = database.prepareValues(
-        (p) =>
-          applyMergeRequestFilter(
-            database
-              .table(MergeRequestLabelEntity, 'link')
-              .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
-              .select({ labelId: 'link.labelId', state: 'm.state' })
-              .count({ count: '*' })
-              .whereIn('link.labelId', p.countedLabelIds)
-              .groupBy('link.labelId', 'm.state'),
-            { projectIds: projects ? projects.query(p) : p.projectIds },
-          ),
-        { labelId: 'number', state: 'string', count: 'number' },
-      ) as PreparedRead<CountRow, string>;
-      if (reads.size >= SHAPES) reads.clear();
-      reads.set(key, read);
-    }
+    const read = reads(
+      key,
+      () =>
+        database.prepareValues(
+          (p) =>
+            applyMergeRequestFilter(
+              database
+                .table(MergeRequestLabelEntity, 'link')
+                .join(MergeRequestEntity, 'm', 'm.id', 'link.mergeRequestId')
+                .select({ labelId: 'link.labelId', state: 'm.state' })
+                .count({ count: '*' })
+                .whereIn('link.labelId', p.countedLabelIds)
+                .groupBy('link.labelId', 'm.state'),
+              { projectIds: projects ? projects.query(p) : p.projectIds },
+            ),
+          { labelId: 'number', state: 'string', count: 'number' },
+        ) as PreparedRead<CountRow, string>,
+    );
     return { read, values: projects ? projects.values : { projectIds: [...(counted as { projectIds: readonly number[] }).projectIds] } };
   }
 

@@ -2,7 +2,7 @@
  * GitLab's MergeRequestBasic (lists), MergeRequest (single) and MergeRequestSimple (`view=simple`)
  * entities, for a page at once: users, labels, milestones and note counts are looked up in one batch each.
  */
-import { relinkWebUrl, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
+import { relinkWebUrl, sharedBy, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -68,16 +68,6 @@ type Related = Record<(typeof RELATED_FIELDS)[number], unknown>;
 const webUrlOf = (mr: MergeRequestRow, projectPath: string, externalUrl: string) => `${externalUrl}/${projectPath}/-/merge_requests/${mr.iid}`;
 
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
-/** `present`, answering the same object for the same argument (a memo of one page: it goes with the page, so no library cache). */
-function sharedBy<K, V>(present: (key: K) => V): (key: K) => V {
-  const presented = new Map<K, V>();
-  return (key) => {
-    if (presented.has(key)) return presented.get(key) as V;
-    const value = present(key);
-    presented.set(key, value);
-    return value;
-  };
-}
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
 
 export function createMergeRequestPresenter(deps: PresenterDeps) {

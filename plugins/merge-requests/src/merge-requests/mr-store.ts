@@ -1,6 +1,6 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
 import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
-import { allocateInternalId, type FilterParams, filterParams, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
+import { allocateInternalId, type FilterParams, filterParams, readsByShape, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
 import { MergeRequestUserEntity, type MergeRequestUserRole } from '../entities/merge-request-user.js';
@@ -115,18 +115,15 @@ export function createMergeRequestStore(database: Database) {
     return { key: `${params.key}|projectIds=every`, values: params.values, standIn: (p) => ({ ...params.standIn(p), projectIds: 'every' }) };
   }
 
-  const pages = new Map<string, PreparedRead<ListRow, string>>();
+  const pages = readsByShape<PreparedRead<ListRow, string>>(LIST_SHAPES);
   /** The page read of a filter's shape, built once with the filter's values as parameters. */
   function preparedPage(order: ListOrder, filter: MergeRequestFilter) {
     const params = order.key === undefined ? undefined : pageParams(filter);
     if (!params) return undefined;
-    const key = `${order.key}|${params.key}`;
-    let read = pages.get(key);
-    if (!read) {
-      read = database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>;
-      if (pages.size >= LIST_SHAPES) pages.clear();
-      pages.set(key, read);
-    }
+    const read = pages(
+      `${order.key}|${params.key}`,
+      () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>,
+    );
     return { read, values: params.values };
   }
 
