@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.js';
 import type { AuthMode } from '../http/route.js';
 import { authenticate, type AuthInput } from './authenticate.js';
 import type { Credential, IdentityProvider, Principal } from './identity.js';
+import { requestMark } from './request-mark.js';
 
 const person = (id: number, username: string, isAdmin = false): Principal => ({ id, username, name: username, isAdmin, external: false, state: 'active' });
 
@@ -27,6 +28,8 @@ const credentials: Record<string, Omit<Credential, 'revoked' | 'expiresAt'> & Pa
   'blocked-api': { tokenId: 11, principal: blocked, scopes: ['api'] },
   'root-read-sudo': { tokenId: 12, principal: root, scopes: ['read_api', 'sudo'] },
   'root-only-sudo': { tokenId: 13, principal: root, scopes: ['sudo'] },
+  'alice-marked': { tokenId: 14, principal: alice, scopes: ['api'], mark: 7 },
+  'root-marked-sudo': { tokenId: 15, principal: root, scopes: ['api', 'sudo'], mark: 7 },
 };
 
 const identity: IdentityProvider = {
@@ -272,5 +275,24 @@ describe('sudo', () => {
   it('ignores a blank sudo', async () => {
     const result = await run({ params: { private_token: 'alice-api', sudo: '' } });
     expect(result).toMatchObject({ user: alice, sudoer: null });
+  });
+});
+
+describe('the change mark of a reading request', () => {
+  it("is kept by the caller object of GET and HEAD requests, each request's own", async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const { user } = await run({ method, headers: { 'private-token': 'alice-marked' } });
+      expect(requestMark(user)).toBe(7);
+      expect(requestMark(alice)).toBeUndefined();
+    }
+  });
+
+  it('is not kept for a writing request, a sudo request, or a credential read without one', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(requestMark((await run({ method, headers: { 'private-token': 'alice-marked' } })).user)).toBeUndefined();
+    }
+    expect(requestMark((await run({ headers: { 'private-token': 'root-marked-sudo', sudo: 'bob' } })).user)).toBeUndefined();
+    expect(requestMark((await run({ headers: { 'private-token': 'alice-api' } })).user)).toBeUndefined();
+    expect(requestMark(null)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { ApiError, forbidden, malformedRequest, notFound, unauthorized } from '.
 import { utf8 } from '../http/well-formed.js';
 import type { AuthMode } from '../http/route.js';
 import type { Credential, IdentityProvider, Principal } from './identity.js';
+import { markRequest } from './request-mark.js';
 
 export interface AuthInput {
   method: string;
@@ -113,7 +114,10 @@ export async function authenticate(
     if (!target) throw notFound(`User with ID or username '${name}'`);
     return checkAdmin(mode, { user: target, credential, sudoer: credential.principal });
   }
-  return checkAdmin(mode, { user: credential.principal, credential, sudoer: null });
+  const result = checkAdmin(mode, { user: credential.principal, credential, sudoer: null });
+  const reads = input.method === 'GET' || input.method === 'HEAD';
+  if (reads && credential.mark !== undefined) markRequest(result.user!, credential.mark);
+  return result;
 }
 
 function checkAdmin(mode: AuthMode, result: AuthResult): AuthResult {

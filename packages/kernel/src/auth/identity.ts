@@ -18,6 +18,8 @@ export interface Credential {
   revoked: boolean;
   /** `YYYY-MM-DD`; the token stops working on that day. */
   expiresAt: string | null;
+  /** The database's change mark read before the token was checked (see `requestMark`); none where the database keeps no mark. */
+  mark?: number;
 }
 
 /**

@@ -83,6 +83,7 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
         scopes: row.scopes,
         revoked: row.revoked,
         expiresAt: row.expiresAt ?? null,
+        mark,
       };
       if (mark !== undefined && !row.revoked) Object.assign(token, { mark, credential: copyOf(credential), lastUsedAt });
       return credential;
