@@ -24,6 +24,17 @@ const LIST_SHAPES = 100;
 
 type ListRow = IssueRow & { [TOTAL_COLUMN]?: unknown };
 
+/**
+ * What a list page reads of an issue when the presented cache may hold it: the fragment's key
+ * (the row's version, its project for the path). Only the issues without a kept fragment are read whole.
+ */
+export interface IssueKey {
+  id: number;
+  projectId: number;
+  lockVersion: number;
+}
+type KeyRow = IssueKey & { [TOTAL_COLUMN]?: unknown };
+
 const groupIds = (rows: { issueId: number }[], value: (row: never) => number) => {
   const byIssue = new Map<number, number[]>();
   for (const row of rows) {
@@ -93,22 +104,23 @@ export function createIssueStore(database: Database) {
     });
   }
 
-  /** A page of the filter in the order, with the filter's total beside each row. */
-  function pageQuery(filter: IssueFilter, order: IssueOrder, limit: number, offset: number) {
+  /** A page of the filter in the order, with the filter's total beside each row; `keys` reads each row as its `IssueKey`. */
+  function pageQuery(filter: IssueFilter, order: IssueOrder, limit: number, offset: number, keys = false) {
     const total = applyIssueFilter(database.table(IssueEntity, 'i').count(), filter);
-    const query = applyIssueFilter(database.from(IssueEntity, 'i'), filter).selectQuery(TOTAL_COLUMN, total);
+    const rows = keys ? database.table(IssueEntity, 'i').select('i.id', 'i.projectId', 'i.lockVersion') : database.from(IssueEntity, 'i');
+    const query = applyIssueFilter(rows, filter).selectQuery(TOTAL_COLUMN, total);
     order.terms(query);
     return query.orderBy('i.id', order.direction).limit(limit).offset(offset);
   }
 
-  const pages = readsByShape<PreparedRead<ListRow, string>>(LIST_SHAPES);
+  const pages = readsByShape<PreparedRead<ListRow | KeyRow, string>>(LIST_SHAPES);
   /** The page read of a filter's shape, built once with the filter's values as parameters. */
-  function preparedPage(order: IssueOrder, filter: IssueFilter) {
+  function preparedPage(order: IssueOrder, filter: IssueFilter, keys: boolean) {
     const params = order.key === undefined ? undefined : filterParams(filter);
     if (!params) return undefined;
     const read = pages(
-      `${order.key}|${params.key}`,
-      () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>,
+      `${order.key}|${params.key}|${keys}`,
+      () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset, keys)) as PreparedRead<ListRow | KeyRow, string>,
     );
     return { read, values: params.values };
   }
@@ -156,9 +168,16 @@ export function createIssueStore(database: Database) {
 
     /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
     async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<ListRow[]> {
-      const prepared = preparedPage(order, filter);
-      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset });
+      const prepared = preparedPage(order, filter, false);
+      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset }) as Promise<ListRow[]>;
       return database.rows(pageQuery(filter, order, limit, offset));
+    },
+
+    /** `list` read as `IssueKey`s, for a page presented from the presented cache (see `wholeByIds`). */
+    async listKeys(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<KeyRow[]> {
+      const prepared = preparedPage(order, filter, true);
+      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset }) as Promise<KeyRow[]>;
+      return database.rows(pageQuery(filter, order, limit, offset, true)) as Promise<KeyRow[]>;
     },
 
     /** The distinct iterations the issues of these projects carry. */
