@@ -57,6 +57,18 @@ export interface PresentOptions {
   projectPaths?: ReadonlyMap<number, string>;
 }
 
+/** An issue's assignees and labels, by id, each in the order it was added. */
+interface IssueLinks {
+  assignees: number[];
+  labels: number[];
+}
+
+/** What a kept issue fragment holds beside its text: the row and links it was presented from (the issue's version covers both). */
+interface KeptIssue {
+  row: IssueRow;
+  links: IssueLinks;
+}
+
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
 
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
@@ -82,18 +94,23 @@ export function createIssuePresenter(deps: PresenterDeps) {
   async function presentEach<T>(
     issues: readonly IssueRow[],
     options: PresentOptions,
-    finish: (issue: IssueRow, related: Related, body: () => Record<string, unknown>, projectPath: string) => T,
+    finish: (issue: IssueRow, related: Related, body: () => Record<string, unknown>, projectPath: string, links: IssueLinks) => T,
     share = false,
-    knownPaths?: ReadonlyMap<number, string>,
+    known?: { paths: ReadonlyMap<number, string>; links: ReadonlyMap<number, IssueLinks> },
   ): Promise<T[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
+    const unlinked = known ? issueIds.filter((id) => !known.links.has(id)) : issueIds;
     const [{ assignees, labels: labelLinks }, paths, noteCounts, votes] = await Promise.all([
-      deps.store.relationsOf(issueIds),
-      knownPaths ?? projectPaths(issues, options.projectPaths),
+      deps.store.relationsOf(unlinked),
+      known?.paths ?? projectPaths(issues, options.projectPaths),
       deps.notes.userNoteCounts('Issue', issueIds),
       deps.notes.awardVotes('Issue', issueIds),
     ]);
+    for (const [id, links] of known?.links ?? []) {
+      assignees.set(id, links.assignees);
+      labelLinks.set(id, links.labels);
+    }
     const userIds = unique(issues.flatMap((issue) => [issue.authorId, issue.closedById, ...(assignees.get(issue.id) ?? [])]));
     const labelIds = unique([...labelLinks.values()].flat());
     const milestoneIds = unique(issues.map((issue) => issue.milestoneId));
@@ -140,7 +157,8 @@ export function createIssuePresenter(deps: PresenterDeps) {
         downvotes: votes.get(issue.id)?.downvotes ?? 0,
         iteration: iteration && deps.iterations ? iterationOf(iteration) : null,
       };
-      return finish(issue, related, () => issueBody(issue, related, projectPath, options), projectPath);
+      const links = { assignees: assignees.get(issue.id) ?? [], labels: labelLinks.get(issue.id) ?? [] };
+      return finish(issue, related, () => issueBody(issue, related, projectPath, options), projectPath, links);
     });
   }
 
@@ -218,20 +236,21 @@ export function createIssuePresenter(deps: PresenterDeps) {
     issues: readonly IssueRow[],
     options: PresentOptions,
     kept?: ReadonlyMap<number, Fragment>,
-    paths?: ReadonlyMap<number, string>,
+    known?: { paths: ReadonlyMap<number, string>; links: ReadonlyMap<number, IssueLinks> },
   ): Promise<JsonText[]> {
     const serialised = new Map<object, string>();
     return presentEach(
       issues,
       options,
-      (issue, related, body, projectPath) => {
+      (issue, related, body, projectPath, links) => {
+        const initial: KeptIssue = { row: issue, links };
         const fragment =
           kept?.get(issue.id) ??
-          cache.fragment(fragmentKey(issue, projectPath, options), () => ({ body: body(), live: RELATED_FIELDS, initial: { row: issue } }));
+          cache.fragment(fragmentKey(issue, projectPath, options), () => ({ body: body(), live: RELATED_FIELDS, initial: { ...initial } }));
         return fragment.json(related, serialised);
       },
       true,
-      paths,
+      known,
     );
   }
 
@@ -260,20 +279,23 @@ export function createIssuePresenter(deps: PresenterDeps) {
     if (!cache?.enabled) throw new Error('An issue page read as keys needs the presented cache');
     const paths = await projectPaths(keys as readonly IssueRow[], options.projectPaths);
     const kept = new Map<number, Fragment>();
+    const links = new Map<number, IssueLinks>();
     const rows = new Map<number, IssueRow>();
     const missing: number[] = [];
     for (const key of keys) {
       const fragment = cache.kept(fragmentKey(key, paths.get(key.projectId) ?? '', options));
       if (fragment) {
+        const held = fragment.initial as unknown as KeptIssue;
         kept.set(key.id, fragment);
-        rows.set(key.id, fragment.initial.row as IssueRow);
+        rows.set(key.id, held.row);
+        links.set(key.id, held.links);
       } else missing.push(key.id);
     }
     if (missing.length > 0) for (const row of await wholeByIds(missing)) rows.set(row.id, row);
     const issues = keys.flatMap((key) => rows.get(key.id) ?? []);
     // A row read whole may be newer than its key: a project moved since then has no path yet.
     const unknownPath = issues.some((issue) => !paths.has(issue.projectId));
-    return presentJson(cache, issues, options, kept, unknownPath ? await projectPaths(issues, paths) : paths);
+    return presentJson(cache, issues, options, kept, { paths: unknownPath ? await projectPaths(issues, paths) : paths, links });
   }
 
   return Object.assign(presentIssues, { json: presentIssuesJson, keysJson: presentKeysJson, cached: () => deps.cache?.enabled === true });

@@ -45,6 +45,30 @@ const groupIds = (rows: { issueId: number }[], value: (row: never) => number) =>
   return byIssue;
 };
 
+/**
+ * Raises the version of issues whose assignees or labels change outside an update of the issue
+ * (a label or user deleted, labels merged): kept answers hold those links by the issue's version.
+ * Each project's issues are set to the project they have, a change of nothing that makes the ORM
+ * raise the version in the same statement.
+ */
+export async function touchIssues(database: Database, tx: Transaction, issueIds: readonly number[]): Promise<void> {
+  if (issueIds.length === 0) return;
+  const rows = await database.values(
+    database
+      .table(IssueEntity)
+      .select({ id: 'id', projectId: 'projectId' })
+      .whereIn('id', [...new Set(issueIds)]),
+    {
+      id: 'number',
+      projectId: 'number',
+    },
+    { tx },
+  );
+  const byProject = new Map<number, number[]>();
+  for (const row of rows) byProject.set(row.projectId, [...(byProject.get(row.projectId) ?? []), row.id]);
+  for (const [projectId, ids] of byProject) await database.update(IssueEntity, { id: { $in: ids }, projectId }, { projectId }, { tx });
+}
+
 export function createIssueStore(database: Database) {
   const byIid = database.prepareRows((p) => database.from(IssueEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
   const byIds = database.prepareRows((p) => database.from(IssueEntity).whereIn('id', p.ids).orderBy('id'));
@@ -274,7 +298,20 @@ export function createIssueStore(database: Database) {
     },
 
     /** Takes a label off every issue (the label was deleted). */
-    removeLabel: (labelId: number) => database.delete(IssueLabelEntity, { labelId }),
+    removeLabel: (labelId: number) =>
+      database.transaction(async (tx) => {
+        const links = await database.values(
+          database.table(IssueLabelEntity).select({ issueId: 'issueId' }).where('labelId', labelId),
+          { issueId: 'number' },
+          { tx },
+        );
+        await touchIssues(
+          database,
+          tx,
+          links.map((link) => link.issueId),
+        );
+        await database.delete(IssueLabelEntity, { labelId }, { tx });
+      }),
     /** The issues a user authored. */
     authoredBy: (userId: number): Promise<IssueRow[]> => database.rows(database.table(IssueEntity).where('authorId', userId).orderBy('id')),
     /** Whether a user authored any issue. */
@@ -288,7 +325,20 @@ export function createIssueStore(database: Database) {
       });
     },
     /** Unassigns a deleted user. */
-    removeAssignee: (userId: number) => database.delete(IssueAssigneeEntity, { userId }),
+    removeAssignee: (userId: number) =>
+      database.transaction(async (tx) => {
+        const links = await database.values(
+          database.table(IssueAssigneeEntity).select({ issueId: 'issueId' }).where('userId', userId),
+          { issueId: 'number' },
+          { tx },
+        );
+        await touchIssues(
+          database,
+          tx,
+          links.map((link) => link.issueId),
+        );
+        await database.delete(IssueAssigneeEntity, { userId }, { tx });
+      }),
     /** Clears a deleted milestone or iteration. */
     clearMilestone: (milestoneId: number) => database.update(IssueEntity, { milestoneId }, { milestoneId: null }),
     clearIteration: (iterationId: number) => database.update(IssueEntity, { iterationId }, { iterationId: null }),
