@@ -2,7 +2,7 @@
  * GitLab's IssueBasic (lists) and Issue (single) entities, for a page of issues at once:
  * labels, milestones, iterations, users and note counts are looked up in one batch each.
  */
-import { relinkWebUrl, sharedBy, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
+import { relinkWebUrl, sharedBy, sourceKey, versionKey, type Fragment, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { IterationsService } from '@forgekit/plugin-iterations/contracts';
@@ -13,7 +13,7 @@ import type { IssueRow as StoredIssue } from '../entities/issue.js';
 
 /** An issue as presented: a row, or a contract issue turned back into one (without its version, so never cached). */
 export type IssueRow = Omit<StoredIssue, 'lockVersion'> & { lockVersion?: number };
-import type { IssueStore } from './issue-store.js';
+import type { IssueKey, IssueStore } from './issue-store.js';
 
 export interface PresenterDeps {
   store: IssueStore;
@@ -57,6 +57,18 @@ export interface PresentOptions {
   projectPaths?: ReadonlyMap<number, string>;
 }
 
+/** An issue's assignees and labels, by id, each in the order it was added. */
+interface IssueLinks {
+  assignees: number[];
+  labels: number[];
+}
+
+/** What a kept issue fragment holds beside its text: the row and links it was presented from (the issue's version covers both). */
+interface KeptIssue {
+  row: IssueRow;
+  links: IssueLinks;
+}
+
 const byId = <T extends { id: number }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
 
 const unique = (ids: Iterable<number | null | undefined>) => [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
@@ -82,17 +94,23 @@ export function createIssuePresenter(deps: PresenterDeps) {
   async function presentEach<T>(
     issues: readonly IssueRow[],
     options: PresentOptions,
-    finish: (issue: IssueRow, related: Related, body: () => Record<string, unknown>, projectPath: string) => T,
+    finish: (issue: IssueRow, related: Related, body: () => Record<string, unknown>, projectPath: string, links: IssueLinks) => T,
     share = false,
+    known?: { paths: ReadonlyMap<number, string>; links: ReadonlyMap<number, IssueLinks> },
   ): Promise<T[]> {
     if (issues.length === 0) return [];
     const issueIds = issues.map((issue) => issue.id);
+    const unlinked = known ? issueIds.filter((id) => !known.links.has(id)) : issueIds;
     const [{ assignees, labels: labelLinks }, paths, noteCounts, votes] = await Promise.all([
-      deps.store.relationsOf(issueIds),
-      projectPaths(issues, options.projectPaths),
+      deps.store.relationsOf(unlinked),
+      known?.paths ?? projectPaths(issues, options.projectPaths),
       deps.notes.userNoteCounts('Issue', issueIds),
       deps.notes.awardVotes('Issue', issueIds),
     ]);
+    for (const [id, links] of known?.links ?? []) {
+      assignees.set(id, links.assignees);
+      labelLinks.set(id, links.labels);
+    }
     const userIds = unique(issues.flatMap((issue) => [issue.authorId, issue.closedById, ...(assignees.get(issue.id) ?? [])]));
     const labelIds = unique([...labelLinks.values()].flat());
     const milestoneIds = unique(issues.map((issue) => issue.milestoneId));
@@ -139,7 +157,8 @@ export function createIssuePresenter(deps: PresenterDeps) {
         downvotes: votes.get(issue.id)?.downvotes ?? 0,
         iteration: iteration && deps.iterations ? iterationOf(iteration) : null,
       };
-      return finish(issue, related, () => issueBody(issue, related, projectPath, options), projectPath);
+      const links = { assignees: assignees.get(issue.id) ?? [], labels: labelLinks.get(issue.id) ?? [] };
+      return finish(issue, related, () => issueBody(issue, related, projectPath, options), projectPath, links);
     });
   }
 
@@ -204,6 +223,37 @@ export function createIssuePresenter(deps: PresenterDeps) {
     return presentEach(issues, options, (_issue, _related, body) => body());
   }
 
+  /** The presented cache's key of an issue's own fields: the row's version, its project's path and the URL its links are built on. */
+  const fragmentKey = (issue: IssueKey | IssueRow, projectPath: string, options: PresentOptions) =>
+    versionKey(options.full ? 'issue-full' : 'issue-basic', options.externalUrl, projectPath, sourceKey('Issue', issue.id, issue.lockVersion));
+
+  /**
+   * Presents `issues` as JSON texts: their own fields from `kept` or kept now, the related
+   * fields filled in their places. A kept fragment holds the row it was presented from.
+   */
+  function presentJson(
+    cache: FragmentCache,
+    issues: readonly IssueRow[],
+    options: PresentOptions,
+    kept?: ReadonlyMap<number, Fragment>,
+    known?: { paths: ReadonlyMap<number, string>; links: ReadonlyMap<number, IssueLinks> },
+  ): Promise<JsonText[]> {
+    const serialised = new Map<object, string>();
+    return presentEach(
+      issues,
+      options,
+      (issue, related, body, projectPath, links) => {
+        const initial: KeptIssue = { row: issue, links };
+        const fragment =
+          kept?.get(issue.id) ??
+          cache.fragment(fragmentKey(issue, projectPath, options), () => ({ body: body(), live: RELATED_FIELDS, initial: { ...initial } }));
+        return fragment.json(related, serialised);
+      },
+      true,
+      known,
+    );
+  }
+
   /**
    * `presentIssues` as JSON texts for lists: an issue's own fields come from the presented
    * cache by the row's version (and its project's path and the URL its links are built on),
@@ -212,19 +262,43 @@ export function createIssuePresenter(deps: PresenterDeps) {
   async function presentIssuesJson(issues: readonly IssueRow[], options: PresentOptions): Promise<(JsonText | Record<string, unknown>)[]> {
     const { cache } = deps;
     if (!cache?.enabled) return presentIssues(issues, options);
-    const serialised = new Map<object, string>();
-    return presentEach(
-      issues,
-      options,
-      (issue, related, body, projectPath) => {
-        const key = versionKey(options.full ? 'issue-full' : 'issue-basic', options.externalUrl, projectPath, sourceKey('Issue', issue.id, issue.lockVersion));
-        return cache.fragment(key, () => ({ body: body(), live: RELATED_FIELDS })).json(related, serialised);
-      },
-      true,
-    );
+    return presentJson(cache, issues, options);
   }
 
-  return Object.assign(presentIssues, { json: presentIssuesJson });
+  /**
+   * A page read as `IssueKey`s (only when the cache is enabled): the issues with a kept fragment
+   * are presented from the row it holds, and only the others are read whole, by `wholeByIds`.
+   * An issue deleted since the page was read is left out, as a page read a moment later would.
+   */
+  async function presentKeysJson(
+    keys: readonly IssueKey[],
+    options: PresentOptions,
+    wholeByIds: (ids: readonly number[]) => Promise<IssueRow[]>,
+  ): Promise<JsonText[]> {
+    const { cache } = deps;
+    if (!cache?.enabled) throw new Error('An issue page read as keys needs the presented cache');
+    const paths = await projectPaths(keys as readonly IssueRow[], options.projectPaths);
+    const kept = new Map<number, Fragment>();
+    const links = new Map<number, IssueLinks>();
+    const rows = new Map<number, IssueRow>();
+    const missing: number[] = [];
+    for (const key of keys) {
+      const fragment = cache.kept(fragmentKey(key, paths.get(key.projectId) ?? '', options));
+      if (fragment) {
+        const held = fragment.initial as unknown as KeptIssue;
+        kept.set(key.id, fragment);
+        rows.set(key.id, held.row);
+        links.set(key.id, held.links);
+      } else missing.push(key.id);
+    }
+    if (missing.length > 0) for (const row of await wholeByIds(missing)) rows.set(row.id, row);
+    const issues = keys.flatMap((key) => rows.get(key.id) ?? []);
+    // A row read whole may be newer than its key: a project moved since then has no path yet.
+    const unknownPath = issues.some((issue) => !paths.has(issue.projectId));
+    return presentJson(cache, issues, options, kept, { paths: unknownPath ? await projectPaths(issues, paths) : paths, links });
+  }
+
+  return Object.assign(presentIssues, { json: presentIssuesJson, keysJson: presentKeysJson, cached: () => deps.cache?.enabled === true });
 }
 
 export type PresentIssues = ReturnType<typeof createIssuePresenter>;

@@ -51,16 +51,19 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
   ) {
     const filter = await lister(ctx.user, scope, input);
     const order = await orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
-    const issues = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
-    const projectPaths = scope.kind === 'project' ? pathsOf(scope.access) : undefined;
-    const items = await present.json(issues, {
+    const options = {
       externalUrl: ctx.externalUrl,
       relink: ctx.relink,
       full: false,
       withLabelsDetails: input.with_labels_details ?? false,
-      projectPaths,
-    });
-    return page(items, await totalFromRows(ctx.page as never, issues, () => store.count(filter)));
+      projectPaths: scope.kind === 'project' ? pathsOf(scope.access) : undefined,
+    };
+    // With the presented cache, the page is read as keys, and only the issues without a kept fragment whole.
+    const rows = present.cached()
+      ? await store.listKeys(filter, order, ctx.page.perPage, ctx.page.offset)
+      : await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
+    const items = present.cached() ? await present.keysJson(rows, options, store.byIds) : await present.json(rows as IssueRow[], options);
+    return page(items, await totalFromRows(ctx.page as never, rows, () => store.count(filter)));
   }
 
   /** A project the caller sees (else 404) whose issues feature is open to them (else 403). */

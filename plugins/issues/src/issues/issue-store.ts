@@ -24,6 +24,17 @@ const LIST_SHAPES = 100;
 
 type ListRow = IssueRow & { [TOTAL_COLUMN]?: unknown };
 
+/**
+ * What a list page reads of an issue when the presented cache may hold it: the fragment's key
+ * (the row's version, its project for the path). Only the issues without a kept fragment are read whole.
+ */
+export interface IssueKey {
+  id: number;
+  projectId: number;
+  lockVersion: number;
+}
+type KeyRow = IssueKey & { [TOTAL_COLUMN]?: unknown };
+
 const groupIds = (rows: { issueId: number }[], value: (row: never) => number) => {
   const byIssue = new Map<number, number[]>();
   for (const row of rows) {
@@ -33,6 +44,30 @@ const groupIds = (rows: { issueId: number }[], value: (row: never) => number) =>
   }
   return byIssue;
 };
+
+/**
+ * Raises the version of issues whose assignees or labels change outside an update of the issue
+ * (a label or user deleted, labels merged): kept answers hold those links by the issue's version.
+ * Each project's issues are set to the project they have, a change of nothing that makes the ORM
+ * raise the version in the same statement.
+ */
+export async function touchIssues(database: Database, tx: Transaction, issueIds: readonly number[]): Promise<void> {
+  if (issueIds.length === 0) return;
+  const rows = await database.values(
+    database
+      .table(IssueEntity)
+      .select({ id: 'id', projectId: 'projectId' })
+      .whereIn('id', [...new Set(issueIds)]),
+    {
+      id: 'number',
+      projectId: 'number',
+    },
+    { tx },
+  );
+  const byProject = new Map<number, number[]>();
+  for (const row of rows) byProject.set(row.projectId, [...(byProject.get(row.projectId) ?? []), row.id]);
+  for (const [projectId, ids] of byProject) await database.update(IssueEntity, { id: { $in: ids }, projectId }, { projectId }, { tx });
+}
 
 export function createIssueStore(database: Database) {
   const byIid = database.prepareRows((p) => database.from(IssueEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
@@ -93,22 +128,23 @@ export function createIssueStore(database: Database) {
     });
   }
 
-  /** A page of the filter in the order, with the filter's total beside each row. */
-  function pageQuery(filter: IssueFilter, order: IssueOrder, limit: number, offset: number) {
+  /** A page of the filter in the order, with the filter's total beside each row; `keys` reads each row as its `IssueKey`. */
+  function pageQuery(filter: IssueFilter, order: IssueOrder, limit: number, offset: number, keys = false) {
     const total = applyIssueFilter(database.table(IssueEntity, 'i').count(), filter);
-    const query = applyIssueFilter(database.from(IssueEntity, 'i'), filter).selectQuery(TOTAL_COLUMN, total);
+    const rows = keys ? database.table(IssueEntity, 'i').select('i.id', 'i.projectId', 'i.lockVersion') : database.from(IssueEntity, 'i');
+    const query = applyIssueFilter(rows, filter).selectQuery(TOTAL_COLUMN, total);
     order.terms(query);
     return query.orderBy('i.id', order.direction).limit(limit).offset(offset);
   }
 
-  const pages = readsByShape<PreparedRead<ListRow, string>>(LIST_SHAPES);
+  const pages = readsByShape<PreparedRead<ListRow | KeyRow, string>>(LIST_SHAPES);
   /** The page read of a filter's shape, built once with the filter's values as parameters. */
-  function preparedPage(order: IssueOrder, filter: IssueFilter) {
+  function preparedPage(order: IssueOrder, filter: IssueFilter, keys: boolean) {
     const params = order.key === undefined ? undefined : filterParams(filter);
     if (!params) return undefined;
     const read = pages(
-      `${order.key}|${params.key}`,
-      () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>,
+      `${order.key}|${params.key}|${keys}`,
+      () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset, keys)) as PreparedRead<ListRow | KeyRow, string>,
     );
     return { read, values: params.values };
   }
@@ -156,9 +192,16 @@ export function createIssueStore(database: Database) {
 
     /** A page of issues; each row also carries the filter's total as TOTAL_COLUMN, so a page needs no second statement. */
     async list(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<ListRow[]> {
-      const prepared = preparedPage(order, filter);
-      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset });
+      const prepared = preparedPage(order, filter, false);
+      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset }) as Promise<ListRow[]>;
       return database.rows(pageQuery(filter, order, limit, offset));
+    },
+
+    /** `list` read as `IssueKey`s, for a page presented from the presented cache (see `wholeByIds`). */
+    async listKeys(filter: IssueFilter, order: IssueOrder, limit: number, offset: number): Promise<KeyRow[]> {
+      const prepared = preparedPage(order, filter, true);
+      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset }) as Promise<KeyRow[]>;
+      return database.rows(pageQuery(filter, order, limit, offset, true)) as Promise<KeyRow[]>;
     },
 
     /** The distinct iterations the issues of these projects carry. */
@@ -255,7 +298,20 @@ export function createIssueStore(database: Database) {
     },
 
     /** Takes a label off every issue (the label was deleted). */
-    removeLabel: (labelId: number) => database.delete(IssueLabelEntity, { labelId }),
+    removeLabel: (labelId: number) =>
+      database.transaction(async (tx) => {
+        const links = await database.values(
+          database.table(IssueLabelEntity).select({ issueId: 'issueId' }).where('labelId', labelId),
+          { issueId: 'number' },
+          { tx },
+        );
+        await touchIssues(
+          database,
+          tx,
+          links.map((link) => link.issueId),
+        );
+        await database.delete(IssueLabelEntity, { labelId }, { tx });
+      }),
     /** The issues a user authored. */
     authoredBy: (userId: number): Promise<IssueRow[]> => database.rows(database.table(IssueEntity).where('authorId', userId).orderBy('id')),
     /** Whether a user authored any issue. */
@@ -269,7 +325,20 @@ export function createIssueStore(database: Database) {
       });
     },
     /** Unassigns a deleted user. */
-    removeAssignee: (userId: number) => database.delete(IssueAssigneeEntity, { userId }),
+    removeAssignee: (userId: number) =>
+      database.transaction(async (tx) => {
+        const links = await database.values(
+          database.table(IssueAssigneeEntity).select({ issueId: 'issueId' }).where('userId', userId),
+          { issueId: 'number' },
+          { tx },
+        );
+        await touchIssues(
+          database,
+          tx,
+          links.map((link) => link.issueId),
+        );
+        await database.delete(IssueAssigneeEntity, { userId }, { tx });
+      }),
     /** Clears a deleted milestone or iteration. */
     clearMilestone: (milestoneId: number) => database.update(IssueEntity, { milestoneId }, { milestoneId: null }),
     clearIteration: (iterationId: number) => database.update(IssueEntity, { iterationId }, { iterationId: null }),

@@ -29,12 +29,20 @@ describe('issues follow label and milestone promotion', () => {
     const a = (await app.post(`${projectA}/issues`, { title: 'A', labels: 'dup,other' }, { token: 'owner' })).body;
     const b = (await app.post(`${projectB}/issues`, { title: 'B', labels: 'dup' }, { token: 'owner' })).body;
 
+    // A list kept B's answer (with its label links) before the merge.
+    const labelsListed = async () =>
+      (await app.get(`${projectB}/issues`, { token: 'owner', query: { with_labels_details: true } })).body.map((item: { labels: { id: number }[] }) =>
+        item.labels.map((label) => label.id),
+      );
+    expect(await labelsListed()).toEqual([[expect.any(Number)]]);
+
     const promoted = await app.put(`${projectA}/labels/dup/promote`, undefined, { token: 'owner' });
     expect(promoted.status).toBe(200);
     expect(promoted.body.id).toBe(group.id);
 
     expect((await issue(projectA, a.iid)).labels).toEqual(['dup', 'other']);
     expect((await issue(projectB, b.iid)).labels).toEqual(['dup']);
+    expect(await labelsListed()).toEqual([[group.id]]);
     const listed = await app.get(`${projectA}/issues`, { token: 'owner', query: { labels: 'dup', with_labels_details: true } });
     expect(listed.body.map((item: { labels: { id: number }[] }) => item.labels.map((label) => label.id))).toEqual([[group.id, expect.any(Number)]]);
     const counted = await app.get(`/api/v4/groups/${app.group.id}/labels`, { token: 'owner', query: { with_counts: true, search: 'dup' } });

@@ -7,6 +7,7 @@ import type { Database } from '@forgekit/kernel';
 import { mergeLinks } from '@forgekit/kernel/orm';
 import { IssueEntity } from '../entities/issue.js';
 import { IssueLabelEntity } from '../entities/issue-label.js';
+import { touchIssues } from './issue-store.js';
 
 export function createPromotionMerges(database: Database) {
   return {
@@ -25,6 +26,12 @@ export function createPromotionMerges(database: Database) {
           links,
           (link) => link.labelId === to,
           (link) => link.issueId,
+        );
+        const changed = new Set([...moved, ...dropped]);
+        await touchIssues(
+          database,
+          tx,
+          links.filter((link) => changed.has(link.id)).map((link) => link.issueId),
         );
         if (dropped.length > 0) await database.delete(IssueLabelEntity, { id: { $in: dropped } }, { tx });
         if (moved.length > 0) await database.update(IssueLabelEntity, { id: { $in: moved } }, { labelId: to }, { tx });

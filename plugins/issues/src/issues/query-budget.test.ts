@@ -42,8 +42,16 @@ describe('SQL statements per issue list', () => {
     const two = await statementsOf(2);
     const five = await statementsOf(5);
     expect(five.length, five.join('\n')).toBe(two.length);
-    // token, project, issues with their total, assignees and label links, note counts, award votes,
-    // labels, milestones (their project's path is known), and one per distinct user (here an author and an assignee)
-    expect(five.length, five.join('\n')).toBeLessThanOrEqual(10);
+    // token, project, the page's keys with their total, the issues without a kept answer, assignees and label links,
+    // note counts, award votes, labels, milestones (their project's path is known), and one per distinct user
+    // (here an author and an assignee)
+    expect(five.length, five.join('\n')).toBeLessThanOrEqual(11);
+  });
+
+  it('reads no issue whole once its answer is kept', async () => {
+    await statementsOf(5);
+    const kept = await statementsOf(5);
+    expect(kept.filter((sql) => /^select "id", "project_id", "iid", "title"/.test(sql))).toEqual([]);
+    expect(kept.length, kept.join('\n')).toBeLessThanOrEqual(10);
   });
 });
