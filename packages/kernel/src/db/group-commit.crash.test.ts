@@ -5,7 +5,7 @@
  * every answered write in the database and none of the failed ones.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,30 @@ function acknowledged(file: string) {
   };
 }
 
+/** Live (not zombie) processes of a process group, from Linux's /proc; elsewhere, none known. */
+function liveMembers(group: number): number[] {
+  if (!existsSync('/proc/self/stat')) return [];
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // Fields after the command's closing parenthesis: state, ppid, pgrp.
+        const [state, , pgrp] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+        return Number(pgrp) === group && state !== 'Z';
+      } catch {
+        return false; // Ended while listed.
+      }
+    })
+    .map(Number);
+}
+
+async function waitForGroupToEnd(group: number) {
+  for (let tries = 0; liveMembers(group).length > 0; tries++) {
+    if (tries > 1000) throw new Error(`processes of group ${group} still run after SIGKILL: ${liveMembers(group)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('a crash in the middle of a group commit', () => {
   let dir: string;
 
@@ -56,13 +80,23 @@ describe('a crash in the middle of a group commit', () => {
     await setup.insert(CrashItem, { name: 'taken' });
     await setup.close();
 
-    // The child is a vitest run of its own, not a worker of this one.
+    // The child is a vitest run of its own, not a worker of this one. Its writes run in a
+    // worker process of that run, so it leads a process group of its own and the whole group
+    // is killed: killing the run alone would leave its worker writing on, orphaned.
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && !key.startsWith('TINYPOOL')));
     const child = spawn(process.execPath, [vitestCli, 'run', '--project', 'forgekit', join(here, 'crash-writer.process.test.ts'), '--reporter=dot'], {
       cwd: repositoryRoot,
       env: { ...env, [CRASH_ENV.database]: file, [CRASH_ENV.acks]: acks },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    const killAll = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+    };
     const output: string[] = [];
     child.stdout.on('data', (chunk) => output.push(String(chunk)));
     child.stderr.on('data', (chunk) => output.push(String(chunk)));
@@ -75,11 +109,15 @@ describe('a crash in the middle of a group commit', () => {
         if (ended) throw new Error(`the writing process ended before it was killed:\n${output.join('')}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      child.kill('SIGKILL');
+      killAll();
       expect(await exited).toBe('SIGKILL');
     } finally {
-      child.kill('SIGKILL');
+      killAll();
     }
+    // No process of the group writes on after the kill.
+    const answeredAtKill = acknowledged(acks).written.length;
+    await waitForGroupToEnd(child.pid!);
+    expect(acknowledged(acks).written.length).toBe(answeredAtKill);
 
     const { written, failed } = acknowledged(acks);
     expect(written.length).toBeGreaterThanOrEqual(300);
