@@ -7,7 +7,7 @@ import { freePort, spawnOwned, tempDir, waitUntilReady } from './children.mjs';
 
 const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const repoRoot = dirname(benchDir);
-const serverMain = join(repoRoot, 'apps/server/dist/main.js');
+const serverMainOf = (root) => join(root, 'apps/server/dist/main.js');
 
 /** Environment the bench must not inherit: it would change the database or the log level. */
 const SCRUBBED_ENV = [
@@ -32,14 +32,17 @@ function tail(file, lines = 20) {
  * The reference server as production runs it: `node apps/server/dist/main.js`, SQLite in a
  * fresh data dir (or the one given, to restart on the same data) unless `databaseUrl` names
  * a PostgreSQL database, `--workers` when `workers` is above 1, the default log level
- * (`info`, one line per request) written to a file.
+ * (`info`, one line per request) written to a file. `root` is the checkout whose build runs
+ * (another worktree's, to compare two builds).
  */
 export async function startForgekit({
+  root = repoRoot,
   dataDir = tempDir('forgekit-bench-'),
   rootToken = `fkpat-bench-${randomBytes(12).toString('hex')}`,
   databaseUrl,
   workers = 1,
 } = {}) {
+  const serverMain = serverMainOf(root);
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: run \`npm run build\` first`);
   const logFile = join(dataDir, 'server.log');
   const port = await freePort();
@@ -52,7 +55,7 @@ export async function startForgekit({
   // Extra node flags for the server alone, e.g. `BENCH_SERVER_NODE_ARGS=--cpu-prof` to profile it under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const args = [...nodeArgs, serverMain, ...(workers > 1 ? ['--workers', String(workers)] : [])];
-  const child = spawnOwned(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', log, log] });
+  const child = spawnOwned(process.execPath, args, { cwd: root, env, stdio: ['ignore', log, log] });
   // With workers, the primary answers nothing itself: wait for its line saying every worker serves.
   if (workers > 1) await waitForLogLine(logFile, child, (entry) => entry.msg === 'listening' && entry.workers === workers);
   await waitUntilReady(`${url}/-/readiness`, child, { describe: () => tail(logFile) });
