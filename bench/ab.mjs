@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runOwned } from './lib/children.mjs';
-import { measure } from './lib/measure.mjs';
+import { connectionCountsFrom, measure } from './lib/measure.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { repoRoot, startForgekit } from './lib/servers.mjs';
 import { scenarios } from './scenarios.mjs';
@@ -36,10 +36,7 @@ if (!options.before) throw new Error('--before <checkout> is required: the built
 const rounds = Number(options.rounds);
 const durationSeconds = Number(options.duration);
 const warmupSeconds = Number(options.warmup);
-const connectionCounts = options.connections
-  .split(',')
-  .map(Number)
-  .sort((a, b) => a - b);
+const connectionCounts = connectionCountsFrom(options.connections);
 const progress = (message) => process.stderr.write(`${message}\n`);
 
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runOwned } from './lib/children.mjs';
-import { measure } from './lib/measure.mjs';
+import { connectionCountsFrom, measure } from './lib/measure.mjs';
 import { prepareScenario, seedContext } from './lib/prepare.mjs';
 import { formatMemory, formatTable, formatTargets } from './lib/report.mjs';
 import { startBaseline, startForgekit } from './lib/servers.mjs';
@@ -28,10 +28,7 @@ const { values: options } = parseArgs({
 });
 const durationSeconds = Number(options.duration);
 const warmupSeconds = Number(options.warmup);
-const connectionCounts = options.connections
-  .split(',')
-  .map(Number)
-  .sort((a, b) => a - b);
+const connectionCounts = connectionCountsFrom(options.connections);
 
 const progress = (message) => process.stderr.write(`${message}\n`);
 

@@ -4,6 +4,13 @@ import autocannon from 'autocannon';
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 
+/** `--connections 10,50` as ascending numbers. */
+export const connectionCountsFrom = (text) =>
+  text
+    .split(',')
+    .map(Number)
+    .sort((a, b) => a - b);
+
 export async function measure(baseUrl, prepared, { connections, durationSeconds }) {
   const { method = 'GET', path = '/', headers = {}, body, setupRequest } = prepared;
   const instance = autocannon({
