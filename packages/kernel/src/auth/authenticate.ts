@@ -3,6 +3,7 @@ import { ApiError, forbidden, malformedRequest, notFound, unauthorized } from '.
 import { utf8 } from '../http/well-formed.js';
 import type { AuthMode } from '../http/route.js';
 import type { Credential, IdentityProvider, Principal } from './identity.js';
+import { today } from '../text/today.js';
 import { markRequest } from './request-mark.js';
 
 export interface AuthInput {
@@ -68,8 +69,6 @@ function basicPassword(input: AuthInput): string | undefined {
   const colon = decoded.indexOf(':');
   return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : undefined;
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 export function scopesFor(method: string, extra: readonly string[] = []): string[] {
   const read = method === 'GET' || method === 'HEAD';

@@ -34,21 +34,5 @@ export function visibilityName(level: number): VisibilityName {
   return level >= 20 ? 'public' : level >= 10 ? 'internal' : 'private';
 }
 
-const DAY_MS = 86_400_000;
-let dayStart = 0;
-let dayEnd = 0;
-let dayText = '';
-
-/**
- * Today (UTC) as `YYYY-MM-DD`; memberships expire at the start of their `expires_at` day.
- * Formatted once per day rather than on every project read by id.
- */
-export function today(): string {
-  const now = Date.now();
-  if (now < dayStart || now >= dayEnd) {
-    dayStart = now - (now % DAY_MS);
-    dayEnd = dayStart + DAY_MS;
-    dayText = new Date(dayStart).toISOString().slice(0, 10);
-  }
-  return dayText;
-}
+/** Memberships expire at the start of their `expires_at` day, compared with this. */
+export { today } from '@forgekit/kernel';

@@ -66,4 +66,4 @@ export function rubyInspect(errors: Record<string, string[]>): string {
 }
 
 /** Today as `YYYY-MM-DD` (UTC, as the server's `CURRENT_DATE`). */
-export const today = () => new Date().toISOString().slice(0, 10);
+export { today } from '@forgekit/kernel';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { today } from './levels.js';
+import { today } from './today.js';
 
 describe('today', () => {
   afterEach(() => {
