@@ -29,8 +29,8 @@ export interface LsEntry {
 /** Commits one fast-import process writes before it is replaced. */
 const COMMITS_PER_IMPORTER = 100;
 const ZERO = '0'.repeat(40);
-/** Commit answers of `showCommit` kept per repository. */
-const RECENTLY_SHOWN = 16;
+/** Commit answers of `showCommit` kept per repository: enough for a group of commits written together. */
+const RECENTLY_SHOWN = 64;
 
 const LS_ANSWER = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t/;
 

@@ -248,8 +248,25 @@ export function createRepositoryService({ database, storages, weights }: Reposit
       }
     }
     if (built.length === 0) return;
+    /** Each commit's answer, given once its push has been reported. */
+    let answers: Promise<() => void>[] = [];
     try {
       await repositoryGit.checkpoint();
+      // The commits' details are read while the branch moves.
+      answers = built.map(({ waiting, commit, update }) =>
+        repositoryGit
+          .showCommit(commit)
+          .then(async (details) => ({
+            commit,
+            update,
+            becameDefault: false,
+            details: (details ?? (await reader.readCommitWithStats(repository.gitDir, commit)))!,
+          }))
+          .then(
+            (result) => () => waiting.resolve(result),
+            (error) => () => waiting.reject(error),
+          ),
+      );
       const move = { ref: built[0]!.update.ref, before: head, after: tip.sha };
       await assertWritable(repository);
       if (!(await repositoryGit.updateRefs([move], [...new Set(built.flatMap((one) => one.tempRefs))]))) throw refUpdateFailed([move]);
@@ -259,12 +276,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
     }
     // Each commit is reported as its own push, in order, as if they had come one by one.
     for (const { waiting, update } of built) await notify(repository, [update], waiting.pusher);
-    for (const { waiting, commit, update } of built) {
-      await repositoryGit
-        .showCommit(commit)
-        .then(async (shown) => ({ commit, update, becameDefault: false, details: (shown ?? (await reader.readCommitWithStats(repository.gitDir, commit)))! }))
-        .then(waiting.resolve, waiting.reject);
-    }
+    for (const answer of await Promise.all(answers)) answer();
   }
 
   async function notify(repository: RepositoryHandle, updates: RefUpdate[], pusher: Pusher | null) {
