@@ -47,11 +47,18 @@ describe('commits', () => {
       );
       expect(results.map((res) => res.status)).toEqual([201, 201, 400, 201, 201]);
       expect(results[2]!.body.message).toBe('A file with this name already exists');
-      const landed = results.filter((res) => res.status === 201).map((res) => res.body);
-      // Each answered commit sits on the one answered before it, and the branch ends at the last.
-      for (let i = 1; i < landed.length; i++) expect(landed[i].parent_ids).toEqual([landed[i - 1].id]);
-      const log = await app.get(`/api/v4/projects/${own.body.id}/repository/commits`, { token: 'owner', query: { ref_name: 'main', per_page: 4 } });
-      expect(log.body.map((commit: { id: string }) => commit.id)).toEqual(landed.map((commit) => commit.id).reverse());
+      const landed: { id: string; parent_ids: string[]; stats: unknown }[] = results.filter((res) => res.status === 201).map((res) => res.body);
+      // The branch's last four commits are the answered ones, in a line, each answered with the parent it has.
+      const log = await app.get(`/api/v4/projects/${own.body.id}/repository/commits`, { token: 'owner', query: { ref_name: 'main', per_page: 5 } });
+      const line: { id: string; parent_ids: string[] }[] = log.body;
+      expect(
+        line
+          .slice(0, 4)
+          .map((commit) => commit.id)
+          .sort(),
+      ).toEqual(landed.map((commit) => commit.id).sort());
+      for (let i = 0; i < 4; i++) expect(line[i]!.parent_ids).toEqual([line[i + 1]!.id]);
+      for (const commit of landed) expect(commit.parent_ids).toEqual(line.find((entry) => entry.id === commit.id)!.parent_ids);
       const stats = landed.map((commit) => commit.stats);
       expect(stats).toEqual(landed.map(() => ({ additions: 1, deletions: 0, total: 1 })));
     });
