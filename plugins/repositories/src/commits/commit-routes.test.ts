@@ -32,6 +32,37 @@ describe('commits', () => {
       expect(tree.body.map((entry: { path: string }) => entry.path).sort()).toEqual(files);
     });
 
+    it('lands commits that arrive together in a line, refusing one alone with its own error', async () => {
+      const own = await app.post('/api/v4/projects', { name: 'Together', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
+      const path = `/api/v4/projects/${own.body.id}/repository/commits`;
+      const files = ['a.txt', 'b.txt', 'README.md', 'c.txt', 'd.txt'];
+      const results = await Promise.all(
+        files.map((file) =>
+          app.post(
+            path,
+            { branch: 'main', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] },
+            { token: 'owner' },
+          ),
+        ),
+      );
+      expect(results.map((res) => res.status)).toEqual([201, 201, 400, 201, 201]);
+      expect(results[2]!.body.message).toBe('A file with this name already exists');
+      const landed: { id: string; parent_ids: string[]; stats: unknown }[] = results.filter((res) => res.status === 201).map((res) => res.body);
+      // The branch's last four commits are the answered ones, in a line, each answered with the parent it has.
+      const log = await app.get(`/api/v4/projects/${own.body.id}/repository/commits`, { token: 'owner', query: { ref_name: 'main', per_page: 5 } });
+      const line: { id: string; parent_ids: string[] }[] = log.body;
+      expect(
+        line
+          .slice(0, 4)
+          .map((commit) => commit.id)
+          .sort(),
+      ).toEqual(landed.map((commit) => commit.id).sort());
+      for (let i = 0; i < 4; i++) expect(line[i]!.parent_ids).toEqual([line[i + 1]!.id]);
+      for (const commit of landed) expect(commit.parent_ids).toEqual(line.find((entry) => entry.id === commit.id)!.parent_ids);
+      const stats = landed.map((commit) => commit.stats);
+      expect(stats).toEqual(landed.map(() => ({ additions: 1, deletions: 0, total: 1 })));
+    });
+
     it('creates the first commit of an empty repository and makes its branch the default', async () => {
       const res = await app.post(
         url(),

@@ -179,10 +179,20 @@ const sameCommands = (a: TreeCommand[], b: TreeCommand[]) =>
   });
 
 /**
- * Checks the request, writes the commit and returns it with the branch update to apply
- * (and the temporary ref to drop); the caller moves the branch.
+ * The branch tip a commit of a group builds on: the group's previous commit, by id and by
+ * its mark in the fast-import process (which alone knows it until the group's checkpoint).
  */
-export async function buildFilesCommit(repositoryGit: RepositoryGit, request: CommitFilesRequest, empty: boolean) {
+export interface PendingTip {
+  sha: string;
+  mark: string;
+}
+
+/**
+ * Checks the request, writes the commit and returns it with the branch update to apply
+ * (and the temporary ref to drop); the caller moves the branch. Given a `tip`, the commit
+ * goes on top of it and is not yet durable: the caller checkpoints before moving the branch.
+ */
+export async function buildFilesCommit(repositoryGit: RepositoryGit, request: CommitFilesRequest, empty: boolean, tip?: PendingTip) {
   const { gitDir } = repositoryGit;
   const { branch } = request;
   const startBranch = request.startSha ? null : (request.startBranch ?? branch);
@@ -191,23 +201,25 @@ export async function buildFilesCommit(repositoryGit: RepositoryGit, request: Co
     throw new RepositoryError('invalid_start_sha', `Invalid start_sha '${request.startSha}'`);
   }
   const [current, parent] = await Promise.all([
-    branchHead(gitDir, branch),
+    tip ? tip.sha : branchHead(gitDir, branch),
     request.startSha ? resolveCommit(gitDir, request.startSha) : startBranch === branch ? null : branchHead(gitDir, startBranch!),
   ]);
   if (request.expectedHead !== undefined && request.expectedHead !== current) {
     throw new RepositoryError('ref_update', `Could not update refs/heads/${branch}. Please refresh and try again.`);
   }
   const from = differentBranch ? parent : current;
+  // How fast-import names the start commit: a pending tip by its mark.
+  const start = tip && from === tip.sha ? tip.mark : from;
   const message = request.message;
   const write = (commands: TreeCommand[]) =>
-    repositoryGit.writeCommit({ parent: from, commands, message, author: request.author, committer: request.committer });
+    repositoryGit.writeCommit({ parent: start, commands, message, author: request.author, committer: request.committer }, { durable: !tip });
 
   // Paths are checked before any reaches git; a bad one is reported where GitLab reports it.
   const pathProblem = firstPathProblem(request.actions);
   const likely = from && !pathProblem && likelyCommands(request.actions);
   // Both go to the one fast-import process: the commit is written right after the entries are read.
   const [entries, early] = await Promise.all([
-    from && !pathProblem ? repositoryGit.entriesAt(from, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
+    start && !pathProblem ? repositoryGit.entriesAt(start, touchedPaths(request.actions)) : Promise.resolve(new Map<string, Entry>()),
     likely ? write(likely) : Promise.resolve(null),
   ]);
   if (request.startSha && !from) throw new RepositoryError('missing_start_sha', `Cannot find start_sha '${request.startSha}'`);
@@ -236,5 +248,5 @@ export async function buildFilesCommit(repositoryGit: RepositoryGit, request: Co
   // unused early commit sat on the same ref, or on that of a process since replaced, which
   // deletes its own.
   const update: RefUpdate = { ref: `refs/heads/${branch}`, before: current, after: written.commit };
-  return { commit: written.commit, update, tempRefs: [written.tempRef] };
+  return { commit: written.commit, mark: written.mark, update, tempRefs: [written.tempRef] };
 }

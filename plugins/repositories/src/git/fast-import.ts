@@ -16,6 +16,7 @@ export interface GitIdentity {
 export type TreeCommand = { op: 'set'; path: string; mode: string; content?: Buffer; sha?: string } | { op: 'delete'; path: string };
 
 export interface NewCommit {
+  /** The parent's id, or its mark (`:n`) in the fast-import process writing this commit. */
   parent: string | null;
   commands: TreeCommand[];
   message: string;
@@ -38,14 +39,14 @@ function data(bytes: Buffer): Buffer[] {
 }
 
 /**
- * fast-import's commands for one commit on `ref` (marked `:1`): its header, message,
+ * fast-import's commands for one commit on `ref` (marked `mark`): its header, message,
  * parent and tree edits. A root commit first resets `ref`, which fast-import would
  * otherwise take as the parent.
  */
-export function commitCommands(commit: NewCommit, ref: string): Buffer[] {
+export function commitCommands(commit: NewCommit, ref: string, mark = ':1'): Buffer[] {
   const stamp = `${Math.floor((commit.date ?? new Date()).getTime() / 1000)} +0000`;
   const parts: Buffer[] = [
-    Buffer.from(`${commit.parent ? '' : `reset ${ref}\n`}commit ${ref}\nmark :1\n`),
+    Buffer.from(`${commit.parent ? '' : `reset ${ref}\n`}commit ${ref}\nmark ${mark}\n`),
     Buffer.from(`author ${clean(commit.author.name)} <${clean(commit.author.email)}> ${stamp}\n`),
     Buffer.from(`committer ${clean(commit.committer.name)} <${clean(commit.committer.email)}> ${stamp}\n`),
     ...data(Buffer.from(commit.message, 'utf8')),

@@ -29,14 +29,29 @@ export interface LsEntry {
 /** Commits one fast-import process writes before it is replaced. */
 const COMMITS_PER_IMPORTER = 100;
 const ZERO = '0'.repeat(40);
-/** Commit answers of `showCommit` kept per repository. */
-const RECENTLY_SHOWN = 16;
+/** Commit answers of `showCommit` kept per repository: enough for a group of commits written together. */
+const RECENTLY_SHOWN = 64;
 
 const LS_ANSWER = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t/;
 
+interface Importer {
+  process: GitProcess;
+  tempRef: string;
+  commits: number;
+  /** Commits written since the last checkpoint: until it, they are known to this process alone, by their marks. */
+  unsynced: number;
+}
+
+/** A commit fast-import wrote: its id, the temporary ref it sits on, and its mark in that process. */
+export interface WrittenCommit {
+  commit: string;
+  tempRef: string;
+  mark: string;
+}
+
 export class RepositoryGit {
   lastUsed = Date.now();
-  private importer: { process: GitProcess; tempRef: string; commits: number } | undefined;
+  private importer: Importer | undefined;
   private refs: GitProcess | undefined;
   private refsQueue: Promise<unknown> = Promise.resolve();
   private shows: GitProcess | undefined;
@@ -54,9 +69,10 @@ export class RepositoryGit {
     return [this.importer?.process, this.refs, this.shows, this.paths].some((process) => process?.busy);
   }
 
-  private fastImport() {
+  private fastImport(): Importer {
     const current = this.importer;
-    if (current?.process.usable && current.commits < COMMITS_PER_IMPORTER) return current;
+    // Commits awaiting their checkpoint are named by marks that only this process knows.
+    if (current?.process.usable && (current.commits < COMMITS_PER_IMPORTER || current.unsynced > 0)) return current;
     if (current) void this.retire(current);
     const tempRef = `refs/forgekit/tmp/${randomBytes(8).toString('hex')}`;
     // --force: the temporary ref is reused for every commit, whatever it held before.
@@ -67,6 +83,7 @@ export class RepositoryGit {
       process: new GitProcess(this.gitDir, ['-c', 'fastimport.unpackLimit=0', 'fast-import', '--quiet', '--force', '--date-format=raw']),
       tempRef,
       commits: 0,
+      unsynced: 0,
     };
     return this.importer;
   }
@@ -78,6 +95,11 @@ export class RepositoryGit {
    */
   async releasePacks(): Promise<void> {
     const importer = this.importer;
+    if (importer && importer.unsynced > 0) {
+      // Commits in flight refer to it by marks: it is replaced once they are durable.
+      importer.commits = COMMITS_PER_IMPORTER;
+      return;
+    }
     this.importer = undefined;
     if (importer) await this.retire(importer);
   }
@@ -100,18 +122,35 @@ export class RepositoryGit {
     return entries;
   }
 
-  /** Writes a commit (durable on return) on this process's temporary ref; returns its id and the ref. */
-  async writeCommit(commit: NewCommit): Promise<{ commit: string; tempRef: string }> {
+  /**
+   * Writes a commit on this process's temporary ref; returns its id, the ref and its mark.
+   * Durable on return unless `durable` is false: then it is known to fast-import alone (its
+   * mark can be the parent of the next commit) until `checkpoint`, which must follow.
+   */
+  async writeCommit(commit: NewCommit, { durable = true }: { durable?: boolean } = {}): Promise<WrittenCommit> {
     this.lastUsed = Date.now();
     const importer = this.fastImport();
     importer.commits++;
+    importer.unsynced++;
+    const mark = `:${importer.commits}`;
     const marker = `${this.nonce}-${++this.sequence}`;
-    const input = Buffer.concat([...commitCommands(commit, importer.tempRef), Buffer.from(`get-mark :1\ncheckpoint\nprogress ${marker}\n`)]);
-    const [id, progress] = await this.ended(importer.process.request(input, lines(2)));
-    if (!/^[0-9a-f]{40}$/.test(id!) || progress !== `progress ${marker}`) {
+    const sync = durable ? `checkpoint\nprogress ${marker}\n` : '';
+    const input = Buffer.concat([...commitCommands(commit, importer.tempRef, mark), Buffer.from(`get-mark ${mark}\n${sync}`)]);
+    const [id, progress] = await this.ended(importer.process.request(input, lines(durable ? 2 : 1)));
+    if (!/^[0-9a-f]{40}$/.test(id!) || (durable && progress !== `progress ${marker}`)) {
       throw new Error(`git fast-import answered '${id}' '${progress}' for a commit`);
     }
-    return { commit: id!, tempRef: importer.tempRef };
+    if (durable) importer.unsynced = 0;
+    return { commit: id!, tempRef: importer.tempRef, mark };
+  }
+
+  /** Makes every commit written so far durable (their packs and indexes synced to disk). */
+  async checkpoint(): Promise<void> {
+    const importer = this.fastImport();
+    const marker = `${this.nonce}-${++this.sequence}`;
+    const [progress] = await this.ended(importer.process.request(`checkpoint\nprogress ${marker}\n`, lines(1)));
+    if (progress !== `progress ${marker}`) throw new Error(`git fast-import answered '${progress}' for a checkpoint`);
+    importer.unsynced = 0;
   }
 
   /**

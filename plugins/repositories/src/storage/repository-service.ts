@@ -9,7 +9,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
-import { buildFilesCommit, type CommitFilesRequest } from '../git/commit-writer.js';
+import { buildFilesCommit, type CommitFilesRequest, type PendingTip } from '../git/commit-writer.js';
 import { refUpdateFailed, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
 import { buildMerge, checkMerge, type MergeRequestToGit } from '../git/merge-writer.js';
 import { hasBranchesOnDisk } from '../git/refs-on-disk.js';
@@ -162,6 +162,121 @@ export function createRepositoryService({ database, storages, weights }: Reposit
         if (commitQueues.get(repository.id) === run) commitQueues.delete(repository.id);
       });
     return run;
+  }
+
+  type FilesCommitted = Awaited<ReturnType<typeof commitAlone>>;
+  interface Waiting {
+    request: CommitFilesRequest;
+    pusher: Pusher | null;
+    resolve(result: FilesCommitted): void;
+    reject(error: unknown): void;
+  }
+  /** Per repository, the group of commits gathering while earlier commits are written. */
+  const gathering = new Map<number, { branch: string; members: Waiting[] }>();
+
+  /** A plain commit on top of its branch, which can share a group's checkpoint and ref move. */
+  const groupable = (request: CommitFilesRequest) =>
+    !request.startSha &&
+    (request.startBranch ?? request.branch) === request.branch &&
+    !request.force &&
+    request.expectedHead === undefined &&
+    request.actions.every((action) => !action.lastCommitId);
+
+  /**
+   * Commits to one branch that arrive while the repository is busy are written together
+   * when their turn comes: each on top of the one before, one checkpoint for all of them,
+   * one branch move (so one fsync of each kind for the group), and then a push event for
+   * each in order. A commit refused by its checks drops out of the group alone.
+   */
+  function commitFilesInTurn(repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null): Promise<FilesCommitted> {
+    if (!groupable(request)) {
+      // Later commits queue behind this one rather than join a group ahead of it.
+      gathering.delete(repository.id);
+      return oneAtATime(repository, () => commitAlone(repository, request, pusher));
+    }
+    const group = gathering.get(repository.id);
+    return new Promise((resolve, reject) => {
+      const waiting = { request, pusher, resolve, reject };
+      if (group && group.branch === request.branch) {
+        group.members.push(waiting);
+        return;
+      }
+      const next = { branch: request.branch, members: [waiting] };
+      gathering.set(repository.id, next);
+      void oneAtATime(repository, async () => {
+        if (gathering.get(repository.id) === next) gathering.delete(repository.id);
+        await commitGroup(repository, next.members);
+      }).catch((error) => {
+        for (const member of next.members) member.reject(error);
+      });
+    });
+  }
+
+  async function commitAlone(repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) {
+    const empty = !hasBranchesOnDisk(repository.gitDir);
+    const repositoryGit = gits.get(repository.gitDir);
+    const { commit, update, tempRefs } = await buildFilesCommit(repositoryGit, request, empty);
+    // The new commit's details are read while the branch moves.
+    const [shown] = await Promise.all([repositoryGit.showCommit(commit), moveRefs(repository, [update], pusher, tempRefs)]);
+    const details = shown ?? (await reader.readCommitWithStats(repository.gitDir, commit));
+    // The first branch of an empty repository becomes its default.
+    if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
+    return { commit, update, becameDefault: empty, details: details! };
+  }
+
+  async function commitGroup(repository: RepositoryHandle, members: Waiting[]) {
+    const [first] = members;
+    if (members.length === 1 || !hasBranchesOnDisk(repository.gitDir)) {
+      for (const { request, pusher, resolve, reject } of members) await commitAlone(repository, request, pusher).then(resolve, reject);
+      return;
+    }
+    const repositoryGit = gits.get(repository.gitDir);
+    const head = await reader.branchHead(repository.gitDir, first!.request.branch);
+    if (!head) {
+      for (const { request, pusher, resolve, reject } of members) await commitAlone(repository, request, pusher).then(resolve, reject);
+      return;
+    }
+    let tip: PendingTip = { sha: head, mark: head };
+    const built: { waiting: Waiting; commit: string; update: RefUpdate; tempRefs: string[] }[] = [];
+    for (const waiting of members) {
+      try {
+        const { commit, mark, update, tempRefs } = await buildFilesCommit(repositoryGit, waiting.request, false, tip);
+        built.push({ waiting, commit, update, tempRefs });
+        tip = { sha: commit, mark };
+      } catch (error) {
+        waiting.reject(error);
+      }
+    }
+    if (built.length === 0) return;
+    /** Each commit's answer, given once its push has been reported. */
+    let answers: Promise<() => void>[] = [];
+    try {
+      await repositoryGit.checkpoint();
+      // The commits' details are read while the branch moves.
+      answers = built.map(({ waiting, commit, update }) =>
+        repositoryGit
+          .showCommit(commit)
+          .then(async (details) => ({
+            commit,
+            update,
+            becameDefault: false,
+            details: (details ?? (await reader.readCommitWithStats(repository.gitDir, commit)))!,
+          }))
+          .then(
+            (result) => () => waiting.resolve(result),
+            (error) => () => waiting.reject(error),
+          ),
+      );
+      const move = { ref: built[0]!.update.ref, before: head, after: tip.sha };
+      await assertWritable(repository);
+      if (!(await repositoryGit.updateRefs([move], [...new Set(built.flatMap((one) => one.tempRefs))]))) throw refUpdateFailed([move]);
+    } catch (error) {
+      for (const { waiting } of built) waiting.reject(error);
+      return;
+    }
+    // Each commit is reported as its own push, in order, as if they had come one by one.
+    for (const { waiting, update } of built) await notify(repository, [update], waiting.pusher);
+    for (const answer of await Promise.all(answers)) answer();
   }
 
   async function notify(repository: RepositoryHandle, updates: RefUpdate[], pusher: Pusher | null) {
@@ -321,19 +436,7 @@ export function createRepositoryService({ database, storages, weights }: Reposit
      * whether this first branch of an empty repository is now its default.
      */
     commitFiles: (repository: RepositoryHandle, request: CommitFilesRequest, pusher: Pusher | null) =>
-      writing(repository, () =>
-        oneAtATime(repository, async () => {
-          const empty = !hasBranchesOnDisk(repository.gitDir);
-          const repositoryGit = gits.get(repository.gitDir);
-          const { commit, update, tempRefs } = await buildFilesCommit(repositoryGit, request, empty);
-          // The new commit's details are read while the branch moves.
-          const [shown] = await Promise.all([repositoryGit.showCommit(commit), moveRefs(repository, [update], pusher, tempRefs)]);
-          const details = shown ?? (await reader.readCommitWithStats(repository.gitDir, commit));
-          // The first branch of an empty repository becomes its default.
-          if (empty && (await reader.headBranch(repository.gitDir)) !== request.branch) await service.setHeadBranch(repository, request.branch);
-          return { commit, update, becameDefault: empty, details: details! };
-        }),
-      ),
+      writing(repository, () => commitFilesInTurn(repository, request, pusher)),
 
     /** Sets tree entries (such as a submodule's gitlink) in a new commit on a branch. */
     commitTreeEdits: (
