@@ -33,6 +33,9 @@ const code = await new Promise((resolve) => child.on('close', (status) => resolv
 
 const cleanup = new pg.Client({ connectionString: adminUrl });
 await cleanup.connect();
+// With the migrated templates the test apps' databases were cloned from (see @forgekit/testing).
+const { rows } = await cleanup.query(`SELECT datname FROM pg_database WHERE datname LIKE '${name}\\_tpl\\_%'`);
+for (const { datname } of rows) await cleanup.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
 await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 await cleanup.end();
 process.exit(code);

@@ -34,7 +34,7 @@ export interface ListeningServerOptions {
 
 export async function startListeningServer(plugins: readonly ForgePlugin<any>[] = allPlugins, options: ListeningServerOptions = {}): Promise<ListeningServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-blackbox-'));
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(undefined, { plugins });
   const rootToken = `fkpat-blackbox-${Math.random().toString(36).slice(2)}${Date.now()}`;
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -58,8 +58,8 @@ function encodeForm(value: unknown, prefix: string, out: URLSearchParams) {
 /** Boots `plugins` on a fresh database, seeds the fixtures, and answers requests in process. */
 export async function createTestKernelApp<F extends BaseFixtures = BaseFixtures>(options: TestKernelOptions<F>): Promise<TestKernelApp & F> {
   const dataDir = await mkdtemp(join(tmpdir(), 'forgekit-test-'));
-  const database = await createTestDatabase();
   const { plugins } = options;
+  const database = await createTestDatabase(undefined, { plugins });
   let kernel: Kernel;
   try {
     kernel = await createKernel({
