@@ -1,0 +1,3 @@
+import { fuzzRouteShard } from './route-fuzz.js';
+
+await fuzzRouteShard(4);
