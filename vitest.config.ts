@@ -7,6 +7,8 @@ const conditions = ['@forgekit/source', 'node', 'default'];
 
 /** Packs, installs and boots the published packages. */
 const PACKAGING = 'test/packed-packages.test.ts';
+/** The route fuzzer's files: the longest-running ones, each a few lines long. */
+const FUZZ = 'apps/server/src/fuzz/route-fuzz-*.test.ts';
 
 export default defineConfig({
   resolve: { conditions },
@@ -14,18 +16,25 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Without timings from an earlier run, vitest starts the largest files first, and these
+        // small ones would run last, on one worker while the other idles: they go first instead.
+        extends: true,
+        test: { name: 'fuzz', include: [FUZZ], sequence: { groupOrder: 0 } },
+      },
+      {
         extends: true,
         test: {
           name: 'forgekit',
           include: ['packages/*/src/**/*.test.ts', 'plugins/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [PACKAGING, '**/node_modules/**'],
+          exclude: [PACKAGING, FUZZ, '**/node_modules/**'],
+          sequence: { groupOrder: 1 },
         },
       },
       {
         // `npm pack` rewrites a package's package.json while it packs (see scripts/pack-manifest.mjs),
         // which other test files resolve the workspace packages from: it runs once they are done.
         extends: true,
-        test: { name: 'packaging', include: [PACKAGING], sequence: { groupOrder: 1 } },
+        test: { name: 'packaging', include: [PACKAGING], sequence: { groupOrder: 2 } },
       },
     ],
     pool: 'forks',
