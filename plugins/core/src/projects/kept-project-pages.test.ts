@@ -30,7 +30,7 @@ describe('project list pages kept between reading requests', () => {
           body: body === undefined ? undefined : JSON.stringify(body),
         }),
       )
-      .then(async (res) => ({ status: res.status, body: await res.json(), total: res.headers.get('x-total') }));
+      .then(async (res) => ({ status: res.status, body: (await res.json()) as unknown, total: res.headers.get('x-total') }));
   const list = (kernel: Kernel, secret: string, query = 'per_page=20') => request(kernel, 'GET', `/projects?${query}`, secret);
   const listed = async (kernel: Kernel, secret: string) => (await list(kernel, secret)).body as Listed[];
   const ours = (projects: Listed[]) => projects.find((project) => project.id === shared.app.project.id);
@@ -68,7 +68,7 @@ describe('project list pages kept between reading requests', () => {
     const projects = app.kernel.resolve(coreProjectsRef);
     const added = await projects.create(app.group, { name: 'Kept Elsewhere', path: 'kept-elsewhere' }, users.owner.id);
     const after = await list(other, tokens.developer);
-    expect(after.body[0]).toMatchObject({ id: added.id });
+    expect((after.body as Listed[])[0]).toMatchObject({ id: added.id });
     expect(Number(after.total)).toBe(Number(before.total) + 1);
 
     await projects.update(app.project, { description: 'listed elsewhere' });
@@ -85,7 +85,7 @@ describe('project list pages kept between reading requests', () => {
 
     await projects.remove(added.id);
     const removed = await list(other, tokens.developer);
-    expect(removed.body.map((project: Listed) => project.id)).not.toContain(added.id);
+    expect((removed.body as Listed[]).map((project) => project.id)).not.toContain(added.id);
     expect(removed.total).toBe(before.total);
   });
 
