@@ -6,6 +6,7 @@ import {
   keysetPage,
   page,
   params,
+  requestMark,
   totalFromRows,
   TOTAL_COLUMN,
   type Database,
@@ -49,6 +50,17 @@ type WithOwner = Project & { owner: UserBasicSource | null };
 const PLAIN_SHAPES = 100;
 
 type PageParams = 'limit' | 'offset' | 'user' | 'today';
+
+/** Pages kept between reading requests under their change mark (see `keptPages`). */
+const PAGES_KEPT = 256;
+
+/** A page read as keys, with the caller's levels in its projects when the view shows them. */
+interface KeptPage {
+  mark: number;
+  today: string;
+  fetched: readonly ProjectKey[];
+  permissions: Map<number, ProjectPermissions> | undefined;
+}
 
 /** What a page read as keys reads of a project's namespace and owner (see `ProjectKey`). */
 const KEY_NAMESPACE_PROPERTIES = ['id', 'lockVersion', 'kind', 'traversalPath', 'ownerId'] as const;
@@ -104,6 +116,14 @@ export function projectListRoute(
   extraFilters: v.ObjectEntries = {},
 ): Route {
   const plainPages = readsByShape<PreparedRead<WithOwner | ProjectKey, PageParams>>(PLAIN_SHAPES);
+  /**
+   * Plain pages read as keys, by shape, page and caller, each with the change mark of the
+   * request that read it: a reading request under the same mark on the same day takes the
+   * page's keys and the caller's levels instead of reading them again, since nothing was
+   * committed since, by any process (see `requestMark`). Keys and levels are only read from;
+   * an overflow starts the memo again.
+   */
+  const keptPages = new Map<string, KeptPage>();
   let byIds: PreparedRead<WithOwner, 'ids'> | undefined;
   /** Whole rows of a page's projects that have no kept fragment. */
   const wholeByIds = () =>
@@ -180,6 +200,8 @@ export function projectListRoute(
 
       let fetched: (WithOwner | ProjectKey)[];
       let wholeRows = true;
+      let keptPermissions: Map<number, ProjectPermissions> | undefined;
+      let keepPermissions: ((permissions: Map<number, ProjectPermissions> | undefined) => void) | undefined;
       if (isPlainList(input, user, scoped !== null)) {
         // With the presented cache, the page is read as keys, and only the rows without a kept fragment whole.
         wholeRows = !fragments.enabled;
@@ -192,13 +214,34 @@ export function projectListRoute(
               pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today, !wholeRows),
             ) as unknown as PreparedRead<WithOwner | ProjectKey, PageParams>,
         );
-        fetched = await read.all({ limit, offset: ctx.page.offset, user: user?.id ?? null, today: today() });
+        const date = today();
+        const mark = wholeRows ? undefined : requestMark(user);
+        const pageKey = `${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`;
+        const kept = mark === undefined ? undefined : keptPages.get(pageKey);
+        if (kept && kept.mark === mark && kept.today === date) {
+          fetched = kept.fetched as ProjectKey[];
+          keptPermissions = kept.permissions;
+        } else {
+          fetched = await read.all({ limit, offset: ctx.page.offset, user: user?.id ?? null, today: date });
+          if (mark !== undefined) {
+            if (keptPages.size >= PAGES_KEPT) keptPages.clear();
+            const page: KeptPage = { mark, today: date, fetched: fetched as ProjectKey[], permissions: undefined };
+            keptPages.set(pageKey, page);
+            keepPermissions = (permissions) => {
+              page.permissions = permissions;
+            };
+          }
+        }
       } else {
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));
       }
       const rows = fetched.slice(0, ctx.page.perPage);
       const present = async () => {
-        const permissions = simple ? undefined : await access.projectPermissions(user!, rows as Project[]);
+        let permissions = keptPermissions;
+        if (!simple && !permissions) {
+          permissions = await access.projectPermissions(user!, rows as Project[]);
+          keepPermissions?.(permissions);
+        }
         if (wholeRows) return (rows as WithOwner[]).map((row) => presentWhole(row, permissions));
         const texts = (rows as ProjectKey[]).map((key) => {
           const kept = pageFragments.kept(view, key, ctx.externalUrl);

@@ -7,6 +7,7 @@ import {
   noContent,
   recordNotFound,
   page,
+  requestMark,
   totalFor,
   totalFromRows,
   unauthorized,
@@ -83,7 +84,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
   async function listPage(ctx: RequestContext, scope: ListScope, input: ListInput) {
     const filter = await lister(ctx.user, scope, input);
     const order = await deps.orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
-    const rows = await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
+    const rows = await store.list(filter, order, ctx.page.perPage, ctx.page.offset, requestMark(ctx.user));
     const total = () => totalFromRows(ctx.page, rows, () => store.count(filter));
     const options = {
       externalUrl: ctx.externalUrl,

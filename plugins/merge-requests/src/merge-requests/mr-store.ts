@@ -37,6 +37,9 @@ const LIST_SHAPES = 100;
 
 type ListRow = MergeRequestRow & { [TOTAL_COLUMN]?: unknown };
 
+/** Pages kept between reading requests under their change mark (see `keptPages`). */
+const PAGES_KEPT = 256;
+
 export function createMergeRequestStore(database: Database) {
   const byIid = database.prepareRows((p) => database.from(MergeRequestEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
   const userLinks = database.prepareRows((p) => database.from(MergeRequestUserEntity).whereIn('mergeRequestId', p.ids).orderBy('id'));
@@ -124,8 +127,10 @@ export function createMergeRequestStore(database: Database) {
       `${order.key}|${params.key}`,
       () => database.prepareRows((p) => pageQuery(params.standIn(p), order, p.limit, p.offset)) as PreparedRead<ListRow, string>,
     );
-    return { read, values: params.values };
+    return { read, values: params.values, key: `${order.key}|${params.key}` };
   }
+  /** Pages by statement and values, each with the change mark of the request that read it (see `list`). */
+  const keptPages = new Map<string, { mark: number; rows: ListRow[] }>();
 
   return {
     /** Inserts with the project's next iid; concurrent creates take turns, and a lost race on the unique iid retries. */
@@ -219,10 +224,24 @@ export function createMergeRequestStore(database: Database) {
           ),
 
     /** A page of merge requests; each row also carries the filter's total as TOTAL_COLUMN. */
-    async list(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number): Promise<ListRow[]> {
+    /**
+     * `mark`: the reading request's change mark (see `requestMark` in the kernel). A page of a
+     * statement built once per shape is kept under it: a request under the same mark with the
+     * same statement and values takes it instead of reading it again, since nothing was
+     * committed since, by any process. Each request gets rows of its own.
+     */
+    async list(filter: MergeRequestFilter, order: ListOrder, limit: number, offset: number, mark?: number): Promise<ListRow[]> {
       const prepared = preparedPage(order, filter);
-      if (prepared) return prepared.read.all({ ...prepared.values, limit, offset });
-      return database.rows(pageQuery(filter, order, limit, offset));
+      if (!prepared) return database.rows(pageQuery(filter, order, limit, offset));
+      const values = { ...prepared.values, limit, offset };
+      if (mark === undefined) return prepared.read.all(values);
+      const key = `${prepared.key}|${JSON.stringify(values)}`;
+      const kept = keptPages.get(key);
+      if (kept?.mark === mark) return kept.rows.map((row) => ({ ...row }));
+      const rows = await prepared.read.all(values);
+      if (keptPages.size >= PAGES_KEPT) keptPages.clear();
+      keptPages.set(key, { mark, rows: rows.map((row) => ({ ...row })) });
+      return rows;
     },
 
     /** Ids of every merge request the filter matches (the popularity order's votes). */

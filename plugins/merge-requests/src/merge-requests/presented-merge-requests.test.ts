@@ -9,6 +9,8 @@ import { repositoriesPlugin } from '@forgekit/plugin-repositories';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRequestsPlugin } from '../plugin.js';
 
+const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
+
 const plugins = [repositoriesPlugin, labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, mergeRequestsPlugin];
 
 /** Merge request lists keep each merge request's own fields in the presented cache; the related ones and git's are filled per request. */
@@ -112,5 +114,52 @@ describe('merge request lists from the presented cache', () => {
     await listOn(other);
     const head = await commit('feature-3', 'more.txt');
     expect((await mergeRequestOn(other, 3)).sha).toBe(head);
+  });
+
+  /** The page statements (those carrying the total) `kernel` runs while `run` does. */
+  async function pageReads(kernel: Kernel, run: () => Promise<unknown>) {
+    const statements: string[] = [];
+    const stop = kernel.database.observeReads((sql) => statements.push(sql));
+    try {
+      await run();
+    } finally {
+      stop();
+    }
+    return statements.filter((sql) => /total_count/.test(sql));
+  }
+
+  it.skipIf(onPostgres)('reads a page once while nothing is committed, and again after any process commits anything', async () => {
+    // The token's first use on this process stamps it: a commit of its own, before the page is kept.
+    await listOn(other, 'per_page=2');
+    await listOn(other, 'per_page=2');
+    expect(await pageReads(other, () => listOn(other, 'per_page=2'))).toEqual([]);
+    // Another page, or another filter, is read on its own.
+    expect(await pageReads(other, () => listOn(other, 'per_page=2&page=2'))).toHaveLength(1);
+    expect(await pageReads(other, () => listOn(other, 'per_page=2&state=opened'))).toHaveLength(1);
+    // A commit that changes none of the page's rows moves the mark all the same.
+    expect((await app.post(`${base}/labels`, { name: 'kept-unrelated', color: '#112233' }, { token: 'maintainer' })).status).toBe(201);
+    expect(await pageReads(other, () => listOn(other, 'per_page=2'))).toHaveLength(1);
+  });
+
+  it('shows at once, on another process, a merge request created or deleted there', async () => {
+    const listed = async () => {
+      const response = await other.fetch(
+        new Request(`http://localhost${base}/merge_requests?per_page=100`, { headers: { 'PRIVATE-TOKEN': app.tokens.developer! } }),
+      );
+      return { iids: ((await response.json()) as { iid: number }[]).map((mr) => mr.iid), total: Number(response.headers.get('x-total')) };
+    };
+    const before = await listed();
+    await listed();
+    await commit('kept-feature', 'kept.txt', 'main');
+    const created = await app.post(`${base}/merge_requests`, { title: 'Kept', source_branch: 'kept-feature', target_branch: 'main' }, { token: 'maintainer' });
+    expect(created.status).toBe(201);
+    const after = await listed();
+    expect(after.iids[0]).toBe(created.body.iid);
+    expect(after.total).toBe(before.total + 1);
+    await listed();
+    expect((await app.delete(`${base}/merge_requests/${created.body.iid}`, { token: 'owner' })).status).toBe(204);
+    const removed = await listed();
+    expect(removed.iids).not.toContain(created.body.iid);
+    expect(removed.total).toBe(before.total);
   });
 });
