@@ -223,8 +223,9 @@ export function createMergeRequestStore(database: Database) {
               .orderBy('id'),
           ),
 
-    /** A page of merge requests; each row also carries the filter's total as TOTAL_COLUMN. */
     /**
+     * A page of merge requests; each row also carries the filter's total as TOTAL_COLUMN.
+     *
      * `mark`: the reading request's change mark (see `requestMark` in the kernel). A page of a
      * statement built once per shape is kept under it: a request under the same mark with the
      * same statement and values takes it instead of reading it again, since nothing was
