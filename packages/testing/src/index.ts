@@ -8,5 +8,5 @@ export {
 } from './create-test-app.js';
 export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { schemaDriftOf } from './schema-drift.js';
-export { recordStatements, type StatementLog } from './statement-log.js';
+export { recordStatements, statementsDuring, type StatementLog } from './statement-log.js';
 export { startTestProcess, type TestProcess, type TestProcessOptions } from './test-process.js';

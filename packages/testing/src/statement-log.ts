@@ -26,3 +26,13 @@ export function recordStatements(kernel: Kernel): StatementLog {
     stop: stopObserving,
   };
 }
+
+/** The SQL of every statement `kernel` runs while `run` does (the token's last-use stamp left out). */
+export async function statementsDuring(kernel: Kernel, run: () => Promise<unknown>): Promise<string[]> {
+  const log = recordStatements(kernel);
+  try {
+    return await log.during(run);
+  } finally {
+    log.stop();
+  }
+}

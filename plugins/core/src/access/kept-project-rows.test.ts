@@ -1,4 +1,5 @@
 import type { Kernel } from '@forgekit/kernel';
+import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMembersRef, coreProjectsRef } from '../contracts.js';
 import { createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
@@ -32,16 +33,8 @@ describe('project rows kept between reading requests', () => {
   const project = (kernel: Kernel, secret: string) => request(kernel, 'GET', `/projects/${shared.app.project.id}`, secret);
 
   /** The project statements `kernel` runs while `run` does. */
-  async function projectReads(kernel: Kernel, run: () => Promise<unknown>) {
-    const statements: string[] = [];
-    const stop = kernel.database.observeReads((sql) => statements.push(sql));
-    try {
-      await run();
-    } finally {
-      stop();
-    }
-    return statements.filter((sql) => /from `projects`/.test(sql));
-  }
+  const projectReads = async (kernel: Kernel, run: () => Promise<unknown>) =>
+    (await statementsDuring(kernel, run)).filter((sql) => /from `projects`/.test(sql));
 
   it.skipIf(onPostgres)('reads the project once while nothing is committed', async () => {
     const { tokens } = shared.app;

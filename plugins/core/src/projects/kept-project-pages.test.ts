@@ -1,4 +1,5 @@
 import type { Kernel } from '@forgekit/kernel';
+import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMembersRef, coreProjectsRef } from '../contracts.js';
 import { createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
@@ -36,16 +37,8 @@ describe('project list pages kept between reading requests', () => {
   const ours = (projects: Listed[]) => projects.find((project) => project.id === shared.app.project.id);
 
   /** The statements over projects or members `kernel` runs while `run` does. */
-  async function pageReads(kernel: Kernel, run: () => Promise<unknown>) {
-    const statements: string[] = [];
-    const stop = kernel.database.observeReads((sql) => statements.push(sql));
-    try {
-      await run();
-    } finally {
-      stop();
-    }
-    return statements.filter((sql) => /from `(projects|members)`/.test(sql));
-  }
+  const pageReads = async (kernel: Kernel, run: () => Promise<unknown>) =>
+    (await statementsDuring(kernel, run)).filter((sql) => /from `(projects|members)`/.test(sql));
 
   it.skipIf(onPostgres)('reads the page and the levels once while nothing is committed', async () => {
     const { tokens } = shared.app;

@@ -6,6 +6,7 @@ import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
 import { repositoriesPlugin } from '@forgekit/plugin-repositories';
+import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRequestsPlugin } from '../plugin.js';
 
@@ -117,16 +118,7 @@ describe('merge request lists from the presented cache', () => {
   });
 
   /** The page statements (those carrying the total) `kernel` runs while `run` does. */
-  async function pageReads(kernel: Kernel, run: () => Promise<unknown>) {
-    const statements: string[] = [];
-    const stop = kernel.database.observeReads((sql) => statements.push(sql));
-    try {
-      await run();
-    } finally {
-      stop();
-    }
-    return statements.filter((sql) => /total_count/.test(sql));
-  }
+  const pageReads = async (kernel: Kernel, run: () => Promise<unknown>) => (await statementsDuring(kernel, run)).filter((sql) => /total_count/.test(sql));
 
   it.skipIf(onPostgres)('reads a page once while nothing is committed, and again after any process commits anything', async () => {
     // The token's first use on this process stamps it: a commit of its own, before the page is kept.
