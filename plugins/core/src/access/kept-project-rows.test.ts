@@ -2,7 +2,7 @@ import type { Kernel } from '@forgekit/kernel';
 import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMembersRef, coreProjectsRef } from '../contracts.js';
-import { createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
+import { askKernel, createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
 
 const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
@@ -20,16 +20,7 @@ describe('project rows kept between reading requests', () => {
     await shared?.close();
   });
 
-  const request = (kernel: Kernel, method: string, path: string, secret: string, body?: unknown) =>
-    kernel
-      .fetch(
-        new Request(`http://localhost/api/v4${path}`, {
-          method,
-          headers: { 'PRIVATE-TOKEN': secret, 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-      )
-      .then(async (res) => ({ status: res.status, body: await res.json() }));
+  const request = askKernel;
   const project = (kernel: Kernel, secret: string) => request(kernel, 'GET', `/projects/${shared.app.project.id}`, secret);
 
   /** The project statements `kernel` runs while `run` does. */

@@ -2,7 +2,7 @@ import type { Kernel } from '@forgekit/kernel';
 import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMembersRef, coreProjectsRef } from '../contracts.js';
-import { createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
+import { askKernel, createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
 
 const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
@@ -22,16 +22,7 @@ describe('project list pages kept between reading requests', () => {
     await shared?.close();
   });
 
-  const request = (kernel: Kernel, method: string, path: string, secret: string, body?: unknown) =>
-    kernel
-      .fetch(
-        new Request(`http://localhost/api/v4${path}`, {
-          method,
-          headers: { 'PRIVATE-TOKEN': secret, 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-      )
-      .then(async (res) => ({ status: res.status, body: (await res.json()) as unknown, total: res.headers.get('x-total') }));
+  const request = askKernel;
   const list = (kernel: Kernel, secret: string, query = 'per_page=20') => request(kernel, 'GET', `/projects?${query}`, secret);
   const listed = async (kernel: Kernel, secret: string) => (await list(kernel, secret)).body as Listed[];
   const ours = (projects: Listed[]) => projects.find((project) => project.id === shared.app.project.id);

@@ -46,3 +46,15 @@ export async function createSharedDatabaseApps(plugins: readonly ForgePlugin<any
     },
   };
 }
+
+/** A JSON request to a kernel as the token's owner; answers the status, the parsed body and `x-total`. */
+export async function askKernel(kernel: Kernel, method: string, path: string, secret: string, body?: unknown) {
+  const res = await kernel.fetch(
+    new Request(`http://localhost/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': secret, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  return { status: res.status, body: (await res.json()) as unknown, total: res.headers.get('x-total') };
+}

@@ -14,19 +14,22 @@ describe('commits', () => {
   afterAll(() => app.close());
 
   describe('POST /projects/:id/repository/commits', () => {
-    it('lands concurrent commits to one branch one after another, losing none', async () => {
-      const own = await app.post('/api/v4/projects', { name: 'Concurrent', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
-      const path = `/api/v4/projects/${own.body.id}/repository/commits`;
-      const files = ['a', 'b', 'c', 'd', 'e'].map((name) => `concurrent/${name}.txt`);
-      const results = await Promise.all(
+    /** Commits each file to `main` in its own request, all sent at once. */
+    const createAtOnce = (projectId: number, files: string[]) =>
+      Promise.all(
         files.map((file) =>
           app.post(
-            path,
+            `/api/v4/projects/${projectId}/repository/commits`,
             { branch: 'main', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] },
             { token: 'owner' },
           ),
         ),
       );
+
+    it('lands concurrent commits to one branch one after another, losing none', async () => {
+      const own = await app.post('/api/v4/projects', { name: 'Concurrent', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
+      const files = ['a', 'b', 'c', 'd', 'e'].map((name) => `concurrent/${name}.txt`);
+      const results = await createAtOnce(own.body.id, files);
       expect(results.map((res) => res.status)).toEqual([201, 201, 201, 201, 201]);
       const tree = await app.get(`/api/v4/projects/${own.body.id}/repository/tree`, { token: 'owner', query: { path: 'concurrent', per_page: 100 } });
       expect(tree.body.map((entry: { path: string }) => entry.path).sort()).toEqual(files);
@@ -34,17 +37,8 @@ describe('commits', () => {
 
     it('lands commits that arrive together in a line, refusing one alone with its own error', async () => {
       const own = await app.post('/api/v4/projects', { name: 'Together', namespace_id: app.group.id, initialize_with_readme: true }, { token: 'owner' });
-      const path = `/api/v4/projects/${own.body.id}/repository/commits`;
       const files = ['a.txt', 'b.txt', 'README.md', 'c.txt', 'd.txt'];
-      const results = await Promise.all(
-        files.map((file) =>
-          app.post(
-            path,
-            { branch: 'main', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] },
-            { token: 'owner' },
-          ),
-        ),
-      );
+      const results = await createAtOnce(own.body.id, files);
       expect(results.map((res) => res.status)).toEqual([201, 201, 400, 201, 201]);
       expect(results[2]!.body.message).toBe('A file with this name already exists');
       const landed: { id: string; parent_ids: string[]; stats: unknown }[] = results.filter((res) => res.status === 201).map((res) => res.body);
