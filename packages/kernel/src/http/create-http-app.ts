@@ -329,7 +329,8 @@ export function createHttpApp(options: HttpAppOptions): App {
     const uploads: string[] = [];
     let aborted = false;
     try {
-      const prepared = await run(route, guards, event, requestId, uploads);
+      // Uploaded files are gone before the answer is sent, so a client never sees them outlive its request.
+      const prepared = await run(route, guards, event, requestId, uploads).finally(() => removeFiles(uploads));
       await write(event, route, prepared);
     } catch (error) {
       aborted = isAborted(error);
@@ -338,7 +339,6 @@ export function createHttpApp(options: HttpAppOptions): App {
       else await writeError(event, error, requestId);
     } finally {
       options.inflight.count--;
-      if (uploads.length > 0) await removeFiles(uploads);
       logRequest(event, aborted);
     }
   }
