@@ -41,6 +41,7 @@ export { contentDisposition } from './http/content-disposition.js';
 export { tokenDigest, generateToken, type Principal, type Credential, type IdentityProvider } from './auth/identity.js';
 export { insufficientScope, scopesFor } from './auth/authenticate.js';
 export { requestMark } from './auth/request-mark.js';
+export { keptUnderMark } from './db/kept-under-mark.js';
 export { today } from './text/today.js';
 export type { Database, Dialect } from './db/open-database.js';
 export type { Transaction, TxOption } from './db/transaction.js';

@@ -3,7 +3,7 @@
  * membership, personal ownership and visibility. 404 for what the caller may not
  * see, 403 for what they see but may not do.
  */
-import { forbidden, notFound, requestMark, type Database, type Principal } from '@forgekit/kernel';
+import { forbidden, keptUnderMark, notFound, requestMark, type Database, type Principal } from '@forgekit/kernel';
 import { readsByShape, recordId, ref, sql, type Conditions, type PreparedRead, type Query, type Value } from '@forgekit/kernel/orm';
 import type { AccessService, GroupAccess, Namespace, Project, ProjectAccess, ProjectPermissions, User, UserService, VisibilityOptions } from '../contracts.js';
 import { MemberEntity } from '../entities/member.js';
@@ -233,29 +233,11 @@ export function createAccessService(
     return found;
   }
 
-  /**
-   * Rows of `projectByIdWithLevels` by caller and project, each with the change mark of the
-   * request that read it: a reading request under the same mark on the same day takes it
-   * instead of reading the row again, since nothing was committed since, by any process (see
-   * `requestMark`). A small memo, as the credentials' one: an overflow starts it again.
-   */
-  const keptRows = new Map<string, { mark: number; today: string; row: Project & MemberLevels }>();
-  /** A row of its own for each request: a caller may change the objects it is given. */
-  const copyOfRow = (row: Project & MemberLevels) => ({ ...row, namespace: { ...row.namespace } });
+  /** Rows of `projectByIdWithLevels` by caller and project, kept between reading requests under their change mark. */
+  const keptRows = keptUnderMark<(Project & MemberLevels) | undefined>(ROWS_KEPT, (row) => row && { ...row, namespace: { ...row.namespace } });
 
-  async function projectRowWithLevels(user: Principal, id: number) {
-    const date = today();
-    const mark = requestMark(user);
-    const key = `${user.id}:${id}`;
-    const kept = mark === undefined ? undefined : keptRows.get(key);
-    if (kept && kept.mark === mark && kept.today === date) return copyOfRow(kept.row);
-    const row = await projectByIdWithLevels.first({ user: user.id, today: date, id });
-    if (mark !== undefined && row) {
-      if (keptRows.size >= ROWS_KEPT) keptRows.clear();
-      keptRows.set(key, { mark, today: date, row: copyOfRow(row) });
-    }
-    return row;
-  }
+  const projectRowWithLevels = (user: Principal, id: number) =>
+    keptRows(`${user.id}:${id}`, requestMark(user), () => projectByIdWithLevels.first({ user: user.id, today: today(), id }));
 
   /** A project by id or path with the caller's access. */
   async function findProjectAccess(user: Principal | null, idOrPath: string): Promise<ProjectAccess | null> {

@@ -6,6 +6,7 @@ import {
   keysetPage,
   page,
   params,
+  keptUnderMark,
   requestMark,
   totalFromRows,
   TOTAL_COLUMN,
@@ -56,8 +57,6 @@ const PAGES_KEPT = 256;
 
 /** A page read as keys, with the caller's levels in its projects when the view shows them. */
 interface KeptPage {
-  mark: number;
-  today: string;
   fetched: readonly ProjectKey[];
   permissions: Map<number, ProjectPermissions> | undefined;
 }
@@ -117,13 +116,10 @@ export function projectListRoute(
 ): Route {
   const plainPages = readsByShape<PreparedRead<WithOwner | ProjectKey, PageParams>>(PLAIN_SHAPES);
   /**
-   * Plain pages read as keys, by shape, page and caller, each with the change mark of the
-   * request that read it: a reading request under the same mark on the same day takes the
-   * page's keys and the caller's levels instead of reading them again, since nothing was
-   * committed since, by any process (see `requestMark`). Keys and levels are only read from;
-   * an overflow starts the memo again.
+   * Plain pages read as keys, by shape, page and caller, kept between reading requests under
+   * their change mark; the caller's levels in the page's projects join the kept page once read.
    */
-  const keptPages = new Map<string, KeptPage>();
+  const keptPages = keptUnderMark<KeptPage>(PAGES_KEPT);
   let byIds: PreparedRead<WithOwner, 'ids'> | undefined;
   /** Whole rows of a page's projects that have no kept fragment. */
   const wholeByIds = () =>
@@ -214,24 +210,17 @@ export function projectListRoute(
               pageQuery(p.limit, p.offset, user && ({ ...user, id: p.user } as NonNullable<RequestContext['user']>), p.today, !wholeRows),
             ) as unknown as PreparedRead<WithOwner | ProjectKey, PageParams>,
         );
-        const date = today();
+        const readPage = async (): Promise<KeptPage> => ({
+          fetched: (await read.all({ limit, offset: ctx.page.offset, user: user?.id ?? null, today: today() })) as ProjectKey[],
+          permissions: undefined,
+        });
         const mark = wholeRows ? undefined : requestMark(user);
-        const pageKey = `${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`;
-        const kept = mark === undefined ? undefined : keptPages.get(pageKey);
-        if (kept && kept.mark === mark && kept.today === date) {
-          fetched = kept.fetched as ProjectKey[];
-          keptPermissions = kept.permissions;
-        } else {
-          fetched = await read.all({ limit, offset: ctx.page.offset, user: user?.id ?? null, today: date });
-          if (mark !== undefined) {
-            if (keptPages.size >= PAGES_KEPT) keptPages.clear();
-            const page: KeptPage = { mark, today: date, fetched: fetched as ProjectKey[], permissions: undefined };
-            keptPages.set(pageKey, page);
-            keepPermissions = (permissions) => {
-              page.permissions = permissions;
-            };
-          }
-        }
+        const page = await keptPages(`${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`, mark, readPage);
+        fetched = page.fetched as ProjectKey[];
+        keptPermissions = page.permissions;
+        keepPermissions = (permissions) => {
+          page.permissions = permissions;
+        };
       } else {
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));
       }

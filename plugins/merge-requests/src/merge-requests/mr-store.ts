@@ -1,5 +1,5 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
-import { TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
+import { keptUnderMark, TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
 import { allocateInternalId, type FilterParams, filterParams, readsByShape, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
@@ -129,8 +129,8 @@ export function createMergeRequestStore(database: Database) {
     );
     return { read, values: params.values, key: `${order.key}|${params.key}` };
   }
-  /** Pages by statement and values, each with the change mark of the request that read it (see `list`). */
-  const keptPages = new Map<string, { mark: number; rows: ListRow[] }>();
+  /** Pages by statement and values, kept under the change mark of the request that read them (see `list`); each request gets rows of its own. */
+  const keptPages = keptUnderMark<ListRow[]>(PAGES_KEPT, (rows) => rows.map((row) => ({ ...row })));
 
   return {
     /** Inserts with the project's next iid; concurrent creates take turns, and a lost race on the unique iid retries. */
@@ -235,14 +235,7 @@ export function createMergeRequestStore(database: Database) {
       const prepared = preparedPage(order, filter);
       if (!prepared) return database.rows(pageQuery(filter, order, limit, offset));
       const values = { ...prepared.values, limit, offset };
-      if (mark === undefined) return prepared.read.all(values);
-      const key = `${prepared.key}|${JSON.stringify(values)}`;
-      const kept = keptPages.get(key);
-      if (kept?.mark === mark) return kept.rows.map((row) => ({ ...row }));
-      const rows = await prepared.read.all(values);
-      if (keptPages.size >= PAGES_KEPT) keptPages.clear();
-      keptPages.set(key, { mark, rows: rows.map((row) => ({ ...row })) });
-      return rows;
+      return keptPages(`${prepared.key}|${JSON.stringify(values)}`, mark, () => prepared.read.all(values));
     },
 
     /** Ids of every merge request the filter matches (the popularity order's votes). */
