@@ -4,9 +4,11 @@ import {
   defineRoute,
   forbidden,
   frameworkError,
+  keptUnderMark,
   noContent,
   page,
   recordNotFound,
+  requestMark,
   totalFromRows,
   unauthorized,
   type RequestContext,
@@ -40,30 +42,47 @@ function iidOf(text: string): number {
   return Number(text);
 }
 
+/** Issue list pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
+const PAGES_KEPT = 256;
+
 const pathsOf = (projectAccess: ProjectAccess) =>
   new Map([[projectAccess.project.id, `${projectAccess.project.namespace.fullPath}/${projectAccess.project.path}`]]);
 
 export function issueRoutes({ service, store, access, projects, lister, orderFor, present, throttleCreate }: IssueRouteDeps): Route[] {
+  /**
+   * Pages by caller, scope, filters and URL, kept between reading requests under their change
+   * mark: a request under the same mark takes the page's texts and total instead of reading
+   * and presenting them again, since nothing they show was committed since, by any process.
+   */
+  const keptPages = keptUnderMark<{ items: unknown[]; total: number }>(PAGES_KEPT);
+
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
     scope: ListScope,
     input: ListInput,
   ) {
-    const filter = await lister(ctx.user, scope, input);
-    const order = await orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
-    const options = {
-      externalUrl: ctx.externalUrl,
-      relink: ctx.relink,
-      full: false,
-      withLabelsDetails: input.with_labels_details ?? false,
-      projectPaths: scope.kind === 'project' ? pathsOf(scope.access) : undefined,
+    const scopeKey = scope.kind === 'project' ? `project:${scope.access.project.id}` : scope.kind === 'group' ? `group:${scope.access.group.id}` : 'instance';
+    const key = `${ctx.user?.id ?? ''}|${scopeKey}|${ctx.externalUrl}|${ctx.page.perPage}|${ctx.page.offset}|${JSON.stringify(input)}`;
+    const read = async () => {
+      const filter = await lister(ctx.user, scope, input);
+      const order = await orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
+      const options = {
+        externalUrl: ctx.externalUrl,
+        relink: ctx.relink,
+        full: false,
+        withLabelsDetails: input.with_labels_details ?? false,
+        projectPaths: scope.kind === 'project' ? pathsOf(scope.access) : undefined,
+      };
+      // With the presented cache, the page is read as keys, and only the issues without a kept fragment whole.
+      const rows = present.cached()
+        ? await store.listKeys(filter, order, ctx.page.perPage, ctx.page.offset)
+        : await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
+      const items = present.cached() ? await present.keysJson(rows, options, store.byIds) : await present.json(rows as IssueRow[], options);
+      return { items, total: await totalFromRows(ctx.page as never, rows, () => store.count(filter)) };
     };
-    // With the presented cache, the page is read as keys, and only the issues without a kept fragment whole.
-    const rows = present.cached()
-      ? await store.listKeys(filter, order, ctx.page.perPage, ctx.page.offset)
-      : await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
-    const items = present.cached() ? await present.keysJson(rows, options, store.byIds) : await present.json(rows as IssueRow[], options);
-    return page(items, await totalFromRows(ctx.page as never, rows, () => store.count(filter)));
+    // Only texts are shared between requests: presented objects are each request's own.
+    const { items, total } = await keptPages(key, present.cached() ? requestMark(ctx.user) : undefined, read);
+    return page(items, total);
   }
 
   /** A project the caller sees (else 404) whose issues feature is open to them (else 403). */

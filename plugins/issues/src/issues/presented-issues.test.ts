@@ -4,8 +4,11 @@ import { labelsPlugin } from '@forgekit/plugin-labels';
 import { milestoneEventsPlugin } from '@forgekit/plugin-milestone-events';
 import { milestonesPlugin } from '@forgekit/plugin-milestones';
 import { notesPlugin } from '@forgekit/plugin-notes';
+import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuesPlugin } from '../plugin.js';
+
+const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
 const plugins = [labelsPlugin, milestonesPlugin, milestoneEventsPlugin, notesPlugin, issuesPlugin];
 
@@ -82,5 +85,32 @@ describe('issue lists from the presented cache', () => {
     await listOn(other);
     expect((await app.post(`${base}/issues/2/notes`, { body: 'A note' }, { token: 'developer' })).status).toBe(201);
     expect((await issueOn(other, 2)).user_notes_count).toBe(1);
+  });
+
+  /** The statements over what an issue list shows that `kernel` runs while `run` does. */
+  const listReads = async (kernel: Kernel, run: () => Promise<unknown>) =>
+    (await statementsDuring(kernel, run)).filter((sql) => /from `(issues|notes|award_emoji|labels|users|milestones)`/.test(sql));
+
+  it.skipIf(onPostgres)('reads and presents a page once while nothing is committed', async () => {
+    const first = await listOn(other, 'per_page=3');
+    expect(await listReads(other, async () => expect(await listOn(other, 'per_page=3')).toBe(first))).toEqual([]);
+    // Another page or other filters read their own.
+    expect((await listReads(other, () => listOn(other, 'per_page=3&page=2'))).length).toBeGreaterThan(0);
+    expect((await listReads(other, () => listOn(other, 'per_page=3&state=opened'))).length).toBeGreaterThan(0);
+  });
+
+  it("answers the process's own new issue on its next request", async () => {
+    const before = JSON.parse(await listOn(other)) as { iid: number }[];
+    const created = await other.fetch(
+      new Request(`http://localhost${base}/issues`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': app.tokens.developer!, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Made here' }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const after = JSON.parse(await listOn(other)) as { iid: number; title: string }[];
+    expect(after).toHaveLength(before.length + 1);
+    expect(after[0]).toMatchObject({ title: 'Made here' });
   });
 });
