@@ -64,7 +64,7 @@ export { buildOpenApiDocument, openApiPath, type OpenApiDocument, type DocumentI
 export { fieldSchema, objectSchema, type JsonSchema } from './openapi/field-schema.js';
 export { acceptedSchema, nullable } from './openapi/schema-parts.js';
 export { OPENAPI_PATH } from './openapi/openapi-route.js';
-export { JsonText } from './http/json-text.js';
+export { JsonText, keptList } from './http/json-text.js';
 export {
   createFragmentCache,
   sourceKey,

@@ -11,7 +11,7 @@ import { preformattedInfo, type Logger } from '../services/logger.js';
 import { PREFLIGHT_ROUTE, UNMATCHED_ROUTE, type KernelMetrics } from '../services/metrics.js';
 import type { RequestContext } from './context.js';
 import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
-import { serializeJson } from './json-text.js';
+import { keptBodyOf, serializeJson } from './json-text.js';
 import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
 import { validateParams } from './params.js';
 import { parseQuery, readBodyParams, removeFiles, type BodyLimits } from './read-input.js';
@@ -122,26 +122,31 @@ function send(event: H3Event, data: string | Buffer, type?: string): Promise<voi
 const SMALL_BODY = 16 * 1024;
 
 /**
- * Sends a text body (none for HEAD) as UTF-8 bytes, counting them for the access log. The
- * socket writes bytes after the headers as they are; a larger string it would first join to
- * the headers and copy whole on the heap, which for a list's body is young garbage per
- * request. A small body is cheaper joined than turned into a buffer and written apart.
+ * A body as it is written: UTF-8 bytes for a large text, which the socket writes after the
+ * headers as they are; a larger string it would first join to the headers and copy whole on
+ * the heap, which for a list's body is young garbage per request. A small body is cheaper
+ * joined than turned into a buffer and written apart.
  */
-function sendText(event: H3Event, text: string, type?: string) {
-  if (event.method === 'HEAD') return send(event, '', type);
-  if (text.length <= SMALL_BODY) {
-    factsOf(event).bytes += Buffer.byteLength(text);
-    return send(event, text, type);
-  }
-  const body = Buffer.from(text);
-  factsOf(event).bytes += body.length;
+const bodyOf = (text: string): string | Buffer => (text.length <= SMALL_BODY ? text : Buffer.from(text));
+
+/** Sends a body as made by `bodyOf`, counting its bytes for the access log. */
+function sendBody(event: H3Event, body: string | Buffer, type?: string) {
+  factsOf(event).bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   return send(event, body, type);
 }
 
+/** Sends a text body (none for HEAD). */
+function sendText(event: H3Event, text: string, type?: string) {
+  if (event.method === 'HEAD') return send(event, '', type);
+  return sendBody(event, bodyOf(text), type);
+}
+
+/** Sends a JSON body; a kept list's body is made once (see `keptList`). */
 function sendJson(event: H3Event, status: number, body: unknown) {
   event.node.res.statusCode = status;
   if (status === 204 || status === 304 || event.method === 'HEAD') return send(event, '');
-  return sendText(event, serializeJson(body), 'application/json');
+  const kept = keptBodyOf(body, bodyOf);
+  return kept === undefined ? sendText(event, serializeJson(body), 'application/json') : sendBody(event, kept, 'application/json');
 }
 
 /** A host name or address with an optional port, as a `Host` header may carry it; anything else is not put in links. */

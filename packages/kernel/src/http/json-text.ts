@@ -29,3 +29,24 @@ export function serializeJson(body: unknown): string {
   }
   return JSON.stringify(body);
 }
+
+/** Bodies of kept lists (see `keptList`), made by the first request that sends one. */
+const keptBodies = new WeakMap<readonly unknown[], string | Buffer | undefined>();
+
+/**
+ * `items`, as a memo keeps them between requests, frozen: the body made from them for the
+ * first request that sends them is kept with them and sent as it is to every later one, so a
+ * large list's text is neither joined nor copied into bytes again (young garbage per request).
+ */
+export function keptList<T extends JsonText>(items: T[]): readonly T[] {
+  keptBodies.set(Object.freeze(items), undefined);
+  return items;
+}
+
+/** The body of a kept list, made once with `make` from its JSON; undefined for any other value. */
+export function keptBodyOf(body: unknown, make: (json: string) => string | Buffer): string | Buffer | undefined {
+  if (!Array.isArray(body) || !keptBodies.has(body)) return undefined;
+  let made = keptBodies.get(body);
+  if (made === undefined) keptBodies.set(body, (made = make(serializeJson(body))));
+  return made;
+}

@@ -26,11 +26,11 @@ export const stream = (status: number, body: Readable, contentType: string, head
 /** One page of a list, with the total the pagination headers need (null when not counted). */
 export class Page<T> {
   constructor(
-    readonly items: T[],
+    readonly items: readonly T[],
     readonly total: number | null,
   ) {}
 }
-export const page = <T>(items: T[], total: number | null) => new Page(items, total);
+export const page = <T>(items: readonly T[], total: number | null) => new Page(items, total);
 
 /**
  * One page of a keyset-paginated list: `next` holds the params of the following
@@ -38,8 +38,8 @@ export const page = <T>(items: T[], total: number | null) => new Page(items, tot
  */
 export class KeysetPage<T> {
   constructor(
-    readonly items: T[],
+    readonly items: readonly T[],
     readonly next: Record<string, unknown> | null,
   ) {}
 }
-export const keysetPage = <T>(items: T[], next: Record<string, unknown> | null) => new KeysetPage(items, next);
+export const keysetPage = <T>(items: readonly T[], next: Record<string, unknown> | null) => new KeysetPage(items, next);
