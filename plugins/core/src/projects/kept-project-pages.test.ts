@@ -43,6 +43,19 @@ describe('project list pages kept between reading requests', () => {
     expect(await pageReads(other, () => list(other, tokens.developer, 'per_page=20&simple=true'))).toEqual([]);
   });
 
+  it('answers each view from one kept page with its own texts', async () => {
+    const { tokens } = shared.app;
+    const at = async (query: string) => ours((await list(other, tokens.developer, query)).body as Listed[]) as (Listed & { web_url: string }) | undefined;
+    const full = await at('per_page=20');
+    for (let i = 0; i < 2; i++) {
+      for (const simple of [await at('per_page=20&simple=true'), await at('per_page=20&simple=true')]) {
+        expect(simple).toMatchObject({ id: full!.id, web_url: full!.web_url });
+        expect(simple).not.toHaveProperty('permissions');
+      }
+      for (const again of [await at('per_page=20'), await at('per_page=20')]) expect(again).toEqual(full);
+    }
+  });
+
   it("answers another process's new project, change of a project and of the caller's levels on the next request", async () => {
     const { app } = shared;
     const { tokens, users } = app;

@@ -6,6 +6,7 @@ import {
   keysetPage,
   page,
   params,
+  keptList,
   keptUnderMark,
   requestMark,
   totalFromRows,
@@ -59,6 +60,8 @@ const PAGES_KEPT = 256;
 interface KeptPage {
   fetched: readonly ProjectKey[];
   permissions: Map<number, ProjectPermissions> | undefined;
+  /** The page's texts as last presented, by view and external URL, when every project had a kept fragment. */
+  presented?: { as: string; items: readonly JsonText[] };
 }
 
 /** What a page read as keys reads of a project's namespace and owner (see `ProjectKey`). */
@@ -198,6 +201,7 @@ export function projectListRoute(
       let wholeRows = true;
       let keptPermissions: Map<number, ProjectPermissions> | undefined;
       let keepPermissions: ((permissions: Map<number, ProjectPermissions> | undefined) => void) | undefined;
+      let kept: KeptPage | undefined;
       if (isPlainList(input, user, scoped !== null)) {
         // With the presented cache, the page is read as keys, and only the rows without a kept fragment whole.
         wholeRows = !fragments.enabled;
@@ -217,6 +221,7 @@ export function projectListRoute(
         const mark = wholeRows ? undefined : requestMark(user);
         const page = await keptPages(`${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`, mark, readPage);
         fetched = page.fetched as ProjectKey[];
+        kept = page;
         keptPermissions = page.permissions;
         keepPermissions = (permissions) => {
           page.permissions = permissions;
@@ -225,7 +230,9 @@ export function projectListRoute(
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));
       }
       const rows = fetched.slice(0, ctx.page.perPage);
-      const present = async () => {
+      const presentedAs = `${view}|${ctx.externalUrl}`;
+      const present = async (): Promise<readonly unknown[]> => {
+        if (kept?.presented?.as === presentedAs) return kept.presented.items;
         let permissions = keptPermissions;
         if (!simple && !permissions) {
           permissions = await access.projectPermissions(user!, rows as Project[]);
@@ -238,7 +245,11 @@ export function projectListRoute(
           return simple ? pageFragments.keptBasic(kept) : pageFragments.keptFull(kept, { isAdmin: user!.isAdmin, permissions: permissions!.get(key.id) });
         });
         const missing = rows.filter((_, i) => texts[i] === undefined).map((row) => row.id);
-        if (missing.length === 0) return texts as JsonText[];
+        if (missing.length === 0) {
+          // A kept page's texts are sent as one body made once.
+          if (kept) kept.presented = { as: presentedAs, items: keptList(texts as JsonText[]) };
+          return texts as JsonText[];
+        }
         const whole = new Map((await wholeByIds().all({ ids: missing })).map((row) => [row.id, row]));
         // A project deleted since the page was read is left out, as a page read a moment later would.
         return rows.flatMap((row, i) => {

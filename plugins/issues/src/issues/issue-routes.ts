@@ -4,6 +4,7 @@ import {
   defineRoute,
   forbidden,
   frameworkError,
+  keptList,
   keptUnderMark,
   noContent,
   page,
@@ -54,7 +55,7 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
    * mark: a request under the same mark takes the page's texts and total instead of reading
    * and presenting them again, since nothing they show was committed since, by any process.
    */
-  const keptPages = keptUnderMark<{ items: unknown[]; total: number }>(PAGES_KEPT);
+  const keptPages = keptUnderMark<{ items: readonly unknown[]; total: number }>(PAGES_KEPT);
 
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
@@ -77,7 +78,8 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
       const rows = present.cached()
         ? await store.listKeys(filter, order, ctx.page.perPage, ctx.page.offset)
         : await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
-      const items = present.cached() ? await present.keysJson(rows, options, store.byIds) : await present.json(rows as IssueRow[], options);
+      // A kept page's texts are sent as one body made once.
+      const items = present.cached() ? keptList(await present.keysJson(rows, options, store.byIds)) : await present.json(rows as IssueRow[], options);
       return { items, total: await totalFromRows(ctx.page as never, rows, () => store.count(filter)) };
     };
     // Only texts are shared between requests: presented objects are each request's own.
