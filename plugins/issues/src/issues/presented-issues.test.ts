@@ -99,6 +99,21 @@ describe('issue lists from the presented cache', () => {
     expect((await listReads(other, () => listOn(other, 'per_page=3&state=opened'))).length).toBeGreaterThan(0);
   });
 
+  it("counts another process's new issue in a label list at once", async () => {
+    const countOn = async (kernel: Kernel) => {
+      const response = await kernel.fetch(
+        new Request(`http://localhost${base}/labels?with_counts=true`, { headers: { 'PRIVATE-TOKEN': app.tokens.developer! } }),
+      );
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { name: string; open_issues_count: number }[]).find((label) => label.name === 'shared')!.open_issues_count;
+    };
+    const before = await countOn(other);
+    expect(await countOn(other)).toBe(before);
+    const created = await app.post(`${base}/issues`, { title: 'Counted elsewhere', labels: 'shared' }, { token: 'maintainer' });
+    expect(created.status).toBe(201);
+    expect(await countOn(other)).toBe(before + 1);
+  });
+
   it("answers the process's own new issue on its next request", async () => {
     const before = JSON.parse(await listOn(other)) as { iid: number }[];
     const created = await other.fetch(

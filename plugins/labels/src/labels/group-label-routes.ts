@@ -54,12 +54,14 @@ export function groupLabelRoutes(labels: LabelService, views: LabelViews, access
       paginated: true,
       input: params({ with_counts: f.optional(f.boolean(), false), ...scopeFlags, search: f.optional(f.string()), archived: f.optional(f.boolean()) }),
       async handler(ctx, input) {
-        const { scope, access: found } = await scopeFor(ctx.user, ctx.params.id, input);
-        const filter = { search: input.search, archived: input.archived };
-        const viewer = { userId: ctx.user.id };
-        const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
-        const counts = input.with_counts ? { user: ctx.user, kind: 'group' as const, access: found } : undefined;
-        const items = await views.list(list, { ...viewer, counts }, { subscribed });
+        const { items, total } = await views.keptPage(ctx, input, async () => {
+          const { scope, access: found } = await scopeFor(ctx.user, ctx.params.id, input);
+          const filter = { search: input.search, archived: input.archived };
+          const viewer = { userId: ctx.user.id };
+          const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
+          const counts = input.with_counts ? { user: ctx.user, kind: 'group' as const, access: found } : undefined;
+          return { items: await views.list(list, { ...viewer, counts }, { subscribed }), total };
+        });
         return page(items, total);
       },
     }),

@@ -1,10 +1,13 @@
 import { kernelServices, type Kernel } from '@forgekit/kernel';
 import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
+import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelsPlugin } from '../plugin.js';
 import { createLabelService } from './label-service.js';
 import { createLabelStore } from './label-store.js';
 import { createLabelViews } from './label-views.js';
+
+const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
 describe('label lists from the presented cache', () => {
   let app: TestApp;
@@ -78,5 +81,19 @@ describe('label lists from the presented cache', () => {
     expect((await app.post(`${groupLabels()}/group-2/subscribe`, undefined, { token: 'maintainer' })).status).toBe(201);
     const listed = JSON.parse((await listOn(other, groupLabels())).text) as { name: string; subscribed: boolean }[];
     expect(listed.find((label) => label.name === 'group-2')?.subscribed).toBe(true);
+  });
+
+  /** The statements over what a label list shows that `kernel` runs while `run` does. */
+  const listReads = async (kernel: Kernel, run: () => Promise<unknown>) =>
+    (await statementsDuring(kernel, run)).filter((sql) => /from `(labels|label_\w+|members|namespaces|projects|subscriptions)`/.test(sql));
+
+  it.skipIf(onPostgres)('reads and presents a page once while nothing is committed', async () => {
+    for (const path of [`${groupLabels()}?with_counts=true`, `${projectLabels()}?with_counts=true`]) {
+      const first = await listOn(other, path);
+      expect(await listReads(other, async () => expect((await listOn(other, path)).text).toBe(first.text))).toEqual([]);
+      // Another page or other parameters read their own.
+      expect((await listReads(other, () => listOn(other, `${path}&per_page=2`))).length).toBeGreaterThan(0);
+      expect((await listReads(other, () => listOn(other, `${path}&search=group`))).length).toBeGreaterThan(0);
+    }
   });
 });

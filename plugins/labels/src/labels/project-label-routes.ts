@@ -74,14 +74,16 @@ export function projectLabelRoutes(
         archived: f.optional(f.boolean()),
       }),
       async handler(ctx, input) {
-        const found = await projectOf(ctx.user, ctx.params.id);
-        const { project } = found;
-        const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
-        const filter = { search: input.search, archived: input.archived };
-        const viewer = { userId: ctx.user.id, projectId: project.id };
-        const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
-        const counts = input.with_counts ? { user: ctx.user, kind: 'project' as const, access: found } : undefined;
-        const items = await views.list(list, { ...viewer, counts }, { subscribed });
+        const { items, total } = await views.keptPage(ctx, input, async () => {
+          const found = await projectOf(ctx.user, ctx.params.id);
+          const { project } = found;
+          const scope = scopeOf(projectParent(project), input.include_ancestor_groups !== false);
+          const filter = { search: input.search, archived: input.archived };
+          const viewer = { userId: ctx.user.id, projectId: project.id };
+          const { labels: list, subscribed, total } = await labels.page(scope, filter, ctx.page, viewer);
+          const counts = input.with_counts ? { user: ctx.user, kind: 'project' as const, access: found } : undefined;
+          return { items: await views.list(list, { ...viewer, counts }, { subscribed }), total };
+        });
         return page(items, total);
       },
     }),
