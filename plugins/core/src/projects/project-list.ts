@@ -199,9 +199,8 @@ export function projectListRoute(
 
       let fetched: (WithOwner | ProjectKey)[];
       let wholeRows = true;
-      let keptPermissions: Map<number, ProjectPermissions> | undefined;
-      let keepPermissions: ((permissions: Map<number, ProjectPermissions> | undefined) => void) | undefined;
-      let kept: KeptPage | undefined;
+      /** The plain list's page as kept under the mark, with the caller's levels and texts once known. */
+      let keptPage: KeptPage | undefined;
       if (isPlainList(input, user, scoped !== null)) {
         // With the presented cache, the page is read as keys, and only the rows without a kept fragment whole.
         wholeRows = !fragments.enabled;
@@ -219,24 +218,19 @@ export function projectListRoute(
           permissions: undefined,
         });
         const mark = wholeRows ? undefined : requestMark(user);
-        const page = await keptPages(`${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`, mark, readPage);
-        fetched = page.fetched as ProjectKey[];
-        kept = page;
-        keptPermissions = page.permissions;
-        keepPermissions = (permissions) => {
-          page.permissions = permissions;
-        };
+        keptPage = await keptPages(`${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`, mark, readPage);
+        fetched = keptPage.fetched as ProjectKey[];
       } else {
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));
       }
       const rows = fetched.slice(0, ctx.page.perPage);
       const presentedAs = `${view}|${ctx.externalUrl}`;
       const present = async (): Promise<readonly unknown[]> => {
-        if (kept?.presented?.as === presentedAs) return kept.presented.items;
-        let permissions = keptPermissions;
+        if (keptPage?.presented?.as === presentedAs) return keptPage.presented.items;
+        let permissions = keptPage?.permissions;
         if (!simple && !permissions) {
           permissions = await access.projectPermissions(user!, rows as Project[]);
-          keepPermissions?.(permissions);
+          if (keptPage) keptPage.permissions = permissions;
         }
         if (wholeRows) return (rows as WithOwner[]).map((row) => presentWhole(row, permissions));
         const texts = (rows as ProjectKey[]).map((key) => {
@@ -247,7 +241,7 @@ export function projectListRoute(
         const missing = rows.filter((_, i) => texts[i] === undefined).map((row) => row.id);
         if (missing.length === 0) {
           // A kept page's texts are sent as one body made once.
-          if (kept) kept.presented = { as: presentedAs, items: keptList(texts as JsonText[]) };
+          if (keptPage) keptPage.presented = { as: presentedAs, items: keptList(texts as JsonText[]) };
           return texts as JsonText[];
         }
         const whole = new Map((await wholeByIds().all({ ids: missing })).map((row) => [row.id, row]));
