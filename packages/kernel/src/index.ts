@@ -51,6 +51,7 @@ export { defineEvent, type EventBus, type EventHandler, type EventDescriptor } f
 export { checkUnmodifiedSince } from './http/preconditions.js';
 export { patchFrom, type PatchField } from './http/patch.js';
 export type { JobService, JobHandler, JobOptions, EnqueueOptions } from './services/jobs.js';
+export { JOB_STOP_GRACE_MS, JobServiceStoppedError } from './services/jobs.js';
 export type { RateLimitService, RateLimit } from './services/rate-limit.js';
 export type { FileStorage, StoredFile } from './services/file-storage.js';
 export { createSecrets, generateSecretsKey, type Secrets } from './services/secrets.js';

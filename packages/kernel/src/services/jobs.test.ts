@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { InProcessJobService, retryWaitMs } from './jobs.js';
+import { InProcessJobService, JobServiceStoppedError, retryWaitMs } from './jobs.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -214,6 +214,54 @@ describe('InProcessJobService', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('drops a start not yet due when it stops, and stops at once', async () => {
+    const jobs = new InProcessJobService(silent);
+    const handler = vi.fn(async () => {});
+    jobs.define('core:later', handler);
+    await jobs.enqueue('core:later', {}, { startAfter: new Date(Date.now() + 3_600_000) });
+    const began = Date.now();
+    await jobs.stop();
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('runs its queue down for the grace time only, then drops what still waits for a slot', async () => {
+    const log = pino({ level: 'silent' });
+    const warn = vi.spyOn(log, 'warn');
+    const jobs = new InProcessJobService(log);
+    const gate = deferred();
+    const started: number[] = [];
+    jobs.define(
+      'core:backlog',
+      async ({ id }: { id: number }) => {
+        started.push(id);
+        if (id > 2) await gate.promise;
+      },
+      { concurrency: 2 },
+    );
+    for (const id of [1, 2, 3, 4, 5, 6]) await jobs.enqueue('core:backlog', { id });
+    await jobs.stop(50);
+    // 1 and 2 end, 3 and 4 take their slots and hang; 5 and 6 never start.
+    expect(started).toEqual([1, 2, 3, 4]);
+    expect(warn).toHaveBeenCalledWith({ dropped: { 'core:backlog': 2 }, running: { 'core:backlog': 2 }, graceMs: 50 }, 'job service stopped before its queue ran down');
+    gate.resolve();
+    await tick();
+    expect(started).toEqual([1, 2, 3, 4]);
+    await expect(jobs.enqueue('core:backlog', { id: 7 })).rejects.toBeInstanceOf(JobServiceStoppedError);
+  });
+
+  it('says nothing when its queue runs down in time', async () => {
+    const log = pino({ level: 'silent' });
+    const warn = vi.spyOn(log, 'warn');
+    const jobs = new InProcessJobService(log);
+    const seen: number[] = [];
+    jobs.define('core:quick', async ({ id }: { id: number }) => void seen.push(id));
+    for (const id of [1, 2, 3]) await jobs.enqueue('core:quick', { id });
+    await jobs.stop(1_000);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('waits as pg-boss does: the delay, or with backoff the delay doubled each retry plus up to as much at random', () => {

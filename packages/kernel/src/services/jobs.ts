@@ -49,9 +49,23 @@ export interface JobService {
   start(schedules: Record<string, readonly string[]>): Promise<void>;
   /** Fails as `start` would for `schedules` (an unknown job, a bad cron expression), starting nothing. */
   checkSchedules(schedules: Record<string, readonly string[]>): void;
-  /** Stops taking jobs and waits for the running ones. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the running ones, at most `graceMs` (default
+   * `JOB_STOP_GRACE_MS`): a backlog cannot hold a stopping process for ever.
+   */
+  stop(graceMs?: number): Promise<void>;
   readonly names: readonly string[];
+}
+
+/** How long a stopping job service waits for its jobs: pg-boss's own default stop timeout. */
+export const JOB_STOP_GRACE_MS = 30_000;
+
+/** Thrown by `enqueue` once the service stops; a job kept in a table of its own is recovered at the next start. */
+export class JobServiceStoppedError extends Error {
+  constructor(readonly job: string) {
+    super(`Job service is stopped; '${job}' was not queued`);
+    this.name = 'JobServiceStoppedError';
+  }
 }
 
 export abstract class BaseJobService implements JobService {
@@ -91,15 +105,15 @@ export abstract class BaseJobService implements JobService {
 
   abstract enqueue<D>(name: string, data?: D, options?: EnqueueOptions): Promise<void>;
   abstract start(schedules: Record<string, readonly string[]>): Promise<void>;
-  abstract stop(): Promise<void>;
+  abstract stop(graceMs?: number): Promise<void>;
 }
 
 @injectable()
 export class InProcessJobService extends BaseJobService {
   private readonly running = new Set<Promise<void>>();
   private readonly singletons = new Set<string>();
-  /** Per job name: how many run now, and the jobs waiting for one of them to end. */
-  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
+  /** Per job name: how many run now, and the jobs waiting for one of them to end (told false when dropped). */
+  private readonly slots = new Map<string, { active: number; waiting: ((run: boolean) => void)[] }>();
   private readonly crons: Cron[] = [];
   /** Cancels the waits of retries not yet due. */
   private readonly waits = new Set<() => void>();
@@ -111,7 +125,7 @@ export class InProcessJobService extends BaseJobService {
 
   async enqueue<D>(name: string, data?: D, options: EnqueueOptions = {}) {
     const handler = this.handler(name);
-    if (this.stopped) throw new Error(`Job service is stopped; '${name}' was not queued`);
+    if (this.stopped) throw new JobServiceStoppedError(name);
     const key = options.singletonKey ? `${name}/${options.singletonKey}` : null;
     if (key && this.singletons.has(key)) return;
     if (key) this.singletons.add(key);
@@ -127,8 +141,9 @@ export class InProcessJobService extends BaseJobService {
         return attempt(retry + 1);
       }
     };
-    const task = new Promise<void>((resolve) => setTimeout(resolve, delay))
-      .then(() => attempt(0))
+    // A start not yet due is dropped on stop, as a retry is.
+    const task = this.pause(delay)
+      .then((due) => (due ? attempt(0) : undefined))
       .catch((error) => this.log.error({ err: error, job: name }, 'job failed'))
       .finally(() => {
         if (key) this.singletons.delete(key);
@@ -142,20 +157,20 @@ export class InProcessJobService extends BaseJobService {
     const slot = this.slots.get(name) ?? { active: 0, waiting: [] };
     this.slots.set(name, slot);
     if (slot.active < this.concurrency.get(name)!) slot.active += 1;
-    else await new Promise<void>((resolve) => slot.waiting.push(resolve));
+    else if (!(await new Promise<boolean>((resolve) => slot.waiting.push(resolve)))) return;
     try {
       await work();
     } finally {
       // The slot passes to the next waiting job, if any.
       const next = slot.waiting.shift();
-      if (next) next();
+      if (next) next(true);
       else slot.active -= 1;
     }
   }
 
   /**
-   * Waits `ms` before a retry; false when the service stops first (a retry not yet due is dropped,
-   * as a process that ends loses it). A retry without a delay runs as part of the running job.
+   * Waits `ms` before a start or a retry; false when the service stops first (a job not yet due is
+   * dropped, as a process that ends loses it). A retry without a delay runs as part of the running job.
    */
   private pause(ms: number) {
     if (ms <= 0) return Promise.resolve(true);
@@ -184,11 +199,27 @@ export class InProcessJobService extends BaseJobService {
     }
   }
 
-  async stop() {
+  /**
+   * Runs the queue down for at most `graceMs`. Then the jobs still waiting for a slot are dropped and
+   * the running ones are left to the process's end, as pg-boss's stop timeout leaves them.
+   */
+  async stop(graceMs = JOB_STOP_GRACE_MS) {
     this.stopped = true;
     for (const cron of this.crons) cron.stop();
     for (const cancel of this.waits) cancel();
     this.waits.clear();
-    await Promise.all([...this.running]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<true>((resolve) => (timer = setTimeout(resolve, graceMs, true)));
+    const overdue = await Promise.race([Promise.all([...this.running]).then(() => false as const), late]);
+    clearTimeout(timer);
+    if (!overdue) return;
+    const dropped: Record<string, number> = {};
+    const running: Record<string, number> = {};
+    for (const [name, slot] of this.slots) {
+      if (slot.waiting.length > 0) dropped[name] = slot.waiting.length;
+      if (slot.active > 0) running[name] = slot.active;
+      for (const wake of slot.waiting.splice(0)) wake(false);
+    }
+    this.log.warn({ dropped, running, graceMs }, 'job service stopped before its queue ran down');
   }
 }

@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import { inject, injectable } from '../plugin/registry.js';
 import type { KernelConfig } from '../config/kernel-config.js';
 import { kernelTokens } from '../plugin/kernel-tokens.js';
-import { BaseJobService, type EnqueueOptions } from './jobs.js';
+import { BaseJobService, type EnqueueOptions, JOB_STOP_GRACE_MS } from './jobs.js';
 import type { Logger } from './logger.js';
 
 /** pg-boss queue names allow letters, digits, `_`, `-` and `.`; ours use `:`. */
@@ -110,7 +110,7 @@ export class PgBossJobService extends BaseJobService {
     for (const send of this.early.splice(0)) await send();
   }
 
-  async stop() {
-    if (this.started) await (await this.boss).stop({ graceful: true, wait: true, timeout: 30_000 });
+  async stop(graceMs = JOB_STOP_GRACE_MS) {
+    if (this.started) await (await this.boss).stop({ graceful: true, wait: true, timeout: graceMs });
   }
 }

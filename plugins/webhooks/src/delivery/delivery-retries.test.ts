@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { kernelServices } from '@forgekit/kernel';
+import { JobServiceStoppedError, kernelServices } from '@forgekit/kernel';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { webhookEvents } from '../contracts.js';
@@ -46,6 +46,27 @@ describe('waiting deliveries and their retries', () => {
       groupId: null,
       payload: { object_kind: 'push', ref },
     });
+
+  /** The plugin's delivery service over this app's tables, with the given history and queue. */
+  const deliveryService = (parts: Pick<Parameters<typeof createDeliveryService>[0], 'jobs'> & Partial<Parameters<typeof createDeliveryService>[0]>) => {
+    const kernel = app.kernel;
+    return createDeliveryService({
+      database: kernel.database,
+      hooks: createHookStore(kernel.database, kernel.resolve(kernelServices.secrets)),
+      logs: createLogStore(kernel.database),
+      deliveries: createDeliveryStore(kernel.database),
+      metrics: kernel.metrics,
+      policy: async () => ({ allowLocal: true, allowlist: [], denyAll: false }),
+      autoDisabling: async () => false,
+      groupsOfProject: async () => [app.group.id],
+      groupsOfGroup: async () => [app.group.id],
+      instanceUrl: 'http://localhost',
+      userAgent: 'Service/test',
+      timeoutMs: 5000,
+      log: kernel.log,
+      ...parts,
+    });
+  };
 
   beforeAll(async () => {
     app = await createTestApp({ plugins: [webhooksPlugin] });
@@ -118,13 +139,10 @@ describe('waiting deliveries and their retries', () => {
   });
 
   it('runs an attempt that failed here again with the same Idempotency-Key, and records the delivery once', async () => {
-    const kernel = app.kernel;
-    const realLogs = createLogStore(kernel.database);
+    const realLogs = createLogStore(app.kernel.database);
     let failures = 1;
     const queued: { data: unknown; options: unknown }[] = [];
-    const delivery = createDeliveryService({
-      database: kernel.database,
-      hooks: createHookStore(kernel.database, kernel.resolve(kernelServices.secrets)),
+    const delivery = deliveryService({
       // The history's write fails once, as a database that went away would.
       logs: {
         ...realLogs,
@@ -133,17 +151,7 @@ describe('waiting deliveries and their retries', () => {
           return realLogs.insert(log, tx);
         },
       },
-      deliveries: createDeliveryStore(kernel.database),
       jobs: { enqueue: async (_name, data, options) => void queued.push({ data, options }) },
-      metrics: kernel.metrics,
-      policy: async () => ({ allowLocal: true, allowlist: [], denyAll: false }),
-      autoDisabling: async () => false,
-      groupsOfProject: async () => [app.group.id],
-      groupsOfGroup: async () => [app.group.id],
-      instanceUrl: 'http://localhost',
-      userAgent: 'Service/test',
-      timeoutMs: 5000,
-      log: kernel.log,
     });
     await delivery.publish({ trigger: 'push_events', projectId: app.project.id, groupId: null, payload: { object_kind: 'push', ref: 'refs/heads/retried' } });
     expect(queued).toEqual([{ data: { deliveryId: expect.any(Number) }, options: DELIVERY_RETRIES }]);
@@ -161,5 +169,38 @@ describe('waiting deliveries and their retries', () => {
     expect(withKey(key)).toHaveLength(2);
     expect(await recordedWithKey(key)).toMatchObject([{ response_status: '200' }]);
     expect((await waiting()).map((row) => row.id)).not.toContain(job.deliveryId);
+  });
+
+  it('keeps a delivery written while its process stops, for the next start to send', async () => {
+    const stopping = deliveryService({
+      jobs: {
+        enqueue: async (name) => {
+          throw new JobServiceStoppedError(name);
+        },
+      },
+    });
+    await stopping.publish({ trigger: 'push_events', projectId: app.project.id, groupId: null, payload: { object_kind: 'push', ref: 'refs/heads/at-stop' } });
+    const kept = (await waiting()).filter((row) => JSON.parse(row.payload).ref === 'refs/heads/at-stop');
+    expect(kept).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.body?.ref === 'refs/heads/at-stop')).toHaveLength(0);
+
+    await app.kernel.jobs.run(RECOVER_JOB);
+    await receiver.waitFor((r) => r.body?.ref === 'refs/heads/at-stop');
+    await until(async () => expect((await waiting()).map((row) => row.id)).not.toContain(kept[0]!.id));
+  });
+
+  it('passes on any other failure to queue', async () => {
+    const broken = deliveryService({
+      jobs: {
+        enqueue: async () => {
+          throw new Error('queue unavailable');
+        },
+      },
+    });
+    await expect(
+      broken.publish({ trigger: 'push_events', projectId: app.project.id, groupId: null, payload: { object_kind: 'push', ref: 'refs/heads/unqueued' } }),
+    ).rejects.toThrow('queue unavailable');
+    await app.kernel.jobs.run(RECOVER_JOB);
+    await receiver.waitFor((r) => r.body?.ref === 'refs/heads/unqueued');
   });
 });

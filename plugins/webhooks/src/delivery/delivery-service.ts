@@ -13,7 +13,7 @@
  * dropped (`retry: 4, dead: false`).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Database, JobService, Logger, Metrics, Transaction } from '@forgekit/kernel';
+import { type Database, type JobService, JobServiceStoppedError, type Logger, type Metrics, type Transaction } from '@forgekit/kernel';
 import type { HookRequest, HookTrigger } from '../contracts.js';
 import type { LogStore, NewLog } from '../history/log-store.js';
 import { maskCredentials, redactEmails, redactHeaders } from '../history/redaction.js';
@@ -227,7 +227,13 @@ export function createDeliveryService(options: DeliveryOptions) {
           written.push(await deliveries.insert({ hookId: hook.id, trigger: request.trigger, payload, idempotencyKey: randomUUID(), eventUuid, createdAt }, tx));
         return written;
       });
-      for (const id of ids) await enqueue(id);
+      try {
+        for (const id of ids) await enqueue(id);
+      } catch (error) {
+        // A process that is stopping queues nothing; the written rows are queued by `recover` at the next start.
+        if (!(error instanceof JobServiceStoppedError)) throw error;
+        options.log.debug({ deliveries: ids.length, eventUuid }, 'hook deliveries left for the next start');
+      }
     },
     async deliver(job: DeliveryJob | EarlierDeliveryJob) {
       if ('deliveryId' in job) return attempt(job.deliveryId);
