@@ -4,8 +4,8 @@
  *   name          shown in the table
  *   method        HTTP method
  *   path          relative to /api/v4; a string or `(ctx) => string`
- *   headers       optional extra headers (the root token, and a JSON content type when
- *                 there is a body, are always sent)
+ *   headers       optional extra headers, or `(ctx) => headers` (the root token, and a JSON
+ *                 content type when there is a body, are sent unless these replace them)
  *   body          optional JSON value, or `(ctx) => value`, sent with every request
  *   setupRequest  optional `(request, ctx) => request`, run before every request, e.g. to
  *                 give each POST a unique body (`ctx.unique(prefix)`)
@@ -129,6 +129,23 @@ export const scenarios = [
       }
     },
     targets: { minRatio: 0.06 },
+  },
+  {
+    // Listed by a user who is not an administrator: an administrator's view is presented afresh.
+    name: 'GET /users?per_page=20 (not an administrator)',
+    method: 'GET',
+    path: '/users?per_page=20',
+    headers: ({ listerToken }) => ({ 'private-token': listerToken }),
+    async seed(api, { unique }) {
+      const created = [];
+      for (let i = 1; i <= 25; i++) {
+        const username = unique('bench-user');
+        created.push(await api.post('/users', { username, name: `Bench user ${i}`, email: `${username}@example.com`, password: `Bench-password-${username}` }));
+      }
+      const token = await api.post(`/users/${created[0].id}/personal_access_tokens`, { name: 'bench', scopes: ['api'] });
+      return { listerToken: token.token };
+    },
+    targets: { minRatio: 0.1 },
   },
   {
     name: 'GET /projects/:id/badges (rendered placeholders)',

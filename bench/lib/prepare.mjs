@@ -37,7 +37,7 @@ export async function prepareScenario(scenario, baseContext) {
     headers: {
       'private-token': ctx.api.token,
       ...(body !== undefined || scenario.setupRequest ? { 'content-type': 'application/json' } : {}),
-      ...(scenario.headers ?? {}),
+      ...(resolveField(scenario.headers, ctx) ?? {}),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   };

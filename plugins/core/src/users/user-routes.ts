@@ -9,12 +9,15 @@ import {
   defineRoute,
   f,
   forbidden,
+  keptList,
+  keptUnderMark,
   keysetPage,
   noContent,
   notFound,
   page,
   params,
   reply,
+  requestMark,
   rules,
   totalFor,
   type Database,
@@ -60,6 +63,9 @@ const profileOf = (input: ProfileInput): Partial<UserProfile> => ({
   pronouns: input.pronouns,
 });
 
+/** User list pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
+const PAGES_KEPT = 256;
+
 /** An external identity (`provider` and `extern_uid` together), as GitLab's user routes take it. */
 const identityFields = {
   provider: f.optional(f.string()),
@@ -70,6 +76,13 @@ const identityFields = {
 /** `order_by` values and the properties they order by. */
 const USER_ORDERS = { id: 'id', name: 'name', username: 'username', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
 
+/** A page of the user list: its items, and its total (offset pages) or next cursor (keyset pages). */
+interface UsersPage {
+  items: readonly unknown[];
+  total: number | null;
+  next: { cursor: string } | null;
+}
+
 export function userRoutes(database: Database, users: UserService, deletion: UserDeletion, events: EventBus, presented: FragmentCache): Route[] {
   /** A user's `UserBasic` in lists, from the presented cache by the row's version (it reads the row alone). */
   const basicJson = (row: User, externalUrl: string) =>
@@ -78,6 +91,14 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
           .fragment(versionKey('user-basic', externalUrl, sourceKey('User', row.id, row.lockVersion)), () => ({ body: userBasic(row, externalUrl) }))
           .json()
       : userBasic(row, externalUrl);
+  /**
+   * Pages seen by users who are not administrators, by filters, URL and page, kept between
+   * reading requests under their change mark: such a page shows nothing of its caller, and a
+   * request under the same mark takes its texts instead of reading and presenting them again,
+   * since nothing was committed since, by any process.
+   */
+  const keptPages = keptUnderMark<UsersPage>(PAGES_KEPT);
+
   /** The identity a request gives, checked by the plugin that handles its provider before anything is written. */
   async function checkedIdentity(input: { provider?: string | null; extern_uid?: string | null; group_id_for_saml?: number | null }, userId: number | null) {
     if (!input.provider || !input.extern_uid) return null;
@@ -162,20 +183,29 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
           .clone()
           .orderBy(USER_ORDERS[input.order_by as keyof typeof USER_ORDERS], sort)
           .orderBy('id', sort);
+        const basic = (rows: User[]) => rows.map((row) => basicJson(row, ctx.externalUrl));
         // An administrator's view runs other plugins' extensions over each user, and is presented afresh.
-        const present = async (rows: User[]): Promise<(Record<string, unknown> | JsonText)[]> =>
-          isAdmin ? extended(ctx, rows, await Promise.all(rows.map((row) => adminBody(ctx, row)))) : rows.map((row) => basicJson(row, ctx.externalUrl));
-        if (order) {
-          // One row more than the page tells whether a next page exists.
-          if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
-          const fetched = (await database.rows(ordered.limit(ctx.page.perPage + 1))) as User[];
-          const rows = fetched.slice(0, ctx.page.perPage);
-          const next = fetched.length > rows.length ? { cursor: encodeCursor(rows[rows.length - 1]!, order) } : null;
-          return keysetPage(await present(rows), next);
+        const admin = async (rows: User[]) => extended(ctx, rows, await Promise.all(rows.map((row) => adminBody(ctx, row))));
+        async function read(present: (rows: User[]) => unknown[] | Promise<unknown[]>): Promise<UsersPage> {
+          if (order) {
+            // One row more than the page tells whether a next page exists.
+            if (input.cursor) afterCursor(ordered, order, input.sort!, decodeCursor(input.cursor));
+            const fetched = (await database.rows(ordered.limit(ctx.page.perPage + 1))) as User[];
+            const rows = fetched.slice(0, ctx.page.perPage);
+            const next = fetched.length > rows.length ? { cursor: encodeCursor(rows[rows.length - 1]!, order) } : null;
+            return { items: await present(rows), total: null, next };
+          }
+          const rows = (await database.rows(ordered.limit(ctx.page.perPage).offset(ctx.page.offset))) as User[];
+          return { items: await present(rows), total: await totalFor(ctx.page, rows.length, () => database.count(query)), next: null };
         }
-        const rows = (await database.rows(ordered.limit(ctx.page.perPage).offset(ctx.page.offset))) as User[];
-        const total = await totalFor(ctx.page, rows.length, () => database.count(query));
-        return page(await present(rows), total);
+        const { items, total, next } =
+          isAdmin || !presented.enabled
+            ? await read(isAdmin ? admin : basic)
+            : await keptPages(`${ctx.externalUrl}|${ctx.page.perPage}|${ctx.page.offset}|${JSON.stringify(input)}`, requestMark(ctx.user), async () => {
+                const found = await read(basic);
+                return { ...found, items: keptList(found.items as JsonText[]) };
+              });
+        return order ? keysetPage(items, next) : page(items, total);
       },
     }),
     defineRoute({
