@@ -245,7 +245,10 @@ describe('InProcessJobService', () => {
     await jobs.stop(50);
     // 1 and 2 end, 3 and 4 take their slots and hang; 5 and 6 never start.
     expect(started).toEqual([1, 2, 3, 4]);
-    expect(warn).toHaveBeenCalledWith({ dropped: { 'core:backlog': 2 }, running: { 'core:backlog': 2 }, graceMs: 50 }, 'job service stopped before its queue ran down');
+    expect(warn).toHaveBeenCalledWith(
+      { dropped: { 'core:backlog': 2 }, running: { 'core:backlog': 2 }, graceMs: 50 },
+      'job service stopped before its queue ran down',
+    );
     gate.resolve();
     await tick();
     expect(started).toEqual([1, 2, 3, 4]);
