@@ -93,7 +93,10 @@ export function notePresenter(users: UserService, extensions: readonly NoteField
     });
   }
 
-  return Object.assign(present, { json });
+  /** Whether `json` answers texts alone: with the presented cache, and no plugin adding fields. */
+  const textsOnly = () => !!cache?.enabled && extensions.length === 0;
+
+  return Object.assign(present, { json, textsOnly });
 }
 
 export type NotePresenter = ReturnType<typeof notePresenter>;

@@ -1,5 +1,21 @@
 /** `/projects/:id/<issues|merge_requests|snippets>/:noteable_id/notes[/:note_id]`. */
-import { checkUnmodifiedSince, created, defineRoute, f, forbidden, noContent, page, params, reply, totalFromRows, type Route } from '@forgekit/kernel';
+import {
+  checkUnmodifiedSince,
+  created,
+  defineRoute,
+  f,
+  forbidden,
+  type JsonText,
+  keptList,
+  keptUnderMark,
+  noContent,
+  page,
+  params,
+  reply,
+  requestMark,
+  totalFromRows,
+  type Route,
+} from '@forgekit/kernel';
 import type { CreateResult, NoteService } from './note-service.js';
 import type { NotePresenter } from './note-presenter.js';
 import { noteCommandsSchema, noteSchema } from './note-schemas.js';
@@ -24,7 +40,17 @@ export const noteBodyParams = {
 export const commandsOnlyAnswer = (result: Extract<CreateResult, { kind: 'commands' }>) =>
   reply(202, { commands_changes: result.changes, summary: result.summary });
 
+/** Note list pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
+const PAGES_KEPT = 256;
+
 export function noteRoutes(service: NoteService, scopes: NoteableScopes, present: NotePresenter): Route[] {
+  /**
+   * Pages by noteable, whether internal notes show, filters, URL and page, kept between reading
+   * requests under their change mark: the caller is checked by the route's `before` on every
+   * request, and a request under the same mark takes the page's texts and total instead of
+   * reading and presenting them again, since nothing was committed since, by any process.
+   */
+  const keptPages = keptUnderMark<{ items: readonly unknown[]; total: number | null }>(PAGES_KEPT);
   return NOTEABLE_SEGMENTS.flatMap((kind) => {
     const path = `/projects/:id/${kind.segment}/:${kind.param}/notes`;
     const before = (ctx: Parameters<NoteableScopes>[0]) => scopes(ctx, kind);
@@ -38,18 +64,31 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
         before,
         async handler(ctx, input, scope) {
           const activity = input.activity_filter ?? 'all_notes';
+          const orderBy = input.order_by ?? 'created_at';
+          const sort = input.sort ?? 'desc';
           const { perPage, offset } = ctx.page;
-          const notes = await service.list({
-            noteableType: scope.noteableType,
-            noteableId: scope.noteable.id,
-            withInternal: scope.viewer.canSeeInternal,
-            activity,
-            orderBy: input.order_by ?? 'created_at',
-            sort: input.sort ?? 'desc',
-            limit: perPage,
-            offset,
-          });
-          return page(await present.json(notes, ctx.externalUrl), await totalFromRows(ctx.page, notes, () => service.count(scope, activity)));
+          const withInternal = scope.viewer.canSeeInternal;
+          const read = async (texts: boolean) => {
+            const notes = await service.list({
+              noteableType: scope.noteableType,
+              noteableId: scope.noteable.id,
+              withInternal,
+              activity,
+              orderBy,
+              sort,
+              limit: perPage,
+              offset,
+            });
+            const presented = await present.json(notes, ctx.externalUrl);
+            return {
+              items: texts ? keptList(presented as JsonText[]) : presented,
+              total: await totalFromRows(ctx.page, notes, () => service.count(scope, activity)),
+            };
+          };
+          // Only texts are shared between requests: presented objects are each request's own.
+          const key = `${scope.noteableType}:${scope.noteable.id}|${withInternal}|${activity}|${orderBy}|${sort}|${perPage}|${offset}|${ctx.externalUrl}`;
+          const { items, total } = present.textsOnly() ? await keptPages(key, requestMark(ctx.user), () => read(true)) : await read(false);
+          return page(items, total);
         },
       }),
       defineRoute({

@@ -1,4 +1,5 @@
 import { kernelServices, type Kernel } from '@forgekit/kernel';
+import { statementsDuring } from '@forgekit/testing';
 import { createSharedDatabaseApps, type SharedDatabaseApps, type TestApp } from '@forgekit/plugin-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notesServiceRef } from '../contracts.js';
@@ -6,6 +7,8 @@ import { notesPlugin } from '../plugin.js';
 import { noteableFixture } from '../testing/noteable-fixture.js';
 
 type Listed = Record<string, any>;
+
+const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
 /** Note lists keep each note's JSON in the presented cache, by the note's version and its author's and resolver's. */
 describe('note lists from the presented cache', () => {
@@ -111,6 +114,27 @@ describe('note lists from the presented cache', () => {
     } finally {
       await uncached.stop();
     }
+  });
+
+  it.skipIf(onPostgres)('reads a page once while nothing is committed, and keeps internal notes from those who may not see them', async () => {
+    const noteReads = async (run: () => Promise<unknown>) => (await statementsDuring(other, run)).filter((sql) => /from `notes`/.test(sql));
+    const first = await listOn(other, issueNotes);
+    expect(await noteReads(async () => expect(await listOn(other, issueNotes)).toBe(first))).toEqual([]);
+    // Other filters and another page read their own.
+    expect((await noteReads(() => listOn(other, issueNotes, 'activity_filter=only_comments'))).length).toBeGreaterThan(0);
+    expect((await noteReads(() => listOn(other, issueNotes, 'per_page=1&page=2'))).length).toBeGreaterThan(0);
+    // A guest is not sent the page with internal notes.
+    const asGuest = async () => {
+      const response = await other.fetch(new Request(`http://localhost${issueNotes}?per_page=100`, { headers: { 'PRIVATE-TOKEN': app.tokens.guest! } }));
+      expect(response.status).toBe(200);
+      return (await response.json()) as Listed[];
+    };
+    for (let i = 0; i < 2; i++) {
+      const seen = await asGuest();
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.some((note) => note.internal)).toBe(false);
+    }
+    expect((JSON.parse(await listOn(other, issueNotes)) as Listed[]).some((note) => note.internal)).toBe(true);
   });
 
   it('shows at once, on another process, a change to a note', async () => {
