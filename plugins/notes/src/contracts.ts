@@ -93,7 +93,11 @@ export interface Note {
   updatedAt: Date;
 }
 
-/** Fields another plugin adds to the answers of the notes given, by note id. */
+/**
+ * Fields another plugin adds to the answers of the notes given, by note id. Which notes it adds
+ * fields to is decided from the database alone: a list page whose notes get none is kept under
+ * the request's change mark; the fields themselves may read anything (a repository, say).
+ */
 export type NoteFieldExtension = (notes: readonly Note[]) => Promise<ReadonlyMap<number, Record<string, unknown>>>;
 
 export interface NotesService {

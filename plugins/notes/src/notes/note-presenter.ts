@@ -93,10 +93,10 @@ export function notePresenter(users: UserService, extensions: readonly NoteField
     });
   }
 
-  /** Whether `json` answers texts alone: with the presented cache, and no plugin adding fields. */
-  const textsOnly = () => !!cache?.enabled && extensions.length === 0;
+  /** Whether `json` answers texts (all but the notes other plugins add fields to): with the presented cache. */
+  const cached = () => cache?.enabled === true;
 
-  return Object.assign(present, { json, textsOnly });
+  return Object.assign(present, { json, cached });
 }
 
 export type NotePresenter = ReturnType<typeof notePresenter>;

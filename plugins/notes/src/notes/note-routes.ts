@@ -5,7 +5,7 @@ import {
   defineRoute,
   f,
   forbidden,
-  type JsonText,
+  JsonText,
   keptList,
   keptUnderMark,
   noContent,
@@ -50,7 +50,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
    * request, and a request under the same mark takes the page's texts and total instead of
    * reading and presenting them again, since nothing was committed since, by any process.
    */
-  const keptPages = keptUnderMark<{ items: readonly unknown[]; total: number | null }>(PAGES_KEPT);
+  const keptPages = keptUnderMark<{ items: readonly JsonText[]; total: number | null } | null>(PAGES_KEPT);
   return NOTEABLE_SEGMENTS.flatMap((kind) => {
     const path = `/projects/:id/${kind.segment}/:${kind.param}/notes`;
     const before = (ctx: Parameters<NoteableScopes>[0]) => scopes(ctx, kind);
@@ -68,7 +68,7 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
           const sort = input.sort ?? 'desc';
           const { perPage, offset } = ctx.page;
           const withInternal = scope.viewer.canSeeInternal;
-          const read = async (texts: boolean) => {
+          const read = async () => {
             const notes = await service.list({
               noteableType: scope.noteableType,
               noteableId: scope.noteable.id,
@@ -79,15 +79,20 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
               limit: perPage,
               offset,
             });
-            const presented = await present.json(notes, ctx.externalUrl);
-            return {
-              items: texts ? keptList(presented as JsonText[]) : presented,
-              total: await totalFromRows(ctx.page, notes, () => service.count(scope, activity)),
-            };
+            return { items: await present.json(notes, ctx.externalUrl), total: await totalFromRows(ctx.page, notes, () => service.count(scope, activity)) };
           };
-          // Only texts are shared between requests: presented objects are each request's own.
           const key = `${scope.noteableType}:${scope.noteable.id}|${withInternal}|${activity}|${orderBy}|${sort}|${perPage}|${offset}|${ctx.externalUrl}`;
-          const { items, total } = present.textsOnly() ? await keptPages(key, requestMark(ctx.user), () => read(true)) : await read(false);
+          // Only a page of texts alone is shared between requests: a note another plugin adds fields
+          // to (a merge request's suggestions, which read the repository) is presented afresh, and so
+          // is its page; presented objects are each request's own.
+          let fresh: Awaited<ReturnType<typeof read>> | undefined;
+          const kept = present.cached()
+            ? await keptPages(key, requestMark(ctx.user), async () => {
+                fresh = await read();
+                return fresh.items.every((item) => item instanceof JsonText) ? { ...fresh, items: keptList(fresh.items as JsonText[]) } : null;
+              })
+            : null;
+          const { items, total } = kept ?? fresh ?? (await read());
           return page(items, total);
         },
       }),

@@ -175,4 +175,19 @@ describe('note lists from the presented cache', () => {
     expect((await app.delete(`/api/v4/users/${reporter}`, { token: 'admin' })).status).toBe(204);
     expect((await noteOn(other, issueNotes, systemNote.id)).author.username).toBe('ghost');
   });
+
+  it('presents a page afresh while another plugin adds fields to one of its notes', async () => {
+    let calls = 0;
+    other.resolve(notesServiceRef).extendFields(async (notes) => {
+      calls += 1;
+      return new Map(notes.filter((note) => note.body.includes('[extended]')).map((note) => [note.id, { extended_call: calls }]));
+    });
+    const plain = await listOn(other, issueNotes);
+    expect(await listOn(other, issueNotes)).toBe(plain);
+    await comment('A note another plugin extends [extended]', 'maintainer');
+    const extended = async () => (JSON.parse(await listOn(other, issueNotes)) as Listed[]).find((note) => note.body.includes('[extended]'))!.extended_call as number;
+    const first = await extended();
+    // The same mark: a kept page would answer the first call's field again.
+    expect(await extended()).toBeGreaterThan(first);
+  });
 });
