@@ -185,7 +185,8 @@ describe('note lists from the presented cache', () => {
     const plain = await listOn(other, issueNotes);
     expect(await listOn(other, issueNotes)).toBe(plain);
     await comment('A note another plugin extends [extended]', 'maintainer');
-    const extended = async () => (JSON.parse(await listOn(other, issueNotes)) as Listed[]).find((note) => note.body.includes('[extended]'))!.extended_call as number;
+    const extended = async () =>
+      (JSON.parse(await listOn(other, issueNotes)) as Listed[]).find((note) => note.body.includes('[extended]'))!.extended_call as number;
     const first = await extended();
     // The same mark: a kept page would answer the first call's field again.
     expect(await extended()).toBeGreaterThan(first);
