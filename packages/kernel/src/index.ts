@@ -66,6 +66,7 @@ export { fieldSchema, objectSchema, type JsonSchema } from './openapi/field-sche
 export { acceptedSchema, nullable } from './openapi/schema-parts.js';
 export { OPENAPI_PATH } from './openapi/openapi-route.js';
 export { JsonText, keptList } from './http/json-text.js';
+export { keptPages, PAGES_KEPT, type ListPageRead } from './http/kept-pages.js';
 export {
   createFragmentCache,
   sourceKey,

@@ -1,18 +1,5 @@
 /** The five variable endpoints, mounted once per owner kind. */
-import {
-  created,
-  defineRoute,
-  JsonText,
-  keptList,
-  keptUnderMark,
-  noContent,
-  page,
-  requestMark,
-  totalFor,
-  type AuthMode,
-  type RequestContext,
-  type Route,
-} from '@forgekit/kernel';
+import { created, defineRoute, JsonText, keptPages, noContent, page, totalFor, type AuthMode, type RequestContext, type Route } from '@forgekit/kernel';
 import { KIND_RULES, type Owner, type OwnerKind } from './owner-kinds.js';
 import { createParamsFor, lookupParamsFor, updateParamsFor } from './variable-params.js';
 import { presentVariable } from './variable-presenter.js';
@@ -28,9 +15,6 @@ export interface VariableMount {
   owner(ctx: RequestContext): Promise<Owner>;
 }
 
-/** List pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
-const PAGES_KEPT = 256;
-
 export function variableRoutes(service: VariableService, mount: VariableMount): Route[] {
   const { kind, path, auth } = mount;
   const itemPath = `${path}/:key`;
@@ -38,12 +22,8 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
   const schema = variableSchemaFor(kind);
   // 409: several environment scopes share the key and no filter picks one.
   const ambiguous = KIND_RULES[kind].scoped ? [409] : [];
-  /**
-   * Pages by owner and page, kept between reading requests under their change mark: a request
-   * under the same mark (its caller already allowed by `owner`) is sent the kept page's body,
-   * since nothing was committed since, by any process. A page shows nothing of its caller.
-   */
-  const keptPages = keptUnderMark<{ items: readonly JsonText[]; total: number | null }>(PAGES_KEPT);
+  /** Pages by owner and page (the caller allowed by `owner` first): a page shows nothing of its caller. */
+  const pages = keptPages<{ items: readonly JsonText[]; total: number | null }>();
 
   return [
     defineRoute({
@@ -55,10 +35,10 @@ export function variableRoutes(service: VariableService, mount: VariableMount): 
       before: mount.owner,
       async handler(ctx, _input, owner) {
         const { perPage, offset } = ctx.page;
-        const { items, total } = await keptPages(`${owner.kind}:${owner.id}|${perPage}|${offset}`, requestMark(ctx.user), async () => {
+        const { items, total } = await pages(`${owner.kind}:${owner.id}|${perPage}|${offset}`, ctx.user, async () => {
           const variables = await service.list(owner, perPage, offset);
           const texts = variables.map((variable) => new JsonText(JSON.stringify(present(variable))));
-          return { items: keptList(texts), total: await totalFor(ctx.page, variables.length, () => service.count(owner)) };
+          return { items: texts, total: await totalFor(ctx.page, variables.length, () => service.count(owner)) };
         });
         return page(items, total);
       },

@@ -8,6 +8,7 @@ import {
   params,
   keptList,
   keptUnderMark,
+  PAGES_KEPT,
   requestMark,
   totalFromRows,
   TOTAL_COLUMN,
@@ -52,9 +53,6 @@ type WithOwner = Project & { owner: UserBasicSource | null };
 const PLAIN_SHAPES = 100;
 
 type PageParams = 'limit' | 'offset' | 'user' | 'today';
-
-/** Pages kept between reading requests under their change mark (see `keptPages`). */
-const PAGES_KEPT = 256;
 
 /** A page read as keys, with the caller's levels in its projects when the view shows them. */
 interface KeptPage {
@@ -122,7 +120,7 @@ export function projectListRoute(
    * Plain pages read as keys, by shape, page and caller, kept between reading requests under
    * their change mark; the caller's levels in the page's projects join the kept page once read.
    */
-  const keptPages = keptUnderMark<KeptPage>(PAGES_KEPT);
+  const keptPageKeys = keptUnderMark<KeptPage>(PAGES_KEPT);
   let byIds: PreparedRead<WithOwner, 'ids'> | undefined;
   /** Whole rows of a page's projects that have no kept fragment. */
   const wholeByIds = () =>
@@ -218,7 +216,7 @@ export function projectListRoute(
           permissions: undefined,
         });
         const mark = wholeRows ? undefined : requestMark(user);
-        keptPage = await keptPages(`${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`, mark, readPage);
+        keptPage = await keptPageKeys(`${shape}|${limit}|${ctx.page.offset}|${user?.id ?? ''}`, mark, readPage);
         fetched = keptPage.fetched as ProjectKey[];
       } else {
         fetched = asProjects<WithOwner>(await database.rows(pageQuery(limit, ctx.page.offset)));

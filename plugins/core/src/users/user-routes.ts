@@ -2,22 +2,19 @@ import {
   sourceKey,
   versionKey,
   type FragmentCache,
-  type JsonText,
   ApiError,
   apiError,
   conflict,
   defineRoute,
   f,
   forbidden,
-  keptList,
-  keptUnderMark,
+  keptPages,
   keysetPage,
   noContent,
   notFound,
   page,
   params,
   reply,
-  requestMark,
   rules,
   totalFor,
   type Database,
@@ -63,9 +60,6 @@ const profileOf = (input: ProfileInput): Partial<UserProfile> => ({
   pronouns: input.pronouns,
 });
 
-/** User list pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
-const PAGES_KEPT = 256;
-
 /** An external identity (`provider` and `extern_uid` together), as GitLab's user routes take it. */
 const identityFields = {
   provider: f.optional(f.string()),
@@ -91,13 +85,8 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
           .fragment(versionKey('user-basic', externalUrl, sourceKey('User', row.id, row.lockVersion)), () => ({ body: userBasic(row, externalUrl) }))
           .json()
       : userBasic(row, externalUrl);
-  /**
-   * Pages seen by users who are not administrators, by filters, URL and page, kept between
-   * reading requests under their change mark: such a page shows nothing of its caller, and a
-   * request under the same mark takes its texts instead of reading and presenting them again,
-   * since nothing was committed since, by any process.
-   */
-  const keptPages = keptUnderMark<UsersPage>(PAGES_KEPT);
+  /** Pages seen by users who are not administrators, by filters, URL and page: such a page shows nothing of its caller. */
+  const pages = keptPages<UsersPage>();
 
   /** The identity a request gives, checked by the plugin that handles its provider before anything is written. */
   async function checkedIdentity(input: { provider?: string | null; extern_uid?: string | null; group_id_for_saml?: number | null }, userId: number | null) {
@@ -201,10 +190,7 @@ export function userRoutes(database: Database, users: UserService, deletion: Use
         const { items, total, next } =
           isAdmin || !presented.enabled
             ? await read(isAdmin ? admin : basic)
-            : await keptPages(`${ctx.externalUrl}|${ctx.page.perPage}|${ctx.page.offset}|${JSON.stringify(input)}`, requestMark(ctx.user), async () => {
-                const found = await read(basic);
-                return { ...found, items: keptList(found.items as JsonText[]) };
-              });
+            : await pages(`${ctx.externalUrl}|${ctx.page.perPage}|${ctx.page.offset}|${JSON.stringify(input)}`, ctx.user, () => read(basic));
         return order ? keysetPage(items, next) : page(items, total);
       },
     }),

@@ -4,12 +4,10 @@ import {
   defineRoute,
   forbidden,
   frameworkError,
-  keptList,
-  keptUnderMark,
+  keptPages,
   noContent,
   page,
   recordNotFound,
-  requestMark,
   totalFromRows,
   unauthorized,
   type RequestContext,
@@ -43,19 +41,12 @@ function iidOf(text: string): number {
   return Number(text);
 }
 
-/** Issue list pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
-const PAGES_KEPT = 256;
-
 const pathsOf = (projectAccess: ProjectAccess) =>
   new Map([[projectAccess.project.id, `${projectAccess.project.namespace.fullPath}/${projectAccess.project.path}`]]);
 
 export function issueRoutes({ service, store, access, projects, lister, orderFor, present, throttleCreate }: IssueRouteDeps): Route[] {
-  /**
-   * Pages by caller, scope, filters and URL, kept between reading requests under their change
-   * mark: a request under the same mark takes the page's texts and total instead of reading
-   * and presenting them again, since nothing they show was committed since, by any process.
-   */
-  const keptPages = keptUnderMark<{ items: readonly unknown[]; total: number }>(PAGES_KEPT);
+  /** Pages by caller, scope, filters and URL. */
+  const pages = keptPages<{ items: readonly unknown[]; total: number }>();
 
   async function listPage(
     ctx: { user: Parameters<IssueLister>[0]; page: { perPage: number; offset: number; page: number }; externalUrl: string; relink(url: string): string },
@@ -78,12 +69,10 @@ export function issueRoutes({ service, store, access, projects, lister, orderFor
       const rows = present.cached()
         ? await store.listKeys(filter, order, ctx.page.perPage, ctx.page.offset)
         : await store.list(filter, order, ctx.page.perPage, ctx.page.offset);
-      // A kept page's texts are sent as one body made once.
-      const items = present.cached() ? keptList(await present.keysJson(rows, options, store.byIds)) : await present.json(rows as IssueRow[], options);
+      const items = present.cached() ? await present.keysJson(rows, options, store.byIds) : await present.json(rows as IssueRow[], options);
       return { items, total: await totalFromRows(ctx.page as never, rows, () => store.count(filter)) };
     };
-    // Only texts are shared between requests: presented objects are each request's own.
-    const { items, total } = await keptPages(key, present.cached() ? requestMark(ctx.user) : undefined, read);
+    const { items, total } = await pages(key, ctx.user, read);
     return page(items, total);
   }
 

@@ -1,5 +1,5 @@
 /** Labels as a caller sees them: with their subscription, and on request counts and project priorities. */
-import { keptList, keptUnderMark, requestMark, sourceKey, versionKey, type FragmentCache, type JsonText, type RequestContext } from '@forgekit/kernel';
+import { keptPages, sourceKey, versionKey, type FragmentCache, type JsonText, type RequestContext } from '@forgekit/kernel';
 import type { Label, LabelCountScope } from '../contracts.js';
 import { presentDetails, presentLabel } from './label-presenter.js';
 import type { LabelService } from './label-service.js';
@@ -18,27 +18,19 @@ export interface ViewOptions {
  */
 const CALLER_FIELDS = ['open_issues_count', 'closed_issues_count', 'open_merge_requests_count', 'subscribed', 'priority', 'is_project_label'];
 
-/** Label list pages kept for reading requests (see `keptPage`); past this many, the memo starts again. */
-const PAGES_KEPT = 256;
-
 type ListPage = { items: readonly (JsonText | object)[]; total: number | null };
 
 export function createLabelViews(labels: LabelService, cache?: FragmentCache) {
-  const keptPages = keptUnderMark<ListPage>(PAGES_KEPT);
+  const pages = keptPages<ListPage>();
 
   /**
-   * A list page by caller, path, page and parameters, kept between reading requests under
-   * their change mark: a request under the same mark is sent the kept page's body, since
-   * nothing it shows (labels, subscriptions, priorities, counts of what the caller sees) was
-   * committed since, by any process. Kept only as texts, with the presented cache.
+   * A list page by caller, path, page and parameters (what it shows: labels, subscriptions,
+   * priorities, counts of what the caller sees), kept under the change mark with the presented cache.
    */
   function keptPage(ctx: Pick<RequestContext, 'user' | 'path' | 'page' | 'externalUrl'>, input: object, read: () => Promise<ListPage>): Promise<ListPage> {
     if (!cache?.enabled) return read();
     const key = `${ctx.user?.id ?? ''}|${ctx.path}|${ctx.externalUrl}|${ctx.page.perPage}|${ctx.page.offset}|${JSON.stringify(input)}`;
-    return keptPages(key, requestMark(ctx.user), async () => {
-      const { items, total } = await read();
-      return { items: keptList(items as JsonText[]), total };
-    });
+    return pages(key, ctx.user, read);
   }
 
   /** `subscribed`: the ids of the labels the user is subscribed to, when the list was read with them. */

@@ -1,5 +1,5 @@
 /** Merge requests, their assignees, reviewers and labels in the database, read and written by property. */
-import { keptUnderMark, TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
+import { keptUnderMark, PAGES_KEPT, TOTAL_COLUMN, type Database, type Transaction } from '@forgekit/kernel';
 import { allocateInternalId, type FilterParams, filterParams, readsByShape, releaseInternalIds, unlessTaken, type PreparedRead } from '@forgekit/kernel/orm';
 import { MergeRequestEntity, type MergeRequestRow } from '../entities/merge-request.js';
 import { MergeRequestLabelEntity } from '../entities/merge-request-label.js';
@@ -36,9 +36,6 @@ const IID_ATTEMPTS = 5;
 const LIST_SHAPES = 100;
 
 type ListRow = MergeRequestRow & { [TOTAL_COLUMN]?: unknown };
-
-/** Pages kept between reading requests under their change mark (see `keptPages`). */
-const PAGES_KEPT = 256;
 
 export function createMergeRequestStore(database: Database) {
   const byIid = database.prepareRows((p) => database.from(MergeRequestEntity).where({ projectId: p.projectId, iid: p.iid }).limit(1));
@@ -130,7 +127,7 @@ export function createMergeRequestStore(database: Database) {
     return { read, values: params.values, key: `${order.key}|${params.key}` };
   }
   /** Pages by statement and values, kept under the change mark of the request that read them (see `list`); each request gets rows of its own. */
-  const keptPages = keptUnderMark<ListRow[]>(PAGES_KEPT, (rows) => rows.map((row) => ({ ...row })));
+  const keptPageRows = keptUnderMark<ListRow[]>(PAGES_KEPT, (rows) => rows.map((row) => ({ ...row })));
 
   return {
     /** Inserts with the project's next iid; concurrent creates take turns, and a lost race on the unique iid retries. */
@@ -235,7 +232,7 @@ export function createMergeRequestStore(database: Database) {
       const prepared = preparedPage(order, filter);
       if (!prepared) return database.rows(pageQuery(filter, order, limit, offset));
       const values = { ...prepared.values, limit, offset };
-      return keptPages(`${prepared.key}|${JSON.stringify(values)}`, mark, () => prepared.read.all(values));
+      return keptPageRows(`${prepared.key}|${JSON.stringify(values)}`, mark, () => prepared.read.all(values));
     },
 
     /** Ids of every merge request the filter matches (the popularity order's votes). */

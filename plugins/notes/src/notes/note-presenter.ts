@@ -93,10 +93,7 @@ export function notePresenter(users: UserService, extensions: readonly NoteField
     });
   }
 
-  /** Whether `json` answers texts (all but the notes other plugins add fields to): with the presented cache. */
-  const cached = () => cache?.enabled === true;
-
-  return Object.assign(present, { json, cached });
+  return Object.assign(present, { json });
 }
 
 export type NotePresenter = ReturnType<typeof notePresenter>;

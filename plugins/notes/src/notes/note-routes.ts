@@ -5,14 +5,11 @@ import {
   defineRoute,
   f,
   forbidden,
-  JsonText,
-  keptList,
-  keptUnderMark,
+  keptPages,
   noContent,
   page,
   params,
   reply,
-  requestMark,
   totalFromRows,
   type Route,
 } from '@forgekit/kernel';
@@ -40,17 +37,9 @@ export const noteBodyParams = {
 export const commandsOnlyAnswer = (result: Extract<CreateResult, { kind: 'commands' }>) =>
   reply(202, { commands_changes: result.changes, summary: result.summary });
 
-/** Note list pages kept for reading requests (see `keptPages`); past this many, the memo starts again. */
-const PAGES_KEPT = 256;
-
 export function noteRoutes(service: NoteService, scopes: NoteableScopes, present: NotePresenter): Route[] {
-  /**
-   * Pages by noteable, whether internal notes show, filters, URL and page, kept between reading
-   * requests under their change mark: the caller is checked by the route's `before` on every
-   * request, and a request under the same mark takes the page's texts and total instead of
-   * reading and presenting them again, since nothing was committed since, by any process.
-   */
-  const keptPages = keptUnderMark<{ items: readonly JsonText[]; total: number | null } | null>(PAGES_KEPT);
+  /** Pages by noteable, whether internal notes show, filters, URL and page (the caller checked by the route's `before`). */
+  const pages = keptPages<{ items: readonly unknown[]; total: number | null }>();
   return NOTEABLE_SEGMENTS.flatMap((kind) => {
     const path = `/projects/:id/${kind.segment}/:${kind.param}/notes`;
     const before = (ctx: Parameters<NoteableScopes>[0]) => scopes(ctx, kind);
@@ -82,17 +71,9 @@ export function noteRoutes(service: NoteService, scopes: NoteableScopes, present
             return { items: await present.json(notes, ctx.externalUrl), total: await totalFromRows(ctx.page, notes, () => service.count(scope, activity)) };
           };
           const key = `${scope.noteableType}:${scope.noteable.id}|${withInternal}|${activity}|${orderBy}|${sort}|${perPage}|${offset}|${ctx.externalUrl}`;
-          // Only a page of texts alone is shared between requests: a note another plugin adds fields
-          // to (a merge request's suggestions, which read the repository) is presented afresh, and so
-          // is its page; presented objects are each request's own.
-          let fresh: Awaited<ReturnType<typeof read>> | undefined;
-          const kept = present.cached()
-            ? await keptPages(key, requestMark(ctx.user), async () => {
-                fresh = await read();
-                return fresh.items.every((item) => item instanceof JsonText) ? { ...fresh, items: keptList(fresh.items as JsonText[]) } : null;
-              })
-            : null;
-          const { items, total } = kept ?? fresh ?? (await read());
+          // A note another plugin adds fields to (a merge request's suggestions, which read the
+          // repository) is presented afresh as an object, so its page is not kept.
+          const { items, total } = await pages(key, ctx.user, read);
           return page(items, total);
         },
       }),
