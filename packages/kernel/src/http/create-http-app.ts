@@ -12,7 +12,7 @@ import { PREFLIGHT_ROUTE, UNMATCHED_ROUTE, type KernelMetrics } from '../service
 import type { RequestContext } from './context.js';
 import { ApiError, apiError, frameworkError, unknownRoute } from './errors.js';
 import { keptBodyOf, serializeJson } from './json-text.js';
-import { keysetHeaders, paginationHeaders, readPageRequest, type PageRequest } from './pagination.js';
+import { keptPaginationHeaders, keysetHeaders, readPageRequest, type PageRequest } from './pagination.js';
 import { validateParams } from './params.js';
 import { parseQuery, readBodyParams, removeFiles, type BodyLimits } from './read-input.js';
 import { BodyAborted, bodyStream } from './request-body.js';
@@ -280,6 +280,7 @@ export function createHttpApp(options: HttpAppOptions): App {
   }
 
   const accessLine = preformattedInfo(log, ACCESS_LOG_KEYS, 'request');
+  const pageHeaders = keptPaginationHeaders();
 
   /** One access-log line and one metrics observation per request, whatever answered it. */
   function logRequest(event: H3Event, aborted: boolean) {
@@ -352,6 +353,8 @@ export function createHttpApp(options: HttpAppOptions): App {
     ctx: RequestContext;
     result: unknown;
     linkParams: Record<string, unknown>;
+    /** What the page's links are made of but its total, when the URL alone gives the params (see `keptPaginationHeaders`). */
+    linkKey: string | undefined;
   }
 
   async function run(route: Route<any>, guards: readonly RouteGuard[], event: H3Event, requestId: string, uploads: string[]): Promise<Prepared> {
@@ -415,7 +418,8 @@ export function createHttpApp(options: HttpAppOptions): App {
     }
     const result = await route.handler(ctx, input, resource);
     const linkParams = route.paginated ? { ...input, ...params, page: pageRequest.page } : {};
-    return { ctx, result, linkParams };
+    const linkKey = route.paginated && Object.keys(bodyParams).length === 0 ? `${externalUrl} ${url}` : undefined;
+    return { ctx, result, linkParams, linkKey };
   }
 
   async function write(event: H3Event, route: Route<any>, prepared: Prepared): Promise<number> {
@@ -438,7 +442,7 @@ export function createHttpApp(options: HttpAppOptions): App {
       const base = `${prepared.ctx.externalUrl}${prepared.ctx.path}`;
       const headers =
         result instanceof Page
-          ? paginationHeaders(prepared.ctx.page, result.total, base, prepared.linkParams)
+          ? pageHeaders(prepared.linkKey, prepared.ctx.page, result.total, base, prepared.linkParams)
           : keysetHeaders(prepared.ctx.page, result.next, base, prepared.linkParams);
       setHeaders(event, headers);
       await sendJson(event, 200, result.items);

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.js';
 import {
+  keptPaginationHeaders,
   keysetHeaders,
   linkUrl,
   MAX_LINK_QUERY,
@@ -129,6 +130,31 @@ describe('paginationHeaders', () => {
   it('encodes values in link URLs', () => {
     const headers = paginationHeaders(request(1, 20), 1, BASE, { search: 'a b&c' });
     expect(headers.Link).toBe(`<${BASE}?page=1&per_page=20&search=a+b%26c>; rel="first", <${BASE}?page=1&per_page=20&search=a+b%26c>; rel="last"`);
+  });
+});
+
+describe('keptPaginationHeaders', () => {
+  it('sends the headers made for a key and total again, and makes them afresh for another total', () => {
+    const headersOf = keptPaginationHeaders(2);
+    const first = headersOf('k', request(1, 20), 45, BASE, { sort: 'asc' });
+    expect(headersOf('k', request(1, 20), 45, BASE, { sort: 'asc' })).toBe(first);
+    expect(first).toEqual(paginationHeaders(request(1, 20), 45, BASE, { sort: 'asc' }));
+    expect(Object.isFrozen(first)).toBe(true);
+    const grown = headersOf('k', request(1, 20), 65, BASE, { sort: 'asc' });
+    expect(grown['X-Total']).toBe('65');
+    expect(grown.Link).toContain('page=4&per_page=20&sort=asc>; rel="last"');
+  });
+
+  it('makes them afresh without a key, with a long key, and starts again past its bound', () => {
+    const headersOf = keptPaginationHeaders(2);
+    const fresh = () => headersOf(undefined, request(1, 20), 1, BASE, {});
+    expect(fresh()).not.toBe(fresh());
+    const long = () => headersOf('x'.repeat(4096), request(1, 20), 1, BASE, {});
+    expect(long()).not.toBe(long());
+    const a = headersOf('a', request(1, 20), 1, BASE, {});
+    headersOf('b', request(1, 20), 1, BASE, {});
+    headersOf('c', request(1, 20), 1, BASE, {});
+    expect(headersOf('a', request(1, 20), 1, BASE, {})).not.toBe(a);
   });
 });
 

@@ -109,6 +109,31 @@ export function paginationHeaders(request: PageRequest, total: number | null, ba
   return headers;
 }
 
+/** Pages' headers kept by what they are made of (see `keptPaginationHeaders`); past this many, the memo starts again. */
+const PAGE_HEADERS_KEPT = 512;
+/** Keys longer than this (a long query) are not kept, so the memo stays within about a megabyte. */
+const MAX_HEADERS_KEY = 2048;
+
+/**
+ * `paginationHeaders`, kept by a key that names everything they are made of but the total
+ * (the links' base, the request's URL, whose query and path give its params), and by the
+ * total: a list read again and again is sent the same headers, without its params stringified
+ * again. Without a key (params that came in a body, say), or with a long one, they are made afresh.
+ */
+export function keptPaginationHeaders(max = PAGE_HEADERS_KEPT) {
+  const kept = new Map<string, Readonly<Record<string, string>>>();
+  return (key: string | undefined, request: PageRequest, total: number | null, baseUrl: string, params: Record<string, unknown>) => {
+    if (key === undefined || key.length > MAX_HEADERS_KEY) return paginationHeaders(request, total, baseUrl, params);
+    const keyed = `${total}|${key}`;
+    let headers = kept.get(keyed);
+    if (!headers) {
+      if (kept.size >= max) kept.clear();
+      kept.set(keyed, (headers = Object.freeze(paginationHeaders(request, total, baseUrl, params))));
+    }
+    return headers;
+  };
+}
+
 /** The total for a page, counting only when the page itself cannot tell. */
 export async function totalFor(request: PageRequest, pageLength: number, count: () => Promise<number>): Promise<number> {
   if (pageLength > 0 && pageLength < request.perPage) return request.offset + pageLength;
