@@ -90,6 +90,20 @@ describe('links without a configured external URL', () => {
     expect(res.headers.link).toContain('<http://127.0.0.1:9999/forge/api/v4/items?page=2&per_page=20>; rel="next"');
   });
 
+  it('are made for each host and query, though pages read again are sent kept headers', async () => {
+    for (let round = 0; round < 2; round++) {
+      const [one, two, smaller] = await Promise.all([
+        get('/forge/api/v4/items?per_page=20', { Host: 'one.example' }),
+        get('/forge/api/v4/items?per_page=20', { Host: 'two.example' }),
+        get('/forge/api/v4/items?per_page=10', { Host: 'one.example' }),
+      ]);
+      expect(one.headers.link).toContain('<http://one.example/forge/api/v4/items?page=2&per_page=20>; rel="next"');
+      expect(two.headers.link).toContain('<http://two.example/forge/api/v4/items?page=2&per_page=20>; rel="next"');
+      expect(smaller.headers.link).toContain('<http://one.example/forge/api/v4/items?page=5&per_page=10>; rel="last"');
+      expect(smaller.headers['x-total-pages']).toBe('5');
+    }
+  });
+
   it('ignore X-Forwarded-Proto and X-Forwarded-Host unless the proxy is trusted', async () => {
     const res = await get('/forge/api/v4/items', { Host: 'forge.lan', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' });
     expect(res.body).toEqual([{ web_url: 'http://forge.lan/forge/items/1' }]);
