@@ -10,6 +10,7 @@ export { allocateInternalId, InternalIdEntity, releaseInternalIds, type Internal
 export { mergeLinks, type LinkMerge } from './db/merge-links.js';
 export { filterParams, type FilterParams } from './db/filter-params.js';
 export { readsByShape } from './db/reads-by-shape.js';
+export { NULL_TERM, nullsLastTerm, sortedTerm, sqlJoined } from './db/order-terms.js';
 export { schemaDrift } from './db/schema-drift.js';
 export { isUniqueViolation, unlessTaken } from './db/entity-writes.js';
 export type { PreparedRead, ValueKind, ValueRow } from './db/entity-reads.js';

@@ -44,6 +44,17 @@ export interface LabelDetails {
   archived: boolean;
 }
 
+/** A label as an item of a project uses it. */
+export interface ProjectLabel {
+  projectId: number;
+  labelId: number;
+}
+
+/** A label with its priority in the project (the lower, the higher). */
+export interface RankedLabel extends ProjectLabel {
+  priority: number;
+}
+
 export interface LabelsService {
   /**
    * The labels of these titles that a project may use (its own and its ancestor groups'),
@@ -55,8 +66,8 @@ export interface LabelsService {
   byIds(ids: readonly number[]): Promise<Label[]>;
   /** Ids of the labels with these titles that the project may use (filters). */
   idsMatching(projectId: number, titles: readonly string[]): Promise<number[]>;
-  /** The project's priority of each of these labels that has one (issue and merge request orders). */
-  priorities(projectId: number, labelIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
+  /** The priority of each of these labels, in the project beside it, that has one there (issue and merge request orders). */
+  prioritiesIn(labels: readonly ProjectLabel[]): Promise<RankedLabel[]>;
   /** An item's `labels`: titles in GitLab's order, or detail objects. */
   present(labels: readonly Label[], withDetails: false): string[];
   present(labels: readonly Label[], withDetails: true): LabelDetails[];

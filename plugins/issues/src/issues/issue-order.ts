@@ -3,7 +3,7 @@
  * Milestone due dates and label priorities live in other plugins: the orders that need them ask those
  * plugins' contracts for the values the matching issues use, and carry them into the statement as CASE terms.
  */
-import { type Query, ref, sql } from '@forgekit/kernel/orm';
+import { NULL_TERM, nullsLastTerm, type Query, ref, sortedTerm, sql, sqlJoined } from '@forgekit/kernel/orm';
 import type { LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
 import { IssueLabelEntity } from '../entities/issue-label.js';
@@ -24,23 +24,12 @@ export interface IssueOrder {
 export interface OrderDeps {
   store: Pick<IssueStore, 'milestoneIdsOf' | 'projectLabelsOf'>;
   milestones: Pick<MilestonesService, 'byIds'>;
-  labels: Pick<LabelsService, 'priorities'>;
+  labels: Pick<LabelsService, 'prioritiesIn'>;
 }
 
 type Sql = ReturnType<typeof sql>;
 /** A value per issue to order by, in the list query. */
 type Term = (query: IssueQuery) => Sql;
-
-/** A value no issue has: typed, since PostgreSQL refuses a bare constant in ORDER BY ("non-integer constant"). */
-const NULL_TERM: Term = () => sql`cast(null as integer)`;
-
-/** `sql` pieces one after another. */
-const joined = (pieces: readonly Sql[]) => pieces.reduce((all, piece) => sql`${all} ${piece}`);
-
-const sorted = (term: Sql, sort: 'asc' | 'desc') => (sort === 'asc' ? sql`${term} asc` : sql`${term} desc`);
-
-/** `term dir` with nulls last on both engines. */
-const nullsLast = (term: Sql, sort: 'asc' | 'desc') => sql`case when ${term} is null then 1 else 0 end, ${sorted(term, sort)}`;
 
 /** Nothing but GitLab's tie-break, `i.id` in `direction`. */
 export const idOrder = (direction: 'asc' | 'desc'): IssueOrder => ({ terms: () => {}, direction, key: `id ${direction}` });
@@ -77,28 +66,19 @@ export function createIssueOrderer(deps: OrderDeps) {
   async function milestoneDue(filter: IssueFilter): Promise<Term> {
     const ids = await deps.store.milestoneIdsOf(filter);
     const due = ids.length === 0 ? [] : (await deps.milestones.byIds(ids)).filter((milestone) => milestone.dueDate !== null);
-    if (due.length === 0) return NULL_TERM;
-    const whens = joined(due.map((milestone) => sql`when ${milestone.id} then cast(${milestone.dueDate ?? ''} as varchar(10))`));
+    if (due.length === 0) return () => NULL_TERM;
+    const whens = sqlJoined(due.map((milestone) => sql`when ${milestone.id} then cast(${milestone.dueDate ?? ''} as varchar(10))`));
     return () => sql`(case ${ref('i.milestoneId')} ${whens} end)`;
   }
 
   /** The highest (lowest-numbered) priority, in the issue's project, of its labels other than `excluded`. */
   async function labelPriority(filter: IssueFilter, excluded: ReadonlySet<number>): Promise<Term> {
-    const perProject = new Map<number, number[]>();
-    for (const { projectId, labelId } of await deps.store.projectLabelsOf(filter)) {
-      if (excluded.has(labelId)) continue;
-      perProject.set(projectId, [...(perProject.get(projectId) ?? []), labelId]);
-    }
-    const found = await Promise.all(
-      [...perProject].map(async ([projectId, labelIds]) =>
-        [...(await deps.labels.priorities(projectId, labelIds))].map(([labelId, priority]) => [projectId, labelId, priority] as const),
-      ),
-    );
-    const ranked = found.flat();
-    if (ranked.length === 0) return NULL_TERM;
-    const whens = joined(
+    const used = (await deps.store.projectLabelsOf(filter)).filter(({ labelId }) => !excluded.has(labelId));
+    const ranked = await deps.labels.prioritiesIn(used);
+    if (ranked.length === 0) return () => NULL_TERM;
+    const whens = sqlJoined(
       ranked.map(
-        ([projectId, labelId, priority]) =>
+        ({ projectId, labelId, priority }) =>
           sql`when ${ref('i.projectId')} = ${projectId} and ${ref('l.labelId')} = ${labelId} then cast(${priority} as integer)`,
       ),
     );
@@ -115,17 +95,17 @@ export function createIssueOrderer(deps: OrderDeps) {
       const due = await milestoneDue(filter);
       return {
         terms: (query) =>
-          query.orderBySql(sql`case when ${ref('i.milestoneId')} is null then 2 when ${due(query)} is null then 1 else 0 end, ${sorted(due(query), sort)}`),
+          query.orderBySql(sql`case when ${ref('i.milestoneId')} is null then 2 when ${due(query)} is null then 1 else 0 end, ${sortedTerm(due(query), sort)}`),
         direction: 'desc',
       };
     }
     if (orderBy === 'label_priority') {
       const priority = await labelPriority(filter, excludedOf(filter));
-      return { terms: (query) => query.orderBySql(nullsLast(priority(query), sort)), direction: 'desc' };
+      return { terms: (query) => query.orderBySql(nullsLastTerm(priority(query), sort)), direction: 'desc' };
     }
     if (orderBy === 'priority') {
       const [due, priority] = await Promise.all([milestoneDue(filter), labelPriority(filter, excludedOf(filter))]);
-      return { terms: (query) => query.orderBySql(nullsLast(due(query), sort)).orderBySql(nullsLast(priority(query), sort)), direction: 'desc' };
+      return { terms: (query) => query.orderBySql(nullsLastTerm(due(query), sort)).orderBySql(nullsLastTerm(priority(query), sort)), direction: 'desc' };
     }
     return plainOrder('created_at', sort)!;
   };

@@ -46,7 +46,20 @@ export function createLabelsApi(labels: LabelService, projects: Pick<ProjectServ
       const parent = await parentOf(projectId);
       return (await labels.titled(scopeOf(parent), titles)).map((label) => label.id);
     },
-    priorities: (projectId, labelIds) => labels.prioritiesOf(projectId, labelIds),
+    async prioritiesIn(used) {
+      const perProject = new Map<number, number[]>();
+      for (const { projectId, labelId } of used) {
+        const labelIds = perProject.get(projectId);
+        if (labelIds) labelIds.push(labelId);
+        else perProject.set(projectId, [labelId]);
+      }
+      const found = await Promise.all(
+        [...perProject].map(async ([projectId, labelIds]) =>
+          [...(await labels.prioritiesOf(projectId, labelIds))].map(([labelId, priority]) => ({ projectId, labelId, priority })),
+        ),
+      );
+      return found.flat();
+    },
     present,
     registerCounts: (kind, counter) => labels.registerCounts(kind, counter),
   };
