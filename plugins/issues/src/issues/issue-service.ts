@@ -3,9 +3,11 @@ import {
   conflict,
   checkUnmodifiedSince,
   forbidden,
+  keptUnderMark,
   longerThan,
   notFound,
   recordNotFound,
+  requestMark,
   tooLongMessage,
   validationFailed,
   type EventBus,
@@ -52,6 +54,9 @@ function validDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
+/** Issues looked up by iid for reading requests (see `find`); past this many, the memo starts again. */
+const ISSUES_KEPT = 1024;
+
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
 
 export function createIssueService(deps: IssueServiceDeps) {
@@ -68,9 +73,18 @@ export function createIssueService(deps: IssueServiceDeps) {
   }
 
   /** The issue of a project route, readable by the caller, else `404 Not found` (GitLab's finder hides confidential issues). */
+  /**
+   * Issues by project and iid, kept between reading requests under their change mark (a note
+   * list looks its issue up on every request); each request gets a row of its own.
+   */
+  const keptIssues = keptUnderMark<IssueRow | undefined>(ISSUES_KEPT, (row) => row && { ...row });
+
   async function find(user: Principal | null, projectAccess: ProjectAccess, iid: number | string): Promise<IssueRow> {
     const number = typeof iid === 'number' ? iid : /^\d+$/.test(iid) ? Number(iid) : Number.NaN;
-    const issue = Number.isSafeInteger(number) ? await store.findByIid(projectAccess.project.id, number) : undefined;
+    const projectId = projectAccess.project.id;
+    const issue = Number.isSafeInteger(number)
+      ? await keptIssues(`${projectId}:${number}`, requestMark(user), () => store.findByIid(projectId, number))
+      : undefined;
     if (!issue || !(await canRead(user, projectAccess, issue))) throw recordNotFound();
     return issue;
   }

@@ -128,4 +128,25 @@ describe('issue lists from the presented cache', () => {
     expect(after).toHaveLength(before.length + 1);
     expect(after[0]).toMatchObject({ title: 'Made here' });
   });
+
+  it.skipIf(onPostgres)("looks a note list's issue up once while nothing is committed, and sees another process's change at once", async () => {
+    const created = await app.post(`${base}/issues`, { title: 'Looked up' }, { token: 'maintainer' });
+    expect(created.status).toBe(201);
+    const notes = `${base}/issues/${created.body.iid}/notes`;
+    const statusOf = async (token: 'guest' | 'developer') =>
+      (await other.fetch(new Request(`http://localhost${notes}`, { headers: { 'PRIVATE-TOKEN': app.tokens[token]! } }))).status;
+    const issueReads = async (token: 'guest' | 'developer') =>
+      (await statementsDuring(other, async () => expect(await statusOf(token)).toBe(200))).filter((sql) => /from `issues`/.test(sql));
+    // A token's first use writes its `last_used_at` without the request waiting, which moves the mark.
+    const quiet = async (token: 'guest' | 'developer') => {
+      for (let tries = 0; tries < 5; tries++) if ((await issueReads(token)).length === 0) return true;
+      return false;
+    };
+    expect(await quiet('guest')).toBe(true);
+    expect((await app.put(`${base}/issues/${created.body.iid}`, { confidential: true }, { token: 'maintainer' })).status).toBe(200);
+    expect(await statusOf('guest')).toBe(404);
+    expect(await quiet('developer')).toBe(true);
+    expect((await app.delete(`${base}/issues/${created.body.iid}`, { token: 'owner' })).status).toBe(204);
+    expect(await statusOf('developer')).toBe(404);
+  });
 });
