@@ -1,5 +1,5 @@
 /** Turns the list params of `/merge_requests`, `/groups/:id/merge_requests` and `/projects/:id/merge_requests` into a filter for the caller. */
-import type { Principal } from '@forgekit/kernel';
+import { keptUnderMark, PAGES_KEPT, requestMark, type Principal } from '@forgekit/kernel';
 import type { AccessService, GroupAccess, ProjectAccess, UserService } from '@forgekit/plugin-core/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
 import type { MilestonesService } from '@forgekit/plugin-milestones/contracts';
@@ -33,6 +33,9 @@ export function everyListableMergeRequest(access: AccessService, user: Principal
  */
 const carriedLabels = new WeakMap<MergeRequestFilter, readonly Label[]>();
 export const labelsCarriedIn = (filter: MergeRequestFilter): readonly Label[] | undefined => carriedLabels.get(filter);
+
+/** Scopes of more projects than this read their carried labels afresh (see `labelsCarried`). */
+const CARRIED_KEY_PROJECTS = 1000;
 
 const idsOf = (path: string) => path.split('/').filter(Boolean).map(Number);
 
@@ -71,6 +74,18 @@ export function createMergeRequestLister(deps: ListDeps) {
     return { projectIds, ids: async () => projectIds, groupIds: () => deps.access.visibleGroupIds(user) };
   }
 
+  /**
+   * The labels carried in these projects, kept between reading requests under their change
+   * mark: an instance or group list filtered by label reads them on every request otherwise.
+   * A scope of many projects (a long key) is read afresh.
+   */
+  const keptCarried = keptUnderMark<readonly Label[]>(PAGES_KEPT);
+  const labelsCarried = async (projectIds: readonly number[] | 'every', mark: number | undefined) => {
+    const read = async () => deps.labels.byIds(await deps.store.labelIdsIn(projectIds));
+    if (projectIds !== 'every' && projectIds.length > CARRIED_KEY_PROJECTS) return read();
+    return keptCarried(projectIds === 'every' ? 'every' : projectIds.join(','), mark, read);
+  };
+
   const userIdNamed = async (username: string) => (await deps.users.findByUsername(username))?.id ?? -1;
 
   /**
@@ -83,10 +98,11 @@ export function createMergeRequestLister(deps: ListDeps) {
   async function labelIdsPerTitle(
     projectIds: readonly number[] | 'every',
     titles: readonly string[],
+    mark: number | undefined,
     read?: (carried: readonly Label[]) => void,
   ): Promise<number[][]> {
     if (projectIds !== 'every' && projectIds.length === 1) return Promise.all(titles.map((title) => deps.labels.idsMatching(projectIds[0]!, [title])));
-    const carried = await deps.labels.byIds(await deps.store.labelIdsIn(projectIds));
+    const carried = await labelsCarried(projectIds, mark);
     read?.(carried);
     return titles.map((title) => carried.filter((label) => label.title === title).map((label) => label.id));
   }
@@ -101,6 +117,7 @@ export function createMergeRequestLister(deps: ListDeps) {
     const { projectIds, ids: projectIdsListed, groupIds: groupIdsOf } = await scopeOf(user, scope);
     const filter: MergeRequestFilter = { projectIds };
     const mine = user?.id ?? -1;
+    const mark = requestMark(user);
 
     if (input.state && input.state !== 'all') filter.state = input.state;
     if (input.iids?.length) filter.iids = input.iids;
@@ -118,7 +135,7 @@ export function createMergeRequestLister(deps: ListDeps) {
 
     if (input.labels?.length) {
       const single = input.labels.length === 1 ? wildcard(input.labels[0]!) : null;
-      filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels, (carried) => carriedLabels.set(filter, carried)));
+      filter.labels = single ?? (await labelIdsPerTitle(projectIds, input.labels, mark, (carried) => carriedLabels.set(filter, carried)));
     }
     if (input.milestone != null) {
       const groupIds = await groupIdsOf();
@@ -156,7 +173,7 @@ export function createMergeRequestLister(deps: ListDeps) {
       if (given.assignee_username != null) not.assigneeIds = [await userIdNamed(given.assignee_username)];
       if (given.reviewer_id != null) not.reviewerIds = [given.reviewer_id];
       if (given.reviewer_username != null) not.reviewerIds = [await userIdNamed(given.reviewer_username)];
-      if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels);
+      if (given.labels?.length) not.labels = await labelIdsPerTitle(projectIds, given.labels, mark);
       if (given.milestone != null)
         not.milestoneIds = await deps.milestones.idsForFilter(
           { projectIds: await projectIdsListed(), groupIds: await groupIdsOf() },

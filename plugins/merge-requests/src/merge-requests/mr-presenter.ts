@@ -2,7 +2,7 @@
  * GitLab's MergeRequestBasic (lists), MergeRequest (single) and MergeRequestSimple (`view=simple`)
  * entities, for a page at once: users, labels, milestones and note counts are looked up in one batch each.
  */
-import { relinkWebUrl, sharedBy, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
+import { keptUnderMark, PAGES_KEPT, relinkWebUrl, sharedBy, sourceKey, versionKey, type FragmentCache, type JsonText } from '@forgekit/kernel';
 import { taskCompletion } from '@forgekit/markdown';
 import { type ProjectService, type UserService, userBasic } from '@forgekit/plugin-core/contracts';
 import type { Label, LabelsService } from '@forgekit/plugin-labels/contracts';
@@ -38,6 +38,8 @@ export interface PresentOptions {
   canMerge?: (mr: MergeRequestRow) => Promise<boolean>;
   /** Labels this request already read: used when they hold every label of the page. */
   knownLabels?: readonly Label[];
+  /** A reading request's change mark (see `requestMark`): a list page's database reads are kept under it. */
+  mark?: number;
 }
 
 /**
@@ -94,6 +96,7 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     );
     return new Map(entries);
   }
+  type ProjectsOfPage = Awaited<ReturnType<typeof projectsOf>>;
 
   /**
    * Each merge request's related fields (users, labels, milestone, notes, git) for a page at
@@ -101,7 +104,8 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
    * the same milestone are one object across the page (serialised once, see `Fragment.json`);
    * otherwise each merge request gets its own, which its caller may change.
    */
-  async function relatedOf(mrs: readonly MergeRequestRow[], projects: Awaited<ReturnType<typeof projectsOf>>, options: PresentOptions, share = false) {
+  /** What a page's related fields read from the database: its merge requests' users, labels, milestones, notes and votes. */
+  async function readRelated(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, knownLabels: readonly Label[] | undefined) {
     const ids = mrs.map((mr) => mr.id);
     const [relations, noteCounts, votes] = await Promise.all([
       deps.store.relationsOf(ids),
@@ -114,10 +118,27 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const labelIds = unique([...relations.labels.values()].flat());
     const milestoneIds = unique(mrs.map((mr) => mr.milestoneId));
     const paths = new Map([...projects].map(([id, project]) => [id, project.path]));
-    const [users, labels, milestones, git] = await Promise.all([
+    const [users, labels, milestones] = await Promise.all([
       usersById(userIds),
-      labelsById(labelIds, options.knownLabels),
+      labelsById(labelIds, knownLabels),
       milestoneIds.length > 0 ? deps.milestones.byIds(milestoneIds, { projectPaths: paths }).then(byId) : new Map<number, Milestone>(),
+    ]);
+    return { relations, noteCounts, votes, users, labels, milestones };
+  }
+  type RelatedReads = Awaited<ReturnType<typeof readRelated>>;
+
+  /**
+   * A list page's database reads by its merge requests, kept between reading requests under
+   * their change mark: the same merge requests under the same mark read the same rows, since
+   * nothing was committed since, by any process. Git's answers are asked for on each request.
+   * What is kept is only read from: each request presents its own objects from it.
+   */
+  const keptProjects = keptUnderMark<ProjectsOfPage>(PAGES_KEPT);
+  const keptReads = keptUnderMark<RelatedReads>(PAGES_KEPT);
+
+  async function relatedOf(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, options: PresentOptions, share = false, read?: RelatedReads) {
+    const [{ relations, noteCounts, votes, users, labels, milestones }, git] = await Promise.all([
+      read ?? readRelated(mrs, projects, options.knownLabels),
       deps.git.pageStates(
         mrs.map((mr) => {
           const project = projects.get(mr.projectId)!;
@@ -282,8 +303,10 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const { cache } = deps;
     if (!cache?.enabled || options.simple) return present(mrs, { ...options, full: false });
     if (mrs.length === 0) return [];
-    const projects = await projectsOf(mrs);
-    const related = await relatedOf(mrs, projects, { ...options, full: false }, true);
+    const key = mrs.map((mr) => mr.id).join(',');
+    const projects = await keptProjects(key, options.mark, () => projectsOf(mrs));
+    const read = await keptReads(key, options.mark, () => readRelated(mrs, projects, options.knownLabels));
+    const related = await relatedOf(mrs, projects, { ...options, full: false }, true, read);
     const serialised = new Map<object, string>();
     return mrs.map((mr, index) => {
       const { related: fields } = related[index]!;

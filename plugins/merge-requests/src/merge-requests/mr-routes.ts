@@ -84,7 +84,8 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
   async function listPage(ctx: RequestContext, scope: ListScope, input: ListInput) {
     const filter = await lister(ctx.user, scope, input);
     const order = await deps.orderFor(input.order_by ?? 'created_at', input.sort ?? 'desc', filter);
-    const rows = await store.list(filter, order, ctx.page.perPage, ctx.page.offset, requestMark(ctx.user));
+    const mark = requestMark(ctx.user);
+    const rows = await store.list(filter, order, ctx.page.perPage, ctx.page.offset, mark);
     const total = () => totalFromRows(ctx.page, rows, () => store.count(filter));
     const options = {
       externalUrl: ctx.externalUrl,
@@ -92,6 +93,7 @@ export function mergeRequestRoutes(deps: MergeRequestRouteDeps): Route[] {
       simple: input.view === 'simple',
       withLabelsDetails: input.with_labels_details ?? false,
       knownLabels: labelsCarriedIn(filter),
+      mark,
     };
     if (input.render_html && input.view !== 'simple') {
       const items = await present(rows, { ...options, full: false });

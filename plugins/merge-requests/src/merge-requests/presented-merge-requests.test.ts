@@ -133,6 +133,62 @@ describe('merge request lists from the presented cache', () => {
     expect(await pageReads(other, () => listOn(other, 'per_page=2'))).toHaveLength(1);
   });
 
+  /** An instance-wide list filtered by label, as an administrator: its labels are looked up among those every merge request carries. */
+  const instanceListOn = async (kernel: Kernel) => {
+    const response = await kernel.fetch(
+      new Request('http://localhost/api/v4/merge_requests?scope=all&labels=shared&per_page=100', { headers: { 'PRIVATE-TOKEN': app.tokens.admin! } }),
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as Record<string, any>[];
+  };
+  /** The statements over what a list page shows besides its rows. */
+  const relatedReads = async (kernel: Kernel, run: () => Promise<unknown>) =>
+    (await statementsDuring(kernel, run)).filter((sql) =>
+      /from `(merge_request_users|merge_request_labels|notes|award_emoji|users|labels|milestones|projects|repositories)`/.test(sql),
+    );
+
+  it.skipIf(onPostgres)("reads a kept page's related rows and its label filter once while nothing is committed", async () => {
+    await instanceListOn(other);
+    await listOn(other);
+    let quiet = false;
+    for (let tries = 0; tries < 5 && !quiet; tries++)
+      quiet = (await relatedReads(other, () => Promise.all([instanceListOn(other), listOn(other)]))).length === 0;
+    expect(quiet).toBe(true);
+    const listed = await instanceListOn(other);
+    expect(listed.map((mr) => mr.labels)).toEqual(listed.map(() => expect.arrayContaining(['shared'])));
+    expect(listed.length).toBeGreaterThan(0);
+  });
+
+  it('shows at once, on another process, a change to the users, milestone, votes and project a page embeds', async () => {
+    const mr = async () => (await instanceListOn(other)).find((found) => found.iid === 3)!;
+    await mr();
+    expect((await app.put(`/api/v4/users/${app.users.developer!.id}`, { name: 'Renamed Developer' }, { token: 'admin' })).status).toBe(200);
+    expect((await mr()).assignees[0].name).toBe('Renamed Developer');
+    const milestoneId = (await mr()).milestone.id;
+    expect((await app.put(`${base}/milestones/${milestoneId}`, { title: 'Renamed milestone' }, { token: 'maintainer' })).status).toBe(200);
+    expect((await mr()).milestone.title).toBe('Renamed milestone');
+    expect((await app.post(`${base}/merge_requests/3/award_emoji`, { name: 'thumbsup' }, { token: 'developer' })).status).toBe(201);
+    expect((await mr()).upvotes).toBe(1);
+    const project = await app.get(base, { token: 'owner' });
+    expect((await app.put(base, { path: 'moved-project' }, { token: 'owner' })).status).toBe(200);
+    try {
+      expect((await mr()).web_url).toContain('/moved-project/-/merge_requests/3');
+      expect((await mr()).references.full).toContain('moved-project!3');
+    } finally {
+      expect((await app.put(base, { path: project.body.path }, { token: 'owner' })).status).toBe(200);
+    }
+    expect((await mr()).web_url).toContain(`/${project.body.path}/-/merge_requests/3`);
+  });
+
+  it("filters an instance-wide list by another process's new label at once", async () => {
+    await instanceListOn(other);
+    expect((await app.put(`${base}/merge_requests/1`, { add_labels: 'shared-later' }, { token: 'maintainer' })).status).toBe(200);
+    const response = await other.fetch(
+      new Request('http://localhost/api/v4/merge_requests?scope=all&labels=shared-later', { headers: { 'PRIVATE-TOKEN': app.tokens.admin! } }),
+    );
+    expect(((await response.json()) as { iid: number }[]).map((found) => found.iid)).toEqual([1]);
+  });
+
   it('shows at once, on another process, a merge request created or deleted there', async () => {
     const listed = async () => {
       const response = await other.fetch(
