@@ -2,7 +2,7 @@
  * A project's repository as a request sees it: GitLab's `download_code` and
  * `push_code` rules on top of project visibility, and the caller as a git identity.
  */
-import { apiError, forbidden, keptUnderMark, requestMark, type Principal, type RequestContext } from '@forgekit/kernel';
+import { apiError, forbidden, type Principal, type RequestContext } from '@forgekit/kernel';
 import {
   AccessLevel,
   projectFeatureOpen,
@@ -37,13 +37,7 @@ export interface ProjectRepository {
   repository: RepositoryHandle | null;
 }
 
-/** Repositories looked up for reading requests (see `forRead`); past this many, the memo starts again. */
-const REPOSITORIES_KEPT = 1024;
-
 export function createProjectRepositories(access: AccessService, projects: ProjectService, users: UserService, repos: RepositoryService) {
-  /** A project's repository row by project, kept between reading requests under their change mark (a storage move commits). */
-  const keptRepositories = keptUnderMark<RepositoryHandle | null>(REPOSITORIES_KEPT, (handle) => handle && { ...handle });
-
   async function visible(ctx: RequestContext): Promise<ProjectAccess> {
     const projectAccess = await access.requireProject(ctx.user, ctx.params.id!);
     if (!repositoryFeatureOpen(projects, projectAccess, ctx.user)) throw apiError(404, '404 Repository Not Found');
@@ -55,9 +49,7 @@ export function createProjectRepositories(access: AccessService, projects: Proje
     async forRead(ctx: RequestContext): Promise<ProjectRepository> {
       const projectAccess = await visible(ctx);
       if (!canDownloadCode(projects, projectAccess, ctx.user)) throw forbidden();
-      const containerId = projectAccess.project.id;
-      const repository = await keptRepositories(String(containerId), requestMark(ctx.user), () => repos.find({ kind: 'project', containerId }));
-      return { access: projectAccess, repository };
+      return { access: projectAccess, repository: await repos.find({ kind: 'project', containerId: projectAccess.project.id }) };
     },
 
     /** The project's repository for a write (created on first use): 403 without `push_code`. */

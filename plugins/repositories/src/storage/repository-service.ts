@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database } from '@forgekit/kernel';
+import { keptUnderMark, type Database } from '@forgekit/kernel';
 import { unlessTaken } from '@forgekit/kernel/orm';
 import { buildFilesCommit, type CommitFilesRequest, type PendingTip } from '../git/commit-writer.js';
 import { refUpdateFailed, type GitIdentity, type RefUpdate } from '../git/fast-import.js';
@@ -22,6 +22,9 @@ import { READ_ONLY_MESSAGE, RepositoryError } from '../git/repository-error.js';
 import { buildEditsCommit, type TreeEdit } from '../git/tree-edits.js';
 import { RepositoryEntity, type RepositoryRow } from '../entities/repository.js';
 import { diskPathFor, pickByWeight, type RepositoryKey, type RepositoryKind } from './storages.js';
+
+/** Repository rows kept by `find`; past this many, the memo starts again. */
+const ROWS_KEPT = 1024;
 
 export interface RepositoryHandle {
   id: number;
@@ -112,8 +115,15 @@ export function createRepositoryService({ database, storages, weights }: Reposit
   const byKey = database.prepareRows((p) => database.from(RepositoryEntity).where({ containerType: p.kind, containerId: p.containerId }));
   const byId = database.prepareRows((p) => database.from(RepositoryEntity).where('id', p.id));
 
+  /**
+   * Rows by container, kept while the database's change mark stays: the mark is read before
+   * the row, so a row created, moved or removed by any process since is read again. Each
+   * call gets a handle of its own.
+   */
+  const keptRows = keptUnderMark<RepositoryRow | undefined>(ROWS_KEPT);
+
   async function find(key: RepositoryKey): Promise<RepositoryHandle | null> {
-    const row = await byKey.first({ kind: key.kind, containerId: key.containerId });
+    const row = await keptRows(`${key.kind}:${key.containerId}`, database.changeMark(), () => byKey.first({ kind: key.kind, containerId: key.containerId }));
     return row ? toHandle(row) : null;
   }
 
