@@ -5,7 +5,22 @@
  * callers included; writes and `render` need the source's administrators (Maintainers of a
  * project, Owners of a group).
  */
-import { created, defineRoute, f, frameworkError, noContent, page, params, totalFor, unauthorized, type RequestContext, type Route } from '@forgekit/kernel';
+import {
+  created,
+  defineRoute,
+  f,
+  frameworkError,
+  keptUnderMark,
+  noContent,
+  page,
+  PAGES_KEPT,
+  params,
+  requestMark,
+  totalFor,
+  unauthorized,
+  type RequestContext,
+  type Route,
+} from '@forgekit/kernel';
 import { ARCHIVED_PROJECT_GUARD } from '@forgekit/plugin-core/contracts';
 import type { BadgeKind } from '../entities/badge.js';
 import { presentBadge, presentPreview, renderAll, renderBoth } from './badge-presenter.js';
@@ -43,6 +58,13 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
   // A project's badges are its settings: GitLab lets Maintainers change them on an archived project.
   const exemptFrom = kind === 'project' ? [ARCHIVED_PROJECT_GUARD] : [];
 
+  /**
+   * A page's badges and total by source, name filter and page, kept between reading requests
+   * under their change mark; they are rendered on each request, since placeholders read git.
+   * What is kept is only read from.
+   */
+  const keptPages = keptUnderMark<{ badges: Awaited<ReturnType<BadgeService['list']>>; total: number }>(PAGES_KEPT);
+
   /** Placeholder values only when some URL names a placeholder: a group then looks up its first project. */
   async function valuesFor(source: BadgeSource, shown: readonly { linkUrl: string; imageUrl: string }[]) {
     return shown.some((badge) => hasPlaceholders(badge.linkUrl) || hasPlaceholders(badge.imageUrl)) ? source.values() : null;
@@ -59,11 +81,14 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
       async handler(ctx, { name }) {
         const source = await mount.source(ctx, false);
         const { perPage, offset } = ctx.page;
-        const badges = await service.list(source.scope, name ?? undefined, perPage, offset);
+        const { badges, total } = await keptPages(`${source.kind}:${source.id}|${name ?? ''}|${perPage}|${offset}`, requestMark(ctx.user), async () => {
+          const listed = await service.list(source.scope, name ?? undefined, perPage, offset);
+          return { badges: listed, total: await totalFor(ctx.page, listed.length, () => service.count(source.scope, name ?? undefined)) };
+        });
         const values = await valuesFor(source, badges);
         const rendered = await renderAll(badges, values);
         const shown = badges.map((badge, index) => presentBadge(badge, rendered[index]!));
-        return page(shown, await totalFor(ctx.page, badges.length, () => service.count(source.scope, name ?? undefined)));
+        return page(shown, total);
       },
     }),
     defineRoute({
