@@ -63,7 +63,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
    * under their change mark; they are rendered on each request, since placeholders read git.
    * What is kept is only read from.
    */
-  const keptPages = keptUnderMark<{ badges: Awaited<ReturnType<BadgeService['list']>>; total: number }>(PAGES_KEPT);
+  const keptBadgePages = keptUnderMark<{ badges: Awaited<ReturnType<BadgeService['list']>>; total: number }>(PAGES_KEPT);
 
   /** Placeholder values only when some URL names a placeholder: a group then looks up its first project. */
   async function valuesFor(source: BadgeSource, shown: readonly { linkUrl: string; imageUrl: string }[]) {
@@ -81,7 +81,7 @@ export function badgeRoutes(service: BadgeService, mount: BadgeMount): Route[] {
       async handler(ctx, { name }) {
         const source = await mount.source(ctx, false);
         const { perPage, offset } = ctx.page;
-        const { badges, total } = await keptPages(`${source.kind}:${source.id}|${name ?? ''}|${perPage}|${offset}`, requestMark(ctx.user), async () => {
+        const { badges, total } = await keptBadgePages(`${source.kind}:${source.id}|${name ?? ''}|${perPage}|${offset}`, requestMark(ctx.user), async () => {
           const listed = await service.list(source.scope, name ?? undefined, perPage, offset);
           return { badges: listed, total: await totalFor(ctx.page, listed.length, () => service.count(source.scope, name ?? undefined)) };
         });

@@ -72,13 +72,13 @@ export function createIssueService(deps: IssueServiceDeps) {
     return ((await store.assigneesOf([issue.id])).get(issue.id) ?? []).includes(user.id);
   }
 
-  /** The issue of a project route, readable by the caller, else `404 Not found` (GitLab's finder hides confidential issues). */
   /**
    * Issues by project and iid, kept between reading requests under their change mark (a note
    * list looks its issue up on every request); each request gets a row of its own.
    */
   const keptIssues = keptUnderMark<IssueRow | undefined>(ISSUES_KEPT, (row) => row && { ...row });
 
+  /** The issue of a project route, readable by the caller, else `404 Not found` (GitLab's finder hides confidential issues). */
   async function find(user: Principal | null, projectAccess: ProjectAccess, iid: number | string): Promise<IssueRow> {
     const number = typeof iid === 'number' ? iid : /^\d+$/.test(iid) ? Number(iid) : Number.NaN;
     const projectId = projectAccess.project.id;

@@ -98,12 +98,6 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
   }
   type ProjectsOfPage = Awaited<ReturnType<typeof projectsOf>>;
 
-  /**
-   * Each merge request's related fields (users, labels, milestone, notes, git) for a page at
-   * once, and its project's path. `share`: lists of the same labels, assignees or reviewers and
-   * the same milestone are one object across the page (serialised once, see `Fragment.json`);
-   * otherwise each merge request gets its own, which its caller may change.
-   */
   /** What a page's related fields read from the database: its merge requests' users, labels, milestones, notes and votes. */
   async function readRelated(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, knownLabels: readonly Label[] | undefined) {
     const ids = mrs.map((mr) => mr.id);
@@ -136,6 +130,13 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
   const keptProjects = keptUnderMark<ProjectsOfPage>(PAGES_KEPT);
   const keptReads = keptUnderMark<RelatedReads>(PAGES_KEPT);
 
+  /**
+   * Each merge request's related fields (users, labels, milestone, notes, git) for a page at
+   * once, and its project's path. `share`: lists of the same labels, assignees or reviewers and
+   * the same milestone are one object across the page (serialised once, see `Fragment.json`);
+   * otherwise each merge request gets its own, which its caller may change. `read`: the page's
+   * database reads, when the caller already has them (kept); else they are read here.
+   */
   async function relatedOf(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, options: PresentOptions, share = false, read?: RelatedReads) {
     const [{ relations, noteCounts, votes, users, labels, milestones }, git] = await Promise.all([
       read ?? readRelated(mrs, projects, options.knownLabels),
