@@ -1,10 +1,12 @@
 import { destination as pinoDestination, pino, symbols as pinoSymbols, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { LinesPerTurn } from './lines-per-turn.js';
 
 export type Logger = PinoLogger;
 
 /**
- * Lines gathered before one write to stdout: under load one write carries a dozen access-log
- * lines instead of one each, and a quiet server writes what it has every `FLUSH_INTERVAL_MS`.
+ * Lines gathered before one write to stdout (a turn's lines arrive together, see
+ * `LinesPerTurn`): under load one write carries dozens of access-log lines instead of one
+ * each, and a quiet server writes what it has every `FLUSH_INTERVAL_MS`.
  * Whatever is gathered is written synchronously when the process exits (pino registers that).
  * A worker thread has no `process.stdout.fd`: it writes to descriptor 1, as pino does by default.
  */
@@ -33,7 +35,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   const options = { level, base: { service: 'forgekit' }, timestamp: isoTimeByMillisecond() };
   return pino(
     options,
-    destination ?? pinoDestination({ dest: process.stdout.fd ?? 1, sync: false, minLength: BUFFERED_BYTES, periodicFlush: FLUSH_INTERVAL_MS }),
+    destination ??
+      new LinesPerTurn(pinoDestination({ dest: process.stdout.fd ?? 1, sync: false, minLength: BUFFERED_BYTES, periodicFlush: FLUSH_INTERVAL_MS })),
   );
 }
 
