@@ -13,6 +13,16 @@ describe('fragments cut at their live fields', () => {
     }
   });
 
+  it('writes live numbers, booleans, null and strings as JSON.stringify does, with a map of texts or without', () => {
+    const values = [0, -0, 42, -1.5, 1e21, 2 ** -30, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, true, false, null, '', 'a "q"\n', undefined];
+    const fragment = cutFragment({ body: { id: 1, v: null, tail: 2 }, live: ['v'] });
+    for (const v of values) {
+      const expected = JSON.stringify({ id: 1, v, tail: 2 });
+      expect(fragment.json({ v }).text).toBe(expected);
+      expect(fragment.json({ v }, new WeakMap()).text).toBe(expected);
+    }
+  });
+
   it('cuts at the first and the last field, and with nothing kept between', () => {
     const fragment = cutFragment({ body: { a: 1, b: 2, c: 3 }, live: ['a', 'b', 'c'] });
     expect(fragment.json({}).text).toBe('{}');

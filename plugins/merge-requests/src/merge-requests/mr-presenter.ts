@@ -66,6 +66,8 @@ const RELATED_FIELDS = [
   'has_conflicts',
 ] as const;
 type Related = Record<(typeof RELATED_FIELDS)[number], unknown>;
+/** The related fields that database reads give; git gives the others. */
+type ReadFields = Omit<Related, 'merge_status' | 'detailed_merge_status' | 'sha' | 'has_conflicts'>;
 
 const webUrlOf = (mr: MergeRequestRow, projectPath: string, externalUrl: string) => `${externalUrl}/${projectPath}/-/merge_requests/${mr.iid}`;
 
@@ -121,33 +123,24 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
   }
   type RelatedReads = Awaited<ReturnType<typeof readRelated>>;
 
-  /**
-   * A list page's database reads by its merge requests, kept between reading requests under
-   * their change mark: the same merge requests under the same mark read the same rows, since
-   * nothing was committed since, by any process. Git's answers are asked for on each request.
-   * What is kept is only read from: each request presents its own objects from it.
-   */
-  const keptProjects = keptUnderMark<ProjectsOfPage>(PAGES_KEPT);
-  const keptReads = keptUnderMark<RelatedReads>(PAGES_KEPT);
+  /** Git's answers for each merge request of a page: its diff refs and merge state. */
+  function gitStatesOf(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage) {
+    return deps.git.pageStates(
+      mrs.map((mr) => {
+        const project = projects.get(mr.projectId)!;
+        return { repository: project.repository, mr, method: project.method };
+      }),
+    );
+  }
 
   /**
-   * Each merge request's related fields (users, labels, milestone, notes, git) for a page at
-   * once, and its project's path. `share`: lists of the same labels, assignees or reviewers and
-   * the same milestone are one object across the page (serialised once, see `Fragment.json`);
-   * otherwise each merge request gets its own, which its caller may change. `read`: the page's
-   * database reads, when the caller already has them (kept); else they are read here.
+   * The related fields a page's database reads give (users, labels, milestone, notes, votes),
+   * presented. `share`: lists of the same labels, assignees or reviewers and the same milestone
+   * are one object across the page (serialised once, see `Fragment.json`); otherwise each merge
+   * request gets its own, which its caller may change.
    */
-  async function relatedOf(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, options: PresentOptions, share = false, read?: RelatedReads) {
-    const [{ relations, noteCounts, votes, users, labels, milestones }, git] = await Promise.all([
-      read ?? readRelated(mrs, projects, options.knownLabels),
-      deps.git.pageStates(
-        mrs.map((mr) => {
-          const project = projects.get(mr.projectId)!;
-          return { repository: project.repository, mr, method: project.method };
-        }),
-      ),
-    ]);
-
+  function presentReads(mrs: readonly MergeRequestRow[], reads: RelatedReads, options: Pick<PresentOptions, 'externalUrl' | 'relink' | 'withLabelsDetails'>, share: boolean): ReadFields[] {
+    const { relations, noteCounts, votes, users, labels, milestones } = reads;
     // A page names the same few users again and again: each is presented once.
     const basics = new Map<number, ReturnType<typeof userBasic>>();
     const user = (id: number | null | undefined) => {
@@ -173,34 +166,67 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     const usersOf = share ? sharedBy(presentUsers) : presentUsers;
     const milestoneOf = share ? sharedBy(presentMilestone) : presentMilestone;
 
-    return mrs.map((mr, index): { related: Related; refs: DiffRefs } => {
-      const { refs, state } = git[index]!;
+    return mrs.map((mr): ReadFields => {
       const assignees = usersOf((relations.assignees.get(mr.id) ?? []).join(','));
       const milestone = typeof mr.milestoneId === 'number' ? milestones.get(mr.milestoneId) : undefined;
       const mergedBy = user(mr.mergedById);
       return {
-        refs,
-        related: {
-          merged_by: mergedBy,
-          merge_user: mergedBy,
-          closed_by: user(mr.closedById),
-          user_notes_count: noteCounts.get(mr.id) ?? 0,
-          upvotes: votes.get(mr.id)?.upvotes ?? 0,
-          downvotes: votes.get(mr.id)?.downvotes ?? 0,
-          author: user(mr.authorId),
-          assignees,
-          assignee: assignees[0] ?? null,
-          reviewers: usersOf((relations.reviewers.get(mr.id) ?? []).join(',')),
-          labels: labelsOf((relations.labels.get(mr.id) ?? []).join(',')),
-          milestone: milestone ? milestoneOf(milestone) : null,
-          merge_status: state.legacy,
-          detailed_merge_status: state.detailed,
-          sha: refs.head_sha,
-          has_conflicts: state.hasConflicts,
-        },
+        merged_by: mergedBy,
+        merge_user: mergedBy,
+        closed_by: user(mr.closedById),
+        user_notes_count: noteCounts.get(mr.id) ?? 0,
+        upvotes: votes.get(mr.id)?.upvotes ?? 0,
+        downvotes: votes.get(mr.id)?.downvotes ?? 0,
+        author: user(mr.authorId),
+        assignees,
+        assignee: assignees[0] ?? null,
+        reviewers: usersOf((relations.reviewers.get(mr.id) ?? []).join(',')),
+        labels: labelsOf((relations.labels.get(mr.id) ?? []).join(',')),
+        milestone: milestone ? milestoneOf(milestone) : null,
       };
     });
   }
+
+  /**
+   * A related-fields object: what the database reads gave, and git's answers. Written out
+   * field by field: an object spread of a kept object measured many times slower under load.
+   */
+  const withGit = (fields: ReadFields, { state, refs }: Awaited<ReturnType<typeof gitStatesOf>>[number]): Related => ({
+    merged_by: fields.merged_by,
+    merge_user: fields.merge_user,
+    closed_by: fields.closed_by,
+    user_notes_count: fields.user_notes_count,
+    upvotes: fields.upvotes,
+    downvotes: fields.downvotes,
+    author: fields.author,
+    assignees: fields.assignees,
+    assignee: fields.assignee,
+    reviewers: fields.reviewers,
+    labels: fields.labels,
+    milestone: fields.milestone,
+    merge_status: state.legacy,
+    detailed_merge_status: state.detailed,
+    sha: refs.head_sha,
+    has_conflicts: state.hasConflicts,
+  });
+
+  /** Each merge request's related fields (users, labels, milestone, notes, git) for a page at once, with its diff refs. */
+  async function relatedOf(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, options: PresentOptions): Promise<{ related: Related; refs: DiffRefs }[]> {
+    const [reads, git] = await Promise.all([readRelated(mrs, projects, options.knownLabels), gitStatesOf(mrs, projects)]);
+    const fields = presentReads(mrs, reads, options, false);
+    return mrs.map((_, index) => ({ related: withGit(fields[index]!, git[index]!), refs: git[index]!.refs }));
+  }
+
+  /**
+   * A list page's projects, and its related fields as its database reads give them, presented,
+   * kept between reading requests under their change mark: the same merge requests under the
+   * same mark read the same rows, since nothing was committed since, by any process. What is
+   * kept is only read from. Git's answers are asked for on each request.
+   */
+  const keptProjects = keptUnderMark<ProjectsOfPage>(PAGES_KEPT);
+  const keptReadFields = keptUnderMark<ReadFields[]>(PAGES_KEPT);
+  /** The texts of kept related values (a user, a page's labels), for as long as the values are kept. */
+  const keptTexts = new WeakMap<object, string>();
 
   /** The fields every view of a merge request starts with (`view=simple` adds only `web_url`). */
   const leadingFields = (mr: MergeRequestRow) => ({
@@ -306,14 +332,19 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
     if (mrs.length === 0) return [];
     const key = mrs.map((mr) => mr.id).join(',');
     const projects = await keptProjects(key, options.mark, () => projectsOf(mrs));
-    const read = await keptReads(key, options.mark, () => readRelated(mrs, projects, options.knownLabels));
-    const related = await relatedOf(mrs, projects, { ...options, full: false }, true, read);
-    const serialised = new Map<object, string>();
+    // Presented values depend on the URL links are built on, and on the label view.
+    const fieldsKey = `${key} ${options.externalUrl} ${options.withLabelsDetails} ${options.relink !== undefined}`;
+    const [fields, git] = await Promise.all([
+      keptReadFields(fieldsKey, options.mark, async () => presentReads(mrs, await readRelated(mrs, projects, options.knownLabels), options, true)),
+      gitStatesOf(mrs, projects),
+    ]);
+    // Values kept under a mark are the same objects on the next request: their texts are kept with them.
+    const texts = options.mark === undefined ? new Map<object, string>() : keptTexts;
     return mrs.map((mr, index) => {
-      const { related: fields } = related[index]!;
+      const related = withGit(fields[index]!, git[index]!);
       const projectPath = projects.get(mr.projectId)?.path ?? '';
       const key = versionKey('merge-request-basic', options.externalUrl, projectPath, sourceKey('MergeRequest', mr.id, mr.lockVersion));
-      return cache.fragment(key, () => ({ body: basicBody(mr, fields, projectPath, options.externalUrl), live: RELATED_FIELDS })).json(fields, serialised);
+      return cache.fragment(key, () => ({ body: basicBody(mr, related, projectPath, options.externalUrl), live: RELATED_FIELDS })).json(related, texts);
     });
   }
 
