@@ -27,6 +27,8 @@ interface KnownToken {
   mark?: number;
   credential?: Credential;
   lastUsedAt?: number | null;
+  /** When this process last stamped the token's last use: the stamp lands after the request, and later requests need not stamp it again. */
+  stampedAt?: number;
 }
 
 export function createIdentityProvider(database: Database, tokens: TokenService, externalUrl: string): IdentityProvider {
@@ -55,11 +57,12 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
   }
   /** A copy of the kept credential: callers may keep what they learn on the principal object. */
   const copyOf = (credential: Credential): Credential => ({ ...credential, principal: { ...credential.principal } });
-  const touchIfDue = (tokenId: number, lastUsedAt: number | null | undefined) => {
-    if (!lastUsedAt || Date.now() - lastUsedAt > LAST_USED_INTERVAL_MS) {
-      // Bookkeeping only: the request does not wait for it.
-      tokens.touch(tokenId).catch(() => undefined);
-    }
+  const touchIfDue = (token: KnownToken, tokenId: number, lastUsedAt: number | null | undefined) => {
+    const last = Math.max(lastUsedAt ?? 0, token.stampedAt ?? 0);
+    if (last > 0 && Date.now() - last <= LAST_USED_INTERVAL_MS) return;
+    token.stampedAt = Date.now();
+    // Bookkeeping only: the request does not wait for it.
+    tokens.touch(tokenId).catch(() => undefined);
   };
   return {
     async findCredential(secret) {
@@ -67,7 +70,7 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
       // Read before the row: a write committed while the row is read moves the mark past the one kept.
       const mark = database.changeMark();
       if (mark !== undefined && token.mark === mark && token.credential) {
-        touchIfDue(token.credential.tokenId, token.lastUsedAt);
+        touchIfDue(token, token.credential.tokenId, token.lastUsedAt);
         return copyOf(token.credential);
       }
       token.credential = undefined;
@@ -76,7 +79,7 @@ export function createIdentityProvider(database: Database, tokens: TokenService,
       // A revoked token presented again may have leaked: its rotated successors stop working too.
       if (row.revoked) await tokens.revokeFamily(row);
       const lastUsedAt = row.lastUsedAt?.getTime() ?? null;
-      touchIfDue(row.id, lastUsedAt);
+      touchIfDue(token, row.id, lastUsedAt);
       const credential: Credential = {
         tokenId: row.id,
         principal: toPrincipal(row.user!),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '@forgekit/plugin-core/testing';
 import { coreTokensRef, coreUsersRef } from '../contracts.js';
 
@@ -305,6 +305,26 @@ describe('personal access tokens', () => {
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ message: '404 Not found' });
       expect((await app.get('/api/v4/user', { token: target.secret })).status).toBe(200);
+    });
+  });
+
+  describe('last use', () => {
+    it('is stamped once for a burst of requests that arrive before the stamp lands', async () => {
+      const user = await newUser();
+      const { id, secret } = await tokenFor(user.id);
+      const stamps: string[] = [];
+      const stop = app.kernel.database.observeStatements((sql) => {
+        if (/^update .personal_access_tokens./i.test(sql)) stamps.push(sql);
+      });
+      try {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => app.get('/api/v4/user', { token: secret })));
+        expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+        await vi.waitFor(async () => expect((await app.kernel.resolve(coreTokensRef).findById(id))?.lastUsedAt).toBeTruthy());
+        for (let i = 0; i < 3; i++) expect((await app.get('/api/v4/user', { token: secret })).status).toBe(200);
+        expect(stamps).toHaveLength(1);
+      } finally {
+        stop();
+      }
     });
   });
 });
