@@ -26,7 +26,7 @@ async function lastUseStamped(baseUrl, headers) {
     if (response.ok && (await response.json()).last_used_at) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  throw new Error('the token\'s last use was not stamped within a second');
+  throw new Error("the token's last use was not stamped within a second");
 }
 
 async function main() {

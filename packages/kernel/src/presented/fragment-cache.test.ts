@@ -14,7 +14,23 @@ describe('fragments cut at their live fields', () => {
   });
 
   it('writes live numbers, booleans, null and strings as JSON.stringify does, with a map of texts or without', () => {
-    const values = [0, -0, 42, -1.5, 1e21, 2 ** -30, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, true, false, null, '', 'a "q"\n', undefined];
+    const values = [
+      0,
+      -0,
+      42,
+      -1.5,
+      1e21,
+      2 ** -30,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      true,
+      false,
+      null,
+      '',
+      'a "q"\n',
+      undefined,
+    ];
     const fragment = cutFragment({ body: { id: 1, v: null, tail: 2 }, live: ['v'] });
     for (const v of values) {
       const expected = JSON.stringify({ id: 1, v, tail: 2 });

@@ -2,7 +2,7 @@ import type { Kernel } from '@forgekit/kernel';
 import { statementsDuring } from '@forgekit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMembersRef, coreProjectsRef } from '../contracts.js';
-import { askKernel, createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
+import { askKernel, createSharedDatabaseApps, lastUseStamped, type SharedDatabaseApps } from '../testing/shared-database.js';
 
 const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
@@ -14,6 +14,9 @@ describe('project rows kept between reading requests', () => {
   beforeAll(async () => {
     shared = await createSharedDatabaseApps();
     other = await shared.kernelOnSameDatabase('other');
+    // A token's first use is stamped after the answer, which moves the change mark: the callers'
+    // stamps land before any reads are counted.
+    for (const secret of [shared.app.tokens.developer, shared.app.tokens.reporter]) await lastUseStamped(other, secret);
   });
   afterAll(async () => {
     await other?.stop();

@@ -1,8 +1,8 @@
 import type { Kernel } from '@forgekit/kernel';
 import { statementsDuring } from '@forgekit/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMembersRef, coreProjectsRef } from '../contracts.js';
-import { askKernel, createSharedDatabaseApps, type SharedDatabaseApps } from '../testing/shared-database.js';
+import { askKernel, createSharedDatabaseApps, lastUseStamped, type SharedDatabaseApps } from '../testing/shared-database.js';
 
 const onPostgres = !!process.env.FORGEKIT_TEST_DATABASE_URL;
 
@@ -16,14 +16,9 @@ describe('project list pages kept between reading requests', () => {
   beforeAll(async () => {
     shared = await createSharedDatabaseApps();
     other = await shared.kernelOnSameDatabase('other');
-    // A token's first use is stamped (its last_used_at) after the answer, which moves the change
-    // mark: the callers are seen first and their stamps land, so none lands while reads are counted.
-    for (const secret of [shared.app.tokens.developer, shared.app.tokens.reporter]) {
-      await vi.waitFor(async () => {
-        const self = await askKernel(other, 'GET', '/personal_access_tokens/self', secret);
-        expect((self.body as { last_used_at?: string | null }).last_used_at).toBeTruthy();
-      });
-    }
+    // A token's first use is stamped after the answer, which moves the change mark: the callers'
+    // stamps land before any reads are counted.
+    for (const secret of [shared.app.tokens.developer, shared.app.tokens.reporter]) await lastUseStamped(other, secret);
   });
   afterAll(async () => {
     await other?.stop();

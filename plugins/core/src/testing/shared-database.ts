@@ -58,3 +58,18 @@ export async function askKernel(kernel: Kernel, method: string, path: string, se
   );
   return { status: res.status, body: (await res.json()) as unknown, total: res.headers.get('x-total') };
 }
+
+/**
+ * Waits until the token's last use is stamped, using it on `kernel` as it asks. A token's first
+ * answer is followed by that stamp, which moves the change mark: a test that counts what a
+ * repeated request reads lets each caller's stamp land first, so none lands while it counts.
+ */
+export async function lastUseStamped(kernel: Kernel, secret: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const self = await askKernel(kernel, 'GET', '/personal_access_tokens/self', secret);
+    if ((self.body as { last_used_at?: string | null }).last_used_at) return;
+    if (Date.now() > deadline) throw new Error(`the token's last use was not stamped within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

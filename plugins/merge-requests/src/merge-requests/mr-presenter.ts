@@ -139,7 +139,12 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
    * are one object across the page (serialised once, see `Fragment.json`); otherwise each merge
    * request gets its own, which its caller may change.
    */
-  function presentReads(mrs: readonly MergeRequestRow[], reads: RelatedReads, options: Pick<PresentOptions, 'externalUrl' | 'relink' | 'withLabelsDetails'>, share: boolean): ReadFields[] {
+  function presentReads(
+    mrs: readonly MergeRequestRow[],
+    reads: RelatedReads,
+    options: Pick<PresentOptions, 'externalUrl' | 'relink' | 'withLabelsDetails'>,
+    share: boolean,
+  ): ReadFields[] {
     const { relations, noteCounts, votes, users, labels, milestones } = reads;
     // A page names the same few users again and again: each is presented once.
     const basics = new Map<number, ReturnType<typeof userBasic>>();
@@ -211,7 +216,11 @@ export function createMergeRequestPresenter(deps: PresenterDeps) {
   });
 
   /** Each merge request's related fields (users, labels, milestone, notes, git) for a page at once, with its diff refs. */
-  async function relatedOf(mrs: readonly MergeRequestRow[], projects: ProjectsOfPage, options: PresentOptions): Promise<{ related: Related; refs: DiffRefs }[]> {
+  async function relatedOf(
+    mrs: readonly MergeRequestRow[],
+    projects: ProjectsOfPage,
+    options: PresentOptions,
+  ): Promise<{ related: Related; refs: DiffRefs }[]> {
     const [reads, git] = await Promise.all([readRelated(mrs, projects, options.knownLabels), gitStatesOf(mrs, projects)]);
     const fields = presentReads(mrs, reads, options, false);
     return mrs.map((_, index) => ({ related: withGit(fields[index]!, git[index]!), refs: git[index]!.refs }));
