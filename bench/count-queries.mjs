@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { lastUseStamped } from '@forgekit/plugin-core/testing';
 import { startServer } from '@forgekit/server';
 import { recordStatements } from '@forgekit/testing';
 import { freePort, runOwned, tempDir } from './lib/children.mjs';
@@ -18,16 +19,6 @@ import { scenarios } from './scenarios.mjs';
 
 const { values: options } = parseArgs({ options: { requests: { type: 'string', default: '5' }, sql: { type: 'boolean', default: false } } });
 const requests = Number(options.requests);
-
-/** Polls the token's own record until its `last_used_at` is set. */
-async function lastUseStamped(baseUrl, headers) {
-  for (let i = 0; i < 200; i++) {
-    const response = await fetch(`${baseUrl}/api/v4/personal_access_tokens/self`, { headers });
-    if (response.ok && (await response.json()).last_used_at) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error("the token's last use was not stamped within a second");
-}
 
 async function main() {
   const port = await freePort();
@@ -58,7 +49,7 @@ async function main() {
       // A token's first request stamps its last use after answering, and the stamp moves the
       // change mark: measure once it has landed and a request has read afresh after it.
       await send();
-      await lastUseStamped(baseUrl, prepared.headers);
+      await lastUseStamped(server.kernel, prepared.headers['private-token']);
       await send();
       const statements = await log.during(async () => {
         for (let i = 0; i < requests; i++) await send();
